@@ -1,0 +1,1 @@
+"""Allies of Majesty: 7d12 rolls, Adjustments, characters, Strikes, checks and weapons as data."""

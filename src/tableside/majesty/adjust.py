@@ -1,0 +1,221 @@
+"""Making Adjustments (M-12, M-13): explicit, none, or the provably best spread.
+
+``best`` is exact: a dynamic programme over the dice keeps, for every reachable category tally,
+the fewest Adjustments that reach it; the adjuster's objective is then maximised over those
+tallies. Ties go to the fewest Adjustments, then to the lowest die index (M-13).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from functools import lru_cache
+
+from tableside.dice import Adjustment, Side
+from tableside.errors import RulesError
+from tableside.majesty.rolls import Category, Reading, Tally
+
+Objective = Callable[[Tally], tuple[int, ...]]
+TallyKey = tuple[int, int, int, int]  # positives, twelves, ones, negatives
+Bounds = tuple[tuple[int, int], ...]
+
+_UNIT = {
+    Category.POSITIVE: (1, 0, 0, 0),
+    Category.TWELVE: (0, 1, 0, 0),
+    Category.ONE: (0, 0, 1, 0),
+    Category.NEGATIVE: (0, 0, 0, 1),
+    Category.NEUTRAL: (0, 0, 0, 0),
+}
+
+
+class AdjustMode(StrEnum):
+    """Who chooses the Adjustments (M-13)."""
+
+    BEST = "best"
+    NONE = "none"
+    EXPLICIT = "explicit"
+
+
+@dataclass(frozen=True, slots=True)
+class AdjustPass:
+    """A batch of Adjustments one side may make, and why it has them."""
+
+    side: Side
+    count: int
+    why: str
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """An explicit Adjustment named by the caller: die index, +1 or −1, and optionally a side."""
+
+    die: int
+    delta: int
+    side: Side | None = None
+
+
+def _options(face: int, bound: tuple[int, int], reading: Reading, budget: int) -> list[tuple[int, int]]:
+    """(target face, cost) of the nearest face of each category one die can reach."""
+    low, high = bound
+    options = []
+    for category in Category:
+        span = reading.faces_of(category)
+        if not span:
+            continue
+        lo, hi = max(span.start, low), min(span.stop - 1, high)
+        if lo > hi:
+            continue
+        target = min(max(face, lo), hi)
+        cost = abs(target - face)
+        if cost <= budget:
+            options.append((target, cost))
+    return options
+
+
+def _add(a: TallyKey, b: TallyKey) -> TallyKey:
+    return (a[0] + b[0], a[1] + b[1], a[2] + b[2], a[3] + b[3])
+
+
+def _suffix_tables(
+    faces: tuple[int, ...], bounds: Bounds, reading: Reading, budget: int
+) -> list[dict[TallyKey, int]]:
+    """tables[i]: every tally dice i.. can reach, with the fewest Adjustments that reach it."""
+    tables: list[dict[TallyKey, int]] = [{} for _ in faces] + [{(0, 0, 0, 0): 0}]
+    for i in range(len(faces) - 1, -1, -1):
+        table = tables[i]
+        for target, cost in _options(faces[i], bounds[i], reading, budget):
+            unit = _UNIT[reading.category(target)]
+            for tally, used in tables[i + 1].items():
+                total = used + cost
+                if total > budget:
+                    continue
+                key = _add(tally, unit)
+                if total < table.get(key, budget + 1):
+                    table[key] = total
+    return tables
+
+
+def _score(objective: Objective, tally: TallyKey) -> tuple[int, ...]:
+    return objective(Tally(*tally))
+
+
+@lru_cache(maxsize=65536)
+def best_faces(
+    faces: tuple[int, ...],
+    bounds: Bounds,
+    reading: Reading,
+    budget: int,
+    objective: Objective,
+) -> tuple[int, ...]:
+    """Final faces after the adjuster's best use of at most ``budget`` Adjustments."""
+    tables = _suffix_tables(faces, bounds, reading, budget)
+    best, cost = max(
+        ((_score(objective, t), -c) for t, c in tables[0].items()), key=lambda pair: pair
+    )
+    return _choose(faces, bounds, reading, budget, objective, tables, best, -cost)
+
+
+def _choose(
+    faces: tuple[int, ...],
+    bounds: Bounds,
+    reading: Reading,
+    budget: int,
+    objective: Objective,
+    tables: list[dict[TallyKey, int]],
+    best: tuple[int, ...],
+    cost: int,
+) -> tuple[int, ...]:
+    """Walk the dice from the lowest index, giving each the largest move that stays optimal."""
+    prefix: TallyKey = (0, 0, 0, 0)
+    spent = 0
+    chosen = []
+    for i, face in enumerate(faces):
+        options = sorted(_options(face, bounds[i], reading, budget), key=lambda o: (-o[1], o[0]))
+        for target, step_cost in options:
+            head = _add(prefix, _UNIT[reading.category(target)])
+            if _completes(head, spent + step_cost, tables[i + 1], objective, best, cost):
+                chosen.append(target)
+                prefix, spent = head, spent + step_cost
+                break
+    return tuple(chosen)
+
+
+def _completes(
+    head: TallyKey,
+    spent: int,
+    table: dict[TallyKey, int],
+    objective: Objective,
+    best: tuple[int, ...],
+    cost: int,
+) -> bool:
+    return any(
+        spent + used <= cost and _score(objective, _add(head, tail)) == best
+        for tail, used in table.items()
+    )
+
+
+def steps_between(die: int, start: int, end: int, side: Side, why: str) -> list[Adjustment]:
+    """The unit Adjustments that move one die from ``start`` to ``end`` (M-12)."""
+    direction = 1 if end > start else -1
+    return [
+        Adjustment(die, face, face + direction, side, why)
+        for face in range(start, end, direction)
+    ]
+
+
+def apply_best(
+    faces: tuple[int, ...],
+    bounds: Bounds,
+    reading: Reading,
+    adjust_pass: AdjustPass,
+    objective: Objective,
+) -> tuple[tuple[int, ...], list[Adjustment]]:
+    """Apply the best spread of one pass; return the new faces and the Adjustments made."""
+    if adjust_pass.count <= 0:
+        return faces, []
+    final = best_faces(faces, bounds, reading, adjust_pass.count, objective)
+    made: list[Adjustment] = []
+    for die, (start, end) in enumerate(zip(faces, final, strict=True)):
+        if start != end:
+            made += steps_between(die, start, end, adjust_pass.side, f"best: {adjust_pass.why}")
+    return final, made
+
+
+def apply_explicit(
+    faces: tuple[int, ...],
+    bounds: Bounds,
+    adjust_pass: AdjustPass,
+    steps: Sequence[Step],
+) -> tuple[tuple[int, ...], list[Adjustment]]:
+    """Apply Adjustments named by the caller, refusing any the rules forbid (M-9, M-12)."""
+    if len(steps) > adjust_pass.count:
+        raise RulesError(
+            f"The {adjust_pass.side} named {len(steps)} Adjustments but has only "
+            f"{adjust_pass.count} ({adjust_pass.why})."
+        )
+    current = list(faces)
+    made: list[Adjustment] = []
+    for step in steps:
+        _check_step(current, bounds, step)
+        start = current[step.die]
+        current[step.die] = start + step.delta
+        made.append(Adjustment(step.die, start, start + step.delta, adjust_pass.side, adjust_pass.why))
+    return tuple(current), made
+
+
+def _check_step(current: list[int], bounds: Bounds, step: Step) -> None:
+    if not 0 <= step.die < len(current):
+        raise RulesError(
+            f"There is no die {step.die + 1} to adjust; the roll keeps {len(current)} dice."
+        )
+    if step.delta not in (1, -1):
+        raise RulesError(f"An Adjustment moves a die by 1 up or down, not by {step.delta}.")
+    face = current[step.die] + step.delta
+    low, high = bounds[step.die]
+    if not 1 <= face <= 12:
+        raise RulesError(f"Die {step.die + 1} cannot be adjusted to {face}; faces stay within 1–12.")
+    if not low <= face <= high:
+        raise RulesError(
+            f"Die {step.die + 1} cannot be adjusted to {face}: it is locked by an Epic roll (M-9)."
+        )
