@@ -7,10 +7,12 @@ from enum import StrEnum
 
 
 class Side(StrEnum):
-    """Who makes an Adjustment: the one rolling/Striking or the one opposing/Defending."""
+    """Who makes an Adjustment: Striker or Defender on a Strike, roller or opponent on a Check."""
 
     STRIKER = "striker"
     DEFENDER = "defender"
+    ROLLER = "roller"
+    OPPONENT = "opponent"
 
 
 @dataclass(frozen=True, slots=True)

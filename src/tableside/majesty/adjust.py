@@ -55,7 +55,9 @@ class Step:
     side: Side | None = None
 
 
-def _options(face: int, bound: tuple[int, int], reading: Reading, budget: int) -> list[tuple[int, int]]:
+def _options(
+    face: int, bound: tuple[int, int], reading: Reading, budget: int
+) -> list[tuple[int, int]]:
     """(target face, cost) of the nearest face of each category one die can reach."""
     low, high = bound
     options = []
@@ -159,8 +161,7 @@ def steps_between(die: int, start: int, end: int, side: Side, why: str) -> list[
     """The unit Adjustments that move one die from ``start`` to ``end`` (M-12)."""
     direction = 1 if end > start else -1
     return [
-        Adjustment(die, face, face + direction, side, why)
-        for face in range(start, end, direction)
+        Adjustment(die, face, face + direction, side, why) for face in range(start, end, direction)
     ]
 
 
@@ -200,7 +201,9 @@ def apply_explicit(
         _check_step(current, bounds, step)
         start = current[step.die]
         current[step.die] = start + step.delta
-        made.append(Adjustment(step.die, start, start + step.delta, adjust_pass.side, adjust_pass.why))
+        made.append(
+            Adjustment(step.die, start, start + step.delta, adjust_pass.side, adjust_pass.why)
+        )
     return tuple(current), made
 
 
@@ -214,8 +217,59 @@ def _check_step(current: list[int], bounds: Bounds, step: Step) -> None:
     face = current[step.die] + step.delta
     low, high = bounds[step.die]
     if not 1 <= face <= 12:
-        raise RulesError(f"Die {step.die + 1} cannot be adjusted to {face}; faces stay within 1–12.")
+        raise RulesError(
+            f"Die {step.die + 1} cannot be adjusted to {face}; faces stay within 1–12."
+        )
     if not low <= face <= high:
         raise RulesError(
             f"Die {step.die + 1} cannot be adjusted to {face}: it is locked by an Epic roll (M-9)."
         )
+
+
+def _explicit_by_side(
+    passes: Sequence[AdjustPass], steps: Sequence[Step]
+) -> dict[Side, list[Step]]:
+    """Group explicit steps by side (unnamed steps belong to the first pass's side)."""
+    default = passes[0].side if passes else None
+    grouped: dict[Side, list[Step]] = {}
+    for step in steps:
+        side = step.side or default
+        if side is None:
+            raise RulesError(
+                f"Die {step.die + 1} was named for an Adjustment but nobody may adjust this roll."
+            )
+        grouped.setdefault(side, []).append(step)
+    for side, named in grouped.items():
+        allowed = sum(p.count for p in passes if p.side == side)
+        if len(named) > allowed:
+            raise RulesError(
+                f"The {side} named {len(named)} Adjustments but may make only {allowed} "
+                "on this roll (M-11, M-12)."
+            )
+    return grouped
+
+
+def run_passes(
+    faces: tuple[int, ...],
+    bounds: Bounds,
+    reading: Reading,
+    passes: Sequence[AdjustPass],
+    mode: AdjustMode,
+    steps: Sequence[Step],
+    objective_for: Callable[[Side], Objective],
+) -> tuple[tuple[int, ...], tuple[Adjustment, ...]]:
+    """Apply every pass in order (the surplus side first, then tokens) in the chosen mode."""
+    if mode == AdjustMode.NONE:
+        return faces, ()
+    grouped = _explicit_by_side(passes, steps) if mode == AdjustMode.EXPLICIT else {}
+    made: list[Adjustment] = []
+    for adjust_pass in passes:
+        if mode == AdjustMode.BEST:
+            objective = objective_for(adjust_pass.side)
+            faces, step = apply_best(faces, bounds, reading, adjust_pass, objective)
+        else:
+            queue = grouped.get(adjust_pass.side, [])
+            mine, grouped[adjust_pass.side] = queue[: adjust_pass.count], queue[adjust_pass.count :]
+            faces, step = apply_explicit(faces, bounds, adjust_pass, mine)
+        made += step
+    return faces, tuple(made)

@@ -31,7 +31,9 @@ class WearKind(StrEnum):
     @property
     def attribute(self) -> Attribute:
         """The Basic Attribute this Wear lowers."""
-        return {"E": Attribute.ENDURANCE, "R": Attribute.RESOLVE, "P": Attribute.PASSION}[self.value]
+        return {"E": Attribute.ENDURANCE, "R": Attribute.RESOLVE, "P": Attribute.PASSION}[
+            self.value
+        ]
 
 
 class Status(StrEnum):
@@ -81,9 +83,9 @@ class WarOverrides:
 class Wear:
     """Wear taken so far, by kind."""
 
-    E: int = 0  # noqa: N815 - the rules' own names
-    R: int = 0  # noqa: N815
-    P: int = 0  # noqa: N815
+    E: int = 0
+    R: int = 0
+    P: int = 0
 
     def of(self, kind: WearKind) -> int:
         """Return the Wear of one kind."""

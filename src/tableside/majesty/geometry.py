@@ -8,6 +8,7 @@ densely (every 1/100"), plus each segment's closest approach.
 
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass
 
@@ -43,7 +44,7 @@ def distance(a: Point, b: Point) -> float:
 
 def path_length(path: tuple[Point, ...]) -> float:
     """Length of a polyline path."""
-    return sum(distance(a, b) for a, b in zip(path, path[1:], strict=False))
+    return sum(distance(a, b) for a, b in itertools.pairwise(path))
 
 
 def _closest_t(a: Point, b: Point, p: Point) -> float:
@@ -84,7 +85,7 @@ def _in_band(d: float, low_exclusive: float | None, high: float) -> bool:
 
 
 def _segments(path: tuple[Point, ...]) -> list[tuple[Point, Point]]:
-    return list(zip(path, path[1:], strict=False)) or [(path[0], path[0])]
+    return list(itertools.pairwise(path)) or [(path[0], path[0])]
 
 
 def check_reach(

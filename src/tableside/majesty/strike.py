@@ -10,16 +10,17 @@ from dataclasses import dataclass, field
 
 from tableside.dice import Adjustment, Rng, Side
 from tableside.errors import RulesError
-from tableside.majesty.adjust import (
-    AdjustMode,
-    AdjustPass,
-    Step,
-    apply_best,
-    apply_explicit,
-)
+from tableside.majesty.adjust import AdjustMode, AdjustPass, Step, run_passes
 from tableside.majesty.catalog import Effect, EffectType, Maneuver, Weapon
-from tableside.majesty.character import Character, Status, WearKind
-from tableside.majesty.geometry import MELEE_RANGE, Dominion, Point, Reach, check_reach
+from tableside.majesty.character import Attribute, Character, Status, WearKind
+from tableside.majesty.geometry import (
+    MELEE_RANGE,
+    Dominion,
+    Point,
+    Reach,
+    check_reach,
+    path_length,
+)
 from tableside.majesty.rolls import (
     EXPOSED,
     PLAIN,
@@ -236,7 +237,7 @@ class StrikeResult:
 
     @property
     def epic_kind(self) -> str | None:
-        """"strike" for an Epic Strike, "defense" for an Epic Defense (M-9)."""
+        """Return "strike" for an Epic Strike, "defense" for an Epic Defense (M-9)."""
         if self.epic.positive:
             return "strike"
         return "defense" if self.epic.negative else None
@@ -317,19 +318,17 @@ def check_range(setup: StrikeSetup, cost: StrikeCost) -> Reach | None:
     placement = setup.placement
     if placement is None:
         return None
-    from tableside.majesty.geometry import path_length
-
     moved = path_length(placement.path)
     if moved > cost.movement + 1e-9:
         raise RulesError(
             f"The Strike's movement path is {moved:.2f}\" long but this Strike allows only "
-            f"{cost.movement:g}\" (M-14)."
+            f'{cost.movement:g}" (M-14).'
         )
     if setup.options.ranged:
         return _check_ranged(setup, placement)
     reach = check_reach(placement.path, placement.target, None, MELEE_RANGE, placement.dominions)
     if not reach.in_range:
-        raise RulesError(_out_of_range("A Melee Strike", "within 3\"", reach, placement))
+        raise RulesError(_out_of_range("A Melee Strike", 'within 3"', reach, placement))
     return reach
 
 
@@ -337,17 +336,19 @@ def _check_ranged(setup: StrikeSetup, placement: Placement) -> Reach:
     limit = float(setup.weapon.ranged_range or 0)
     reach = check_reach(placement.path, placement.target, MELEE_RANGE, limit, placement.dominions)
     if not reach.in_range:
-        band = f"beyond 3\" and within {limit:g}\""
-        raise RulesError(_out_of_range(f"{setup.weapon.name}'s Ranged Strike", band, reach, placement))
+        band = f'beyond 3" and within {limit:g}"'
+        raise RulesError(
+            _out_of_range(f"{setup.weapon.name}'s Ranged Strike", band, reach, placement)
+        )
     return reach
 
 
 def _out_of_range(what: str, band: str, reach: Reach, placement: Placement) -> str:
     blocked = " with no Spiritual Dominion between" if placement.dominions else ""
     span = (
-        f"{reach.closest:.1f}\""
+        f'{reach.closest:.1f}"'
         if abs(reach.farthest - reach.closest) < 0.05
-        else f"{reach.closest:.1f}\" to {reach.farthest:.1f}\""
+        else f'{reach.closest:.1f}" to {reach.farthest:.1f}"'
     )
     return (
         f"{what} needs the Defender {band}{blocked} at some point of its movement, "
@@ -466,46 +467,11 @@ def strike_reading(setup: StrikeSetup) -> Reading:
 def _adjust(
     setup: StrikeSetup, natural: tuple[int, ...], reading: Reading, adjusting: Adjusting
 ) -> tuple[tuple[int, ...], tuple[Adjustment, ...]]:
-    bounds = face_bounds(natural, reading)
-    faces, made = natural, []
-    mode = setup.options.mode
-    _check_explicit_sides(setup, adjusting)
-    for adjust_pass in adjusting.passes:
-        if mode == AdjustMode.BEST:
-            objective = StrikeObjective(adjust_pass.side, _ignore_stops(setup), setup.melee)
-            faces, step = apply_best(faces, bounds, reading, adjust_pass, objective)
-        elif mode == AdjustMode.EXPLICIT:
-            steps = _steps_for(setup, adjusting, adjust_pass)
-            faces, step = apply_explicit(faces, bounds, adjust_pass, steps)
-        else:
-            step = []
-        made += step
-    return faces, tuple(made)
-
-
-def _steps_for(setup: StrikeSetup, adjusting: Adjusting, adjust_pass: AdjustPass) -> list[Step]:
-    """Explicit steps of this pass's side, in order, up to what the pass allows."""
-    side_passes = [p for p in adjusting.passes if p.side == adjust_pass.side]
-    mine = [s for s in setup.options.steps if (s.side or _default_side(adjusting)) == adjust_pass.side]
-    before = sum(p.count for p in side_passes[: side_passes.index(adjust_pass)])
-    return mine[before : before + adjust_pass.count]
-
-
-def _default_side(adjusting: Adjusting) -> Side | None:
-    return adjusting.passes[0].side if adjusting.passes else None
-
-
-def _check_explicit_sides(setup: StrikeSetup, adjusting: Adjusting) -> None:
-    if setup.options.mode != AdjustMode.EXPLICIT:
-        return
-    for side in (Side.STRIKER, Side.DEFENDER):
-        named = [s for s in setup.options.steps if (s.side or _default_side(adjusting)) == side]
-        allowed = sum(p.count for p in adjusting.passes if p.side == side)
-        if len(named) > allowed:
-            raise RulesError(
-                f"The {side} named {len(named)} Adjustments but may make only {allowed} "
-                "on this Strike (M-11, M-12)."
-            )
+    ignore, melee = _ignore_stops(setup), setup.melee
+    return run_passes(
+        natural, face_bounds(natural, reading), reading, adjusting.passes, setup.options.mode,
+        setup.options.steps, lambda side: StrikeObjective(side, ignore, melee),
+    )  # fmt: skip
 
 
 def _ignore_stops(setup: StrikeSetup) -> int:
@@ -577,8 +543,6 @@ def strike_effects(setup: StrikeSetup, outcome: Outcome) -> Effects:
 
 
 def _passion(setup: StrikeSetup) -> int:
-    from tableside.majesty.character import Attribute
-
     difference = setup.striker.referenced(Attribute.PASSION) - setup.defender.referenced(
         Attribute.RESOLVE
     )
@@ -600,7 +564,9 @@ def _riders(setup: StrikeSetup, outcome: Outcome, total: _EffectSum) -> float:
         if maneuver.falter:
             total.falter.append(Part(maneuver.name, maneuver.falter))
         if maneuver.falter_per_hit:
-            total.falter.append(Part(f"{maneuver.name} per Hit", maneuver.falter_per_hit * outcome.hits))
+            total.falter.append(
+                Part(f"{maneuver.name} per Hit", maneuver.falter_per_hit * outcome.hits)
+            )
     return sum(m.knock_back for m in setup.maneuvers)
 
 
@@ -613,13 +579,15 @@ def strike_wear(
     """Wear of every kind the Strike deals (M-26); the weapon's kind first."""
     main = setup.weapon.wear_kind
     flats = [Part(m.name, m.wear_flat) for m in setup.maneuvers if m.wear_flat]
-    percents = [Part(setup.weapon.name, setup.weapon.wear_percent)] if setup.weapon.wear_percent else []
+    percents = (
+        [Part(setup.weapon.name, setup.weapon.wear_percent)] if setup.weapon.wear_percent else []
+    )
     percents += [Part(m.name, m.wear_percent) for m in setup.maneuvers if m.wear_percent]
     if setup.options.wear_flat:
         flats.append(Part("flat Wear", setup.options.wear_flat))
     if setup.options.wear_percent:
         percents.append(Part("% Wear", setup.options.wear_percent))
-    kinds = [main] + sorted({k for k, _ in effects.flats + effects.percents if k and k != main})
+    kinds = [main, *sorted({k for k, _ in effects.flats + effects.percents if k and k != main})]
     lines = []
     for kind in kinds:
         extra_flats = [p for k, p in effects.flats if (k or main) == kind]
@@ -649,7 +617,9 @@ def defensive_wear(setup: StrikeSetup, outcome: Outcome) -> tuple[int, WearLine 
 # --- consequences -----------------------------------------------------------------------------
 
 
-def _apply_to_defender(setup: StrikeSetup, epic: EpicState, wear: tuple[WearLine, ...]) -> tuple[Character, bool]:
+def _apply_to_defender(
+    setup: StrikeSetup, epic: EpicState, wear: tuple[WearLine, ...]
+) -> tuple[Character, bool]:
     after = setup.defender
     for line in wear:
         after = after.take_wear(line.kind, line.amount)
@@ -661,7 +631,9 @@ def _apply_to_defender(setup: StrikeSetup, epic: EpicState, wear: tuple[WearLine
     return after, lowered
 
 
-def _apply_to_striker(setup: StrikeSetup, epic: EpicState, wear: WearLine | None) -> tuple[Character, bool]:
+def _apply_to_striker(
+    setup: StrikeSetup, epic: EpicState, wear: WearLine | None
+) -> tuple[Character, bool]:
     after = setup.striker
     if wear is not None:
         after = after.take_wear(wear.kind, wear.amount)
@@ -713,9 +685,15 @@ def strike_with_dice(setup: StrikeSetup, rolled: tuple[int, ...]) -> StrikeResul
     return resolve_strike(setup, roll, cost, reach)
 
 
-def resolve_strike(setup: StrikeSetup, roll: NaturalRoll, cost: StrikeCost, reach: Reach | None) -> StrikeResult:
+def resolve_strike(
+    setup: StrikeSetup, roll: NaturalRoll, cost: StrikeCost, reach: Reach | None
+) -> StrikeResult:
     """Adjust and resolve a Strike whose natural roll is known."""
-    precision, guard, force = effective_precision(setup), effective_guard(setup), effective_force(setup)
+    precision, guard, force = (
+        effective_precision(setup),
+        effective_guard(setup),
+        effective_force(setup),
+    )
     adjusting = plan_adjustments(setup, precision, guard)
     reading = strike_reading(setup)
     natural = roll.natural
@@ -727,8 +705,8 @@ def resolve_strike(setup: StrikeSetup, roll: NaturalRoll, cost: StrikeCost, reac
     defensive_hits, striker_wear = defensive_wear(setup, outcome)
     defender_after, defender_lowered = _apply_to_defender(setup, epic, wear)
     striker_after, striker_lowered = _apply_to_striker(setup, epic, striker_wear)
-    bits = {"defensive": defensive_hits > 0,
-            "epic": epic.unpaired_twelves >= 3 or (setup.melee and epic.unpaired_ones >= 3)}  # fmt: skip
+    epic_consequence = epic.unpaired_twelves >= 3 or (setup.melee and epic.unpaired_ones >= 3)
+    bits = {"defensive": defensive_hits > 0, "epic": epic_consequence}
     return StrikeResult(
         setup, cost, reach, precision, guard, force, adjusting, roll, reading, epic, adjustments,
         final, outcome, effects, wear, defensive_hits, striker_wear, defender_lowered,
