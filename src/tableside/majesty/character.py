@@ -177,6 +177,21 @@ class Character:
         return Status.WEAKENED if sources == 1 else Status.NORMAL
 
     @property
+    def current_endurance(self) -> int:
+        """Current Endurance."""
+        return self.current(Attribute.ENDURANCE)
+
+    @property
+    def current_resolve(self) -> int:
+        """Current Resolve."""
+        return self.current(Attribute.RESOLVE)
+
+    @property
+    def current_passion(self) -> int:
+        """Current Passion."""
+        return self.current(Attribute.PASSION)
+
+    @property
     def war(self) -> WarAttributes:
         """Derived War Attributes (M-2), after overrides."""
         return WarAttributes.of(self)

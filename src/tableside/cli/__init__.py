@@ -1,0 +1,1 @@
+"""The command line (thin): parses options, calls the rules packages, renders results."""

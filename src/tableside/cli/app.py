@@ -1,0 +1,29 @@
+"""Entry point: ``tableside``. Refusals print one sentence and exit with code 2."""
+
+from __future__ import annotations
+
+import sys
+
+import typer
+
+from tableside.cli import majesty_cmds
+from tableside.errors import TablesideError
+
+app = typer.Typer(
+    help="Tableside: rules engine and live table for Allies of Majesty and Realm of Strife.",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    add_completion=False,
+)
+app.add_typer(majesty_cmds.app, name="majesty")
+
+USAGE_ERROR = 2
+
+
+def main() -> None:
+    """Run the command line; our own errors become one sentence on stderr and exit code 2."""
+    try:
+        app(standalone_mode=True)
+    except TablesideError as error:
+        print(f"error: {error}", file=sys.stderr)
+        sys.exit(USAGE_ERROR)

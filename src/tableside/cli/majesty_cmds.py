@@ -1,0 +1,327 @@
+"""``tableside majesty strike | check | roll``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from tableside.cli import render
+from tableside.cli.output import emit
+from tableside.cli.parsing import (
+    InputError,
+    parse_dice,
+    parse_dominion,
+    parse_path,
+    parse_point,
+    parse_steps,
+)
+from tableside.cli.sources import character, load_catalog, with_natural, with_overrides
+from tableside.dice import SeededRng
+from tableside.majesty.adjust import AdjustMode
+from tableside.majesty.character import Side
+from tableside.majesty.checks import CheckKind, CheckSetup, check_with_dice, roll_check
+from tableside.majesty.report import check_dict, strike_dict
+from tableside.majesty.ruleset import RULESETS, Ruleset
+from tableside.majesty.strike import (
+    DefenderState,
+    Placement,
+    StrikeOptions,
+    StrikeSetup,
+    roll_strike,
+    strike_with_dice,
+)
+
+app = typer.Typer(help="Allies of Majesty: Strikes, Checks and plain rolls.", no_args_is_help=True)
+
+Seed = Annotated[int, typer.Option(help="Seed for the server's dice (recorded in the output).")]
+Dice = Annotated[
+    str | None,
+    typer.Option(
+        help="Physical dice typed in, every die in the order rolled (Boon/Bane extras too)."
+    ),
+]
+Json = Annotated[bool, typer.Option("--json", help="Print the result as JSON (docs/json.md).")]
+Mode = Annotated[AdjustMode, typer.Option(help="Adjustment mode: best, none or explicit (M-13).")]
+Adjust = Annotated[
+    str | None, typer.Option(help='Explicit Adjustments, e.g. "3+,5-,defender:2-" (dice from 1).')
+]
+Boon = Annotated[int, typer.Option(help="Boon:# (M-7).")]
+Bane = Annotated[int, typer.Option(help="Bane:# (M-7).")]
+
+
+def _ruleset(name: str) -> Ruleset:
+    found = RULESETS.get(name)
+    if found is None:
+        raise InputError(f"Unknown ruleset {name!r}; known rulesets: {', '.join(RULESETS)}.")
+    return found
+
+
+def _placement(
+    distance: float | None, striker_at: str | None, defender_at: str | None,
+    path: str | None, dominions: list[str],
+) -> Placement | None:  # fmt: skip
+    if distance is not None and distance < 0:
+        raise InputError(f"--distance cannot be negative, got {distance:g}.")
+    if striker_at is None and defender_at is None and path is None:
+        if distance is None:
+            return None if not dominions else Placement.at_distance(0)
+        return Placement((((0.0, 0.0, 0.0)),), (distance, 0.0, 0.0), _dominions(dominions))
+    start = parse_point(striker_at or "0,0,0", "--striker-at")
+    target = (
+        parse_point(defender_at, "--defender-at") if defender_at else (distance or 0.0, 0.0, 0.0)
+    )
+    waypoints = parse_path(path) if path else ()
+    return Placement((start, *waypoints), target, _dominions(dominions))
+
+
+def _dominions(texts: list[str]) -> tuple:  # type: ignore[type-arg]
+    return tuple(parse_dominion(t) for t in texts)
+
+
+@app.command()
+def strike(
+    striker: Annotated[Path | None, typer.Option(help="Striker's character JSON file.")] = None,
+    defender: Annotated[Path | None, typer.Option(help="Defender's character JSON file.")] = None,
+    striker_attributes: Annotated[
+        str | None,
+        typer.Option(help="Striker's Might,Swiftness,Control,Endurance,Resolve,Passion."),
+    ] = None,
+    defender_attributes: Annotated[
+        str | None, typer.Option(help="Defender's six Basic Attributes.")
+    ] = None,
+    precision: Annotated[
+        int | None, typer.Option(help="Striker's Precision, given directly.")
+    ] = None,
+    force: Annotated[int | None, typer.Option(help="Striker's Force, given directly.")] = None,
+    guard: Annotated[int | None, typer.Option(help="Defender's Guard, given directly.")] = None,
+    defender_force: Annotated[
+        int | None, typer.Option(help="Defender's Force (Defensive Hits).")
+    ] = None,
+    passion: Annotated[int | None, typer.Option(help="Striker's natural Passion.")] = None,
+    resolve: Annotated[int | None, typer.Option(help="Defender's natural Resolve.")] = None,
+    weapon: Annotated[
+        str | None, typer.Option(help="Striker's weapon (default: from the sheet).")
+    ] = None,
+    defender_weapon: Annotated[
+        str | None, typer.Option(help="Defender's weapon (Wear kind of Defensive Hits).")
+    ] = None,
+    maneuver: Annotated[
+        list[str] | None, typer.Option(help="A Maneuver by name (repeatable).")
+    ] = None,
+    catalog: Annotated[
+        Path | None, typer.Option(help="Extra weapons/Maneuvers catalogue JSON.")
+    ] = None,
+    ranged: Annotated[bool, typer.Option("--ranged", help="A Ranged Strike (M-27).")] = False,
+    distance: Annotated[
+        float | None, typer.Option(help="Distance to the Defender in inches.")
+    ] = None,
+    striker_at: Annotated[str | None, typer.Option(help="Striker's position x,y,z.")] = None,
+    defender_at: Annotated[str | None, typer.Option(help="Defender's position x,y,z.")] = None,
+    path: Annotated[
+        str | None, typer.Option(help='Waypoints of the movement during the Strike "x,y,z;x,y,z".')
+    ] = None,
+    dominion: Annotated[
+        list[str] | None, typer.Option(help="A Spiritual Dominion x,y,z,radius (repeatable).")
+    ] = None,
+    two_ap: Annotated[
+        bool, typer.Option("--two-ap", help='A 2-AP Strike with 1" of movement (M-14).')
+    ] = False,
+    striker_stance: Annotated[
+        bool, typer.Option("--striker-stance", help="Striker is in Defensive Stance (+1 AP).")
+    ] = False,
+    boon: Boon = 0,
+    bane: Bane = 0,
+    surprised: Annotated[
+        bool, typer.Option("--surprised", help="Defender Surprised by this Striker (M-19).")
+    ] = False,
+    exposed: Annotated[bool, typer.Option("--exposed", help="Defender Exposed (M-19).")] = False,
+    defensive_stance: Annotated[
+        bool, typer.Option("--defensive-stance", help="Defender in Defensive Stance (+3 Guard).")
+    ] = False,
+    full_defensive_stance: Annotated[
+        bool, typer.Option("--full-defensive-stance", help="Defender in Full Defensive Stance.")
+    ] = False,
+    grappled: Annotated[
+        bool, typer.Option("--grappled", help="Defender Grappled or Entangled (Guard halved).")
+    ] = False,
+    bound: Annotated[bool, typer.Option("--bound", help="Defender Bound (Guard 0).")] = False,
+    wear_flat: Annotated[int, typer.Option(help='Flat "# Wear" (M-26).')] = 0,
+    wear_percent: Annotated[int, typer.Option(help="% Wear (M-26).")] = 0,
+    ignore_stops: Annotated[int, typer.Option(help="Ignore N Stops (M-20).")] = 0,
+    striker_adjustments: Annotated[
+        int, typer.Option(help="Raw Adjustments for the Striker (M-11).")
+    ] = 0,
+    defender_adjustments: Annotated[
+        int, typer.Option(help="Raw Adjustments for the Defender (M-11).")
+    ] = 0,
+    inspiration: Annotated[int, typer.Option(help="Striker's Inspiration tokens (M-11).")] = 0,
+    obstruction: Annotated[int, typer.Option(help="Defender's Obstruction tokens (M-11).")] = 0,
+    superiority: Annotated[int, typer.Option(help="Melee Influence superiority (M-29).")] = 0,
+    twelves_this_turn: Annotated[
+        int, typer.Option(help="12 Effects the weapon already fired this Turn.")
+    ] = 0,
+    mode: Mode = AdjustMode.BEST,
+    adjust: Adjust = None,
+    ruleset: Annotated[
+        str, typer.Option(help="Ruleset: standard or newer-full-stance.")
+    ] = "standard",
+    seed: Seed = 1,
+    dice: Dice = None,
+    json_out: Json = False,
+) -> None:
+    """Resolve one Strike with its full breakdown."""
+    catalogue = load_catalog(catalog)
+    attacker = character(striker, striker_attributes, "Striker", Side.HOLY, "--striker-attributes")
+    target = character(
+        defender, defender_attributes, "Defender", Side.FALLEN, "--defender-attributes"
+    )
+    attacker = with_overrides(
+        with_natural(attacker, passion=passion), precision=precision, force=force
+    )
+    target = with_overrides(
+        with_natural(target, resolve=resolve), guard=guard, force=defender_force
+    )
+    steps = parse_steps(adjust) if adjust else ()
+    if steps and mode != AdjustMode.EXPLICIT:
+        raise InputError("--adjust names Adjustments; give --mode explicit with it.")
+    setup = StrikeSetup(
+        striker=attacker,
+        defender=target,
+        weapon=catalogue.weapon(weapon or attacker.weapon),
+        defender_weapon=catalogue.weapon(defender_weapon or target.weapon),
+        maneuvers=tuple(catalogue.maneuver(m) for m in maneuver or []),
+        defender_state=DefenderState(
+            defensive_stance, full_defensive_stance, grappled, bound, exposed, surprised
+        ),
+        options=StrikeOptions(
+            ranged=ranged, two_ap=two_ap, striker_in_stance=striker_stance, boon=boon, bane=bane,
+            wear_flat=wear_flat, wear_percent=wear_percent, ignore_stops=ignore_stops,
+            striker_adjustments=striker_adjustments, defender_adjustments=defender_adjustments,
+            inspiration=inspiration, obstruction=obstruction, superiority=superiority,
+            twelve_effects_this_turn=twelves_this_turn, mode=mode, steps=steps,
+        ),
+        placement=_placement(distance, striker_at, defender_at, path, dominion or []),
+        ruleset=_ruleset(ruleset),
+    )  # fmt: skip
+    if dice is not None:
+        result = strike_with_dice(setup, parse_dice(dice))
+    else:
+        result = roll_strike(setup, SeededRng(seed))
+    emit(strike_dict(result), render.strike_text(result), json_out, None if dice else seed)
+
+
+@app.command()
+def check(
+    kind: Annotated[
+        CheckKind, typer.Option(help="attribute, resist, perception or social.")
+    ] = CheckKind.ATTRIBUTE,
+    attribute: Annotated[
+        int | None, typer.Option(help="Roller's attribute (Factor Value = // 10, M-30).")
+    ] = None,
+    factor: Annotated[
+        int | None,
+        typer.Option(
+            help="Roller's Factor Value given directly; for interactions, Adjustments for."
+        ),
+    ] = None,
+    against: Annotated[int | None, typer.Option(help="Opposing attribute (opposed Check).")] = None,
+    against_factor: Annotated[
+        int | None,
+        typer.Option(help="Opposing Factor Value; for interactions, Adjustments against."),
+    ] = None,
+    allotment: Annotated[
+        int | None, typer.Option(help="Resist: the Spiritual Effect's Allotment (// 10).")
+    ] = None,
+    song_spp: Annotated[
+        int | None, typer.Option(help="Resist: the Song's SPP (Factor 2 × SPP).")
+    ] = None,
+    difficulty: Annotated[
+        int, typer.Option(help="Unopposed Difficulty: raw Adjustments against (M-30).")
+    ] = 0,
+    raw_for: Annotated[int, typer.Option(help="Raw Adjustments for the roller (M-11).")] = 0,
+    raw_against: Annotated[
+        int, typer.Option(help="Raw Adjustments against the roller (M-11).")
+    ] = 0,
+    inspiration: Annotated[int, typer.Option(help="Roller's Inspiration tokens.")] = 0,
+    obstruction: Annotated[int, typer.Option(help="Opponent's Obstruction tokens.")] = 0,
+    boon: Boon = 0,
+    bane: Bane = 0,
+    mode: Mode = AdjustMode.BEST,
+    adjust: Adjust = None,
+    seed: Seed = 1,
+    dice: Dice = None,
+    json_out: Json = False,
+) -> None:
+    """Roll an Attribute, Resist, Perception or Social Check (M-30 … M-33)."""
+    mine = _factor(kind, attribute, factor, "--attribute or --factor")
+    opposing = _opposing(kind, against, against_factor, allotment, song_spp)
+    steps = parse_steps(adjust) if adjust else ()
+    if steps and mode != AdjustMode.EXPLICIT:
+        raise InputError("--adjust names Adjustments; give --mode explicit with it.")
+    setup = CheckSetup(
+        kind=kind, factor=mine, opposing=opposing, difficulty=difficulty, raw_for=raw_for,
+        raw_against=raw_against, inspiration=inspiration, obstruction=obstruction, boon=boon,
+        bane=bane, mode=mode, steps=steps,
+    )  # fmt: skip
+    result = (
+        check_with_dice(setup, parse_dice(dice)) if dice else roll_check(setup, SeededRng(seed))
+    )
+    emit(check_dict(result), render.check_text(result), json_out, None if dice else seed)
+
+
+def _factor(kind: CheckKind, attribute: int | None, factor: int | None, what: str) -> int:
+    if attribute is not None and factor is not None:
+        raise InputError("Give either --attribute or --factor, not both.")
+    if attribute is not None:
+        if attribute < -40:
+            raise InputError(f"An attribute cannot be below −40, got {attribute}.")
+        return attribute // 10
+    if factor is None:
+        if kind in (CheckKind.PERCEPTION, CheckKind.SOCIAL):
+            return 0
+        raise InputError(f"A {kind.value} Check needs the roller's {what}.")
+    return factor
+
+
+def _opposing(
+    kind: CheckKind, against: int | None, against_factor: int | None,
+    allotment: int | None, song_spp: int | None,
+) -> int | None:  # fmt: skip
+    given = [v for v in (against, against_factor, allotment, song_spp) if v is not None]
+    if len(given) > 1:
+        raise InputError("Give only one of --against, --against-factor, --allotment, --song-spp.")
+    if allotment is not None or song_spp is not None:
+        if kind != CheckKind.RESIST:
+            raise InputError("--allotment and --song-spp belong to a resist Check (--kind resist).")
+        return allotment // 10 if allotment is not None else 2 * (song_spp or 0)
+    if against is not None:
+        return against // 10
+    return against_factor
+
+
+@app.command()
+def roll(
+    raw_for: Annotated[int, typer.Option(help="Adjustments for the roller.")] = 0,
+    raw_against: Annotated[int, typer.Option(help="Adjustments against the roller.")] = 0,
+    boon: Boon = 0,
+    bane: Bane = 0,
+    mode: Mode = AdjustMode.BEST,
+    adjust: Adjust = None,
+    seed: Seed = 1,
+    dice: Dice = None,
+    json_out: Json = False,
+) -> None:
+    """Roll 7d12 with Boon/Bane and raw Adjustments, and read it (M-6 … M-12)."""
+    steps = parse_steps(adjust) if adjust else ()
+    if steps and mode != AdjustMode.EXPLICIT:
+        raise InputError("--adjust names Adjustments; give --mode explicit with it.")
+    setup = CheckSetup(
+        kind=CheckKind.PERCEPTION, factor=raw_for, opposing=raw_against, boon=boon, bane=bane,
+        mode=mode, steps=steps,
+    )  # fmt: skip
+    result = (
+        check_with_dice(setup, parse_dice(dice)) if dice else roll_check(setup, SeededRng(seed))
+    )
+    emit(check_dict(result), render.check_text(result), json_out, None if dice else seed)

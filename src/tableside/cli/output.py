@@ -1,0 +1,19 @@
+"""Writing results: JSON or Rich text on standard output."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from rich.console import Console, RenderableType
+
+
+def emit(data: dict[str, Any], text: RenderableType, as_json: bool, seed: int | None) -> None:
+    """Print ``data`` as JSON (with the seed recorded) or the rendered text."""
+    if as_json:
+        print(json.dumps({**data, "seed": seed}, indent=2, ensure_ascii=False))
+        return
+    console = Console(highlight=False)
+    console.print(text)
+    if seed is not None:
+        console.print(f"[dim]seed {seed}[/dim]")
