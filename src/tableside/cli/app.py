@@ -14,6 +14,7 @@ app = typer.Typer(
     no_args_is_help=True,
     pretty_exceptions_enable=False,
     add_completion=False,
+    rich_markup_mode=None,
 )
 app.add_typer(majesty_cmds.app, name="majesty")
 
@@ -21,9 +22,13 @@ USAGE_ERROR = 2
 
 
 def main() -> None:
-    """Run the command line; our own errors become one sentence on stderr and exit code 2."""
+    """Run the command line; our own errors become one sentence on stderr and exit code 2.
+
+    Option-parsing errors (an unknown option, a value of the wrong type) are reported by Typer
+    with its usage line and also exit with code 2.
+    """
     try:
-        app(standalone_mode=True)
+        app()
     except TablesideError as error:
         print(f"error: {error}", file=sys.stderr)
         sys.exit(USAGE_ERROR)

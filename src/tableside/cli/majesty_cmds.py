@@ -33,7 +33,11 @@ from tableside.majesty.strike import (
     strike_with_dice,
 )
 
-app = typer.Typer(help="Allies of Majesty: Strikes, Checks and plain rolls.", no_args_is_help=True)
+app = typer.Typer(
+    help="Allies of Majesty: Strikes, Checks and plain rolls.",
+    no_args_is_help=True,
+    rich_markup_mode=None,
+)
 
 Seed = Annotated[int, typer.Option(help="Seed for the server's dice (recorded in the output).")]
 Dice = Annotated[
