@@ -55,9 +55,10 @@ class Step:
     side: Side | None = None
 
 
+@lru_cache(maxsize=8192)
 def _options(
     face: int, bound: tuple[int, int], reading: Reading, budget: int
-) -> list[tuple[int, int]]:
+) -> tuple[tuple[int, int], ...]:
     """(target face, cost) of the nearest face of each category one die can reach."""
     low, high = bound
     options = []
@@ -72,7 +73,7 @@ def _options(
         cost = abs(target - face)
         if cost <= budget:
             options.append((target, cost))
-    return options
+    return tuple(options)
 
 
 def _add(a: TallyKey, b: TallyKey) -> TallyKey:
@@ -98,8 +99,17 @@ def _suffix_tables(
     return tables
 
 
-def _score(objective: Objective, tally: TallyKey) -> tuple[int, ...]:
-    return objective(Tally(*tally))
+class _Scores(dict[TallyKey, tuple[int, ...]]):
+    """Memoised objective values of tallies, for one search."""
+
+    def __init__(self, objective: Objective) -> None:
+        super().__init__()
+        self.objective = objective
+
+    def __missing__(self, tally: TallyKey) -> tuple[int, ...]:
+        value = self.objective(Tally(*tally))
+        self[tally] = value
+        return value
 
 
 @lru_cache(maxsize=65536)
@@ -112,10 +122,9 @@ def best_faces(
 ) -> tuple[int, ...]:
     """Final faces after the adjuster's best use of at most ``budget`` Adjustments."""
     tables = _suffix_tables(faces, bounds, reading, budget)
-    best, cost = max(
-        ((_score(objective, t), -c) for t, c in tables[0].items()), key=lambda pair: pair
-    )
-    return _choose(faces, bounds, reading, budget, objective, tables, best, -cost)
+    scores = _Scores(objective)
+    best, cost = max((scores[t], -c) for t, c in tables[0].items())
+    return _choose(faces, bounds, reading, budget, scores, tables, best, -cost)
 
 
 def _choose(
@@ -123,7 +132,7 @@ def _choose(
     bounds: Bounds,
     reading: Reading,
     budget: int,
-    objective: Objective,
+    scores: _Scores,
     tables: list[dict[TallyKey, int]],
     best: tuple[int, ...],
     cost: int,
@@ -136,7 +145,7 @@ def _choose(
         options = sorted(_options(face, bounds[i], reading, budget), key=lambda o: (-o[1], o[0]))
         for target, step_cost in options:
             head = _add(prefix, _UNIT[reading.category(target)])
-            if _completes(head, spent + step_cost, tables[i + 1], objective, best, cost):
+            if _completes(head, spent + step_cost, tables[i + 1], scores, best, cost):
                 chosen.append(target)
                 prefix, spent = head, spent + step_cost
                 break
@@ -147,13 +156,12 @@ def _completes(
     head: TallyKey,
     spent: int,
     table: dict[TallyKey, int],
-    objective: Objective,
+    scores: _Scores,
     best: tuple[int, ...],
     cost: int,
 ) -> bool:
     return any(
-        spent + used <= cost and _score(objective, _add(head, tail)) == best
-        for tail, used in table.items()
+        spent + used <= cost and scores[_add(head, tail)] == best for tail, used in table.items()
     )
 
 

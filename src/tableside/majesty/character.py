@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
+from functools import cached_property
 
 from tableside.errors import RulesError
 
@@ -31,9 +32,15 @@ class WearKind(StrEnum):
     @property
     def attribute(self) -> Attribute:
         """The Basic Attribute this Wear lowers."""
-        return {"E": Attribute.ENDURANCE, "R": Attribute.RESOLVE, "P": Attribute.PASSION}[
-            self.value
-        ]
+        return WEAR_ATTRIBUTE[self]
+
+
+WEAR_ATTRIBUTE = {
+    WearKind.E: Attribute.ENDURANCE,
+    WearKind.R: Attribute.RESOLVE,
+    WearKind.P: Attribute.PASSION,
+}
+ATTRIBUTE_WEAR = {attribute: kind for kind, attribute in WEAR_ATTRIBUTE.items()}
 
 
 class Status(StrEnum):
@@ -114,7 +121,7 @@ def speed_from_swiftness(swiftness: int) -> int:
     return speed
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Character:
     """An Allies of Majesty character: natural attributes plus what has happened to it."""
 
@@ -144,9 +151,9 @@ class Character:
     def current(self, attribute: Attribute) -> int:
         """Current value: natural less Wear of its kind, never below −40 (M-1)."""
         value = self.natural.get(attribute)
-        for kind in WearKind:
-            if kind.attribute == attribute:
-                value -= self.wear.of(kind)
+        kind = ATTRIBUTE_WEAR.get(attribute)
+        if kind is not None:
+            value -= self.wear.of(kind)
         return max(WEAR_FLOOR, value)
 
     def referenced(self, attribute: Attribute) -> int:
@@ -156,7 +163,7 @@ class Character:
             value = min(value, self.natural.get(attribute) // 2)
         return value
 
-    @property
+    @cached_property
     def threshold_weakened(self) -> bool:
         """M-3 (a): one of E/R/P at ≤ 1/3 of natural and another at ≤ 1/2 of natural."""
         vitals = [(self.current(k.attribute), self.natural.get(k.attribute)) for k in WearKind]
@@ -166,7 +173,7 @@ class Character:
                     return True
         return False
 
-    @property
+    @cached_property
     def status(self) -> Status:
         """Status from Wear, thresholds and timed lowerings (M-1, M-3, M-24)."""
         if self.defeated_by_epic or any(self.current(k.attribute) <= 0 for k in WearKind):
@@ -191,7 +198,7 @@ class Character:
         """Current Passion."""
         return self.current(Attribute.PASSION)
 
-    @property
+    @cached_property
     def war(self) -> WarAttributes:
         """Derived War Attributes (M-2), after overrides."""
         return WarAttributes.of(self)

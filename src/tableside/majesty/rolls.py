@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import IntEnum
+from functools import cache
 
 from tableside.dice import Rng
 from tableside.errors import RulesError
@@ -35,18 +36,33 @@ class Reading:
 
     def category(self, face: int) -> Category:
         """Return the category of one die face."""
-        if face >= 12 or (face == 11 and self.elevens_are_twelves):
-            return Category.TWELVE
-        if face >= 9:
-            return Category.POSITIVE
-        if face >= 4 or self.lows_are_neutral:
-            return Category.NEUTRAL
-        return Category.ONE if face == 1 else Category.NEGATIVE
+        return _category_table(self)[face]
 
     def faces_of(self, category: Category) -> range:
         """Return the contiguous faces that read as ``category`` (empty when none do)."""
-        members = [face for face in range(1, FACES + 1) if self.category(face) == category]
-        return range(members[0], members[-1] + 1) if members else range(0)
+        return _faces_of(self, category)
+
+
+def _read(reading: Reading, face: int) -> Category:
+    if face >= 12 or (face == 11 and reading.elevens_are_twelves):
+        return Category.TWELVE
+    if face >= 9:
+        return Category.POSITIVE
+    if face >= 4 or reading.lows_are_neutral:
+        return Category.NEUTRAL
+    return Category.ONE if face == 1 else Category.NEGATIVE
+
+
+@cache
+def _category_table(reading: Reading) -> tuple[Category, ...]:
+    """Category of every face 0..12 (index 0 unused), computed once per reading."""
+    return (Category.NEUTRAL, *(_read(reading, face) for face in range(1, FACES + 1)))
+
+
+@cache
+def _faces_of(reading: Reading, category: Category) -> range:
+    members = [face for face in range(1, FACES + 1) if _read(reading, face) == category]
+    return range(members[0], members[-1] + 1) if members else range(0)
 
 
 PLAIN = Reading()
