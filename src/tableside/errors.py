@@ -11,3 +11,10 @@ class RulesError(TablesideError):
 
 class DataError(TablesideError):
     """A data file (character, weapon, maneuver) that does not validate; names the field path."""
+
+
+def require_non_negative(values: dict[str, int]) -> None:
+    """Refuse the first negative count, naming it and its value."""
+    for label, value in values.items():
+        if value < 0:
+            raise RulesError(f"{label} cannot be negative, got {value}.")

@@ -63,7 +63,8 @@ def rolled_text(roll: NaturalRoll) -> Text:
         text.append(" ")
     if roll.discarded:
         word = "Boon" if roll.boon_net > 0 else "Bane"
-        text.append(f"({word}:{abs(roll.boon_net)} discards {len(roll.discarded)})", style="dim")
+        dropped = ", ".join(str(face) for face in roll.discarded_faces)
+        text.append(f"({word}:{abs(roll.boon_net)} discards {dropped})", style="dim")
     return text
 
 

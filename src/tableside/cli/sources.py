@@ -6,7 +6,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from tableside.cli.parsing import InputError
-from tableside.errors import TablesideError
+from tableside.errors import TablesideError, require_non_negative
 from tableside.majesty.catalog import Catalog, builtin_catalog, parse_catalog_text
 from tableside.majesty.character import Attributes, Character, Side
 from tableside.majesty.formats import character_from_text
@@ -70,16 +70,12 @@ def character(
 def with_overrides(base: Character, **values: int | None) -> Character:
     """Apply War Attribute overrides given directly (Precision, Guard, Force …)."""
     given = {k: v for k, v in values.items() if v is not None}
-    for key, value in given.items():
-        if value < 0:
-            raise InputError(f"{key.capitalize()} cannot be negative, got {value}.")
+    require_non_negative({k.capitalize(): v for k, v in given.items()})
     return replace(base, overrides=replace(base.overrides, **given)) if given else base
 
 
 def with_natural(base: Character, **values: int | None) -> Character:
     """Replace some natural Basic Attributes (e.g. Passion, Resolve)."""
     given = {k: v for k, v in values.items() if v is not None}
-    for key, value in given.items():
-        if value < 0:
-            raise InputError(f"{key.capitalize()} cannot be negative, got {value}.")
+    require_non_negative({k.capitalize(): v for k, v in given.items()})
     return replace(base, natural=replace(base.natural, **given)) if given else base

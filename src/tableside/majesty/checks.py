@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from tableside.dice import Adjustment, Rng, Side
-from tableside.errors import RulesError
+from tableside.errors import require_non_negative
 from tableside.majesty.adjust import AdjustMode, AdjustPass, Step, run_passes
 from tableside.majesty.rolls import (
     PLAIN,
@@ -163,9 +163,7 @@ def _check_setup(setup: CheckSetup) -> None:
         counts |= {"Adjustments for": setup.factor, "Adjustments against": setup.opposing or 0}
     else:
         counts |= {"Factor Value": setup.factor, "opposing Factor Value": setup.opposing or 0}
-    for label, value in counts.items():
-        if value < 0:
-            raise RulesError(f"{label} cannot be negative, got {value}.")
+    require_non_negative(counts)
 
 
 def plan_check(setup: CheckSetup) -> tuple[int, int, list[Part], list[Part], list[AdjustPass]]:

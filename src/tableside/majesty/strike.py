@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from tableside.dice import Adjustment, Rng, Side
-from tableside.errors import RulesError
+from tableside.errors import RulesError, require_non_negative
 from tableside.majesty.adjust import AdjustMode, AdjustPass, Step, run_passes
 from tableside.majesty.catalog import Effect, EffectType, Maneuver, Weapon
 from tableside.majesty.character import Attribute, Character, Status, WearKind
@@ -284,9 +284,7 @@ def _check_options(setup: StrikeSetup) -> None:
         "Obstruction tokens": opts.obstruction,
         "12 Effects already this Turn": opts.twelve_effects_this_turn,
     }
-    for label, value in counts.items():
-        if value < 0:
-            raise RulesError(f"{label} cannot be negative, got {value}.")
+    require_non_negative(counts)
     _check_weapon_use(setup)
 
 
