@@ -51,7 +51,6 @@ __all__ = [
     "defender_adjusts",
     "maneuver",
     "moved",
-    "no_placement",
     "path",
     "refused",
     "roll_scripted",
@@ -130,8 +129,6 @@ def maneuver(name: str) -> Maneuver:
 
 
 # --- Strikes ----------------------------------------------------------------------------------
-
-no_placement: Placement | None = None
 
 
 def path(*points: Point, target: Point) -> Placement:

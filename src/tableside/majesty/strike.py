@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 from tableside.dice import Adjustment, Rng, Side
@@ -58,6 +59,17 @@ class Placement:
     path: tuple[Point, ...]
     target: Point
     dominions: tuple[Dominion, ...] = ()
+
+    def __post_init__(self) -> None:
+        if not self.path:
+            raise RulesError("A Strike's movement path needs at least the Striker's position.")
+        points = [*self.path, self.target, *(d.center for d in self.dominions)]
+        for point in points:
+            if len(point) != 3 or not all(math.isfinite(c) for c in point):
+                raise RulesError(f"A position needs three finite coordinates, got {point}.")
+        for dominion in self.dominions:
+            if not (math.isfinite(dominion.radius) and dominion.radius > 0):
+                raise RulesError(f"A Dominion's radius must be positive, got {dominion.radius}.")
 
     @classmethod
     def at_distance(cls, inches: float) -> Placement:
@@ -426,9 +438,11 @@ def _raw_sources(setup: StrikeSetup) -> tuple[list[Part], list[Part]]:
 
 def _newer_full_stance(setup: StrikeSetup) -> bool:
     state = setup.defender_state
+    guard_zeroed = state.bound or state.exposed or setup.defender.status == Status.DEFEATED
     return (
         state.full_defensive_stance
         and not state.surprised
+        and not guard_zeroed
         and setup.ruleset.full_defensive_stance == FullStanceRule.DEFENSIVE_ADJUSTMENT
     )
 
