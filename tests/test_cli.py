@@ -51,7 +51,7 @@ def test_strike_json_has_the_documented_keys(
     data = strike_json(
         ["--striker", HERALD, "--defender", WARRIOR, "--seed", "7"], capsys, monkeypatch
     )
-    assert STRIKE_KEYS <= data.keys()
+    assert data.keys() >= STRIKE_KEYS
     assert set(data["wear"]) >= {"kind", "base", "flat", "percent", "amount"}
     for item in data["adjustments"]:
         assert set(item) >= {"die", "from", "to", "by"}
@@ -127,7 +127,7 @@ def test_check_json(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.Monk
     )  # fmt: skip
     assert code == 0, err
     data = json.loads(out)
-    assert CHECK_KEYS <= data.keys()
+    assert data.keys() >= CHECK_KEYS
     assert (data["factor"], data["opposing"], data["adjustments_available"]) == (5, 4, 1)
     assert data["adjuster"] == "roller"
     assert data["net"] == -1 + 1  # 9 − (2, 1) = −1, then 8 → 9 makes it 0
