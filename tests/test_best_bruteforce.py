@@ -341,7 +341,7 @@ def check_sample(
         assert_best_is_optimal(naturals, budget, reading, table, objective, key, expected)
 
 
-SAMPLE = 500
+SAMPLE = 1_000
 STRIKE_SIDES = pytest.mark.parametrize("side", [Side.STRIKER, Side.DEFENDER])
 
 

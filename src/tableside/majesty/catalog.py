@@ -57,8 +57,8 @@ class TwelveEffect(Frozen):
     """A weapon's 12 Effect and its caps (M-21)."""
 
     effect: Effect
-    max_per_strike: int | None = None
-    max_per_turn: int | None = None
+    max_per_strike: int | None = Field(default=None, ge=0)
+    max_per_turn: int | None = Field(default=None, ge=0)
 
 
 class Weapon(Frozen):

@@ -35,7 +35,9 @@ class Reading:
     lows_are_neutral: bool = False
 
     def category(self, face: int) -> Category:
-        """Return the category of one die face."""
+        """Return the category of one die face (1–12)."""
+        if not 1 <= face <= FACES:
+            raise RulesError(f"A d12 cannot show {face}; faces run from 1 to 12.")
         return _category_table(self)[face]
 
     def faces_of(self, category: Category) -> range:
