@@ -13,6 +13,10 @@ class DataError(TablesideError):
     """A data file (character, weapon, maneuver) that does not validate; names the field path."""
 
 
+class StaleRevisionError(TablesideError):
+    """A command made against an encounter revision that is no longer current."""
+
+
 def require_non_negative(values: dict[str, int]) -> None:
     """Refuse the first negative count, naming it and its value."""
     for label, value in values.items():

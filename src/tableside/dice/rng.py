@@ -35,6 +35,16 @@ class SeededRng:
         self.seed = seed
         self._generator = np.random.Generator(np.random.PCG64(seed))
 
+    @classmethod
+    def stream(cls, seed: int, stream: int) -> SeededRng:
+        """An independent, reproducible stream for one command of an encounter seeded ``seed``."""
+        if stream < 0:
+            raise RulesError(f"A dice stream number must be zero or positive, not {stream}.")
+        rng = cls(seed)
+        sequence = np.random.SeedSequence([seed, stream])
+        rng._generator = np.random.Generator(np.random.PCG64(sequence))
+        return rng
+
     def roll(self, sides: int) -> int:
         """Return one roll of a die with ``sides`` faces."""
         return int(self._generator.integers(1, sides + 1))

@@ -1,0 +1,1 @@
+"""System-agnostic fight engine: commands in, events out, state = fold(events), undo, replay."""
