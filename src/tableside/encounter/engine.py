@@ -31,7 +31,10 @@ class ReplayMismatchError(TablesideError):
 class Game(Protocol[S]):
     """The rules of one game as seen by the engine."""
 
-    name: str
+    @property
+    def name(self) -> str:
+        """The game's name, stored with each encounter."""
+        ...
 
     def initial(self) -> S:
         """The state before any command."""

@@ -1,0 +1,819 @@
+"""Deciding a War: which events each command produces (M-14 … M-41 on live combatants).
+
+Every decision works on a :class:`Pending` copy of the state that applies each event as it is
+emitted, so later steps see earlier ones; if any step refuses, the engine keeps nothing.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from tableside.dice import Rng
+from tableside.dice import Side as AdjustSide
+from tableside.encounter.log import Command, Event
+from tableside.encounter.war_args import (
+    AddArgs,
+    CarryArgs,
+    EffectArgs,
+    HostArgs,
+    IdArgs,
+    InterposeArgs,
+    MoveArgs,
+    NoArgs,
+    ReadyArgs,
+    RestArgs,
+    StanceArgs,
+    StrikeArgs,
+    parse_args,
+)
+from tableside.encounter.war_state import Combatant, EndPoint, WarState, evolve
+from tableside.errors import RulesError
+from tableside.majesty import scroll, special
+from tableside.majesty.adjust import Step
+from tableside.majesty.catalog import Catalog, builtin_catalog
+from tableside.majesty.character import Attribute, Side, WearKind
+from tableside.majesty.checks import CheckSetup, roll_check
+from tableside.majesty.condition import gain_exertion
+from tableside.majesty.formats import character_from_data, character_to_data
+from tableside.majesty.geometry import distance
+from tableside.majesty.interpose import interpose_check, require_interpose
+from tableside.majesty.report import check_dict, strike_dict
+from tableside.majesty.ruleset import STANDARD, Ruleset
+from tableside.majesty.strike import (
+    DefenderState,
+    Placement,
+    StrikeOptions,
+    StrikeResult,
+    StrikeSetup,
+    roll_strike,
+    strike_cost,
+)
+
+TIEBREAK_SIDES = 1_000_000
+
+
+@dataclass
+class Pending:
+    """A working copy of the state that applies each emitted event at once."""
+
+    state: WarState
+    events: list[Event] = field(default_factory=list)
+
+    def emit(self, event_kind: str, rule: str | None = None, /, **data: Any) -> None:
+        """Record an event and apply it."""
+        event = Event(event_kind, data, rule)
+        self.events.append(event)
+        self.state = evolve(self.state, event)
+
+    def combatant(self, combatant: str) -> Combatant:
+        """A combatant that must exist."""
+        found = self.state.combatants.get(combatant)
+        if found is None:
+            known = ", ".join(self.state.combatants) or "none yet"
+            raise RulesError(f"There is no combatant {combatant!r} in this War (known: {known}).")
+        return found
+
+
+# --- shared effects ---------------------------------------------------------------------------
+
+
+def inflict_falter(p: Pending, who: str, amount: int, source: str) -> None:
+    """Falter: cap 7, excess and incapacitated conversions to Wear, AP wasted at once (M-34)."""
+    c = p.combatant(who)
+    result = special.inflict_falter(c.falter, amount, c.converts_falter)
+    p.emit("falter_set", "M-34", id=who, falter=result.falter, added=amount, source=source)
+    if result.converted:
+        for kind, amount_wear in (("R", result.wear_r), ("P", result.wear_p)):
+            p.emit(
+                "wear_taken",
+                "M-34",
+                id=who,
+                kind=kind,
+                amount=amount_wear,
+                source=f"{result.converted} Falter converted",
+            )
+    waste_available_ap(p, who)
+
+
+def waste_available_ap(p: Pending, who: str) -> None:
+    """Falter wastes Readied AP first, then the current Turn's AP (M-34)."""
+    c = p.combatant(who)
+    for pool in ("readied", "ap"):
+        available = c.readied if pool == "readied" else c.ap
+        if not c.falter or not available:
+            continue
+        kept, left = special.waste_ap(c.falter, available)
+        p.emit("ap_wasted", "M-34", id=who, pool=pool, ap=available - kept)
+        p.emit("falter_set", "M-34", id=who, falter=left, added=0, source="AP wasted")
+        if pool == "readied":
+            p.emit("readied_set", "M-34", id=who, ap=kept, uses=list(c.ready_uses))
+        else:
+            p.emit("ap_set", "M-34", id=who, ap=kept)
+        c = p.combatant(who)
+
+
+def add_exertion(p: Pending, who: str, amount: int, self_generated: bool, source: str) -> None:
+    """Exertion with the free first 3 of each window (M-4)."""
+    if amount <= 0:
+        return
+    c = p.combatant(who)
+    gain = gain_exertion(c.character, amount, c.window_exertion, self_generated)
+    p.emit(
+        "exertion_set",
+        "M-4",
+        id=who,
+        exertion=gain.character.exertion,
+        window=gain.window_total,
+        added=gain.added,
+        ignored=gain.ignored,
+        source=source,
+    )
+
+
+def deal_wear(p: Pending, who: str, kind: str, amount: int, source: str, rule: str) -> None:
+    """Wear to one combatant (the −40 floor is the character's, M-1)."""
+    if amount > 0:
+        p.emit("wear_taken", rule, id=who, kind=kind, amount=amount, source=source)
+
+
+def one_cycle_later(state: WarState) -> EndPoint:
+    """'For 1 Cycle': until this point of the next Cycle (M-39)."""
+    return EndPoint(state.cycle + 1, max(state.turn, 0))
+
+
+def run_check(p: Pending, who: str, setup: CheckSetup, rng: Rng, purpose: str, rule: str) -> int:
+    """Roll a Check for ``who``, record it, and return its Passes short (M-31)."""
+    result = roll_check(setup, rng)
+    p.emit("check_resolved", rule, id=who, purpose=purpose, result=check_dict(result))
+    return result.passes_short
+
+
+def check_war_end(p: Pending) -> None:
+    """The War ends when one side has no combatant left standing."""
+    sides = {c.character.side for c in p.state.combatants.values()}
+    standing = {c.character.side for c in p.state.combatants.values() if not c.defeated}
+    if len(sides) == 2 and len(standing) < 2 and not p.state.ended:
+        winner = next(iter(standing)).value if standing else None
+        p.emit("war_ended", None, winner=winner)
+
+
+# --- acting -----------------------------------------------------------------------------------
+
+
+def spend_ap(p: Pending, who: str, cost: int, action: str) -> None:
+    """Spend AP from the current Turn, or Readied AP when Standing Ready (M-40, M-41)."""
+    c = p.combatant(who)
+    if p.state.ended:
+        raise RulesError("The War has ended; no more actions can be taken.")
+    current = p.state.current
+    if current is not None and current.combatant == who and c.ap >= cost:
+        p.emit("ap_set", "M-40", id=who, ap=c.ap - cost, spent=cost, action=action)
+        return
+    if c.readied >= cost and c.ready_uses:
+        uses = list(c.ready_uses[1:])
+        p.emit(
+            "readied_set", "M-41", id=who, ap=c.readied - cost, uses=uses, spent=cost, action=action
+        )
+        return
+    whose = "nobody's" if current is None else f"{current.combatant}'s"
+    raise RulesError(
+        f"{who} cannot {action} for {cost} AP: it is {whose} Turn and {who} has {c.ap} AP "
+        f"and {c.readied} Readied AP."
+    )
+
+
+def require_free(c: Combatant, action: str) -> None:
+    """Bound, Grappled and Defeated elohim cannot act this way (M-36, M-37)."""
+    if c.defeated:
+        raise RulesError(f"{c.id} is Defeated and cannot {action}.")
+    if c.bound:
+        raise RulesError(f"{c.id} is Bound and cannot {action} (M-36).")
+    if c.grappled_by is not None:
+        raise RulesError(f"{c.id} is Grappled by {c.grappled_by} and cannot {action} (M-37).")
+
+
+@dataclass(frozen=True)
+class MajestyWar:
+    """The Allies of Majesty War as an encounter Game."""
+
+    catalog: Catalog = field(default_factory=builtin_catalog)
+    ruleset: Ruleset = STANDARD
+    name: str = "majesty-war"
+
+    def initial(self) -> WarState:
+        """An empty War Scroll."""
+        return WarState()
+
+    def evolve(self, state: WarState, event: Event) -> WarState:
+        """Apply one event."""
+        return evolve(state, event)
+
+    def decide(self, state: WarState, command: Command, rng: Rng) -> list[Event]:
+        """Validate a command and return its events."""
+        handler = HANDLERS.get(command.kind)
+        if handler is None:
+            raise RulesError(f"Unknown War command {command.kind!r}; known: {', '.join(HANDLERS)}.")
+        p = Pending(state)
+        handler(self, p, command.args, rng)
+        check_war_end(p)
+        return p.events
+
+
+# --- command handlers -------------------------------------------------------------------------
+
+
+def do_add(game: MajestyWar, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
+    """Add a combatant (a seeded tie-break number is drawn for M-40)."""
+    args = parse_args(AddArgs, raw, "add")
+    if args.id in p.state.combatants:
+        raise RulesError(f"There is already a combatant {args.id!r} in this War.")
+    character = character_from_data(args.character, f"combatant {args.id}")
+    game.catalog.weapon(character.weapon)
+    p.emit(
+        "combatant_added",
+        "M-40",
+        id=args.id,
+        character=character_to_data(character),
+        position=list(args.position),
+        tiebreak=rng.roll(TIEBREAK_SIDES),
+    )
+
+
+def do_remove(game: MajestyWar, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
+    """Remove a combatant; its remaining Turns this Cycle are skipped."""
+    args = parse_args(IdArgs, raw, "remove")
+    p.combatant(args.id)
+    p.emit("combatant_removed", "M-40", id=args.id)
+
+
+def do_next(game: MajestyWar, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
+    """End the current Turn and start the next one (a new Cycle when the order is done)."""
+    parse_args(NoArgs, raw, "next")
+    if p.state.ended:
+        raise RulesError("The War has ended; there is no next Turn.")
+    if len(p.state.combatants) == 0:
+        raise RulesError("Add combatants before starting the War.")
+    end_turn(p)
+    for _ in range(len(p.state.combatants) * 8 + 8):
+        index = p.state.turn + 1
+        if index >= len(p.state.order):
+            start_cycle(p)
+            index = 0
+            if not p.state.order:
+                raise RulesError("No combatant can take a Turn: every one is Defeated.")
+        turn = p.state.order[index]
+        c = p.state.combatants.get(turn.combatant)
+        if c is not None and not c.defeated:
+            start_turn(p, index)
+            return
+        reason = "removed" if c is None else "Defeated"
+        p.emit("turn_skipped", "M-40", id=turn.combatant, turn=index, reason=reason)
+    raise RulesError("No combatant can take a Turn.")
+
+
+def end_turn(p: Pending) -> None:
+    """Unused AP of the ending Turn are lost (keep them with Carry Over or Stand Ready)."""
+    current = p.state.current
+    if current is None or current.combatant not in p.state.combatants:
+        return
+    c = p.combatant(current.combatant)
+    p.emit("turn_ended", "M-40", id=c.id, unused=c.ap)
+    if c.ap:
+        p.emit("ap_set", "M-40", id=c.id, ap=0)
+
+
+def start_cycle(p: Pending) -> None:
+    """Assign every standing combatant's Turns to Segments for a new Cycle (M-40)."""
+    entrants = [
+        scroll.Entrant(
+            c.id,
+            c.character.war.speed,
+            c.character.referenced(Attribute.SWIFTNESS),
+            c.character.side == Side.HOLY,
+            c.tiebreak,
+        )
+        for c in p.state.combatants.values()
+        if not c.defeated
+    ]
+    segments = scroll.war_scroll(entrants)
+    order = [
+        {"combatant": t.combatant, "segment": t.segment, "ap": t.ap}
+        for segment in segments
+        for t in segment.turns
+    ]
+    p.emit("cycle_started", "M-40", cycle=p.state.cycle + 1, order=order)
+
+
+def start_turn(p: Pending, index: int) -> None:
+    """A Turn begins: expiries, Surprise ends, Readied AP rest, Poison, AP and Falter."""
+    turn = p.state.order[index]
+    expire_timed(p, EndPoint(p.state.cycle, index))
+    c = p.combatant(turn.combatant)
+    carried = c.carried
+    p.emit(
+        "turn_started",
+        "M-40",
+        id=c.id,
+        turn=index,
+        cycle=p.state.cycle,
+        segment=turn.segment,
+        ap=turn.ap,
+        carried=carried,
+    )
+    rest_readied(p, c.id)
+    poison_tick(p, c.id)
+    grant_turn_ap(p, c.id, turn.ap + carried)
+    c = p.combatant(c.id)
+    weary = c.character.exertion > c.character.war.stamina
+    if weary != c.weary:
+        p.emit("weary_set", "M-4", id=c.id, weary=weary)
+
+
+def expire_timed(p: Pending, now: EndPoint) -> None:
+    """Timed effects end at their End Point (M-39)."""
+    for c in list(p.state.combatants.values()):
+        for timed in c.timed:
+            if timed.ends is not None and timed.ends <= now:
+                p.emit("timed_expired", "M-39", id=c.id, name=timed.name, ends=timed.ends.to_json())
+
+
+def rest_readied(p: Pending, who: str) -> None:
+    """Readied AP not used before the next Turn count as Rest (M-41)."""
+    c = p.combatant(who)
+    if c.readied:
+        p.emit("readied_set", "M-41", id=who, ap=0, uses=[])
+        rested = max(0, c.character.exertion - c.readied)
+        p.emit(
+            "exertion_set",
+            "M-41",
+            id=who,
+            exertion=rested,
+            window=0,
+            added=rested - c.character.exertion,
+            ignored=0,
+            source="unused Readied AP rest",
+        )
+
+
+def poison_tick(p: Pending, who: str) -> None:
+    """Poison: Exertion += Poison, then Poison halves; it ends at 0 (M-38)."""
+    c = p.combatant(who)
+    if not c.poison:
+        return
+    gained, left = special.poison_tick(c.poison)
+    add_exertion(p, who, gained, self_generated=False, source=f"Poison:{c.poison}")
+    p.emit("poison_set", "M-38", id=who, poison=left)
+
+
+def grant_turn_ap(p: Pending, who: str, ap: int) -> None:
+    """AP arrive; F:1 Cycle wastes all of them, F:# wastes as many (M-34)."""
+    c = p.combatant(who)
+    if c.falter_cycle is not None:
+        p.emit("ap_wasted", "M-34", id=who, pool="ap", ap=ap, reason="F:1 Cycle")
+        p.emit("ap_set", "M-34", id=who, ap=0)
+        return
+    p.emit("ap_set", "M-40", id=who, ap=ap)
+    waste_available_ap(p, who)
+
+
+def do_strike(game: MajestyWar, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
+    """A Strike on a live Defender, applying everything it produces (M-14 … M-29)."""
+    args = parse_args(StrikeArgs, raw, "strike")
+    striker, defender = p.combatant(args.striker), p.combatant(args.defender)
+    if striker.id == defender.id:
+        raise RulesError(f"{striker.id} cannot Strike itself.")
+    require_free(striker, "Strike")
+    setup = strike_setup(game, args, striker, defender)
+    cost = strike_cost(setup)
+    spend_ap(p, striker.id, cost.ap, "Strike")
+    result = roll_strike(setup, rng)
+    if args.path:
+        p.emit("moved", "M-14", id=striker.id, to=list(args.path[-1]), inches=0, ap=0)
+    p.emit(
+        "strike_resolved",
+        "M-20",
+        striker=striker.id,
+        defender=defender.id,
+        result=strike_dict(result),
+    )
+    apply_strike(p, result, striker.id, defender.id, rng)
+
+
+def strike_setup(
+    game: MajestyWar, args: StrikeArgs, striker: Combatant, defender: Combatant
+) -> StrikeSetup:
+    """The Strike as the engine sees it, from the live combatants' conditions (M-17, M-19)."""
+    weapon = game.catalog.weapon(args.weapon or striker.character.weapon)
+    steps = tuple(
+        Step(s.die, s.delta, None if s.side is None else AdjustSide(s.side)) for s in args.steps
+    )
+    state = DefenderState(
+        defensive_stance=defender.stance and not args.full_defensive_stance,
+        full_defensive_stance=defender.stance and args.full_defensive_stance,
+        grappled=defender.grappled_by is not None,
+        bound=defender.bound,
+        exposed=defender.effectively_exposed,
+        surprised=striker.id in defender.surprised_by,
+    )
+    options = StrikeOptions(
+        ranged=args.ranged,
+        two_ap=args.two_ap,
+        striker_in_stance=striker.stance,
+        boon=args.boon,
+        bane=args.bane,
+        wear_flat=args.wear_flat,
+        wear_percent=args.wear_percent,
+        ignore_stops=args.ignore_stops,
+        striker_adjustments=args.striker_adjustments,
+        defender_adjustments=args.defender_adjustments,
+        inspiration=args.inspiration,
+        obstruction=args.obstruction,
+        superiority=max(0, args.superiority),
+        twelve_effects_this_turn=striker.twelves_this_turn,
+        mode=args.mode,
+        steps=steps,
+    )
+    return StrikeSetup(
+        striker.character,
+        defender.character,
+        weapon,
+        game.catalog.weapon(defender.character.weapon),
+        tuple(game.catalog.maneuver(m) for m in args.maneuvers),
+        state,
+        options,
+        Placement((striker.position, *args.path), defender.position),
+        game.ruleset,
+    )
+
+
+def apply_strike(p: Pending, result: StrikeResult, striker: str, defender: str, rng: Rng) -> None:
+    """Wear, Falter, Exertion, AP, Status and Knock Back from one Strike, in order."""
+    for line in result.wear:
+        deal_wear(p, defender, line.kind.value, line.amount, "Strike", "M-26")
+    if result.wear_to_striker is not None:
+        line = result.wear_to_striker
+        deal_wear(p, striker, line.kind.value, line.amount, "Defensive Hits", "M-23")
+    if result.defender_falter:
+        inflict_falter(p, defender, result.defender_falter, "Strike")
+    if result.striker_falter:
+        inflict_falter(p, striker, result.striker_falter, "unpaired 1s")
+    add_exertion(p, striker, result.cost.exertion, True, "Strike")
+    add_exertion(p, defender, result.effects.defender_exertion, False, "Passion Effect")
+    grant_strike_ap(p, striker, result)
+    epic_consequences(p, result, striker, defender)
+    if result.effects.knock_back and not p.combatant(defender).defeated:
+        knock_back(p, defender, p.combatant(striker).position, result.effects.knock_back, rng)
+
+
+def grant_strike_ap(p: Pending, striker: str, result: StrikeResult) -> None:
+    """12 Effects that give AP, counted against the per-Turn cap (M-21)."""
+    c = p.combatant(striker)
+    if result.effects.twelve_fired:
+        p.emit(
+            "twelves_counted",
+            "M-21",
+            id=striker,
+            count=c.twelves_this_turn + result.effects.twelve_fired,
+        )
+    if result.effects.ap_gained:
+        p.emit("ap_set", "M-21", id=striker, ap=c.ap + result.effects.ap_gained)
+
+
+def epic_consequences(p: Pending, result: StrikeResult, striker: str, defender: str) -> None:
+    """Status lowered for 1 Cycle, or Defeated with Endurance −40 (M-24)."""
+    for who, lowered, defeat in (
+        (defender, result.defender_lowered, result.epic.unpaired_twelves >= 4),
+        (striker, result.striker_lowered, result.setup.melee and result.epic.unpaired_ones >= 4),
+    ):
+        if lowered:
+            p.emit(
+                "status_lowered",
+                "M-24",
+                id=who,
+                ends=one_cycle_later(p.state).to_json(),
+                source="Epic result",
+            )
+        if defeat:
+            p.emit("defeated", "M-24", id=who, source="Epic result")
+
+
+def knock_back(p: Pending, who: str, origin: Any, inches: float, rng: Rng) -> None:
+    """Knock Back: move away, Control Check Falter, collisions with their Wear (M-35)."""
+    c = p.combatant(who)
+    end = special.knock_back_destination(origin, c.position, inches)
+    others = {o.id: o.position for o in p.state.combatants.values() if o.id != who}
+    hit = special.first_collision(c.position, end, others)
+    if hit is not None and not avoided(p, hit.other, rng):
+        collide(p, who, hit, rng)
+        end = hit.point
+    p.emit("moved", "M-35", id=who, to=list(end), inches=inches, ap=0, forced=True)
+    setup = special.knock_back_check(c.character.referenced(Attribute.CONTROL), inches)
+    short = run_check(p, who, setup, rng, "Knock Back Control Check", "M-35")
+    falter = special.knock_back_falter(short, inches)
+    if falter:
+        inflict_falter(p, who, falter, "Knock Back")
+
+
+def avoided(p: Pending, other: str, rng: Rng) -> bool:
+    """The elohim in the way may first try a Swiftness Check to avoid the collision (M-35)."""
+    o = p.combatant(other)
+    setup = special.avoid_collision_check(o.character.referenced(Attribute.SWIFTNESS))
+    return run_check(p, other, setup, rng, "Swiftness Check to avoid a collision", "M-35") == 0
+
+
+def collide(p: Pending, who: str, hit: special.Collision, rng: Rng) -> None:
+    """Collision: the other Falters by its Control Check's Passes short; both take WearE (M-35)."""
+    o, c = p.combatant(hit.other), p.combatant(who)
+    setup = special.collision_control_check(o.character.referenced(Attribute.CONTROL))
+    short = run_check(p, o.id, setup, rng, "collision Control Check", "M-35")
+    if short:
+        inflict_falter(p, o.id, short, "collision")
+    wear = special.collision_wear(
+        c.character.current_endurance, o.character.current_endurance, hit.inches_left
+    )
+    deal_wear(p, who, "E", wear.knocked, "collision", "M-35")
+    deal_wear(p, o.id, "E", wear.other, "collision", "M-35")
+
+
+def do_move(game: MajestyWar, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
+    """Move in 3D for 1 AP per inch, whole inches rounded up."""
+    args = parse_args(MoveArgs, raw, "move")
+    c = p.combatant(args.id)
+    require_free(c, "Move")
+    inches = distance(c.position, args.to)
+    cost = math.ceil(inches - 1e-9)
+    spend_ap(p, c.id, cost, "Move")
+    p.emit("moved", "M-40", id=c.id, to=list(args.to), inches=round(inches, 3), ap=cost)
+
+
+def do_stance(game: MajestyWar, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
+    """Enter or leave Defensive Stance (not while Grappled or Grappling, M-37)."""
+    args = parse_args(StanceArgs, raw, "stance")
+    c = p.combatant(args.id)
+    if args.on:
+        require_free(c, "take Defensive Stance")
+        if any(o.grappled_by == c.id for o in p.state.combatants.values()):
+            raise RulesError(f"{c.id} is Grappling and cannot be in Defensive Stance (M-37).")
+    p.emit("stance_set", "M-17", id=c.id, on=args.on)
+
+
+def do_rest(game: MajestyWar, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
+    """Rest removes 1 Exertion per AP (M-4); allowed while Bound or Grappled (M-36, M-37)."""
+    args = parse_args(RestArgs, raw, "rest")
+    c = p.combatant(args.id)
+    spend_ap(p, c.id, args.ap, "Rest")
+    after = max(0, c.character.exertion - args.ap)
+    p.emit(
+        "exertion_set",
+        "M-4",
+        id=c.id,
+        exertion=after,
+        window=c.window_exertion,
+        added=after - c.character.exertion,
+        ignored=0,
+        source="Rest",
+    )
+
+
+def do_stand_ready(game: MajestyWar, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
+    """Hold AP for up to two declared uses before the next Turn (M-41)."""
+    args = parse_args(ReadyArgs, raw, "stand_ready")
+    ready = scroll.stand_ready(args.ap, args.uses)
+    c = p.combatant(args.id)
+    spend_ap(p, c.id, ready.ap, "Stand Ready")
+    p.emit("readied_set", "M-41", id=c.id, ap=c.readied + ready.ap, uses=list(ready.uses))
+
+
+def do_carry_over(game: MajestyWar, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
+    """Move AP into the character's next Turn while it has fewer than 7 (M-41)."""
+    args = parse_args(CarryArgs, raw, "carry_over")
+    c = p.combatant(args.id)
+    following = next_turn_ap(p.state, c.id)
+    _, new_next = scroll.carry_over(c.ap, following + c.carried, args.ap)
+    spend_ap(p, c.id, args.ap, "Carry Over")
+    p.emit("carried_set", "M-41", id=c.id, ap=new_next - following)
+
+
+def next_turn_ap(state: WarState, who: str) -> int:
+    """AP of the combatant's next Turn in this Cycle's order (0 if none is left)."""
+    later = [t for t in state.order[state.turn + 1 :] if t.combatant == who]
+    return later[0].ap if later else 0
+
+
+def do_break_free(game: MajestyWar, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
+    """3 AP and 3 Exertion per attempt; a Might Check against the Grappler (M-37)."""
+    args = parse_args(IdArgs, raw, "break_free")
+    c = p.combatant(args.id)
+    if c.grappled_by is None:
+        raise RulesError(f"{c.id} is not Grappled or Entangled.")
+    spend_ap(p, c.id, special.BREAK_FREE_AP, "break free")
+    add_exertion(p, c.id, special.BREAK_FREE_EXERTION, True, "break free")
+    holder = p.state.combatants.get(c.grappled_by)
+    holder_might = holder.character.referenced(Attribute.MIGHT) if holder else 0
+    setup = special.break_free_check(c.character.referenced(Attribute.MIGHT), holder_might)
+    if run_check(p, c.id, setup, rng, "break free Might Check", "M-37") == 0:
+        p.emit("condition_set", "M-37", id=c.id, name="grappled_by", value=None)
+
+
+def do_interpose(game: MajestyWar, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
+    """An elohim in Defensive Stance takes the Strike if it passes a Control Check (M-16)."""
+    args = parse_args(InterposeArgs, raw, "interpose")
+    c, s, d = p.combatant(args.id), p.combatant(args.striker), p.combatant(args.defender)
+    require_interpose(c.position, c.stance, s.position, d.position, args.ranged)
+    short = run_check(p, c.id, interpose_check(c.character, s.character), rng, "interpose", "M-16")
+    p.emit(
+        "note",
+        "M-16",
+        id=c.id,
+        text="interposes" if short == 0 else "fails to interpose",
+        becomes_target=short == 0,
+    )
+
+
+def do_effect(game: MajestyWar, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
+    """Apply a special effect by hand (M-34 … M-39)."""
+    args = parse_args(EffectArgs, raw, "apply_effect")
+    c = p.combatant(args.id)
+    EFFECTS[args.effect](p, c, args, rng)
+
+
+def _flag(name: str, value: Any, rule: str) -> Any:
+    def apply(p: Pending, c: Combatant, args: EffectArgs, rng: Rng) -> None:
+        p.emit("condition_set", rule, id=c.id, name=name, value=value)
+        if name in ("bound", "asleep") and value:
+            convert_falter(p, c.id)
+
+    return apply
+
+
+def convert_falter(p: Pending, who: str) -> None:
+    """Falter already applied converts to Wear when the elohim becomes incapacitated (M-34)."""
+    if p.combatant(who).falter:
+        inflict_falter(p, who, 0, "incapacitated")
+
+
+def _grappled(p: Pending, c: Combatant, args: EffectArgs, rng: Rng) -> None:
+    if args.by is not None:
+        p.combatant(args.by)
+    p.emit("condition_set", "M-37", id=c.id, name="grappled_by", value=args.by or args.source)
+    p.emit("stance_set", "M-37", id=c.id, on=False)
+    convert_falter(p, c.id)
+
+
+def _surprised(p: Pending, c: Combatant, args: EffectArgs, rng: Rng) -> None:
+    if args.by is None:
+        raise RulesError("Surprised needs --by: the elohim doing the Surprising (M-19).")
+    p.combatant(args.by)
+    p.emit(
+        "condition_set",
+        "M-19",
+        id=c.id,
+        name="surprised_by",
+        value=sorted({*c.surprised_by, args.by}),
+        ends="just before its next Activation",
+    )
+
+
+def _falter_cycle(p: Pending, c: Combatant, args: EffectArgs, rng: Rng) -> None:
+    p.emit(
+        "timed_added",
+        "M-34",
+        id=c.id,
+        name="falter_cycle",
+        source=args.source,
+        ends=one_cycle_later(p.state).to_json(),
+    )
+    convert_falter(p, c.id)
+    p.emit("ap_wasted", "M-34", id=c.id, pool="ap", ap=c.ap, reason="F:1 Cycle")
+    p.emit("ap_set", "M-34", id=c.id, ap=0)
+
+
+def _release_cycle(p: Pending, c: Combatant, args: EffectArgs, rng: Rng) -> None:
+    if c.falter_cycle is None:
+        raise RulesError(f"{c.id} is not F:1 Cycle.")
+    p.emit("timed_expired", "M-34", id=c.id, name="falter_cycle", ends=None, source=args.source)
+
+
+def _amount(args: EffectArgs) -> int:
+    if args.amount != int(args.amount):
+        raise RulesError(f"{args.effect} needs a whole number, not {args.amount:g}.")
+    return int(args.amount)
+
+
+def _knock(p: Pending, c: Combatant, args: EffectArgs, rng: Rng) -> None:
+    origin = args.origin
+    if origin is None and args.by is not None:
+        origin = p.combatant(args.by).position
+    if origin is None:
+        raise RulesError("Knock Back needs --by (the source elohim) or an origin point (M-35).")
+    knock_back(p, c.id, origin, args.amount, rng)
+
+
+def _wear(kind: str) -> Any:
+    def apply(p: Pending, c: Combatant, args: EffectArgs, rng: Rng) -> None:
+        deal_wear(p, c.id, kind, _amount(args), args.source, "M-1")
+
+    return apply
+
+
+EFFECTS: dict[str, Any] = {
+    "falter": lambda p, c, a, r: inflict_falter(p, c.id, _amount(a), a.source),
+    "falter_cycle": _falter_cycle,
+    "release_falter_cycle": _release_cycle,
+    "poison": lambda p, c, a, r: p.emit(
+        "poison_set", "M-38", id=c.id, poison=special.add_poison(c.poison, _amount(a))
+    ),
+    "bound": _flag("bound", True, "M-36"),
+    "unbound": _flag("bound", False, "M-36"),
+    "grappled": _grappled,
+    "released": _flag("grappled_by", None, "M-37"),
+    "exposed": _flag("exposed", True, "M-19"),
+    "unexposed": _flag("exposed", False, "M-19"),
+    "surprised": _surprised,
+    "asleep": _flag("asleep", True, "M-34"),
+    "awake": _flag("asleep", False, "M-34"),
+    "knock_back": _knock,
+    "lower_status": lambda p, c, a, r: p.emit(
+        "status_lowered", "M-3", id=c.id, ends=one_cycle_later(p.state).to_json(), source=a.source
+    ),
+    "wear_e": _wear("E"),
+    "wear_r": _wear("R"),
+    "wear_p": _wear("P"),
+    "exertion": lambda p, c, a, r: add_exertion(p, c.id, _amount(a), False, a.source),
+}
+
+
+def do_host_set(game: MajestyWar, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
+    """The Host sets a value by hand; logged like everything else."""
+    args = parse_args(HostArgs, raw, "host_set")
+    c = p.combatant(args.id)
+    value = args.value
+    if args.field == "position":
+        if not isinstance(value, tuple):
+            raise RulesError(f"position needs [x, y, z], not {value!r}.")
+        p.emit("moved", "host", id=c.id, to=list(value), inches=0, ap=0, host=True)
+        return
+    if isinstance(value, tuple):
+        raise RulesError(f"{args.field} needs a number, not {list(value)!r}.")
+    number = int(value)
+    host_field(p, c, args.field, number)
+
+
+def host_field(p: Pending, c: Combatant, name: str, number: int) -> None:
+    """One Host adjustment, checked against the rules' bounds."""
+    if name != "stance" and number < 0:
+        raise RulesError(f"{name} cannot be negative, got {number}.")
+    if name == "falter" and number > special.FALTER_CAP:
+        raise RulesError(f"Falter cannot exceed F:7 (M-34), got {number}.")
+    if name in ("wear_e", "wear_r", "wear_p"):
+        kind = WearKind(name[-1].upper())
+        wear = replace(c.character.wear, **{kind.value: number})
+        p.emit(
+            "character_set",
+            "host",
+            id=c.id,
+            character=character_to_data(replace(c.character, wear=wear)),
+        )
+        return
+    simple: dict[str, tuple[str, dict[str, Any]]] = {
+        "ap": ("ap_set", {"ap": number}),
+        "readied": ("readied_set", {"ap": number, "uses": list(c.ready_uses) or ["host"]}),
+        "falter": ("falter_set", {"falter": number, "added": 0, "source": "host"}),
+        "poison": ("poison_set", {"poison": number}),
+        "exertion": (
+            "exertion_set",
+            {
+                "exertion": number,
+                "window": c.window_exertion,
+                "added": 0,
+                "ignored": 0,
+                "source": "host",
+            },
+        ),
+        "stance": ("stance_set", {"on": bool(number)}),
+    }
+    if name == "status_lowered":
+        character = replace(c.character, status_lowered=number)
+        p.emit("character_set", "host", id=c.id, character=character_to_data(character))
+        return
+    event_kind, data = simple[name]
+    p.emit(event_kind, "host", id=c.id, host=True, **data)
+
+
+HANDLERS: dict[str, Any] = {
+    "add": do_add,
+    "remove": do_remove,
+    "next": do_next,
+    "strike": do_strike,
+    "move": do_move,
+    "stance": do_stance,
+    "rest": do_rest,
+    "stand_ready": do_stand_ready,
+    "carry_over": do_carry_over,
+    "break_free": do_break_free,
+    "interpose": do_interpose,
+    "apply_effect": do_effect,
+    "host_set": do_host_set,
+}
