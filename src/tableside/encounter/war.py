@@ -34,7 +34,7 @@ from tableside.majesty import scroll, special
 from tableside.majesty.adjust import Step
 from tableside.majesty.catalog import Catalog, builtin_catalog
 from tableside.majesty.character import Attribute, Side, WearKind
-from tableside.majesty.checks import CheckSetup, roll_check
+from tableside.majesty.checks import CheckResult, CheckSetup, roll_check
 from tableside.majesty.condition import gain_exertion
 from tableside.majesty.formats import character_from_data, character_to_data
 from tableside.majesty.geometry import distance
@@ -143,11 +143,13 @@ def one_cycle_later(state: WarState) -> EndPoint:
     return EndPoint(state.cycle + 1, max(state.turn, 0))
 
 
-def run_check(p: Pending, who: str, setup: CheckSetup, rng: Rng, purpose: str, rule: str) -> int:
-    """Roll a Check for ``who``, record it, and return its Passes short (M-31)."""
+def run_check(
+    p: Pending, who: str, setup: CheckSetup, rng: Rng, purpose: str, rule: str
+) -> CheckResult:
+    """Roll a Check for ``who`` and record it (M-30, M-31)."""
     result = roll_check(setup, rng)
     p.emit("check_resolved", rule, id=who, purpose=purpose, result=check_dict(result))
-    return result.passes_short
+    return result
 
 
 def check_war_end(p: Pending) -> None:
@@ -510,8 +512,8 @@ def knock_back(p: Pending, who: str, origin: Any, inches: float, rng: Rng) -> No
         end = hit.point
     p.emit("moved", "M-35", id=who, to=list(end), inches=inches, ap=0, forced=True)
     setup = special.knock_back_check(c.character.referenced(Attribute.CONTROL), inches)
-    short = run_check(p, who, setup, rng, "Knock Back Control Check", "M-35")
-    falter = special.knock_back_falter(short, inches)
+    result = run_check(p, who, setup, rng, "Knock Back Control Check", "M-35")
+    falter = special.knock_back_falter(result.passes_short, inches)
     if falter:
         inflict_falter(p, who, falter, "Knock Back")
 
@@ -520,14 +522,15 @@ def avoided(p: Pending, other: str, rng: Rng) -> bool:
     """The elohim in the way may first try a Swiftness Check to avoid the collision (M-35)."""
     o = p.combatant(other)
     setup = special.avoid_collision_check(o.character.referenced(Attribute.SWIFTNESS))
-    return run_check(p, other, setup, rng, "Swiftness Check to avoid a collision", "M-35") == 0
+    result = run_check(p, other, setup, rng, "Swiftness Check to avoid a collision", "M-35")
+    return special.avoids_collision(result)
 
 
 def collide(p: Pending, who: str, hit: special.Collision, rng: Rng) -> None:
     """Collision: the other Falters by its Control Check's Passes short; both take WearE (M-35)."""
     o, c = p.combatant(hit.other), p.combatant(who)
     setup = special.collision_control_check(o.character.referenced(Attribute.CONTROL))
-    short = run_check(p, o.id, setup, rng, "collision Control Check", "M-35")
+    short = run_check(p, o.id, setup, rng, "collision Control Check", "M-35").passes_short
     if short:
         inflict_falter(p, o.id, short, "collision")
     wear = special.collision_wear(
@@ -613,7 +616,7 @@ def do_break_free(game: MajestyWar, p: Pending, raw: dict[str, Any], rng: Rng) -
     holder = p.state.combatants.get(c.grappled_by)
     holder_might = holder.character.referenced(Attribute.MIGHT) if holder else 0
     setup = special.break_free_check(c.character.referenced(Attribute.MIGHT), holder_might)
-    if run_check(p, c.id, setup, rng, "break free Might Check", "M-37") == 0:
+    if special.breaks_free(run_check(p, c.id, setup, rng, "break free Might Check", "M-37")):
         p.emit("condition_set", "M-37", id=c.id, name="grappled_by", value=None)
 
 
@@ -622,7 +625,8 @@ def do_interpose(game: MajestyWar, p: Pending, raw: dict[str, Any], rng: Rng) ->
     args = parse_args(InterposeArgs, raw, "interpose")
     c, s, d = p.combatant(args.id), p.combatant(args.striker), p.combatant(args.defender)
     require_interpose(c.position, c.stance, s.position, d.position, args.ranged)
-    short = run_check(p, c.id, interpose_check(c.character, s.character), rng, "interpose", "M-16")
+    check = interpose_check(c.character, s.character)
+    short = run_check(p, c.id, check, rng, "interpose", "M-16").passes_short
     p.emit(
         "note",
         "M-16",
