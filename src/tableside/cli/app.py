@@ -6,7 +6,7 @@ import sys
 
 import typer
 
-from tableside.cli import majesty_cmds
+from tableside.cli import majesty_cmds, war_cmds
 from tableside.errors import TablesideError
 
 app = typer.Typer(
@@ -17,6 +17,7 @@ app = typer.Typer(
     rich_markup_mode=None,
 )
 app.add_typer(majesty_cmds.app, name="majesty")
+app.add_typer(war_cmds.app, name="war")
 
 USAGE_ERROR = 2
 

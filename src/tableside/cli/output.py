@@ -8,10 +8,15 @@ from typing import Any
 from rich.console import Console, RenderableType
 
 
+def print_json(data: dict[str, Any]) -> None:
+    """Print JSON on standard output."""
+    print(json.dumps(data, indent=2, ensure_ascii=False))
+
+
 def emit(data: dict[str, Any], text: RenderableType, as_json: bool, seed: int | None) -> None:
     """Print ``data`` as JSON (with the seed recorded) or the rendered text."""
     if as_json:
-        print(json.dumps({**data, "seed": seed}, indent=2, ensure_ascii=False))
+        print_json({**data, "seed": seed})
         return
     console = Console(highlight=False)
     console.print(text)

@@ -1,0 +1,397 @@
+"""``tableside war …``: a stored, undoable Allies of Majesty War."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+
+from tableside import service
+from tableside.cli.output import print_json
+from tableside.cli.parsing import parse_dice, parse_path, parse_point
+from tableside.cli.sources import read_text
+from tableside.cli.war_render import event_text, log_lines, record_head, war_view
+from tableside.encounter.engine import Encounter
+from tableside.encounter.log import LogRecord
+from tableside.encounter.war_state import WarState
+from tableside.majesty.adjust import AdjustMode
+from tableside.store import Store
+
+app = typer.Typer(
+    help="A stored War: add combatants, Strike, Move, next Turn, undo/redo, log, export.",
+    no_args_is_help=True,
+    rich_markup_mode=None,
+)
+
+Db = Annotated[
+    str | None,
+    typer.Option(help="SQLite file (default: TABLESIDE_DATABASE_URL, else ./tableside.db)."),
+]
+Json = Annotated[bool, typer.Option("--json", help="Print JSON.")]
+Revision = Annotated[
+    int | None, typer.Option(help="The revision this command was made against (refused if stale).")
+]
+EncounterId = Annotated[int, typer.Argument(help="Encounter id.")]
+Dice = Annotated[str | None, typer.Option(help="Physical dice typed in, in the order rolled.")]
+
+
+@contextmanager
+def opened(db: str | None) -> Iterator[Store]:
+    """The store named by --db, or by the environment."""
+    store = Store.open(None if db is None else f"sqlite:///{db}")
+    try:
+        yield store
+    finally:
+        store.close()
+
+
+def state_json(encounter: Encounter[WarState]) -> dict[str, Any]:
+    """The War's state as plain JSON."""
+    state = encounter.state
+    return {
+        "revision": encounter.revision,
+        "cycle": state.cycle,
+        "turn": state.turn,
+        "current": None if state.current is None else state.current.combatant,
+        "ended": state.ended,
+        "winner": state.winner,
+        "order": [
+            {"combatant": t.combatant, "segment": t.segment, "ap": t.ap} for t in state.order
+        ],
+        "combatants": [combatant_json(c) for c in state.combatants.values()],
+    }
+
+
+def combatant_json(c: Any) -> dict[str, Any]:
+    """One combatant as plain JSON."""
+    ch = c.character
+    return {
+        "id": c.id, "side": ch.side.value, "status": ch.status.value,
+        "endurance": ch.current_endurance, "resolve": ch.current_resolve,
+        "passion": ch.current_passion, "falter": c.falter, "poison": c.poison, "ap": c.ap,
+        "readied": c.readied, "exertion": ch.exertion, "position": list(c.position),
+        "stance": c.stance, "bound": c.bound, "grappled_by": c.grappled_by,
+        "exposed": c.exposed, "asleep": c.asleep, "surprised_by": list(c.surprised_by),
+        "timed": [{"name": t.name, "source": t.source,
+                   "ends": None if t.ends is None else t.ends.to_json()} for t in c.timed],
+    }  # fmt: skip
+
+
+def wide_console() -> Console:
+    """A console wide enough for the combatants table when output is not a terminal."""
+    console = Console(highlight=False)
+    return console if console.is_terminal else Console(highlight=False, width=160)
+
+
+def report(encounter: Encounter[WarState], record: LogRecord, as_json: bool) -> None:
+    """Print what a command did and the War after it."""
+    if as_json:
+        print_json({"record": record.to_json(), "state": state_json(encounter)})
+        return
+    console = wide_console()
+    console.print(record_head(record))
+    for event in record.events:
+        console.print(f"  {event_text(event)}  [{event.rule or '-'}]", markup=False)
+    console.print(war_view(encounter.state, encounter.revision))
+
+
+def run(db: str | None, encounter_id: int, kind: str, revision: int | None, as_json: bool,
+        dice: str | None = None, **args: Any) -> None:  # fmt: skip
+    """Run one command through the store and report it."""
+    parsed = None if dice is None else parse_dice(dice)
+    with opened(db) as store:
+        command = service.command(kind, parsed, **args)
+        encounter, record = service.run_command(store, encounter_id, command, revision)
+    report(encounter, record, as_json)
+
+
+@app.command()
+def new(
+    name: Annotated[str, typer.Argument(help="A name for the War.")],
+    seed: Annotated[int, typer.Option(help="Seed of the server's dice (recorded).")] = 1,
+    db: Db = None,
+    json_out: Json = False,
+) -> None:
+    """Create a new War and print its id."""
+    with opened(db) as store:
+        encounter_id = service.new_encounter(store, name, seed)
+    if json_out:
+        print_json({"id": encounter_id, "name": name, "seed": seed})
+    else:
+        print(f"War {encounter_id} created: {name} (seed {seed})")
+
+
+@app.command()
+def add(
+    encounter_id: EncounterId,
+    character: Annotated[Path, typer.Option(help="Character JSON file.")],
+    id: Annotated[
+        str | None, typer.Option("--id", help="Combatant id (default: the name).")
+    ] = None,
+    at: Annotated[str, typer.Option(help="Position x,y,z in inches.")] = "0,0,0",
+    db: Db = None,
+    revision: Revision = None,
+    json_out: Json = False,
+) -> None:
+    """Add a combatant from a character file (also mid-War)."""
+    doc = json.loads(read_text(character, "character"))
+    combatant = id or str(doc.get("name", "")).replace(" ", "_")
+    run(db, encounter_id, "add", revision, json_out, id=combatant, character=doc,
+        position=list(parse_point(at, "--at")))  # fmt: skip
+
+
+@app.command()
+def show(encounter_id: EncounterId, db: Db = None, json_out: Json = False) -> None:
+    """The War Scroll and every combatant's state."""
+    with opened(db) as store:
+        encounter = service.open_encounter(store, encounter_id)
+    if json_out:
+        print_json(state_json(encounter))
+    else:
+        wide_console().print(war_view(encounter.state, encounter.revision))
+
+
+@app.command()
+def strike(
+    encounter_id: EncounterId,
+    striker: Annotated[str, typer.Argument(help="Striker's combatant id.")],
+    defender: Annotated[str, typer.Argument(help="Defender's combatant id.")],
+    weapon: Annotated[str | None, typer.Option(help="Weapon (default: the sheet's).")] = None,
+    maneuver: Annotated[list[str] | None, typer.Option(help="Maneuver (repeatable).")] = None,
+    ranged: Annotated[bool, typer.Option("--ranged")] = False,
+    path: Annotated[
+        str | None, typer.Option(help='Movement during the Strike "x,y,z;x,y,z".')
+    ] = None,
+    two_ap: Annotated[bool, typer.Option("--two-ap")] = False,
+    full_defensive_stance: Annotated[bool, typer.Option("--full-defensive-stance")] = False,
+    boon: int = 0,
+    bane: int = 0,
+    wear_flat: int = 0,
+    wear_percent: int = 0,
+    ignore_stops: int = 0,
+    striker_adjustments: int = 0,
+    defender_adjustments: int = 0,
+    inspiration: int = 0,
+    obstruction: int = 0,
+    superiority: int = 0,
+    mode: AdjustMode = AdjustMode.BEST,
+    dice: Dice = None,
+    db: Db = None,
+    revision: Revision = None,
+    json_out: Json = False,
+) -> None:
+    """A Strike between two combatants, applying everything it produces."""
+    waypoints = [list(p) for p in parse_path(path)] if path else None
+    run(db, encounter_id, "strike", revision, json_out, dice, striker=striker, defender=defender,
+        weapon=weapon, maneuvers=maneuver or None, ranged=ranged or None, path=waypoints,
+        two_ap=two_ap or None, full_defensive_stance=full_defensive_stance or None,
+        boon=boon or None, bane=bane or None, wear_flat=wear_flat or None,
+        wear_percent=wear_percent or None, ignore_stops=ignore_stops or None,
+        striker_adjustments=striker_adjustments or None,
+        defender_adjustments=defender_adjustments or None, inspiration=inspiration or None,
+        obstruction=obstruction or None, superiority=superiority or None,
+        mode=None if mode == AdjustMode.BEST else mode.value)  # fmt: skip
+
+
+@app.command()
+def move(
+    encounter_id: EncounterId,
+    who: Annotated[str, typer.Argument(help="Combatant id.")],
+    to: Annotated[str, typer.Option(help="Destination x,y,z.")],
+    db: Db = None,
+    revision: Revision = None,
+    json_out: Json = False,
+) -> None:
+    """Move (1 AP per inch, 3D)."""
+    run(db, encounter_id, "move", revision, json_out, id=who, to=list(parse_point(to, "--to")))
+
+
+@app.command("next")
+def next_turn(
+    encounter_id: EncounterId, db: Db = None, revision: Revision = None, json_out: Json = False
+) -> None:
+    """End the current Turn and begin the next (a new Cycle when the order is done)."""
+    run(db, encounter_id, "next", revision, json_out)
+
+
+@app.command()
+def stance(
+    encounter_id: EncounterId,
+    who: Annotated[str, typer.Argument(help="Combatant id.")],
+    off: Annotated[bool, typer.Option("--off", help="Leave Defensive Stance.")] = False,
+    db: Db = None,
+    revision: Revision = None,
+    json_out: Json = False,
+) -> None:
+    """Enter (or leave) Defensive Stance."""
+    run(db, encounter_id, "stance", revision, json_out, id=who, on=not off)
+
+
+@app.command()
+def rest(
+    encounter_id: EncounterId,
+    who: Annotated[str, typer.Argument(help="Combatant id.")],
+    ap: Annotated[int, typer.Option(help="AP to spend resting.")],
+    db: Db = None,
+    revision: Revision = None,
+    json_out: Json = False,
+) -> None:
+    """Rest: 1 Exertion off per AP (M-4)."""
+    run(db, encounter_id, "rest", revision, json_out, id=who, ap=ap)
+
+
+@app.command()
+def ready(
+    encounter_id: EncounterId,
+    who: Annotated[str, typer.Argument(help="Combatant id.")],
+    ap: Annotated[int, typer.Option(help="AP to hold.")],
+    use: Annotated[list[str], typer.Option(help="A declared use (at most two).")],
+    db: Db = None,
+    revision: Revision = None,
+    json_out: Json = False,
+) -> None:
+    """Stand Ready (M-41)."""
+    run(db, encounter_id, "stand_ready", revision, json_out, id=who, ap=ap, uses=use)
+
+
+@app.command()
+def carry(
+    encounter_id: EncounterId,
+    who: Annotated[str, typer.Argument(help="Combatant id.")],
+    ap: Annotated[int, typer.Option(help="AP to carry into the next Turn.")],
+    db: Db = None,
+    revision: Revision = None,
+    json_out: Json = False,
+) -> None:
+    """Carry Over AP into the next Turn (M-41)."""
+    run(db, encounter_id, "carry_over", revision, json_out, id=who, ap=ap)
+
+
+@app.command("break-free")
+def break_free(
+    encounter_id: EncounterId,
+    who: Annotated[str, typer.Argument(help="Combatant id.")],
+    dice: Dice = None,
+    db: Db = None,
+    revision: Revision = None,
+    json_out: Json = False,
+) -> None:
+    """Try to break free of a Grapple (3 AP, 3 Exertion, Might Check, M-37)."""
+    run(db, encounter_id, "break_free", revision, json_out, dice, id=who)
+
+
+@app.command()
+def effect(
+    encounter_id: EncounterId,
+    who: Annotated[str, typer.Argument(help="Combatant id.")],
+    name: Annotated[str, typer.Argument(help="falter, falter_cycle, poison, bound, grappled, …")],
+    amount: Annotated[float, typer.Option(help="F:#, Poison:#, inches of Knock Back, Wear …")] = 1,
+    by: Annotated[str | None, typer.Option(help="The elohim causing it.")] = None,
+    source: Annotated[str, typer.Option(help="What causes it (shown in the log).")] = "host",
+    dice: Dice = None,
+    db: Db = None,
+    revision: Revision = None,
+    json_out: Json = False,
+) -> None:
+    """Apply a special effect (M-34 … M-39)."""
+    run(db, encounter_id, "apply_effect", revision, json_out, dice, id=who, effect=name,
+        amount=amount, by=by, source=source)  # fmt: skip
+
+
+@app.command("set")
+def host_set(
+    encounter_id: EncounterId,
+    who: Annotated[str, typer.Argument(help="Combatant id.")],
+    field: Annotated[str, typer.Argument(help="ap, falter, poison, exertion, wear_e, …")],
+    value: Annotated[str, typer.Argument(help="New value (x,y,z for position).")],
+    db: Db = None,
+    revision: Revision = None,
+    json_out: Json = False,
+) -> None:
+    """The Host's manual adjustment of any value (logged)."""
+    parsed: Any = list(parse_point(value, "value")) if "," in value else _number(value)
+    run(db, encounter_id, "host_set", revision, json_out, id=who, field=field, value=parsed)
+
+
+def _number(text: str) -> int:
+    from tableside.cli.parsing import InputError
+
+    try:
+        return int(text)
+    except ValueError:
+        raise InputError(f"The value must be a whole number, not {text!r}.") from None
+
+
+@app.command()
+def undo(
+    encounter_id: EncounterId, db: Db = None, revision: Revision = None, json_out: Json = False
+) -> None:
+    """Undo the last command in effect."""
+    with opened(db) as store:
+        encounter, record = service.undo(store, encounter_id, revision)
+    report(encounter, record, json_out)
+
+
+@app.command()
+def redo(
+    encounter_id: EncounterId, db: Db = None, revision: Revision = None, json_out: Json = False
+) -> None:
+    """Redo the last undone command (exactly as it was)."""
+    with opened(db) as store:
+        encounter, record = service.redo(store, encounter_id, revision)
+    report(encounter, record, json_out)
+
+
+@app.command()
+def log(encounter_id: EncounterId, db: Db = None, json_out: Json = False) -> None:
+    """The whole log: commands, undos, redos, and every event with its ruling."""
+    with opened(db) as store:
+        encounter = service.open_encounter(store, encounter_id)
+    if json_out:
+        print_json({"records": [r.to_json() for r in encounter.records]})
+    else:
+        print("\n".join(log_lines(encounter)))
+
+
+@app.command()
+def export(
+    encounter_id: EncounterId,
+    out: Annotated[Path | None, typer.Option(help="Write to this file instead of stdout.")] = None,
+    db: Db = None,
+) -> None:
+    """Export the War as versioned JSON."""
+    with opened(db) as store:
+        document = store.export_encounter(encounter_id)
+    text = json.dumps(document, indent=2, ensure_ascii=False)
+    if out is None:
+        print(text)
+    else:
+        out.write_text(text + "\n", "utf-8")
+
+
+@app.command("import")
+def import_(
+    file: Annotated[Path, typer.Argument(help="An exported War (JSON).")],
+    db: Db = None,
+    json_out: Json = False,
+) -> None:
+    """Import an exported War; a bad file is refused with the field path and nothing written."""
+    from tableside.errors import DataError
+
+    try:
+        document = json.loads(read_text(file, "War"))
+    except json.JSONDecodeError as error:
+        raise DataError(f"{file} is not valid JSON: {error.msg} at line {error.lineno}.") from None
+    with opened(db) as store:
+        encounter_id = store.import_encounter(document)
+        encounter = service.open_encounter(store, encounter_id)
+        encounter.verify_replay()
+    if json_out:
+        print_json({"id": encounter_id, "revision": encounter.revision})
+    else:
+        print(f"War {encounter_id} imported at revision {encounter.revision}")

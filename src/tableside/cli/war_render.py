@@ -1,0 +1,129 @@
+"""Text for a War: the War Scroll, every combatant's state, and the event log."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Group, RenderableType
+from rich.table import Table
+
+from tableside.encounter.engine import Encounter
+from tableside.encounter.log import Event, LogRecord, RecordKind
+from tableside.encounter.war_state import Combatant, EndPoint, WarState
+
+
+def end_point_text(state: WarState, ends: EndPoint | None) -> str:
+    """Where a timed effect ends (M-39)."""
+    if ends is None:
+        return "just before its next Activation"
+    if ends.cycle == state.cycle and ends.turn < len(state.order):
+        turn = state.order[ends.turn]
+        return f"Cycle {ends.cycle}, Segment {turn.segment}, before {turn.combatant}'s Turn"
+    return f"Cycle {ends.cycle}, before Turn {ends.turn + 1}"
+
+
+def conditions(state: WarState, c: Combatant) -> str:
+    """Flags and timed effects with their end points."""
+    parts = [name for name, on in (("Defensive Stance", c.stance), ("Bound", c.bound),
+                                   ("Exposed", c.exposed), ("Asleep", c.asleep),
+                                   ("Weary", c.weary)) if on]  # fmt: skip
+    if c.grappled_by:
+        parts.append(f"Grappled by {c.grappled_by}")
+    if c.surprised_by:
+        parts.append(f"Surprised by {', '.join(c.surprised_by)} (until just before its next Turn)")
+    names = {"status_lowered": "Status lowered", "falter_cycle": "F:1 Cycle"}
+    parts += [f"{names.get(t.name, t.name)} until {end_point_text(state, t.ends)}" for t in c.timed]
+    return "; ".join(parts) or "–"
+
+
+def scroll_table(state: WarState) -> Table:
+    """The War Scroll of the current Cycle, with the current Turn marked (M-40)."""
+    title = "War Scroll" if state.cycle == 0 else f"War Scroll — Cycle {state.cycle}"
+    table = Table(title=title)
+    for column in ("", "Segment", "Combatant", "AP"):
+        table.add_column(column)
+    for i, turn in enumerate(state.order):
+        marker = "▶" if i == state.turn else ("✓" if i < state.turn else "")
+        table.add_row(marker, turn.segment, turn.combatant, str(turn.ap))
+    return table
+
+
+def combatants_table(state: WarState) -> Table:
+    """Every combatant's state."""
+    table = Table(title="Combatants")
+    for column in ("id", "side", "Status", "E", "R", "P", "Falter", "Poison", "AP", "Ready",
+                   "Exertion", "position", "conditions"):  # fmt: skip
+        table.add_column(column)
+    for c in state.combatants.values():
+        ch = c.character
+        table.add_row(
+            c.id, ch.side.value, ch.status.value,
+            f"{ch.current_endurance}/{ch.natural.endurance}",
+            f"{ch.current_resolve}/{ch.natural.resolve}",
+            f"{ch.current_passion}/{ch.natural.passion}",
+            f"F:{c.falter}", str(c.poison), str(c.ap), str(c.readied), str(ch.exertion),
+            ",".join(f"{v:g}" for v in c.position), conditions(state, c),
+        )  # fmt: skip
+    return table
+
+
+def war_view(state: WarState, revision: int) -> RenderableType:
+    """The whole War at a glance."""
+    current = state.current
+    whose = "not started" if current is None else f"{current.combatant}'s Turn ({current.segment})"
+    if state.ended:
+        whose = f"ended — winner: {state.winner or 'nobody'}"
+    return Group(f"Revision {revision}: {whose}", scroll_table(state), combatants_table(state))
+
+
+def _strike_line(d: dict[str, Any]) -> str:
+    r = d["result"]
+    adjust = ", ".join(
+        f"d{a['die'] + 1} {a['from']}→{a['to']} ({a['by']})" for a in r["adjustments"]
+    )
+    return (
+        f"{d['striker']} Strikes {d['defender']} with {r['weapon']}: natural {r['natural']}"
+        f"{' adjusted ' + adjust if adjust else ''} → final {r['final']}; Hits {r['hits']}, "
+        f"Stops {r['stops']}, net {r['net']:+d}"
+    )
+
+
+def event_text(event: Event) -> str:
+    """One event as a line of the log."""
+    d = event.data
+    special = {
+        "strike_resolved": lambda: _strike_line(d),
+        "check_resolved": lambda: (
+            f"{d['id']} {d['purpose']}: natural {d['result']['natural']}, "
+            f"net {d['result']['net']:+d} → {d['result']['outcome']}"
+        ),
+        "combatant_added": lambda: f"{d['id']} joins at {d['position']}",
+        "cycle_started": lambda: (
+            f"Cycle {d['cycle']} begins: "
+            + ", ".join(f"{t['segment']}:{t['combatant']}({t['ap']})" for t in d["order"])
+        ),
+    }
+    if event.kind in special:
+        return special[event.kind]()
+    shown = {k: v for k, v in d.items() if k not in ("character",)}
+    return f"{event.kind} " + " ".join(f"{k}={v}" for k, v in shown.items())
+
+
+def log_lines(encounter: Encounter[WarState]) -> list[str]:
+    """The whole log: each record, then each of its events with its ruling."""
+    lines = []
+    for record in encounter.records:
+        lines.append(record_head(record))
+        if record.kind == RecordKind.COMMAND:
+            lines += [f"    {event_text(e)}  [{e.rule or '-'}]" for e in record.events]
+    return lines
+
+
+def record_head(record: LogRecord) -> str:
+    """'#12 strike {…}' or '#13 undo of #12'."""
+    if record.kind == RecordKind.COMMAND and record.command is not None:
+        args = " ".join(f"{k}={v}" for k, v in record.command.args.items() if k != "character")
+        dice = f" dice={list(record.command.dice)}" if record.command.dice else ""
+        return f"#{record.revision} {record.command.kind} {args}{dice}".rstrip()
+    what = record.command.kind if record.command else "?"
+    return f"#{record.revision} {record.kind.value} ({what}, command {record.seq})"

@@ -1,0 +1,78 @@
+"""Running stored encounters: load the log, decide a command, append the record.
+
+This is the one place that joins the store to the encounter engine; the command line and the web
+table call it. Each call is one transaction in the store; a refused command writes nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from tableside.encounter.engine import Encounter
+from tableside.encounter.log import Command, LogRecord
+from tableside.encounter.war import MajestyWar
+from tableside.encounter.war_state import WarState
+from tableside.errors import TablesideError
+from tableside.store import Store
+
+GAMES: dict[str, Callable[[], MajestyWar]] = {"majesty-war": MajestyWar}
+
+
+class UnknownGameError(TablesideError):
+    """An encounter whose game Tableside does not know."""
+
+
+def game_for(name: str) -> MajestyWar:
+    """The Game object for a stored encounter's game name."""
+    factory = GAMES.get(name)
+    if factory is None:
+        raise UnknownGameError(f"Unknown game {name!r}; known games: {', '.join(GAMES)}.")
+    return factory()
+
+
+def open_encounter(store: Store, encounter_id: int) -> Encounter[WarState]:
+    """Rebuild the live encounter from its stored log."""
+    info, records = store.load(encounter_id)
+    return Encounter.from_records(game_for(info.game), info.seed, records)
+
+
+def new_encounter(store: Store, name: str, seed: int, game: str = "majesty-war") -> int:
+    """Create an encounter with a recorded seed."""
+    game_for(game)
+    return store.create_encounter(name, game, seed)
+
+
+def run_command(
+    store: Store, encounter_id: int, command: Command, expected_revision: int | None = None
+) -> tuple[Encounter[WarState], LogRecord]:
+    """Decide and store one command; on refusal nothing is written."""
+    encounter = open_encounter(store, encounter_id)
+    record = encounter.execute(command, expected_revision)
+    store.append(encounter_id, record)
+    return encounter, record
+
+
+def undo(
+    store: Store, encounter_id: int, expected_revision: int | None = None
+) -> tuple[Encounter[WarState], LogRecord]:
+    """Undo the last command in effect and store the undo."""
+    encounter = open_encounter(store, encounter_id)
+    record = encounter.undo(expected_revision)
+    store.append(encounter_id, record)
+    return encounter, record
+
+
+def redo(
+    store: Store, encounter_id: int, expected_revision: int | None = None
+) -> tuple[Encounter[WarState], LogRecord]:
+    """Redo the last undone command and store the redo."""
+    encounter = open_encounter(store, encounter_id)
+    record = encounter.redo(expected_revision)
+    store.append(encounter_id, record)
+    return encounter, record
+
+
+def command(kind: str, dice: tuple[int, ...] | None = None, **args: Any) -> Command:
+    """A Command with JSON arguments (None values left out)."""
+    return Command(kind, {k: v for k, v in args.items() if v is not None}, dice)
