@@ -6,6 +6,7 @@ from typing import Any
 
 from tableside.encounter.engine import Encounter
 from tableside.encounter.log import Command, LogRecord
+from tableside.encounter.roster import character_doc
 from tableside.encounter.war import MajestyWar
 from tableside.encounter.war_state import Combatant, WarState
 
@@ -26,16 +27,9 @@ def doc(
     """A character document (M-1, M-2) with optional War Attribute overrides."""
     if speed is not None:
         overrides["speed"] = speed
-    return {
-        "format": "tableside/majesty-character",
-        "version": 1,
-        "name": name,
-        "side": side,
-        "weapon": weapon,
-        "attributes": {"might": might, "swiftness": swiftness, "control": control,
-                       "endurance": endurance, "resolve": resolve, "passion": passion},
-        "overrides": overrides,
-    }  # fmt: skip
+    attributes = {"might": might, "swiftness": swiftness, "control": control,
+                  "endurance": endurance, "resolve": resolve, "passion": passion}  # fmt: skip
+    return character_doc(name, side, weapon, attributes, overrides)
 
 
 def war(seed: int = 1) -> Encounter[WarState]:

@@ -76,3 +76,42 @@ def redo(
 def command(kind: str, dice: tuple[int, ...] | None = None, **args: Any) -> Command:
     """A Command with JSON arguments (None values left out)."""
     return Command(kind, {k: v for k, v in args.items() if v is not None}, dice)
+
+
+class Session:
+    """A live encounter kept in memory, writing every record through to the store.
+
+    Cheaper than :func:`run_command` for a server or a simulation: the log is read once. If
+    another process appended first, the store refuses the record (stale revision); the session
+    then reloads, and the caller may retry against the new revision.
+    """
+
+    def __init__(self, store: Store, encounter_id: int) -> None:
+        self.store = store
+        self.encounter_id = encounter_id
+        self.encounter = open_encounter(store, encounter_id)
+
+    def reload(self) -> None:
+        """Read the log again (after another writer appended)."""
+        self.encounter = open_encounter(self.store, self.encounter_id)
+
+    def _commit(self, step: Callable[[], LogRecord]) -> LogRecord:
+        record = step()
+        try:
+            self.store.append(self.encounter_id, record)
+        except Exception:
+            self.reload()  # the in-memory encounter must never run ahead of the store
+            raise
+        return record
+
+    def execute(self, command: Command, expected_revision: int | None = None) -> LogRecord:
+        """Decide, apply and store one command."""
+        return self._commit(lambda: self.encounter.execute(command, expected_revision))
+
+    def undo(self, expected_revision: int | None = None) -> LogRecord:
+        """Undo and store it."""
+        return self._commit(lambda: self.encounter.undo(expected_revision))
+
+    def redo(self, expected_revision: int | None = None) -> LogRecord:
+        """Redo and store it."""
+        return self._commit(lambda: self.encounter.redo(expected_revision))
