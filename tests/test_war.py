@@ -316,3 +316,31 @@ def test_bad_arguments_name_the_field() -> None:
         do(encounter, "move", id="Herald", to="north")
     with pytest.raises(TablesideError, match="no combatant 'Ghost'"):
         do(encounter, "rest", id="Ghost", ap=1)
+
+
+def test_m37_a_grappler_strikes_others_only_with_40_more_might() -> None:
+    encounter = war()
+    add(encounter, "Brute", swiftness=40, might=60)
+    add(encounter, "Held", (1.0, 0.0, 0.0), side="fallen", might=40)
+    add(encounter, "Other", (0.0, 1.0, 0.0), side="fallen", might=40)
+    until_turn_of(encounter, "Brute")
+    do(encounter, "apply_effect", id="Held", effect="grappled", by="Brute")
+    with pytest.raises(TablesideError, match="40 more Might"):
+        do(encounter, "strike", striker="Brute", defender="Other")
+    with pytest.raises(TablesideError, match="Grappling"):
+        do(encounter, "stance", id="Brute")
+    do(encounter, "host_set", id="Brute", field="ap", value=7)
+    # Striking the Grappled releases the Grapple unless a 12 Effect fires (M-37).
+    do(encounter, "strike", (9, 9, 5, 5, 5, 5, 5), striker="Brute", defender="Held", mode="none")
+    assert who(encounter, "Held").grappled_by is None
+
+
+def test_m37_a_grappler_with_40_more_might_may_strike_others() -> None:
+    encounter = war()
+    add(encounter, "Brute", swiftness=40, might=90)
+    add(encounter, "Held", (1.0, 0.0, 0.0), side="fallen", might=40)
+    add(encounter, "Other", (0.0, 1.0, 0.0), side="fallen", might=40)
+    until_turn_of(encounter, "Brute")
+    do(encounter, "apply_effect", id="Held", effect="grappled", by="Brute")
+    do(encounter, "strike", (9, 9, 5, 5, 5, 5, 5), striker="Brute", defender="Other", mode="none")
+    assert who(encounter, "Held").grappled_by == "Brute"

@@ -387,6 +387,8 @@ def do_strike(game: MajestyWar, p: Pending, raw: dict[str, Any], rng: Rng) -> No
     if striker.id == defender.id:
         raise RulesError(f"{striker.id} cannot Strike itself.")
     require_free(striker, "Strike")
+    held = grappling(p.state, striker.id)
+    check_grappler_target(striker, defender, held)
     setup = strike_setup(game, args, striker, defender)
     cost = strike_cost(setup)
     spend_ap(p, striker.id, cost.ap, "Strike")
@@ -401,6 +403,28 @@ def do_strike(game: MajestyWar, p: Pending, raw: dict[str, Any], rng: Rng) -> No
         result=strike_dict(result),
     )
     apply_strike(p, result, striker.id, defender.id, rng)
+    if defender in held and result.outcome.twelve_effects == 0:
+        p.emit("condition_set", "M-37", id=defender.id, name="grappled_by", value=None,
+               reason="released after the Grappler's Strike")  # fmt: skip
+
+
+def grappling(state: WarState, who: str) -> list[Combatant]:
+    """Everyone ``who`` is Grappling (M-37)."""
+    return [c for c in state.combatants.values() if c.grappled_by == who]
+
+
+def check_grappler_target(striker: Combatant, defender: Combatant, held: list[Combatant]) -> None:
+    """A Grappler may Strike others only with 40 more Might than each one it holds (M-37)."""
+    if not held or defender in held:
+        return
+    might = striker.character.referenced(Attribute.MIGHT)
+    for grappled in held:
+        options = special.grappler_options(might, grappled.character.referenced(Attribute.MIGHT))
+        if not options.strike_others:
+            raise RulesError(
+                f"{striker.id} is Grappling {grappled.id} and may Strike another Target only "
+                "with at least 40 more Might (M-37)."
+            )
 
 
 def strike_setup(
