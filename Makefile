@@ -1,12 +1,13 @@
 # Two entry points for a fresh machine with only Python 3.11+:
 #   make demo   - set up and run the main job (a seeded Strike with its full breakdown)
-#   make test   - set up and run every check and test (ruff, mypy --strict, pytest)
+#   make test   - set up and run every check and test (ruff, mypy --strict, pytest on SQLite
+#                 and on a local PostgreSQL server it starts)
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup demo test lint typecheck unit bench clean
+.PHONY: setup demo test lint typecheck unit bench bench-store bench-war postgres clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -26,13 +27,28 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy src tests bench
 
+# The store's tests also run on PostgreSQL: a private server is started (installed first when
+# root on Debian) unless TABLESIDE_TEST_POSTGRES_URL names one; without one they are skipped.
 unit: $(STAMP)
-	$(BIN)/pytest
+	TABLESIDE_TEST_POSTGRES_URL="$${TABLESIDE_TEST_POSTGRES_URL:-$$(bash scripts/postgres.sh start || true)}" \
+		$(BIN)/pytest
 
 test: lint typecheck unit
 
 bench: $(STAMP)
 	$(BIN)/python bench/strike_rate.py
+
+# Store appends per second on SQLite, and on PostgreSQL when TABLESIDE_TEST_POSTGRES_URL is set.
+bench-store: $(STAMP)
+	$(BIN)/python bench/store_rate.py
+
+# War commands per second through the store (SQLite; PostgreSQL when the URL is set).
+bench-war: $(STAMP)
+	$(BIN)/python bench/war_rate.py
+
+# Start a private PostgreSQL server for the store's tests (prints its URL; see README).
+postgres:
+	@bash scripts/postgres.sh
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache

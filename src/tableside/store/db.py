@@ -1,0 +1,494 @@
+"""The Store: encounters as append-only logs of records, and characters as JSON documents.
+
+The store knows no game: it keeps ``LogRecord`` values and character documents as plain JSON.
+Every write is one transaction. An append bumps ``encounters.revision`` only if it is still
+the revision the record was made against, so two writers can never both append revision n.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from types import TracebackType
+from typing import Any
+
+from sqlalchemy import bindparam, insert, select, update
+from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.exc import DBAPIError, StatementError
+
+from tableside.encounter.log import LogRecord
+from tableside.errors import DataError, TablesideError
+from tableside.store.engine import create_store_engine, writer
+from tableside.store.errors import (
+    StaleRevisionError,
+    StoreError,
+    UnknownCharacterError,
+    UnknownEncounterError,
+)
+from tableside.store.formats import (
+    CONTROL,
+    SEED_MAX,
+    SEED_MIN,
+    character_document,
+    encounter_document,
+    parse_character,
+    parse_encounter,
+    require_plain_json,
+)
+from tableside.store.migrate import upgrade
+from tableside.store.models import (
+    GAME_LENGTH,
+    NAME_LENGTH,
+    CharacterRow,
+    EncounterRow,
+    LogRecordRow,
+)
+from tableside.store.url import resolve_url, shown
+
+
+@dataclass(frozen=True, slots=True)
+class EncounterInfo:
+    """What an encounter is, and its current revision (how many records its log holds)."""
+
+    id: int
+    name: str
+    game: str
+    seed: int
+    revision: int
+
+
+@dataclass(frozen=True, slots=True)
+class StoredCharacter:
+    """A stored character: the game's own JSON document with its name and game."""
+
+    id: int
+    name: str
+    game: str
+    document: dict[str, Any]
+    updated_at: datetime
+
+
+_INFO_COLUMNS = (
+    EncounterRow.id,
+    EncounterRow.name,
+    EncounterRow.game,
+    EncounterRow.seed,
+    EncounterRow.revision,
+)
+_RECORD_COLUMNS = (
+    LogRecordRow.revision,
+    LogRecordRow.kind,
+    LogRecordRow.seq,
+    LogRecordRow.command,
+    LogRecordRow.events,
+)
+_CHARACTER_COLUMNS = (
+    CharacterRow.id,
+    CharacterRow.name,
+    CharacterRow.game,
+    CharacterRow.document,
+    CharacterRow.updated_at,
+)
+
+# Built once: an append is the hot path, and building statements costs more than running them.
+_BUMP = (
+    update(EncounterRow)
+    .where(EncounterRow.id == bindparam("bump_id"))
+    .where(EncounterRow.revision == bindparam("bump_from"))
+    .values(revision=bindparam("bump_to"))
+)
+_INSERT_RECORD = insert(LogRecordRow)
+
+
+class Store:
+    """Encounters and characters in SQLite or PostgreSQL (open with :meth:`Store.open`)."""
+
+    def __init__(self, engine: Engine) -> None:
+        self._engine = engine
+        self._writer = writer(engine)
+        self._closed = False
+
+    @classmethod
+    def open(cls, url: str | None = None) -> Store:
+        """Open (and create or migrate to the newest schema) the store's database.
+
+        Args:
+            url: An SQLAlchemy URL such as ``sqlite:///tableside.db`` or
+                ``postgresql+psycopg://user:password@host/db``. When None,
+                ``$TABLESIDE_DATABASE_URL``, else SQLite at ``$TABLESIDE_DB_PATH``
+                (default ``./tableside.db``).
+
+        Returns:
+            The open store.
+
+        Raises:
+            StoreError: The URL is unusable or the database cannot be reached.
+        """
+        resolved = resolve_url(url)
+        engine = create_store_engine(resolved)
+        try:
+            upgrade(engine)
+        except DBAPIError as error:
+            engine.dispose()
+            raise StoreError(
+                f"Cannot open the database {shown(resolved)}: {_reason(error)}."
+            ) from None
+        except BaseException:
+            engine.dispose()
+            raise
+        return cls(engine)
+
+    @property
+    def url(self) -> str:
+        """The database URL, password hidden."""
+        return shown(self._engine.url)
+
+    @property
+    def backend(self) -> str:
+        """``sqlite`` or ``postgresql``."""
+        return self._engine.dialect.name
+
+    @property
+    def engine(self) -> Engine:
+        """The SQLAlchemy engine (for tools and tests; the store's methods are the API)."""
+        return self._engine
+
+    def close(self) -> None:
+        """Close every connection; the store cannot be used afterwards."""
+        self._closed = True
+        self._engine.dispose()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(
+        self,
+        _type: type[BaseException] | None,
+        _value: BaseException | None,
+        _traceback: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"Store({self.url!r})"
+
+    # -- encounters ---------------------------------------------------------------------
+
+    def create_encounter(self, name: str, game: str, seed: int) -> int:
+        """Create an empty encounter (revision 0).
+
+        Args:
+            name: What the Host calls it (1 to 200 characters).
+            game: Which game's rules it follows, e.g. ``majesty`` (1 to 64 characters).
+            seed: The seed its server dice are rolled from (a 64-bit signed integer).
+
+        Returns:
+            The new encounter's id.
+
+        Raises:
+            DataError: A bad name, game or seed, named with its value.
+        """
+        _require_header(name, game, seed)
+        with self._write() as connection:
+            return self._insert_encounter(connection, name, game, seed, revision=0)
+
+    def append(self, encounter_id: int, record: LogRecord) -> None:
+        """Append one record in one transaction, if no other record came first.
+
+        Args:
+            encounter_id: The encounter.
+            record: Its next record: ``record.revision`` must be the current revision + 1.
+
+        Raises:
+            StaleRevisionError: Another record was appended first (nothing is written).
+            UnknownEncounterError: No encounter has this id.
+            DataError: The record's revision is below 1, or its JSON is not plain JSON.
+        """
+        _require_id(encounter_id, "encounter")
+        if not isinstance(record, LogRecord):
+            raise DataError(f"Only a LogRecord can be appended, got {type(record).__name__}.")
+        if record.revision < 1:
+            raise DataError(f"A log record's revision must be 1 or more, got {record.revision}.")
+        try:
+            with self._write() as connection:
+                self._bump(connection, encounter_id, record.revision)
+                connection.execute(_INSERT_RECORD, _record_row(encounter_id, record))
+        except TablesideError:
+            raise
+        except (StatementError, TypeError, ValueError) as error:
+            cause = error.orig if isinstance(error, StatementError) else error
+            if isinstance(cause, TypeError | ValueError):  # the JSON encoder refused a value
+                raise DataError(
+                    f"Record {record.revision} of encounter {encounter_id} is not plain JSON: "
+                    f"{cause}."
+                ) from None
+            raise
+
+    def load(self, encounter_id: int) -> tuple[EncounterInfo, list[LogRecord]]:
+        """An encounter and its whole log, ordered by revision (one consistent read).
+
+        Raises:
+            UnknownEncounterError: No encounter has this id.
+        """
+        _require_id(encounter_id, "encounter")
+        with self._read() as connection:
+            info = self._info(connection, encounter_id)
+            rows = connection.execute(
+                select(*_RECORD_COLUMNS)
+                .where(
+                    LogRecordRow.encounter_id == encounter_id,
+                    LogRecordRow.revision <= info.revision,
+                )
+                .order_by(LogRecordRow.revision)
+            ).all()
+        return info, [_record(*row) for row in rows]
+
+    def encounter(self, encounter_id: int) -> EncounterInfo:
+        """One encounter's description and current revision, without its log.
+
+        Raises:
+            UnknownEncounterError: No encounter has this id.
+        """
+        _require_id(encounter_id, "encounter")
+        with self._read() as connection:
+            return self._info(connection, encounter_id)
+
+    def list_encounters(self) -> list[EncounterInfo]:
+        """Every encounter, oldest first."""
+        with self._read() as connection:
+            rows = connection.execute(select(*_INFO_COLUMNS).order_by(EncounterRow.id)).all()
+        return [EncounterInfo(*row) for row in rows]
+
+    def export_encounter(self, encounter_id: int) -> dict[str, Any]:
+        """The ``tableside/encounter`` v1 document of an encounter (see ``formats.py``).
+
+        Raises:
+            UnknownEncounterError: No encounter has this id.
+        """
+        info, records = self.load(encounter_id)
+        return encounter_document(info.name, info.game, info.seed, records)
+
+    def import_encounter(self, document: Any) -> int:
+        """Store an exported encounter as a new encounter, all or nothing.
+
+        Args:
+            document: A decoded ``tableside/encounter`` v1 document.
+
+        Returns:
+            The new encounter's id.
+
+        Raises:
+            DataError: The document does not validate; names the field path and the value.
+        """
+        doc, records = parse_encounter(document)
+        with self._write() as connection:
+            new_id = self._insert_encounter(
+                connection, doc.name, doc.game, doc.seed, revision=len(records)
+            )
+            if records:
+                rows = [_record_row(new_id, record) for record in records]
+                connection.execute(_INSERT_RECORD, rows)
+        return new_id
+
+    # -- characters ---------------------------------------------------------------------
+
+    def save_character(
+        self, name: str, game: str, document: dict[str, Any], character_id: int | None = None
+    ) -> int:
+        """Store a character document: a new character, or a new version of ``character_id``.
+
+        Args:
+            name: The character's name (1 to 200 characters).
+            game: Which game the document is for (1 to 64 characters).
+            document: The game's own character document (a JSON object).
+            character_id: The character to overwrite; None adds a new one.
+
+        Returns:
+            The character's id.
+
+        Raises:
+            DataError: A bad name, game or document, named with its value.
+            UnknownCharacterError: ``character_id`` names no character.
+        """
+        _require_character(name, game, document)
+        with self._write() as connection:
+            if character_id is None:
+                return self._insert_character(connection, name, game, document)
+            _require_id(character_id, "character")
+            changed = connection.execute(
+                update(CharacterRow)
+                .where(CharacterRow.id == character_id)
+                .values(name=name, game=game, document=document)
+            )
+            if changed.rowcount != 1:
+                raise UnknownCharacterError(character_id)
+            return character_id
+
+    def character(self, character_id: int) -> StoredCharacter:
+        """One stored character.
+
+        Raises:
+            UnknownCharacterError: No character has this id.
+        """
+        _require_id(character_id, "character")
+        with self._read() as connection:
+            row = connection.execute(
+                select(*_CHARACTER_COLUMNS).where(CharacterRow.id == character_id)
+            ).one_or_none()
+        if row is None:
+            raise UnknownCharacterError(character_id)
+        return _character(*row)
+
+    def list_characters(self, game: str | None = None) -> list[StoredCharacter]:
+        """Every stored character (of ``game`` only, when given), oldest first."""
+        query = select(*_CHARACTER_COLUMNS).order_by(CharacterRow.id)
+        if game is not None:
+            query = query.where(CharacterRow.game == game)
+        with self._read() as connection:
+            rows = connection.execute(query).all()
+        return [_character(*row) for row in rows]
+
+    def export_character(self, character_id: int) -> dict[str, Any]:
+        """The ``tableside/character-record`` v1 document of a character.
+
+        Raises:
+            UnknownCharacterError: No character has this id.
+        """
+        stored = self.character(character_id)
+        return character_document(stored.name, stored.game, stored.document)
+
+    def import_character(self, document: Any) -> int:
+        """Store an exported character as a new character.
+
+        Args:
+            document: A decoded ``tableside/character-record`` v1 document.
+
+        Returns:
+            The new character's id.
+
+        Raises:
+            DataError: The document does not validate; names the field path and the value.
+        """
+        doc = parse_character(document)
+        with self._write() as connection:
+            return self._insert_character(connection, doc.name, doc.game, doc.document)
+
+    # -- steps --------------------------------------------------------------------------
+
+    @contextmanager
+    def _write(self) -> Iterator[Connection]:
+        self._require_open()
+        with self._writer.begin() as connection:
+            yield connection
+
+    @contextmanager
+    def _read(self) -> Iterator[Connection]:
+        self._require_open()
+        with self._engine.begin() as connection:
+            yield connection
+
+    def _require_open(self) -> None:
+        if self._closed:
+            raise StoreError(f"The store {self.url} is closed.")
+
+    def _bump(self, connection: Connection, encounter_id: int, revision: int) -> None:
+        bumped = connection.execute(
+            _BUMP, {"bump_id": encounter_id, "bump_from": revision - 1, "bump_to": revision}
+        )
+        if bumped.rowcount == 1:
+            return
+        current = connection.execute(
+            select(EncounterRow.revision).where(EncounterRow.id == encounter_id)
+        ).scalar_one_or_none()
+        if current is None:
+            raise UnknownEncounterError(encounter_id)
+        raise StaleRevisionError(encounter_id, revision - 1, current)
+
+    def _info(self, connection: Connection, encounter_id: int) -> EncounterInfo:
+        row = connection.execute(
+            select(*_INFO_COLUMNS).where(EncounterRow.id == encounter_id)
+        ).one_or_none()
+        if row is None:
+            raise UnknownEncounterError(encounter_id)
+        return EncounterInfo(*row)
+
+    def _insert_encounter(
+        self, connection: Connection, name: str, game: str, seed: int, revision: int
+    ) -> int:
+        return connection.execute(
+            insert(EncounterRow)
+            .values(name=name, game=game, seed=seed, revision=revision)
+            .returning(EncounterRow.id)
+        ).scalar_one()
+
+    def _insert_character(
+        self, connection: Connection, name: str, game: str, document: dict[str, Any]
+    ) -> int:
+        return connection.execute(
+            insert(CharacterRow)
+            .values(name=name, game=game, document=document)
+            .returning(CharacterRow.id)
+        ).scalar_one()
+
+
+def _record_row(encounter_id: int, record: LogRecord) -> dict[str, Any]:
+    data = record.to_json()
+    return {
+        "encounter_id": encounter_id,
+        "revision": record.revision,
+        "kind": data["kind"],
+        "seq": record.seq,
+        "command": data["command"],
+        "events": data["events"],
+    }
+
+
+def _record(
+    revision: int, kind: str, seq: int | None, command: dict[str, Any] | None, events: Any
+) -> LogRecord:
+    return LogRecord.from_json(
+        {"revision": revision, "kind": kind, "seq": seq, "command": command, "events": events}
+    )
+
+
+def _character(
+    character_id: int, name: str, game: str, document: dict[str, Any], updated_at: datetime
+) -> StoredCharacter:
+    if updated_at.tzinfo is None:  # SQLite keeps UTC without the zone
+        updated_at = updated_at.replace(tzinfo=UTC)
+    return StoredCharacter(character_id, name, game, document, updated_at)
+
+
+def _reason(error: DBAPIError) -> str:
+    lines = str(error.orig).strip().splitlines()
+    return lines[0].rstrip(".") if lines else type(error.orig).__name__
+
+
+def _require_id(value: object, what: str) -> None:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise DataError(f"A {what} id must be an integer, got {value!r}.")
+
+
+def _require_text(value: object, what: str, limit: int) -> None:
+    if not isinstance(value, str) or not 1 <= len(value) <= limit or CONTROL.search(value):
+        raise DataError(
+            f"{what} must be text of 1 to {limit} characters without control characters, "
+            f"got {value!r}."
+        )
+
+
+def _require_header(name: object, game: object, seed: object) -> None:
+    _require_text(name, "An encounter's name", NAME_LENGTH)
+    _require_text(game, "An encounter's game", GAME_LENGTH)
+    if isinstance(seed, bool) or not isinstance(seed, int) or not SEED_MIN <= seed <= SEED_MAX:
+        raise DataError(f"An encounter's seed must be a 64-bit signed integer, got {seed!r}.")
+
+
+def _require_character(name: object, game: object, document: object) -> None:
+    _require_text(name, "A character's name", NAME_LENGTH)
+    _require_text(game, "A character's game", GAME_LENGTH)
+    if not isinstance(document, dict):
+        raise DataError(f"A character document must be a JSON object, got {document!r}.")
+    require_plain_json(document, "The character document")

@@ -1,0 +1,1 @@
+"""One file per migration, oldest first by ``down_revision``."""

@@ -1,0 +1,88 @@
+"""The tables: encounters, their append-only log records, and characters as JSON documents.
+
+The Alembic migrations in ``migrations/versions`` build exactly these tables;
+``tests/test_store.py`` checks that the migrated schema and these models agree.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    CheckConstraint,
+    DateTime,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+    func,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+NAME_LENGTH = 200
+GAME_LENGTH = 64
+KIND_LENGTH = 16
+
+NAMING_CONVENTION = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+
+class Base(DeclarativeBase):
+    """Declarative base with named constraints (so migrations can refer to them)."""
+
+    metadata = MetaData(naming_convention=NAMING_CONVENTION)
+
+
+class EncounterRow(Base):
+    """An encounter: its game, its seed and its current revision (the number of records)."""
+
+    __tablename__ = "encounters"
+    __table_args__ = (CheckConstraint("revision >= 0", name="revision_not_negative"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(NAME_LENGTH))
+    game: Mapped[str] = mapped_column(String(GAME_LENGTH))
+    seed: Mapped[int] = mapped_column(BigInteger)
+    revision: Mapped[int] = mapped_column(Integer, default=0)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+
+
+class LogRecordRow(Base):
+    """One record of an encounter's log (``tableside.encounter.log.LogRecord``)."""
+
+    __tablename__ = "log_records"
+    __table_args__ = (CheckConstraint("revision >= 1", name="revision_positive"),)
+
+    encounter_id: Mapped[int] = mapped_column(
+        Integer,
+        ForeignKey("encounters.id", ondelete="CASCADE"),
+        primary_key=True,
+        autoincrement=False,
+    )
+    revision: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    kind: Mapped[str] = mapped_column(String(KIND_LENGTH))
+    seq: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    command: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True), nullable=True)
+    events: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
+
+
+class CharacterRow(Base):
+    """A character of some game, kept as the game's own JSON document."""
+
+    __tablename__ = "characters"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(NAME_LENGTH))
+    game: Mapped[str] = mapped_column(String(GAME_LENGTH))
+    document: Mapped[dict[str, Any]] = mapped_column(JSON)
+    updated_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), server_default=func.now(), onupdate=func.now()
+    )
