@@ -23,7 +23,16 @@ class Cli:
         self.db, self.capsys, self.monkeypatch = str(db), capsys, monkeypatch
 
     def run(self, *args: str) -> tuple[int, str, str]:
-        argv = ["tableside", "war", *args, "--db", self.db]
+        return self.run_in("war", *args)
+
+    def json_in(self, *args: str) -> dict[str, Any]:
+        code, out, err = self.run_in(*args, "--json")
+        assert code == 0, err
+        data: dict[str, Any] = json.loads(out)
+        return data
+
+    def run_in(self, *args: str) -> tuple[int, str, str]:
+        argv = ["tableside", *args, "--db", self.db]
         self.monkeypatch.setattr(sys, "argv", argv)
         with pytest.raises(SystemExit) as exit_info:
             main()
@@ -108,3 +117,25 @@ def test_a_bad_import_names_the_field_and_writes_nothing(cli: Cli, tmp_path: Pat
     assert code == 2 and "records" in err
     code, _, err = cli.run("show", "2")
     assert code == 2
+
+
+def test_characters_save_list_export_import(cli: Cli, tmp_path: Path) -> None:
+    saved = cli.json_in("character", "save", HERALD)
+    assert saved["name"] == "Herald"
+    listed = cli.json_in("character", "list")
+    assert listed["characters"] == [{"id": saved["id"], "name": "Herald", "game": "majesty"}]
+    out = tmp_path / "herald-record.json"
+    code, _, err = cli.run_in("character", "export", str(saved["id"]), "--out", str(out))
+    assert code == 0, err
+    again = cli.json_in("character", "import", str(out))
+    assert again["id"] != saved["id"]
+
+
+def test_a_bad_character_is_refused_and_nothing_saved(cli: Cli, tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json"
+    document = json.loads(Path(HERALD).read_text("utf-8"))
+    document["attributes"]["control"] = "lots"
+    bad.write_text(json.dumps(document), "utf-8")
+    code, _, err = cli.run_in("character", "save", str(bad))
+    assert code == 2 and "attributes.control" in err
+    assert cli.json_in("character", "list")["characters"] == []

@@ -22,9 +22,9 @@ SEED = 2026
 LIMIT = 2000
 
 
-def run_war() -> Encounter[WarState]:
+def run_war(seed: int = SEED) -> Encounter[WarState]:
     """Add the roster and let the policy fight until the War ends."""
-    encounter: Encounter[WarState] = Encounter(MajestyWar(), SEED)
+    encounter: Encounter[WarState] = Encounter(MajestyWar(), seed)
     for command in add_commands():
         encounter.execute(command)
     for _ in range(LIMIT):

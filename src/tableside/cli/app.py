@@ -6,7 +6,7 @@ import sys
 
 import typer
 
-from tableside.cli import majesty_cmds, war_cmds
+from tableside.cli import character_cmds, majesty_cmds, war_cmds
 from tableside.errors import TablesideError
 
 app = typer.Typer(
@@ -18,6 +18,7 @@ app = typer.Typer(
 )
 app.add_typer(majesty_cmds.app, name="majesty")
 app.add_typer(war_cmds.app, name="war")
+app.add_typer(character_cmds.app, name="character")
 
 USAGE_ERROR = 2
 
