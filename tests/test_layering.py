@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "tableside"
-PURE_PACKAGES = ("dice", "majesty")
+PURE_PACKAGES = ("dice", "majesty", "strife")
 FORBIDDEN = {
     "random", "os", "io", "pathlib", "shutil", "socket", "sqlite3", "subprocess", "asyncio",
     "http", "urllib", "requests", "httpx", "sqlalchemy", "alembic", "psycopg", "psycopg2",

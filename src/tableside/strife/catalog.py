@@ -1,0 +1,342 @@
+"""Weapons, shields, armour, characters and monsters are data, validated on load (S-14, S-16).
+
+Format ``tableside/strife-catalog`` version 1 (documented in ``docs/strife.md``). Unknown keys are
+refused and every error names the path of the bad field. The built-in catalogue lives in
+``data/*.json``; a Host may load files of their own in the same format to add or replace entries.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from enum import StrEnum
+from functools import cache
+from importlib import resources
+from typing import Any, Literal, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from tableside.errors import DataError, RulesError
+from tableside.strife.dice import DiceExpr, parse_dice
+from tableside.strife.size import CreatureSize, WeaponSize
+
+CATALOG_FORMAT = "tableside/strife-catalog"
+CATALOG_VERSION = 1
+SHIELD_GROUP = "Shields"
+
+
+class Frozen(BaseModel):
+    """A strict, immutable record: unknown keys are refused."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Stat(StrEnum):
+    """The stats a stat test can use (S-1): STR, AGIL, INT, WIS, STAM and Initiative."""
+
+    STR = "STR"
+    AGIL = "AGIL"
+    INT = "INT"
+    WIS = "WIS"
+    STAM = "STAM"
+    INIT = "INIT"
+
+
+class Element(StrEnum):
+    """Damage and Resistance types of non-physical attacks (S-8)."""
+
+    ARCANE = "arcane"
+    FIRE = "fire"
+    FROST = "frost"
+    LIGHTNING = "lightning"
+    SHADOW = "shadow"
+    LIGHT = "light"
+    WILD = "wild"
+    POISON = "poison"
+
+
+class Resource(StrEnum):
+    """Class resources with end-of-combat rules (S-22); HP is kept apart."""
+
+    VIGOR = "Vigor"
+    FURY = "Fury"
+    HONOR = "Honor"
+    SPIRIT = "Spirit"
+    FAITH = "Faith"
+    FOCUS = "Focus"
+    STEALTH = "Stealth"
+
+
+class Stats(Frozen):
+    """The basic stats, 0 to 40 each."""
+
+    STR: int = Field(ge=0, le=40)
+    AGIL: int = Field(ge=0, le=40)
+    INT: int = Field(ge=0, le=40)
+    WIS: int = Field(ge=0, le=40)
+    STAM: int = Field(ge=0, le=40)
+
+
+class WeaponAttributes(Frozen):
+    """A weapon's attributes and their values (S-10 … S-13, S-16)."""
+
+    parry: int | None = Field(default=None, ge=0)
+    block: int | None = Field(default=None, ge=0)
+    ward_off: bool = False
+    impale: bool = False
+    reach: int | None = Field(default=None, ge=1)
+    thrown: float | None = Field(default=None, gt=0)  # thrown range in inches
+    crushing_blow: int | None = Field(default=None, ge=0)
+
+
+class PercentEffect(Frozen):
+    """A % effect (step 4 of a physical attack): ``chance`` % to inflict a named condition."""
+
+    name: str = Field(min_length=1)
+    chance: int = Field(ge=1, le=100)
+    rounds: int | None = Field(default=None, ge=1)
+
+
+class Weapon(Frozen):
+    """A weapon: damage dice, size, proficiency group, attributes, % effects."""
+
+    name: str = Field(min_length=1)
+    group: str = Field(min_length=1)
+    size: WeaponSize
+    damage: str
+    ranged: bool = False
+    range: float | None = Field(default=None, gt=0)
+    attributes: WeaponAttributes = WeaponAttributes()
+    effects: tuple[PercentEffect, ...] = ()
+    notes: str = ""
+
+    @field_validator("damage")
+    @classmethod
+    def _dice(cls, value: str) -> str:
+        try:
+            parse_dice(value)
+        except RulesError as error:
+            raise ValueError(str(error)) from None
+        return value
+
+    @property
+    def dice(self) -> DiceExpr:
+        """The parsed damage expression."""
+        return parse_dice(self.damage)
+
+    @property
+    def reach(self) -> int:
+        """Reach value, 0 without the Reach attribute (S-13)."""
+        return self.attributes.reach or 0
+
+
+class Shield(Frozen):
+    """A shield: its Block advantage and size (S-10)."""
+
+    name: str = Field(min_length=1)
+    size: WeaponSize
+    block: int = Field(ge=0)
+    crushing_blow: int | None = Field(default=None, ge=0)
+    notes: str = ""
+
+
+class ArmourPiece(Frozen):
+    """One piece of armour and the AC it gives (S-16 untrained armour)."""
+
+    name: str = Field(min_length=1)
+    slot: str = Field(min_length=1)
+    group: str = Field(min_length=1)
+    armor_value: int = Field(ge=0)
+    noisy: bool = False
+    stiff: bool = False
+
+
+class Pool(Frozen):
+    """A resource's current and maximum value (``maximum`` may be absent, e.g. Honor stacks)."""
+
+    current: int = Field(ge=0)
+    maximum: int | None = Field(default=None, ge=0)
+
+
+class Combatant(Frozen):
+    """A character or monster sheet."""
+
+    name: str = Field(min_length=1)
+    npc: bool = False
+    size: CreatureSize = CreatureSize.MEDIUM
+    stats: Stats
+    initiative: int = Field(ge=-20, le=60)
+    movement: int = Field(ge=0, le=40)
+    ac: int = Field(ge=0, le=100)
+    dodge: int = Field(default=0, ge=0, le=100)
+    resistances: dict[Element, int] = Field(default_factory=dict)
+    crit_chance: int = Field(default=0, ge=0, le=100)
+    cast_crit_chance: int = Field(default=0, ge=0, le=100)
+    critical_miss_chance: int = Field(default=5, ge=0, le=100)
+    miscast_chance: int = Field(default=5, ge=0, le=100)
+    hp: int = Field(ge=0)
+    hp_max: int = Field(ge=1)
+    absorption: int = Field(default=0, ge=0, le=100)
+    resources: dict[Resource, Pool] = Field(default_factory=dict)
+    proficiencies: tuple[str, ...] = ()
+    skills: tuple[str, ...] = ()
+    aquatic: bool = False
+    main_hand: str | None = None
+    off_hand: str | None = None
+    shield: str | None = None
+    armour: tuple[str, ...] = ()
+
+    def stat(self, stat: Stat) -> int:
+        """A stat's value; ``INIT`` is the Initiative stat."""
+        if stat == Stat.INIT:
+            return self.initiative
+        return int(getattr(self.stats, stat.value))
+
+    def resistance(self, element: Element) -> int:
+        """Resistance to ``element`` (0 when the sheet lists none)."""
+        return self.resistances.get(element, 0)
+
+    def proficient(self, group: str) -> bool:
+        """Trained in a weapon, shield or armour group (case-insensitive)."""
+        return group.lower() in {p.lower() for p in self.proficiencies}
+
+    def has_skill(self, skill: str) -> bool:
+        """Has a named Secondary Skill such as ``Dual Wield`` (case-insensitive)."""
+        return skill.lower() in {s.lower() for s in self.skills}
+
+
+class CatalogFile(Frozen):
+    """A catalogue file."""
+
+    format: Literal["tableside/strife-catalog"]
+    version: Literal[1]
+    weapons: tuple[Weapon, ...] = ()
+    shields: tuple[Shield, ...] = ()
+    armour: tuple[ArmourPiece, ...] = ()
+    characters: tuple[Combatant, ...] = ()
+    monsters: tuple[Combatant, ...] = ()
+
+
+def validation_sentence(error: ValidationError, what: str) -> str:
+    """One sentence naming the first bad field's path, the problem and the value."""
+    first = error.errors()[0]
+    path = ".".join(str(part) for part in first["loc"]) or "(top level)"
+    value = first.get("input")
+    shown = "" if isinstance(value, dict | list) else f" (got {value!r})"
+    message = str(first["msg"]).removeprefix("Value error, ")
+    return f"{what}: field {path}: {message.rstrip('.')}{shown}."
+
+
+def parse_catalog(data: Any, what: str = "catalogue") -> CatalogFile:
+    """Validate a decoded catalogue document, references included.
+
+    Raises:
+        DataError: One sentence naming the bad field's path.
+    """
+    try:
+        file = CatalogFile.model_validate(data)
+    except ValidationError as error:
+        raise DataError(validation_sentence(error, what)) from None
+    return file
+
+
+def parse_catalog_text(text: str, what: str = "catalogue") -> CatalogFile:
+    """Validate a catalogue given as JSON text."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise DataError(f"{what} is not valid JSON: {error.msg} at line {error.lineno}.") from None
+    return parse_catalog(data, what)
+
+
+T = TypeVar("T")
+
+
+def _lookup(table: dict[str, T], name: str, kind: str) -> T:
+    found = table.get(name.lower())
+    if found is None:
+        known = ", ".join(sorted(table)) or "none"
+        raise RulesError(f"Unknown {kind} {name!r}; known: {known}.")
+    return found
+
+
+class Catalog:
+    """Weapons, shields, armour, characters and monsters by name (case-insensitive)."""
+
+    def __init__(self, *files: CatalogFile) -> None:
+        self.weapons: dict[str, Weapon] = {}
+        self.shields: dict[str, Shield] = {}
+        self.armour: dict[str, ArmourPiece] = {}
+        self.combatants: dict[str, Combatant] = {}
+        for file in files:
+            self._add(file)
+
+    def _add(self, file: CatalogFile) -> None:
+        self.weapons.update({w.name.lower(): w for w in file.weapons})
+        self.shields.update({s.name.lower(): s for s in file.shields})
+        self.armour.update({a.name.lower(): a for a in file.armour})
+        sheets = (*file.characters, *file.monsters)
+        self.combatants.update({c.name.lower(): c for c in sheets})
+
+    def weapon(self, name: str) -> Weapon:
+        """Look a weapon up, with a clear error naming the known ones."""
+        return _lookup(self.weapons, name, "weapon")
+
+    def shield(self, name: str) -> Shield:
+        """Look a shield up."""
+        return _lookup(self.shields, name, "shield")
+
+    def armour_piece(self, name: str) -> ArmourPiece:
+        """Look an armour piece up."""
+        return _lookup(self.armour, name, "armour piece")
+
+    def combatant(self, name: str) -> Combatant:
+        """Look a character or monster up."""
+        return _lookup(self.combatants, name, "character or monster")
+
+    def extended(self, file: CatalogFile, what: str = "catalogue") -> Catalog:
+        """A catalogue with ``file``'s entries added (replacing same-named ones), checked."""
+        merged = Catalog()
+        for table in ("weapons", "shields", "armour", "combatants"):
+            setattr(merged, table, dict(getattr(self, table)))
+        merged._add(file)
+        merged.check_references(what)
+        return merged
+
+    def check_references(self, what: str = "catalogue") -> None:
+        """Every piece of equipment a sheet names exists (DataError naming the field)."""
+        for sheet in self.combatants.values():
+            for field, name, table in _equipment(sheet):
+                if name.lower() not in getattr(self, table):
+                    raise DataError(
+                        f"{what}: field {sheet.name}.{field}: no {_KINDS[table]} is named {name!r}."
+                    )
+
+
+_KINDS = {"weapons": "weapon", "shields": "shield", "armour": "armour piece"}
+
+
+def _equipment(sheet: Combatant) -> Iterable[tuple[str, str, str]]:
+    if sheet.main_hand:
+        yield "main_hand", sheet.main_hand, "weapons"
+    if sheet.off_hand:
+        yield "off_hand", sheet.off_hand, "weapons"
+    if sheet.shield:
+        yield "shield", sheet.shield, "shields"
+    for index, piece in enumerate(sheet.armour):
+        yield f"armour.{index}", piece, "armour"
+
+
+DATA_FILES = ("weapons.json", "shields.json", "armour.json", "characters.json", "monsters.json")
+
+
+@cache
+def builtin_catalog() -> Catalog:
+    """The shipped weapons, shields, armour, characters and monsters."""
+    files = []
+    for name in DATA_FILES:
+        text = resources.files("tableside.strife").joinpath("data", name).read_text("utf-8")
+        files.append(parse_catalog_text(text, f"built-in {name}"))
+    catalog = Catalog(*files)
+    catalog.check_references("built-in catalogue")
+    return catalog
