@@ -88,6 +88,21 @@ def _strike_line(d: dict[str, Any]) -> str:
     )
 
 
+def _attack_line(d: dict[str, Any]) -> str:
+    r = d["result"]
+    head = f"{d['attacker']} attacks {d['defender']} with {r['weapon']}: "
+    if r["outcome"] is None:
+        return head + "warded off"
+    text = head + f"d100 {r['natural']} → {r['modified']} {r['outcome']}"
+    reaction = r.get("reaction")
+    if reaction:
+        roll = f"d20 {reaction['roll']} → {reaction['total']}"
+        text += f"; {reaction['kind']} {roll} {reaction['result']}"
+    if r.get("damage"):
+        text += f"; damage {r['damage']['total']}"
+    return text
+
+
 def event_text(event: Event) -> str:
     """One event as a line of the log."""
     d = event.data
@@ -98,6 +113,21 @@ def event_text(event: Event) -> str:
             f"net {d['result']['net']:+d} → {d['result']['outcome']}"
         ),
         "combatant_added": lambda: f"{d['id']} joins at {d['position']}",
+        "attack_resolved": lambda: _attack_line(d),
+        "model_added": lambda: (
+            f"{d['id']} ({d['side']}) joins at {d['position']}: "
+            f"Initiative d20 {d['natural']} → score {d['score']}"
+        ),
+        "condition_added": lambda: (
+            f"{d['id']} gains {d['condition']['name']} "
+            f"(from {d['condition']['source']}; "
+            + (
+                f"{d['condition']['rounds_left']} rounds"
+                if d["condition"]["rounds_left"]
+                else f"until {d['condition']['until']}"
+            )
+            + ")"
+        ),
         "cycle_started": lambda: (
             f"Cycle {d['cycle']} begins: "
             + ", ".join(f"{t['segment']}:{t['combatant']}({t['ap']})" for t in d["order"])
@@ -105,11 +135,11 @@ def event_text(event: Event) -> str:
     }
     if event.kind in special:
         return special[event.kind]()
-    shown = {k: v for k, v in d.items() if k not in ("character",)}
+    shown = {k: v for k, v in d.items() if k not in ("character", "sheet")}
     return f"{event.kind} " + " ".join(f"{k}={v}" for k, v in shown.items())
 
 
-def log_lines(encounter: Encounter[WarState]) -> list[str]:
+def log_lines(encounter: Encounter[Any]) -> list[str]:
     """The whole log: each record, then each of its events with its ruling."""
     lines = []
     for record in encounter.records:
@@ -122,7 +152,8 @@ def log_lines(encounter: Encounter[WarState]) -> list[str]:
 def record_head(record: LogRecord) -> str:
     """'#12 strike {…}' or '#13 undo of #12'."""
     if record.kind == RecordKind.COMMAND and record.command is not None:
-        args = " ".join(f"{k}={v}" for k, v in record.command.args.items() if k != "character")
+        hidden = ("character", "sheet")
+        args = " ".join(f"{k}={v}" for k, v in record.command.args.items() if k not in hidden)
         dice = f" dice={list(record.command.dice)}" if record.command.dice else ""
         return f"#{record.revision} {record.command.kind} {args}{dice}".rstrip()
     what = record.command.kind if record.command else "?"

@@ -1,0 +1,642 @@
+"""Deciding a Realm of Strife fight: which events each command produces (S-3 … S-23).
+
+Commands: add, start (with an optional ambush), next, bottom, move, attack (an Action of up to
+four attacks under the 4-3-2 rule), aoo (an Attack of Opportunity on offer), instant,
+whole_turn (recover, skill, sprint), roll_with_the_blow, hide, condition, end_condition,
+end_combat, host_set. Reactions are declared with the attack they answer and refused when the
+round's one Reaction is spent.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, Literal
+
+from pydantic import Field
+
+from tableside.dice import Rng
+from tableside.encounter.log import Command, Event
+from tableside.encounter.strife_state import FightState, Model, condition_json, evolve
+from tableside.encounter.war_args import ID, Args, Coordinates, parse_args
+from tableside.errors import RulesError
+from tableside.majesty.geometry import distance
+from tableside.strife import reactions as react
+from tableside.strife.attack import AttackResult, AttackSetup, roll_attack
+from tableside.strife.catalog import Catalog, Combatant, Stat, builtin_catalog
+from tableside.strife.checks import (
+    InitiativeEntry,
+    initiative_with_natural,
+    order_initiative,
+    stat_test,
+)
+from tableside.strife.conditions import EXHAUSTION, KNOCKED_DOWN, condition
+from tableside.strife.limits import PlannedAttack, check_4_3_2
+from tableside.strife.loadout import loadout
+from tableside.strife.movement import Leg, MoveMode, check_path, roll_with_the_blow_limit, sprint
+from tableside.strife.records import Part
+from tableside.strife.report import attack_dict, stat_test_dict
+from tableside.strife.resources import end_of_combat
+from tableside.strife.ruleset import STANDARD, StrifeRuleset
+from tableside.strife.turns import (
+    ROLL_WITH_THE_BLOW_INITIATIVE,
+    MoveCause,
+    TurnElement,
+    check_turn,
+    disengage,
+    recover,
+    with_bottom_of_queue,
+)
+
+CONTACT = 1.0  # inches between centres that count as base contact (SA addendum)
+NEXT_TURN_END = "the end of its next Turn"
+
+
+class AddArgs(Args):
+    """add: a model from the catalogue (by name) or a sheet, on a side, at a position."""
+
+    id: str = ID
+    model: str | None = None
+    sheet: dict[str, Any] | None = None
+    side: str = Field(min_length=1, max_length=40)
+    position: Coordinates = (0.0, 0.0, 0.0)
+
+
+class StartArgs(Args):
+    """start: roll nothing more; order by Initiative Score; optional ambush round (S-3, S-4)."""
+
+    ambush: str | None = None
+
+
+class IdArgs(Args):
+    """Commands naming one model."""
+
+    id: str = ID
+
+
+class MoveArgs(Args):
+    """move: one Move per Turn along a straight line, with its terrain (S-6, S-18)."""
+
+    id: str = ID
+    to: Coordinates
+    mode: MoveMode = MoveMode.WALK
+    difficult: bool = False
+
+
+class AttackItem(Args):
+    """One attack of an Action, with the defender's declared reaction (if any)."""
+
+    defender: str = ID
+    weapon: str | None = None
+    precision: bool = False
+    modifiers: tuple[int, ...] = ()
+    reaction: Literal["block", "parry", "combined_parry", "block_and_parry", "ward_off"] | None = (
+        None
+    )
+
+
+class AttackArgs(Args):
+    """attack: the Action of a model — up to four attacks (S-17) — which ends its Turn (S-5)."""
+
+    attacker: str = ID
+    attacks: tuple[AttackItem, ...] = Field(min_length=1, max_length=8)
+
+
+class AooArgs(Args):
+    """aoo: take an Attack of Opportunity on offer (S-18)."""
+
+    attacker: str = ID
+    target: str = ID
+    weapon: str
+
+
+class InstantArgs(Args):
+    """instant: one per Turn, or out of turn at the cost of the next Turn's (S-4, S-5)."""
+
+    id: str = ID
+    name: str = Field(min_length=1, max_length=80)
+
+
+class WholeTurnArgs(Args):
+    """whole_turn: Recover, a whole-turn skill, or Sprint (S-5)."""
+
+    id: str = ID
+    kind: Literal["recover", "skill", "sprint"]
+    to: Coordinates | None = None
+    skill: str | None = None
+
+
+class RollArgs(Args):
+    """roll_with_the_blow: right after taking damage (S-19)."""
+
+    id: str = ID
+    to: Coordinates
+
+
+class ConditionArgs(Args):
+    """condition: put a named condition on a model, with a duration and a source (S-23)."""
+
+    id: str = ID
+    name: str = Field(min_length=1, max_length=40)
+    rounds: int | None = Field(default=None, ge=1)
+    until: str | None = None
+    source: str = "host"
+
+
+class EndConditionArgs(Args):
+    """end_condition: remove a condition by name."""
+
+    id: str = ID
+    name: str
+
+
+class EndCombatArgs(Args):
+    """end_combat: class resources after the fight (S-22)."""
+
+    wave: bool = False
+    battle_within_2_minutes: bool = False
+
+
+class HostArgs(Args):
+    """host_set: the Host's adjustment of HP or position (logged)."""
+
+    id: str = ID
+    field: Literal["hp", "position"]
+    value: int | Coordinates
+
+
+@dataclass
+class Pending:
+    """A working copy of the fight that applies each event as it is emitted."""
+
+    state: FightState
+    events: list[Event] = field(default_factory=list)
+
+    def emit(self, event_kind: str, rule: str | None = None, /, **data: Any) -> None:
+        """Record an event and apply it."""
+        event = Event(event_kind, data, rule)
+        self.events.append(event)
+        self.state = evolve(self.state, event)
+
+    def model(self, name: str) -> Model:
+        """A model that must exist."""
+        found = self.state.models.get(name)
+        if found is None:
+            known = ", ".join(self.state.models) or "none yet"
+            raise RulesError(f"There is no model {name!r} in this fight (known: {known}).")
+        return found
+
+
+@dataclass(frozen=True)
+class StrifeFight:
+    """A Realm of Strife combat as an encounter Game."""
+
+    catalog: Catalog = field(default_factory=builtin_catalog)
+    ruleset: StrifeRuleset = STANDARD
+    name: str = "strife-combat"
+
+    def initial(self) -> FightState:
+        """No models yet."""
+        return FightState()
+
+    def evolve(self, state: FightState, event: Event) -> FightState:
+        """Apply one event."""
+        return evolve(state, event)
+
+    def decide(self, state: FightState, command: Command, rng: Rng) -> list[Event]:
+        """Validate a command and return its events."""
+        handler = HANDLERS.get(command.kind)
+        if handler is None:
+            raise RulesError(
+                f"Unknown fight command {command.kind!r}; known: {', '.join(HANDLERS)}."
+            )
+        p = Pending(state)
+        handler(self, p, command.args, rng)
+        check_end(p)
+        return p.events
+
+
+# --- turn bookkeeping -------------------------------------------------------------------------
+
+
+def check_end(p: Pending) -> None:
+    """The fight ends when only one side has models standing."""
+    sides = {m.side for m in p.state.models.values()}
+    standing = {m.side for m in p.state.models.values() if not m.down}
+    if p.state.round >= 0 and len(sides) > 1 and len(standing) < 2 and not p.state.ended:
+        p.emit("fight_ended", None, winner=next(iter(standing), None))
+
+
+def use_element(p: Pending, who: str, element: TurnElement) -> None:
+    """Record a Turn element after checking the Turn's structure (S-5)."""
+    if p.state.ended:
+        raise RulesError("The fight has ended.")
+    if p.state.current != who:
+        raise RulesError(f"It is not {who}'s Turn (it is {p.state.current or 'nobody'}'s).")
+    m = p.model(who)
+    if TurnElement.ACTION.value in m.elements:
+        raise RulesError(f"{who} has taken its Action, which ends the Turn (S-5).")
+    check_turn([TurnElement(e) for e in (*m.elements, element.value)])
+    p.emit("element_used", "S-5", id=who, element=element.value)
+
+
+def turn_order(state: FightState) -> list[str]:
+    """This round's order: Initiative Score less any Roll with the Blow penalty (S-3, S-19)."""
+    standing = [m for m in state.models.values() if not m.down]
+    key = {m.id: (m.score - m.initiative_penalty, m.sheet.initiative) for m in standing}
+    return sorted(key, key=lambda name: (-key[name][0], -key[name][1], name))
+
+
+def start_round(p: Pending, number: int, order: list[str], ambush: str | None = None) -> None:
+    """A new round: conditions tick, Reactions come back, the queue resets (S-4, S-23)."""
+    p.emit("round_started", "S-4", round=number, order=order, ambush=ambush, tick=number > 1)
+    for m in p.state.models.values():
+        if m.initiative_penalty and m.id in order:
+            p.emit("initiative_penalty", "S-19", id=m.id, penalty=0)
+    next_turn(p)
+
+
+def next_turn(p: Pending) -> None:
+    """Begin the next standing model's Turn, or the next round."""
+    for index in range(p.state.turn + 1, len(p.state.order)):
+        m = p.state.models.get(p.state.order[index])
+        if m is not None and not m.down:
+            p.emit("turn_started", "S-5", id=m.id, turn=index, round=p.state.round)
+            return
+    start_round(p, p.state.round + 1, turn_order(p.state))
+
+
+# --- handlers ---------------------------------------------------------------------------------
+
+
+def do_add(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
+    """A model joins and rolls its Initiative Score at once (S-3)."""
+    args = parse_args(AddArgs, raw, "add")
+    if args.id in p.state.models:
+        raise RulesError(f"There is already a model {args.id!r} in this fight.")
+    sheet = model_sheet(game, args)
+    loadout(game.catalog, sheet)
+    entry = initiative_with_natural(args.id, args.side, sheet.initiative, rng.roll(20))
+    sheet_json = sheet.model_dump(mode="json")
+    p.emit("model_added", "S-3", id=args.id, side=args.side, position=list(args.position),
+           sheet=sheet_json, score=entry.score, natural=entry.natural)  # fmt: skip
+
+
+def model_sheet(game: StrifeFight, args: AddArgs) -> Combatant:
+    """The sheet named from the catalogue, or given whole."""
+    if (args.model is None) == (args.sheet is None):
+        raise RulesError("Give either a catalogue model name or a sheet, not both or neither.")
+    if args.model is not None:
+        return game.catalog.combatant(args.model)
+    from pydantic import ValidationError
+
+    from tableside.strife.catalog import validation_sentence
+
+    try:
+        return Combatant.model_validate(args.sheet)
+    except ValidationError as error:
+        raise RulesError(validation_sentence(error, f"sheet of {args.id}")) from None
+
+
+def do_start(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
+    """Turn Order by Initiative Score (ties: Initiative stat, then a seeded roll-off) (S-3, S-4)."""
+    args = parse_args(StartArgs, raw, "start")
+    if p.state.round >= 0:
+        raise RulesError("The fight has already started.")
+    sides = {m.side for m in p.state.models.values()}
+    if len(sides) < 2:
+        raise RulesError("A fight needs models on at least two sides.")
+    entries = [
+        InitiativeEntry(m.id, m.side, m.sheet.initiative, 0, (), m.score)
+        for m in p.state.models.values()
+    ]
+    order = list(order_initiative(entries, rng).names)
+    if args.ambush is not None:
+        if args.ambush not in sides:
+            raise RulesError(
+                f"No side {args.ambush!r} is in this fight (sides: {', '.join(sorted(sides))})."
+            )
+        p.emit(
+            "note",
+            "S-4",
+            text=f"{args.ambush} ambushes: one free round in Turn Order",
+            full_order=order,
+        )
+        start_round(p, 0, [n for n in order if p.state.models[n].side == args.ambush], args.ambush)
+    else:
+        start_round(p, 1, order)
+
+
+def do_next(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
+    """End the current Turn and begin the next."""
+    parse_args(Args, raw, "next")
+    if p.state.ended:
+        raise RulesError("The fight has ended.")
+    if p.state.round < 0:
+        raise RulesError("Start the fight first.")
+    if p.state.current is not None:
+        end_turn(p, p.state.current)
+    next_turn(p)
+
+
+def end_turn(p: Pending, who: str) -> None:
+    """The Turn ends; conditions lasting until the end of its next Turn end with it (S-19)."""
+    p.emit("turn_ended", "S-5", id=who)
+    m = p.state.models.get(who)
+    for item in () if m is None else m.conditions:
+        if item.until == NEXT_TURN_END:
+            p.emit("condition_ended", "S-19", id=who, name=item.name)
+
+
+def do_bottom(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
+    """The current model goes to the bottom of the queue: one per side per round (S-4)."""
+    args = parse_args(IdArgs, raw, "bottom")
+    m = p.model(args.id)
+    if p.state.current != m.id or m.elements:
+        raise RulesError(f"{m.id} may go to the bottom of the queue only at the start of its Turn.")
+    rest = list(p.state.order[p.state.turn :])
+    sides = {n: p.state.models[n].side for n in p.state.order if n in p.state.models}
+    moved = with_bottom_of_queue(rest, sides, [*[b for b in p.state.bottom if b in rest], m.id])
+    p.emit("bottom_of_queue", "S-4", id=m.id)
+    order = [*p.state.order[: p.state.turn], *moved]
+    p.emit("order_set", "S-4", order=order, turn=p.state.turn - 1)
+    next_turn(p)
+
+
+def contacts(catalog: Catalog, state: FightState, who: str) -> dict[str, list[str]]:
+    """Enemies in base contact with ``who`` and their equipped weapons."""
+    m = state.models[who]
+    return {
+        o.id: [w.name for w in loadout(catalog, o.sheet).weapons]
+        for o in state.models.values()
+        if o.side != m.side and not o.down and distance(o.position, m.position) <= CONTACT
+    }
+
+
+def do_move(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
+    """One Move: its cost (S-6), and Attacks of Opportunity when leaving contact (S-18)."""
+    args = parse_args(MoveArgs, raw, "move")
+    m = p.model(args.id)
+    use_element(p, m.id, TurnElement.MOVE)
+    inches = distance(m.position, args.to)
+    leg = Leg(Fraction(inches).limit_denominator(1000), args.mode, args.difficult)
+    check_path(m.sheet.movement, [leg], m.conditions)
+    before = contacts(game.catalog, p.state, m.id)
+    p.emit("moved", "S-6", id=m.id, to=list(args.to), moved=round(inches, 3))
+    left = {k: v for k, v in before.items() if k not in contacts(game.catalog, p.state, m.id)}
+    offer_aoos(p, m.id, left)
+
+
+def offer_aoos(p: Pending, mover: str, left: dict[str, list[str]]) -> None:
+    """Every enemy left behind may take free attacks, each weapon once per Turn (S-18)."""
+    _, _, free = disengage(p.state.aoo, p.state.rounds, mover, MoveCause.REGULAR_MOVE, left)
+    if free:
+        p.emit("aoo_offered", "S-18", offers=[{"attacker": f.attacker, "weapon": f.weapon,
+                                               "target": f.target} for f in free])  # fmt: skip
+
+
+def do_aoo(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
+    """Take an Attack of Opportunity on offer; the first one spends the Reaction (S-4, S-18)."""
+    args = parse_args(AooArgs, raw, "aoo")
+    offer = next((o for o in p.state.offers if (o.attacker, o.target, o.weapon)
+                  == (args.attacker, args.target, args.weapon)), None)  # fmt: skip
+    if offer is None:
+        raise RulesError(
+            f"{args.attacker} has no Attack of Opportunity with {args.weapon} on {args.target}."
+        )
+    if args.attacker not in p.state.aoo.used:
+        if not p.state.rounds.can_react(args.attacker):
+            raise RulesError(f"{args.attacker} has already used its Reaction this round (S-4).")
+        p.emit("reaction_spent", "S-4", id=args.attacker, failed_parry=False, reason="AoO")
+    p.emit("aoo_used", "S-18", attacker=args.attacker, weapon=args.weapon, target=args.target)
+    item = AttackItem(defender=args.target, weapon=args.weapon)
+    resolve_attack(game, p, p.model(args.attacker), item, rng)
+
+
+def do_attack(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
+    """An Action of attacks: 4-3-2 for player characters (S-17); the Action ends the Turn."""
+    args = parse_args(AttackArgs, raw, "attack")
+    attacker = p.model(args.attacker)
+    use_element(p, attacker.id, TurnElement.ACTION)
+    default = _default_weapon(game, attacker)
+    planned = [PlannedAttack(a.defender, a.weapon or default) for a in args.attacks]
+    check_4_3_2(planned, npc=attacker.sheet.npc)
+    for item in args.attacks:
+        if p.model(item.defender).down:
+            continue
+        resolve_attack(game, p, p.model(attacker.id), item, rng)
+
+
+def _default_weapon(game: StrifeFight, m: Model) -> str:
+    weapons = loadout(game.catalog, m.sheet).weapons
+    if not weapons:
+        raise RulesError(f"{m.id} has no weapon equipped; name one with the attack.")
+    return weapons[0].name
+
+
+def resolve_attack(
+    game: StrifeFight, p: Pending, attacker: Model, item: AttackItem, rng: Rng
+) -> None:
+    """Roll one attack with the defender's reaction and apply damage and conditions."""
+    defender = p.model(item.defender)
+    if defender.id == attacker.id:
+        raise RulesError(f"{attacker.id} cannot attack itself.")
+    weapon = game.catalog.weapon(item.weapon or _default_weapon(game, attacker))
+    reaction = declare_reaction(game, p, defender, item.reaction)
+    setup = AttackSetup(attacker.sheet, defender.sheet, weapon, precision=item.precision,
+                        hit_modifiers=tuple(Part("modifier", m) for m in item.modifiers),
+                        reaction=reaction, ruleset=game.ruleset)  # fmt: skip
+    result = roll_attack(setup, rng)
+    p.emit("attack_resolved", "S-7", attacker=attacker.id, defender=defender.id,
+           result=attack_dict(result))  # fmt: skip
+    apply_attack(p, attacker.id, defender.id, result)
+
+
+def declare_reaction(
+    game: StrifeFight, p: Pending, defender: Model, kind: str | None
+) -> react.Reaction | None:
+    """A declared reaction, refused when the round's Reaction is spent (S-4, S-10 … S-13)."""
+    if kind is None:
+        return None
+    if not p.state.rounds.can_react(defender.id):
+        raise RulesError(f"{defender.id} has already used its Reaction this round (S-4).")
+    gear = loadout(game.catalog, defender.sheet)
+    main = gear.main_hand
+    if kind == "block" and gear.shield is not None:
+        return react.block(defender.sheet, gear.shield)
+    if kind == "parry" and main is not None:
+        return react.parry(defender.sheet, main)
+    if kind == "combined_parry" and main is not None and gear.off_hand is not None:
+        return react.combined_parry(defender.sheet, main, gear.off_hand)
+    if kind == "block_and_parry" and gear.shield is not None and main is not None:
+        return react.block_and_parry(defender.sheet, gear.shield, main, react.Family.PARRY)
+    if kind == "ward_off" and main is not None:
+        return react.ward_off(defender.sheet, main)
+    raise RulesError(f"{defender.id} has nothing equipped to {kind.replace('_', ' ')} with.")
+
+
+def apply_attack(p: Pending, attacker: str, defender: str, result: AttackResult) -> None:
+    """Spend the reaction, deal damage, put conditions on (S-7, S-10 … S-14, S-23)."""
+    if result.setup.reaction is not None:
+        failed = (
+            result.reaction is not None
+            and result.reaction.verdict.value == "failure"
+            and (result.setup.reaction.family == react.Family.PARRY)
+        )
+        p.emit("reaction_spent", "S-4", id=defender, failed_parry=failed, reason="reaction")
+    if result.total_damage:
+        hp = max(0, p.model(defender).sheet.hp - result.total_damage)
+        p.emit("hp_set", "S-14", id=defender, hp=hp, damage=result.total_damage, source=attacker)
+    for inflicted in result.inflicted:
+        who = attacker if inflicted.target == "attacker" else defender
+        p.emit("condition_added", "S-23", id=who, condition=condition_json(inflicted.condition))
+
+
+def do_instant(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
+    """An Instant on its Turn, or out of turn using up its next Turn's Instant (S-4, S-5)."""
+    args = parse_args(InstantArgs, raw, "instant")
+    m = p.model(args.id)
+    if p.state.current == m.id:
+        if "instant" in m.elements and not any(e != "instant" for e in m.elements):
+            raise RulesError(f"{m.id} has already used this Turn's one instant (S-4, S-5).")
+        use_element(p, m.id, TurnElement.INSTANT)
+    else:
+        p.emit("instant_owed", "S-4", id=m.id)
+    p.emit("note", "S-5", id=m.id, text=f"Instant: {args.name}")
+
+
+def do_whole_turn(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
+    """Recover (+1 HP), a whole-turn skill, or Sprint with Stamina tests after the first (S-5)."""
+    args = parse_args(WholeTurnArgs, raw, "whole_turn")
+    m = p.model(args.id)
+    use_element(p, m.id, TurnElement.WHOLE_TURN)
+    if args.kind == "recover":
+        p.emit("hp_set", "S-5", id=m.id, hp=recover(m.sheet.hp, m.sheet.hp_max), damage=0)
+    elif args.kind == "skill":
+        p.emit("note", "S-5", id=m.id, text=f"whole-turn skill: {args.skill or 'unnamed'}")
+    else:
+        sprint_to(game, p, m, args.to, rng)
+    p.emit("element_used", "S-5", id=m.id, element=TurnElement.ACTION.value)
+
+
+def sprint_to(game: StrifeFight, p: Pending, m: Model, to: Any, rng: Rng) -> None:
+    """Sprint: 2 × natural Movement; each consecutive Sprint needs a Stamina test (S-5)."""
+    if to is None:
+        raise RulesError("A Sprint needs a destination (to).")
+    run = sprint(m.sheet.movement, m.sprints + 1)
+    inches = distance(m.position, to)
+    if inches > run.distance:
+        raise RulesError(f'A Sprint covers at most {run.distance}", not {inches:.1f}" (S-5).')
+    if run.stamina_test_needed:
+        test = stat_test(rng, Part("STAM", m.sheet.stat(Stat.STAM)))
+        p.emit(
+            "test_resolved",
+            "S-5",
+            id=m.id,
+            purpose="Sprint Stamina test",
+            result=stat_test_dict(test),
+        )
+        if not test.success:
+            p.emit("condition_added", "S-5", id=m.id, condition=condition_json(
+                condition(EXHAUSTION, "consecutive Sprint")))  # fmt: skip
+    before = contacts(game.catalog, p.state, m.id)
+    p.emit("moved", "S-5", id=m.id, to=list(to), moved=round(inches, 3))
+    p.emit("sprinted", "S-5", id=m.id, sprints=m.sprints + 1)
+    offer_aoos(
+        p, m.id, {k: v for k, v in before.items() if k not in contacts(game.catalog, p.state, m.id)}
+    )
+
+
+def do_roll(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
+    """Roll with the Blow after damage: ≤ half Movement, −10 Initiative, Knocked Down (S-19)."""
+    args = parse_args(RollArgs, raw, "roll_with_the_blow")
+    m = p.model(args.id)
+    if p.state.last_damaged != m.id:
+        raise RulesError(f"{m.id} may Roll with the Blow only right after taking damage (S-19).")
+    if m.id in p.state.rounds.failed_parry:
+        raise RulesError(f"{m.id} failed a Parry this round and cannot Roll with the Blow (S-19).")
+    if not p.state.rounds.can_react(m.id):
+        raise RulesError(f"{m.id} has already used its Reaction this round (S-4).")
+    limit = roll_with_the_blow_limit(m.sheet.movement)
+    inches = distance(m.position, args.to)
+    if inches > limit:
+        raise RulesError(
+            f'Rolling with the Blow moves at most {float(limit):g}", not {inches:.1f}" (S-19).'
+        )
+    p.emit("reaction_spent", "S-19", id=m.id, failed_parry=False, reason="Roll with the Blow")
+    p.emit("moved", "S-19", id=m.id, to=list(args.to), moved=round(inches, 3), forced=True)
+    p.emit("initiative_penalty", "S-19", id=m.id, penalty=ROLL_WITH_THE_BLOW_INITIATIVE)
+    knocked = condition(KNOCKED_DOWN, "Roll with the Blow", until=NEXT_TURN_END)
+    p.emit("condition_added", "S-19", id=m.id, condition=condition_json(knocked))
+
+
+def do_hide(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
+    """Hide (tracked as a condition; Stealth rules beyond it are the Host's, S-22, S-23)."""
+    args = parse_args(IdArgs, raw, "hide")
+    m = p.model(args.id)
+    use_element(p, m.id, TurnElement.INSTANT)
+    p.emit("hidden_set", "S-23", id=m.id, hidden=True)
+
+
+def do_condition(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
+    """A named condition with a duration and a source (S-23)."""
+    args = parse_args(ConditionArgs, raw, "condition")
+    m = p.model(args.id)
+    item = condition(args.name, args.source, args.rounds, args.until)
+    p.emit("condition_added", "S-23", id=m.id, condition=condition_json(item))
+
+
+def do_end_condition(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
+    """Remove a condition (e.g. Disarmed when the weapon is picked up)."""
+    args = parse_args(EndConditionArgs, raw, "end_condition")
+    m = p.model(args.id)
+    if not any(c.name == args.name for c in m.conditions):
+        raise RulesError(f"{m.id} has no condition {args.name!r}.")
+    p.emit("condition_ended", "S-23", id=m.id, name=args.name)
+
+
+def do_end_combat(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
+    """End of combat: Vigor back, Fury halves and is lost, the rest carries over (S-22)."""
+    args = parse_args(EndCombatArgs, raw, "end_combat")
+    for m in list(p.state.models.values()):
+        after = end_of_combat(m.sheet.resources, wave=args.wave,
+                              battle_within_2_minutes=args.battle_within_2_minutes)  # fmt: skip
+        pools = {k.value: v.model_dump(mode="json") for k, v in after.pools.items()}
+        p.emit("resources_set", "S-22", id=m.id, resources=pools)
+    if not p.state.ended:
+        p.emit("fight_ended", "S-22", winner=None)
+
+
+def do_host_set(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
+    """The Host sets HP or a position by hand."""
+    args = parse_args(HostArgs, raw, "host_set")
+    m = p.model(args.id)
+    if args.field == "hp":
+        if not isinstance(args.value, int) or not 0 <= args.value <= m.sheet.hp_max:
+            raise RulesError(
+                f"HP must be a whole number from 0 to {m.sheet.hp_max}, not {args.value!r}."
+            )
+        p.emit("hp_set", "host", id=m.id, hp=args.value, damage=0, host=True)
+    else:
+        if not isinstance(args.value, tuple):
+            raise RulesError(f"position needs [x, y, z], not {args.value!r}.")
+        p.emit("moved", "host", id=m.id, to=list(args.value), moved=0.0, host=True)
+
+
+HANDLERS: dict[str, Any] = {
+    "add": do_add,
+    "start": do_start,
+    "next": do_next,
+    "bottom": do_bottom,
+    "move": do_move,
+    "attack": do_attack,
+    "aoo": do_aoo,
+    "instant": do_instant,
+    "whole_turn": do_whole_turn,
+    "roll_with_the_blow": do_roll,
+    "hide": do_hide,
+    "condition": do_condition,
+    "end_condition": do_end_condition,
+    "end_combat": do_end_combat,
+    "host_set": do_host_set,
+}

@@ -1,0 +1,99 @@
+"""A simple, documented policy for automated Realm of Strife fights (golden transcript, simulation).
+
+In order of preference:
+1. Attacks of Opportunity on offer are taken (S-18).
+2. A model that has just taken damage, is below half HP and still has its Reaction Rolls with the
+   Blow 1" straight back from its attacker (S-19).
+3. On its Turn, a model below half its HP that is in contact disengages: it moves its full
+   Movement (half when crawling) straight away from the nearest enemy (S-18), then ends its Turn.
+4. Otherwise it attacks an enemy in contact (the defender Blocks with a shield, or Parries with a
+   weapon that can, while its Reaction lasts), or moves toward the nearest enemy and attacks if it
+   then can; then the Turn ends.
+"""
+
+from __future__ import annotations
+
+from tableside.encounter.log import Command
+from tableside.encounter.strife_fight import CONTACT
+from tableside.encounter.strife_state import FightState, Model
+from tableside.majesty.geometry import Point, distance
+from tableside.strife.catalog import Catalog, builtin_catalog
+from tableside.strife.conditions import KNOCKED_DOWN
+from tableside.strife.loadout import loadout
+
+
+def _enemies(state: FightState, me: Model) -> list[Model]:
+    return sorted((m for m in state.models.values() if m.side != me.side and not m.down),
+                  key=lambda m: (distance(me.position, m.position), m.id))  # fmt: skip
+
+
+def _away(start: Point, source: Point, inches: float) -> Point:
+    gap = distance(start, source) or 1.0
+    return tuple(round(a + (a - b) / gap * inches, 3) for a, b in zip(start, source, strict=True))  # type: ignore[return-value]
+
+
+def _toward(start: Point, goal: Point, inches: float) -> Point:
+    gap = distance(start, goal) or 1.0
+    t = min(1.0, inches / gap)
+    return tuple(round(a + (b - a) * t, 3) for a, b in zip(start, goal, strict=True))  # type: ignore[return-value]
+
+
+def reaction_for(catalog: Catalog, state: FightState, defender: Model) -> str | None:
+    """Block with a shield, else Parry with a weapon that can, while the Reaction lasts."""
+    if not state.rounds.can_react(defender.id):
+        return None
+    gear = loadout(catalog, defender.sheet)
+    if gear.shield is not None:
+        return "block"
+    if gear.main_hand is not None and gear.main_hand.attributes.parry is not None:
+        return "parry"
+    return None
+
+
+def next_command(state: FightState, catalog: Catalog | None = None) -> Command:
+    """The policy's next command."""
+    catalog = catalog or builtin_catalog()
+    if state.offers:
+        o = state.offers[0]
+        return Command("aoo", {"attacker": o.attacker, "target": o.target, "weapon": o.weapon})
+    rolled = _roll_with_the_blow(state)
+    if rolled is not None:
+        return rolled
+    return _turn(catalog, state)
+
+
+def _roll_with_the_blow(state: FightState) -> Command | None:
+    hurt = state.models.get(state.last_damaged or "")
+    attacker = state.models.get(state.current or "")
+    if hurt is None or attacker is None or hurt.down or 2 * hurt.sheet.hp >= hurt.sheet.hp_max:
+        return None
+    if not state.rounds.can_react(hurt.id) or hurt.id in state.rounds.failed_parry:
+        return None
+    return Command(
+        "roll_with_the_blow",
+        {"id": hurt.id, "to": list(_away(hurt.position, attacker.position, 1.0))},
+    )
+
+
+def _turn(catalog: Catalog, state: FightState) -> Command:
+    me = state.models.get(state.current or "")
+    if me is None or state.ended or "action" in me.elements:
+        return Command("next")
+    enemies = _enemies(state, me)
+    if not enemies:
+        return Command("next")
+    near = enemies[0]
+    gap = distance(me.position, near.position)
+    if gap <= CONTACT and "move" not in me.elements and 2 * me.sheet.hp < me.sheet.hp_max:
+        crawling = any(c.name == KNOCKED_DOWN for c in me.conditions)
+        inches = me.sheet.movement / (2 if crawling else 1)
+        return Command("move", {"id": me.id, "to": list(_away(me.position, near.position, inches))})
+    if gap <= CONTACT:
+        item = {"defender": near.id, "reaction": reaction_for(catalog, state, near)}
+        return Command(
+            "attack", {"attacker": me.id, "attacks": [{k: v for k, v in item.items() if v}]}
+        )
+    if "move" not in me.elements:
+        step = min(float(me.sheet.movement), gap - 0.9)
+        return Command("move", {"id": me.id, "to": list(_toward(me.position, near.position, step))})
+    return Command("next")

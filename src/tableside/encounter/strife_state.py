@@ -1,0 +1,197 @@
+"""The state of a Realm of Strife fight and how events change it (S-3 … S-23 on live models)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from tableside.encounter.log import Event
+from tableside.majesty.geometry import Point
+from tableside.strife.catalog import Combatant
+from tableside.strife.conditions import Condition, add_condition, end_condition, tick_round
+from tableside.strife.turns import AooTracker, FreeAttack, RoundTracker
+
+JSON = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Model:
+    """A model in the fight: its sheet (HP and resources live there), side, position, Turn."""
+
+    id: str
+    sheet: Combatant
+    side: str
+    position: Point
+    score: int
+    conditions: tuple[Condition, ...] = ()
+    elements: tuple[str, ...] = ()  # Turn elements used this Turn (S-5)
+    moved: float = 0.0
+    sprints: int = 0  # consecutive Sprints
+    initiative_penalty: int = 0  # Roll with the Blow: −10 on its next acting round (S-19)
+    hidden: bool = False
+
+    @property
+    def down(self) -> bool:
+        """Out of the fight at 0 HP."""
+        return self.sheet.hp <= 0
+
+
+@dataclass(frozen=True)
+class FightState:
+    """The whole fight: models, round, Turn Order, whose Turn, reactions and AoO offers."""
+
+    models: dict[str, Model] = field(default_factory=dict)
+    round: int = -1  # -1 before the start; 0 is the ambush round
+    ambush: str | None = None
+    order: tuple[str, ...] = ()
+    turn: int = -1
+    rounds: RoundTracker = field(default_factory=RoundTracker)
+    aoo: AooTracker = field(default_factory=AooTracker)
+    bottom: tuple[str, ...] = ()  # who went to the bottom of the queue this round (S-4)
+    offers: tuple[FreeAttack, ...] = ()  # Attacks of Opportunity on offer (S-18)
+    last_damaged: str | None = None  # who just took damage (Roll with the Blow, S-19)
+    ended: bool = False
+    winner: str | None = None
+
+    @property
+    def current(self) -> str | None:
+        """Whose Turn it is."""
+        return self.order[self.turn] if 0 <= self.turn < len(self.order) else None
+
+    def with_model(self, model: Model) -> FightState:
+        """The state with one model replaced."""
+        return replace(self, models={**self.models, model.id: model})
+
+
+def point(data: Any) -> Point:
+    """A JSON [x, y, z] as a Point."""
+    x, y, z = (float(v) for v in data)
+    return (x, y, z)
+
+
+def condition_from(data: JSON) -> Condition:
+    """A condition from its JSON form."""
+    return Condition(data["name"], data["source"], data.get("rounds_left"), data.get("until"),
+                     bool(data.get("automated")), int(data.get("stacks", 1)))  # fmt: skip
+
+
+def condition_json(item: Condition) -> JSON:
+    """A condition as JSON."""
+    return {"name": item.name, "source": item.source, "rounds_left": item.rounds_left,
+            "until": item.until, "automated": item.automated, "stacks": item.stacks}  # fmt: skip
+
+
+def _update(state: FightState, d: JSON, **changes: Any) -> FightState:
+    return state.with_model(replace(state.models[d["id"]], **changes))
+
+
+def _added(state: FightState, d: JSON) -> FightState:
+    sheet = Combatant.model_validate(d["sheet"])
+    model = Model(d["id"], sheet, d["side"], point(d["position"]), int(d["score"]))
+    return state.with_model(model)
+
+
+def _round_started(state: FightState, d: JSON) -> FightState:
+    models = {k: replace(m, conditions=tick_round(m.conditions) if d["tick"] else m.conditions)
+              for k, m in state.models.items()}  # fmt: skip
+    rounds = state.rounds.next_round() if d["round"] > 0 else RoundTracker(0)
+    return replace(state, models=models, round=int(d["round"]), order=tuple(d["order"]), turn=-1,
+                   rounds=rounds, bottom=(), offers=(), ambush=d.get("ambush"))  # fmt: skip
+
+
+def _turn_started(state: FightState, d: JSON) -> FightState:
+    rounds, has_instant = state.rounds.start_turn(d["id"])
+    m = state.models[d["id"]]
+    elements = () if has_instant else ("instant",)  # used out of turn already (S-4)
+    model = replace(m, elements=elements, moved=0.0)
+    return replace(state.with_model(model), turn=int(d["turn"]), rounds=rounds, aoo=AooTracker(),
+                   offers=(), last_damaged=None)  # fmt: skip
+
+
+def _hp(state: FightState, d: JSON) -> FightState:
+    m = state.models[d["id"]]
+    sheet = m.sheet.model_copy(update={"hp": int(d["hp"])})
+    damaged = d["id"] if d.get("damage") else state.last_damaged
+    return replace(state.with_model(replace(m, sheet=sheet)), last_damaged=damaged)
+
+
+def _element(state: FightState, d: JSON) -> FightState:
+    m = state.models[d["id"]]
+    return state.with_model(replace(m, elements=(*m.elements, d["element"])))
+
+
+def _condition(state: FightState, d: JSON) -> FightState:
+    m = state.models[d["id"]]
+    return state.with_model(
+        replace(m, conditions=add_condition(m.conditions, condition_from(d["condition"])))
+    )
+
+
+def _condition_ended(state: FightState, d: JSON) -> FightState:
+    m = state.models[d["id"]]
+    return state.with_model(replace(m, conditions=end_condition(m.conditions, d["name"])))
+
+
+def _reaction(state: FightState, d: JSON) -> FightState:
+    return replace(state, rounds=state.rounds.spend_reaction(d["id"], bool(d.get("failed_parry"))))
+
+
+def _owed(state: FightState, d: JSON) -> FightState:
+    return replace(state, rounds=state.rounds.use_out_of_turn_instant(d["id"]))
+
+
+def _offers(state: FightState, d: JSON) -> FightState:
+    offers = tuple(FreeAttack(o["attacker"], o["weapon"], o["target"]) for o in d["offers"])
+    return replace(state, offers=(*state.offers, *offers))
+
+
+def _aoo_used(state: FightState, d: JSON) -> FightState:
+    used = dict(state.aoo.used)
+    used[d["attacker"]] = used.get(d["attacker"], frozenset()) | {d["weapon"]}
+    offers = tuple(o for o in state.offers
+                   if not (o.attacker == d["attacker"] and o.weapon == d["weapon"]))  # fmt: skip
+    return replace(state, aoo=AooTracker(used), offers=offers)
+
+
+def _resources(state: FightState, d: JSON) -> FightState:
+    m = state.models[d["id"]]
+    sheet = Combatant.model_validate(
+        {**m.sheet.model_dump(mode="json"), "resources": d["resources"]}
+    )
+    return state.with_model(replace(m, sheet=sheet))
+
+
+EVOLVE: dict[str, Callable[[FightState, JSON], FightState]] = {
+    "model_added": _added,
+    "model_removed": lambda s, d: replace(
+        s, models={k: v for k, v in s.models.items() if k != d["id"]}
+    ),
+    "round_started": _round_started,
+    "turn_started": _turn_started,
+    "order_set": lambda s, d: replace(s, order=tuple(d["order"]), turn=int(d["turn"])),
+    "bottom_of_queue": lambda s, d: replace(s, bottom=(*s.bottom, d["id"])),
+    "element_used": _element,
+    "moved": lambda s, d: _update(s, d, position=point(d["to"]), moved=float(d["moved"])),
+    "hp_set": _hp,
+    "condition_added": _condition,
+    "condition_ended": _condition_ended,
+    "reaction_spent": _reaction,
+    "instant_owed": _owed,
+    "aoo_offered": _offers,
+    "aoo_used": _aoo_used,
+    "sprinted": lambda s, d: _update(s, d, sprints=int(d["sprints"])),
+    "initiative_penalty": lambda s, d: _update(s, d, initiative_penalty=int(d["penalty"])),
+    "hidden_set": lambda s, d: _update(s, d, hidden=bool(d["hidden"])),
+    "resources_set": _resources,
+    "fight_ended": lambda s, d: replace(s, ended=True, winner=d.get("winner")),
+}
+INFORMATIONAL = {"attack_resolved", "cast_resolved", "test_resolved", "initiative_rolled",
+                 "turn_ended", "note"}  # fmt: skip
+
+
+def evolve(state: FightState, event: Event) -> FightState:
+    """Apply one event to the fight."""
+    if event.kind in INFORMATIONAL:
+        return state
+    return EVOLVE[event.kind](state, event.data)

@@ -1,0 +1,212 @@
+"""A Realm of Strife fight on the encounter engine: S-3, S-4, S-5, S-6, S-17 … S-19, S-22, S-23."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tableside.encounter.engine import Encounter
+from tableside.encounter.log import Command, LogRecord
+from tableside.encounter.strife_fight import StrifeFight
+from tableside.encounter.strife_state import FightState
+from tableside.errors import TablesideError
+
+
+def fight(seed: int = 3) -> Encounter[FightState]:
+    return Encounter(StrifeFight(), seed)
+
+
+def do(
+    e: Encounter[FightState], kind: str, dice: tuple[int, ...] | None = None, /, **args: Any
+) -> LogRecord:
+    return e.execute(Command(kind, args, dice))
+
+
+def add(
+    e: Encounter[FightState], name: str, model: str, side: str, at: tuple[float, float], d20: int
+) -> None:
+    do(e, "add", (d20,), id=name, model=model, side=side, position=[at[0], at[1], 0.0])
+
+
+def duel(ambush: str | None = None) -> Encounter[FightState]:
+    """Aldric (Initiative 4) and Sera (8) against a Goblin (6) in contact with Aldric."""
+    e = fight()
+    add(e, "Aldric", "Aldric", "heroes", (0, 0), 10)  # score 14
+    add(e, "Sera", "Sera", "heroes", (0, 5), 2)  # score 10
+    add(e, "Goblin", "Goblin", "monsters", (1, 0), 12)  # score 18
+    do(e, "start", ambush=ambush) if ambush else do(e, "start")
+    return e
+
+
+def test_s3_initiative_scores_rolled_on_joining_and_s4_highest_first() -> None:
+    e = duel()
+    scores = {m.id: m.score for m in e.state.models.values()}
+    assert scores == {"Aldric": 14, "Sera": 10, "Goblin": 18}
+    assert e.state.order == ("Goblin", "Aldric", "Sera")
+    assert e.state.current == "Goblin"
+
+
+def test_s4_an_ambush_gives_the_ambushers_a_free_round() -> None:
+    e = duel(ambush="heroes")
+    assert (e.state.round, e.state.order, e.state.current) == (0, ("Aldric", "Sera"), "Aldric")
+    do(e, "next")
+    do(e, "next")
+    assert (e.state.round, e.state.current) == (1, "Goblin")
+
+
+def test_s4_one_model_per_side_may_go_to_the_bottom_of_the_queue() -> None:
+    e = duel()
+    do(e, "next")  # Goblin → Aldric
+    do(e, "bottom", id="Aldric")
+    assert e.state.order == ("Goblin", "Sera", "Aldric") and e.state.current == "Sera"
+    with pytest.raises(TablesideError, match="one model per side"):
+        do(e, "bottom", id="Sera")
+
+
+def test_s4_one_reaction_per_round() -> None:
+    e = duel()
+    twice = [{"defender": "Aldric", "reaction": "block"}] * 2
+    with pytest.raises(TablesideError, match="already used its Reaction"):
+        do(e, "attack", attacker="Goblin", attacks=twice)
+    assert e.state.rounds.can_react("Aldric")  # the refused Action changed nothing
+    do(e, "attack", attacker="Goblin", attacks=[{"defender": "Aldric", "reaction": "block"}])
+    assert not e.state.rounds.can_react("Aldric")
+    do(e, "next")  # Aldric's own Turn: still the same round
+    do(e, "next")
+    do(e, "next")  # round 2: Reactions come back
+    assert e.state.round == 2 and e.state.rounds.can_react("Aldric")
+
+
+def test_s4_an_out_of_turn_instant_uses_up_the_next_turns_instant() -> None:
+    e = duel()
+    do(e, "instant", id="Sera", name="Swift Kick")  # Goblin's Turn: out of turn
+    do(e, "next")
+    do(e, "next")  # Sera's Turn
+    with pytest.raises(TablesideError, match="one instant"):
+        do(e, "instant", id="Sera", name="Potion")
+
+
+def test_s5_one_move_one_instant_one_action_that_ends_the_turn() -> None:
+    e = duel()
+    do(e, "instant", id="Goblin", name="shout")
+    with pytest.raises(TablesideError, match="one instant"):
+        do(e, "instant", id="Goblin", name="shout again")
+    do(e, "attack", (3,), attacker="Goblin", attacks=[{"defender": "Aldric"}])  # critical miss
+    with pytest.raises(TablesideError, match="ends the Turn"):
+        do(e, "move", id="Goblin", to=[2.0, 0.0, 0.0])
+
+
+def test_s5_recover_is_a_whole_turn() -> None:
+    e = duel()
+    do(e, "host_set", id="Goblin", field="hp", value=5)
+    do(e, "whole_turn", id="Goblin", kind="recover")
+    assert e.state.models["Goblin"].sheet.hp == 6
+    with pytest.raises(TablesideError):
+        do(e, "move", id="Goblin", to=[2.0, 0.0, 0.0])
+
+
+def test_s5_consecutive_sprints_need_a_stamina_test() -> None:
+    e = duel()
+    do(e, "next")
+    do(e, "next")
+    do(e, "whole_turn", id="Sera", kind="sprint", to=[0.0, 15.0, 0.0])  # 2 × Movement 6
+    for _ in range(3):
+        do(e, "next")
+    do(e, "whole_turn", (2,), id="Sera", kind="sprint", to=[0.0, 25.0, 0.0])  # d20 2 fails
+    names = [c.name for c in e.state.models["Sera"].conditions]
+    assert names == ["Exhaustion"]
+
+
+def test_s6_movement_costs_and_knocked_down_crawls() -> None:
+    e = duel()
+    with pytest.raises(TablesideError, match="Movement is 5"):
+        do(e, "move", id="Goblin", to=[1.0, 3.0, 0.0], difficult=True)  # 3" × 2
+    do(e, "condition", id="Goblin", name="Knocked Down", source="trip")
+    with pytest.raises(TablesideError, match="Movement is 5"):
+        do(e, "move", id="Goblin", to=[1.0, 3.0, 0.0])  # crawling: 3" × 2
+
+
+def test_s17_four_three_two_for_player_characters() -> None:
+    e = duel()
+    do(e, "next")
+    with pytest.raises(TablesideError, match="S-17"):
+        do(e, "attack", attacker="Aldric", attacks=[{"defender": "Goblin"}] * 3)
+
+
+def test_s18_disengaging_offers_attacks_of_opportunity_once_per_weapon() -> None:
+    e = duel()
+    do(e, "next")  # Aldric's Turn, in contact with the Goblin
+    record = do(e, "move", id="Aldric", to=[-4.0, 0.0, 0.0])
+    offers = [ev.data["offers"] for ev in record.events if ev.kind == "aoo_offered"]
+    assert offers == [[{"attacker": "Goblin", "weapon": "Spear", "target": "Aldric"}]]
+    do(e, "aoo", (40, 5), attacker="Goblin", target="Aldric", weapon="Spear")
+    assert not e.state.rounds.can_react("Goblin")
+    with pytest.raises(TablesideError, match="no Attack of Opportunity"):
+        do(e, "aoo", (40, 5), attacker="Goblin", target="Aldric", weapon="Spear")
+
+
+def test_s18_forced_movement_never_provokes() -> None:
+    e = duel()
+    do(e, "attack", (60, 6), attacker="Goblin", attacks=[{"defender": "Aldric"}])
+    record = do(e, "roll_with_the_blow", id="Aldric", to=[-2.0, 0.0, 0.0])
+    assert "aoo_offered" not in [ev.kind for ev in record.events]
+
+
+def test_s19_roll_with_the_blow_moves_back_knocks_down_and_costs_initiative() -> None:
+    e = duel()
+    do(e, "attack", (60, 6), attacker="Goblin", attacks=[{"defender": "Aldric"}])
+    with pytest.raises(TablesideError, match=r"at most 2\.5"):
+        do(e, "roll_with_the_blow", id="Aldric", to=[-3.0, 0.0, 0.0])
+    do(e, "roll_with_the_blow", id="Aldric", to=[-2.0, 0.0, 0.0])
+    aldric = e.state.models["Aldric"]
+    assert aldric.initiative_penalty == 10 and aldric.conditions[0].name == "Knocked Down"
+    for _ in range(3):
+        do(e, "next")
+    assert e.state.order == ("Goblin", "Sera", "Aldric")  # 14 − 10 = 4 < 10
+
+
+def test_s19_not_without_damage_first() -> None:
+    e = duel()
+    with pytest.raises(TablesideError, match="right after taking damage"):
+        do(e, "roll_with_the_blow", id="Aldric", to=[-1.0, 0.0, 0.0])
+
+
+def test_s23_conditions_with_durations_tick_by_round() -> None:
+    e = duel()
+    do(e, "condition", id="Goblin", name="Stun", rounds=1, source="Mace")
+    assert e.state.models["Goblin"].conditions[0].rounds_left == 1
+    for _ in range(3):
+        do(e, "next")
+    do(e, "next")  # round 2 begins: the Stun has run out
+    assert e.state.models["Goblin"].conditions == ()
+
+
+def test_s22_end_of_combat_restores_vigor() -> None:
+    e = duel()
+    do(e, "end_combat")
+    assert e.state.ended
+    pools = e.state.models["Aldric"].sheet.resources
+    assert pools["Vigor"].current == pools["Vigor"].maximum  # type: ignore[index]
+
+
+def test_undo_redo_and_replay_of_a_fight() -> None:
+    e = duel()
+    do(e, "attack", (60, 6), attacker="Goblin", attacks=[{"defender": "Aldric"}])
+    hp = e.state.models["Aldric"].sheet.hp
+    e.undo()
+    assert e.state.models["Aldric"].sheet.hp == 30
+    e.redo()
+    assert e.state.models["Aldric"].sheet.hp == hp
+    assert e.verify_replay().state == e.state
+
+
+def test_bad_commands_are_refused_cleanly() -> None:
+    e = duel()
+    before = (e.revision, e.state)
+    for kind, args in (("attack", {"attacker": "Ghost", "attacks": [{"defender": "Aldric"}]}),
+                       ("move", {"id": "Aldric", "to": [1, 1, 0]}),
+                       ("bottom", {"id": "Sera"}), ("dance", {})):  # fmt: skip
+        with pytest.raises(TablesideError):
+            e.execute(Command(kind, args))
+    assert (e.revision, e.state) == before
