@@ -9,21 +9,24 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from tableside.encounter.engine import Encounter
+from tableside.encounter.engine import Encounter, Game
 from tableside.encounter.log import Command, LogRecord
+from tableside.encounter.strife_fight import StrifeFight
 from tableside.encounter.war import MajestyWar
-from tableside.encounter.war_state import WarState
 from tableside.errors import TablesideError
 from tableside.store import Store
 
-GAMES: dict[str, Callable[[], MajestyWar]] = {"majesty-war": MajestyWar}
+GAMES: dict[str, Callable[[], Game[Any]]] = {
+    "majesty-war": MajestyWar,
+    "strife-combat": StrifeFight,
+}
 
 
 class UnknownGameError(TablesideError):
     """An encounter whose game Tableside does not know."""
 
 
-def game_for(name: str) -> MajestyWar:
+def game_for(name: str) -> Game[Any]:
     """The Game object for a stored encounter's game name."""
     factory = GAMES.get(name)
     if factory is None:
@@ -31,9 +34,17 @@ def game_for(name: str) -> MajestyWar:
     return factory()
 
 
-def open_encounter(store: Store, encounter_id: int) -> Encounter[WarState]:
-    """Rebuild the live encounter from its stored log."""
+class WrongGameError(TablesideError):
+    """An encounter of another game than the command expects."""
+
+
+def open_encounter(store: Store, encounter_id: int, game: str | None = None) -> Encounter[Any]:
+    """Rebuild the live encounter from its stored log (refusing another game's encounter)."""
     info, records = store.load(encounter_id)
+    if game is not None and info.game != game:
+        raise WrongGameError(
+            f"Encounter {encounter_id} is a {info.game} encounter, not a {game} one."
+        )
     return Encounter.from_records(game_for(info.game), info.seed, records)
 
 
@@ -44,36 +55,40 @@ def new_encounter(store: Store, name: str, seed: int, game: str = "majesty-war")
 
 
 def run_command(
-    store: Store, encounter_id: int, command: Command, expected_revision: int | None = None
-) -> tuple[Encounter[WarState], LogRecord]:
+    store: Store,
+    encounter_id: int,
+    command: Command,
+    expected_revision: int | None = None,
+    game: str | None = None,
+) -> tuple[Encounter[Any], LogRecord]:
     """Decide and store one command; on refusal nothing is written."""
-    encounter = open_encounter(store, encounter_id)
+    encounter = open_encounter(store, encounter_id, game)
     record = encounter.execute(command, expected_revision)
     store.append(encounter_id, record)
     return encounter, record
 
 
 def undo(
-    store: Store, encounter_id: int, expected_revision: int | None = None
-) -> tuple[Encounter[WarState], LogRecord]:
+    store: Store, encounter_id: int, expected_revision: int | None = None, game: str | None = None
+) -> tuple[Encounter[Any], LogRecord]:
     """Undo the last command in effect and store the undo."""
-    encounter = open_encounter(store, encounter_id)
+    encounter = open_encounter(store, encounter_id, game)
     record = encounter.undo(expected_revision)
     store.append(encounter_id, record)
     return encounter, record
 
 
 def redo(
-    store: Store, encounter_id: int, expected_revision: int | None = None
-) -> tuple[Encounter[WarState], LogRecord]:
+    store: Store, encounter_id: int, expected_revision: int | None = None, game: str | None = None
+) -> tuple[Encounter[Any], LogRecord]:
     """Redo the last undone command and store the redo."""
-    encounter = open_encounter(store, encounter_id)
+    encounter = open_encounter(store, encounter_id, game)
     record = encounter.redo(expected_revision)
     store.append(encounter_id, record)
     return encounter, record
 
 
-def command(kind: str, dice: tuple[int, ...] | None = None, **args: Any) -> Command:
+def command(kind: str, dice: tuple[int, ...] | None = None, /, **args: Any) -> Command:
     """A Command with JSON arguments (None values left out)."""
     return Command(kind, {k: v for k, v in args.items() if v is not None}, dice)
 

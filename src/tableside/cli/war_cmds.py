@@ -22,6 +22,7 @@ from tableside.encounter.war_state import WarState
 from tableside.majesty.adjust import AdjustMode
 from tableside.store import Store
 
+GAME = "majesty-war"
 app = typer.Typer(
     help="A stored War: add combatants, Strike, Move, next Turn, undo/redo, log, export.",
     no_args_is_help=True,
@@ -106,7 +107,7 @@ def run(db: str | None, encounter_id: int, kind: str, revision: int | None, as_j
     parsed = None if dice is None else parse_dice(dice)
     with opened(db) as store:
         command = service.command(kind, parsed, **args)
-        encounter, record = service.run_command(store, encounter_id, command, revision)
+        encounter, record = service.run_command(store, encounter_id, command, revision, GAME)
     report(encounter, record, as_json)
 
 
@@ -119,7 +120,7 @@ def new(
 ) -> None:
     """Create a new War and print its id."""
     with opened(db) as store:
-        encounter_id = service.new_encounter(store, name, seed)
+        encounter_id = service.new_encounter(store, name, seed, GAME)
     if json_out:
         print_json({"id": encounter_id, "name": name, "seed": seed})
     else:
@@ -149,7 +150,7 @@ def add(
 def show(encounter_id: EncounterId, db: Db = None, json_out: Json = False) -> None:
     """The War Scroll and every combatant's state."""
     with opened(db) as store:
-        encounter = service.open_encounter(store, encounter_id)
+        encounter = service.open_encounter(store, encounter_id, GAME)
     if json_out:
         print_json(state_json(encounter))
     else:
@@ -333,7 +334,7 @@ def undo(
 ) -> None:
     """Undo the last command in effect."""
     with opened(db) as store:
-        encounter, record = service.undo(store, encounter_id, revision)
+        encounter, record = service.undo(store, encounter_id, revision, GAME)
     report(encounter, record, json_out)
 
 
@@ -343,7 +344,7 @@ def redo(
 ) -> None:
     """Redo the last undone command (exactly as it was)."""
     with opened(db) as store:
-        encounter, record = service.redo(store, encounter_id, revision)
+        encounter, record = service.redo(store, encounter_id, revision, GAME)
     report(encounter, record, json_out)
 
 
@@ -351,7 +352,7 @@ def redo(
 def log(encounter_id: EncounterId, db: Db = None, json_out: Json = False) -> None:
     """The whole log: commands, undos, redos, and every event with its ruling."""
     with opened(db) as store:
-        encounter = service.open_encounter(store, encounter_id)
+        encounter = service.open_encounter(store, encounter_id, GAME)
     if json_out:
         print_json({"records": [r.to_json() for r in encounter.records]})
     else:
@@ -389,7 +390,7 @@ def import_(
         raise DataError(f"{file} is not valid JSON: {error.msg} at line {error.lineno}.") from None
     with opened(db) as store:
         encounter_id = store.import_encounter(document)
-        encounter = service.open_encounter(store, encounter_id)
+        encounter = service.open_encounter(store, encounter_id, GAME)
         encounter.verify_replay()
     if json_out:
         print_json({"id": encounter_id, "revision": encounter.revision})

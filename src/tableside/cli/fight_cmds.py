@@ -1,0 +1,375 @@
+"""``tableside fight …``: a stored, undoable Realm of Strife combat."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from tableside import service
+from tableside.cli.fight_render import fight_json, fight_view
+from tableside.cli.output import print_json
+from tableside.cli.parsing import parse_dice, parse_point
+from tableside.cli.sources import read_text
+from tableside.cli.war_cmds import Db, Dice, EncounterId, Json, Revision, opened, wide_console
+from tableside.cli.war_render import event_text, log_lines, record_head
+from tableside.encounter.engine import Encounter
+from tableside.encounter.log import LogRecord
+
+GAME = "strife-combat"
+app = typer.Typer(
+    help="A stored Realm of Strife combat: add models, start (ambush), move, attack, react, undo.",
+    no_args_is_help=True,
+    rich_markup_mode=None,
+)
+Who = Annotated[str, typer.Argument(help="Model id.")]
+
+
+def report(encounter: Encounter[Any], record: LogRecord, as_json: bool) -> None:
+    """Print what a command did and the fight after it."""
+    if as_json:
+        print_json(
+            {"record": record.to_json(), "state": fight_json(encounter.state, encounter.revision)}
+        )
+        return
+    console = wide_console()
+    console.print(record_head(record), markup=False)
+    for event in record.events:
+        console.print(f"  {event_text(event)}  [{event.rule or '-'}]", markup=False)
+    console.print(fight_view(encounter.state, encounter.revision))
+
+
+def run(
+    db: str | None,
+    encounter_id: int,
+    command_kind: str,
+    revision: int | None,
+    as_json: bool,
+    dice: str | None = None,
+    /,
+    **args: Any,
+) -> None:
+    """Run one command through the store and report it."""
+    with opened(db) as store:
+        command = service.command(command_kind, None if dice is None else parse_dice(dice), **args)
+        encounter, record = service.run_command(store, encounter_id, command, revision, GAME)
+    report(encounter, record, as_json)
+
+
+@app.command()
+def new(
+    name: Annotated[str, typer.Argument(help="A name for the fight.")],
+    seed: Annotated[int, typer.Option(help="Seed of the server's dice (recorded).")] = 1,
+    db: Db = None,
+    json_out: Json = False,
+) -> None:
+    """Create a new fight and print its id."""
+    with opened(db) as store:
+        encounter_id = service.new_encounter(store, name, seed, GAME)
+    if json_out:
+        print_json({"id": encounter_id, "name": name, "seed": seed})
+    else:
+        print(f"Fight {encounter_id} created: {name} (seed {seed})")
+
+
+@app.command()
+def add(
+    encounter_id: EncounterId,
+    id: Annotated[str, typer.Option("--id", help="Model id in this fight.")],
+    side: Annotated[str, typer.Option(help="Side (faction) of the model.")],
+    model: Annotated[
+        str | None, typer.Option(help="A character or monster of the catalogue.")
+    ] = None,
+    sheet: Annotated[Path | None, typer.Option(help="A sheet JSON file instead.")] = None,
+    at: Annotated[str, typer.Option(help="Position x,y,z in inches.")] = "0,0,0",
+    dice: Dice = None,
+    db: Db = None,
+    revision: Revision = None,
+    json_out: Json = False,
+) -> None:
+    """Add a model; it rolls its Initiative Score as it joins (S-3)."""
+    document = None if sheet is None else json.loads(read_text(sheet, "sheet"))
+    run(
+        db,
+        encounter_id,
+        "add",
+        revision,
+        json_out,
+        dice,
+        id=id,
+        side=side,
+        model=model,
+        sheet=document,
+        position=list(parse_point(at, "--at")),
+    )
+
+
+@app.command()
+def start(
+    encounter_id: EncounterId,
+    ambush: Annotated[str | None, typer.Option(help="The side that ambushes (free round).")] = None,
+    dice: Dice = None,
+    db: Db = None,
+    revision: Revision = None,
+    json_out: Json = False,
+) -> None:
+    """Start: Turn Order by Initiative Score, with an ambush round if any (S-3, S-4)."""
+    run(db, encounter_id, "start", revision, json_out, dice, ambush=ambush)
+
+
+@app.command("next")
+def next_turn(
+    encounter_id: EncounterId, db: Db = None, revision: Revision = None, json_out: Json = False
+) -> None:
+    """End the current Turn and begin the next."""
+    run(db, encounter_id, "next", revision, json_out)
+
+
+@app.command()
+def bottom(
+    encounter_id: EncounterId,
+    who: Who,
+    db: Db = None,
+    revision: Revision = None,
+    json_out: Json = False,
+) -> None:
+    """Go to the bottom of the queue (one per side per round, S-4)."""
+    run(db, encounter_id, "bottom", revision, json_out, id=who)
+
+
+@app.command()
+def move(
+    encounter_id: EncounterId,
+    who: Who,
+    to: Annotated[str, typer.Option(help="Destination x,y,z.")],
+    mode: Annotated[str, typer.Option(help="walk, crawl, climb or swim.")] = "walk",
+    difficult: Annotated[bool, typer.Option("--difficult", help="Difficult Terrain.")] = False,
+    db: Db = None,
+    revision: Revision = None,
+    json_out: Json = False,
+) -> None:
+    """Move (S-6); leaving contact offers Attacks of Opportunity (S-18)."""
+    run(
+        db,
+        encounter_id,
+        "move",
+        revision,
+        json_out,
+        id=who,
+        to=list(parse_point(to, "--to")),
+        mode=mode,
+        difficult=difficult or None,
+    )
+
+
+@app.command()
+def attack(
+    encounter_id: EncounterId,
+    attacker: Who,
+    target: Annotated[list[str], typer.Option(help="A target per attack (repeatable, S-17).")],
+    weapon: Annotated[str | None, typer.Option(help="Weapon (default: main hand).")] = None,
+    reaction: Annotated[
+        str | None,
+        typer.Option(
+            help="The target's reaction: block, parry, combined_parry, block_and_parry, ward_off."
+        ),
+    ] = None,
+    precision: Annotated[bool, typer.Option("--precision")] = False,
+    dice: Dice = None,
+    db: Db = None,
+    revision: Revision = None,
+    json_out: Json = False,
+) -> None:
+    """The Action: one attack per --target, the first answered by --reaction; ends the Turn."""
+    attacks = [
+        {
+            "defender": t,
+            "weapon": weapon,
+            "precision": precision or None,
+            "reaction": reaction if i == 0 else None,
+        }
+        for i, t in enumerate(target)
+    ]
+    cleaned = [{k: v for k, v in a.items() if v is not None} for a in attacks]
+    run(db, encounter_id, "attack", revision, json_out, dice, attacker=attacker, attacks=cleaned)
+
+
+@app.command()
+def aoo(
+    encounter_id: EncounterId,
+    attacker: Who,
+    target: Annotated[str, typer.Option(help="The disengaging model.")],
+    weapon: Annotated[str, typer.Option(help="The weapon (each once per Turn).")],
+    dice: Dice = None,
+    db: Db = None,
+    revision: Revision = None,
+    json_out: Json = False,
+) -> None:
+    """Take an Attack of Opportunity on offer (S-18)."""
+    run(
+        db,
+        encounter_id,
+        "aoo",
+        revision,
+        json_out,
+        dice,
+        attacker=attacker,
+        target=target,
+        weapon=weapon,
+    )
+
+
+@app.command()
+def instant(
+    encounter_id: EncounterId,
+    who: Who,
+    name: Annotated[str, typer.Option(help="What the instant is.")],
+    db: Db = None,
+    revision: Revision = None,
+    json_out: Json = False,
+) -> None:
+    """An Instant (out of turn, it uses up the next Turn's, S-4)."""
+    run(db, encounter_id, "instant", revision, json_out, id=who, name=name)
+
+
+@app.command("whole-turn")
+def whole_turn(
+    encounter_id: EncounterId,
+    who: Who,
+    kind: Annotated[str, typer.Option(help="recover, skill or sprint.")],
+    to: Annotated[str | None, typer.Option(help="Sprint destination x,y,z.")] = None,
+    skill: Annotated[str | None, typer.Option(help="The whole-turn skill's name.")] = None,
+    dice: Dice = None,
+    db: Db = None,
+    revision: Revision = None,
+    json_out: Json = False,
+) -> None:
+    """A Whole Turn: Recover (+1 HP), a whole-turn skill, or Sprint (S-5)."""
+    run(
+        db,
+        encounter_id,
+        "whole_turn",
+        revision,
+        json_out,
+        dice,
+        id=who,
+        kind=kind,
+        to=None if to is None else list(parse_point(to, "--to")),
+        skill=skill,
+    )
+
+
+@app.command("roll-with-the-blow")
+def roll_with_the_blow(
+    encounter_id: EncounterId,
+    who: Who,
+    to: Annotated[str, typer.Option(help="Where it rolls to, x,y,z.")],
+    db: Db = None,
+    revision: Revision = None,
+    json_out: Json = False,
+) -> None:
+    """Roll with the Blow right after taking damage (S-19)."""
+    run(
+        db,
+        encounter_id,
+        "roll_with_the_blow",
+        revision,
+        json_out,
+        id=who,
+        to=list(parse_point(to, "--to")),
+    )
+
+
+@app.command()
+def hide(
+    encounter_id: EncounterId,
+    who: Who,
+    db: Db = None,
+    revision: Revision = None,
+    json_out: Json = False,
+) -> None:
+    """Hide (an Instant; tracked)."""
+    run(db, encounter_id, "hide", revision, json_out, id=who)
+
+
+@app.command()
+def condition(
+    encounter_id: EncounterId,
+    who: Who,
+    name: Annotated[str, typer.Option(help="Stun, Vulnerable, Knocked Down, …")],
+    rounds: Annotated[int | None, typer.Option(help="Rounds it lasts.")] = None,
+    until: Annotated[str | None, typer.Option(help="Or the event that ends it.")] = None,
+    source: Annotated[str, typer.Option(help="Who or what caused it.")] = "host",
+    db: Db = None,
+    revision: Revision = None,
+    json_out: Json = False,
+) -> None:
+    """Put a condition on a model, with its duration and source (S-23)."""
+    run(
+        db,
+        encounter_id,
+        "condition",
+        revision,
+        json_out,
+        id=who,
+        name=name,
+        rounds=rounds,
+        until=until,
+        source=source,
+    )
+
+
+@app.command("end-combat")
+def end_combat(
+    encounter_id: EncounterId,
+    wave: Annotated[bool, typer.Option("--wave", help="A wave fight.")] = False,
+    db: Db = None,
+    revision: Revision = None,
+    json_out: Json = False,
+) -> None:
+    """End the combat: class resources per S-22."""
+    run(db, encounter_id, "end_combat", revision, json_out, wave=wave or None)
+
+
+@app.command()
+def undo(
+    encounter_id: EncounterId, db: Db = None, revision: Revision = None, json_out: Json = False
+) -> None:
+    """Undo the last command in effect."""
+    with opened(db) as store:
+        encounter, record = service.undo(store, encounter_id, revision, GAME)
+    report(encounter, record, json_out)
+
+
+@app.command()
+def redo(
+    encounter_id: EncounterId, db: Db = None, revision: Revision = None, json_out: Json = False
+) -> None:
+    """Redo the last undone command."""
+    with opened(db) as store:
+        encounter, record = service.redo(store, encounter_id, revision, GAME)
+    report(encounter, record, json_out)
+
+
+@app.command()
+def show(encounter_id: EncounterId, db: Db = None, json_out: Json = False) -> None:
+    """Turn Order and every model's state."""
+    with opened(db) as store:
+        encounter = service.open_encounter(store, encounter_id, GAME)
+    if json_out:
+        print_json(fight_json(encounter.state, encounter.revision))
+    else:
+        wide_console().print(fight_view(encounter.state, encounter.revision))
+
+
+@app.command()
+def log(encounter_id: EncounterId, db: Db = None, json_out: Json = False) -> None:
+    """The whole log with ruling ids."""
+    with opened(db) as store:
+        encounter = service.open_encounter(store, encounter_id, GAME)
+    if json_out:
+        print_json({"records": [r.to_json() for r in encounter.records]})
+    else:
+        print("\n".join(log_lines(encounter)))

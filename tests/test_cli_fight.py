@@ -1,0 +1,81 @@
+"""``tableside fight``: a stored Realm of Strife combat from the command line."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tableside.cli.app import main
+
+
+class Cli:
+    def __init__(
+        self, db: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        self.db, self.capsys, self.monkeypatch = str(db), capsys, monkeypatch
+
+    def run(self, *args: str) -> tuple[int, str, str]:
+        self.monkeypatch.setattr(sys, "argv", ["tableside", *args, "--db", self.db])
+        with pytest.raises(SystemExit) as exit_info:
+            main()
+        out, err = self.capsys.readouterr()
+        code = exit_info.value.code
+        return (code if isinstance(code, int) else 0), out, err
+
+    def json(self, *args: str) -> dict[str, Any]:
+        code, out, err = self.run(*args, "--json")
+        assert code == 0, err
+        data: dict[str, Any] = json.loads(out)
+        return data
+
+
+@pytest.fixture
+def cli(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> Cli:
+    monkeypatch.delenv("TABLESIDE_DATABASE_URL", raising=False)
+    return Cli(tmp_path / "fight.db", capsys, monkeypatch)
+
+
+def started(cli: Cli) -> str:
+    fight = str(cli.json("fight", "new", "Ambush at the mill", "--seed", "5")["id"])
+    cli.json("fight", "add", fight, "--id", "Aldric", "--model", "Aldric", "--side", "heroes",
+             "--dice", "10")  # fmt: skip
+    cli.json("fight", "add", fight, "--id", "Goblin", "--model", "Goblin", "--side", "monsters",
+             "--at", "1,0,0", "--dice", "12")  # fmt: skip
+    cli.json("fight", "start", fight, "--ambush", "heroes")
+    return fight
+
+
+def test_a_fight_from_the_command_line(cli: Cli) -> None:
+    fight = started(cli)
+    state = cli.json("fight", "show", fight)
+    assert (state["round"], state["ambush"], state["current"]) == (0, "heroes", "Aldric")
+    hit = cli.json("fight", "attack", fight, "Aldric", "--target", "Goblin", "--dice", "70,8")
+    events = [e["kind"] for e in hit["record"]["events"]]
+    assert "attack_resolved" in events and "hp_set" in events
+    assert next(m for m in hit["state"]["models"] if m["id"] == "Goblin")["hp"] == 0
+    assert hit["state"]["ended"] and hit["state"]["winner"] == "heroes"
+    undone = cli.json("fight", "undo", fight)
+    assert next(m for m in undone["state"]["models"] if m["id"] == "Goblin")["hp"] == 8
+    code, out, _ = cli.run("fight", "log", fight)
+    assert code == 0 and "Aldric attacks Goblin" in out and "[S-7]" in out
+    code, out, _ = cli.run("fight", "show", fight)
+    assert code == 0 and "ambush by heroes" in out
+
+
+def test_bad_fight_commands_exit_2_and_change_nothing(cli: Cli) -> None:
+    fight = started(cli)
+    code, _, err = cli.run("fight", "attack", fight, "Goblin", "--target", "Aldric")
+    assert code == 2 and "not Goblin's Turn" in err
+    code, _, err = cli.run("fight", "move", fight, "Aldric", "--to", "9,0,0")
+    assert code == 2 and "Movement is 5" in err
+    assert cli.json("fight", "show", fight)["revision"] == 3
+
+
+def test_war_and_fight_commands_refuse_each_others_encounters(cli: Cli) -> None:
+    fight = started(cli)
+    code, _, err = cli.run("war", "show", fight)
+    assert code == 2 and "strife-combat" in err
