@@ -6,7 +6,7 @@ import sys
 
 import typer
 
-from tableside.cli import character_cmds, majesty_cmds, war_cmds
+from tableside.cli import character_cmds, fight_cmds, majesty_cmds, strife_cmds, war_cmds
 from tableside.errors import TablesideError
 
 app = typer.Typer(
@@ -19,6 +19,8 @@ app = typer.Typer(
 app.add_typer(majesty_cmds.app, name="majesty")
 app.add_typer(war_cmds.app, name="war")
 app.add_typer(character_cmds.app, name="character")
+app.add_typer(fight_cmds.app, name="fight")
+app.add_typer(strife_cmds.app, name="strife")
 
 USAGE_ERROR = 2
 

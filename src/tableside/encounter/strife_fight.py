@@ -32,7 +32,7 @@ from tableside.strife.checks import (
 )
 from tableside.strife.conditions import EXHAUSTION, KNOCKED_DOWN, condition
 from tableside.strife.limits import PlannedAttack, check_4_3_2
-from tableside.strife.loadout import loadout
+from tableside.strife.loadout import effective_ac, loadout
 from tableside.strife.movement import Leg, MoveMode, check_path, roll_with_the_blow_limit, sprint
 from tableside.strife.records import Part
 from tableside.strife.report import attack_dict, stat_test_dict
@@ -379,7 +379,7 @@ def do_move(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> Non
     m = p.model(args.id)
     use_element(p, m.id, TurnElement.MOVE)
     inches = distance(m.position, args.to)
-    leg = Leg(Fraction(inches).limit_denominator(1000), args.mode, args.difficult)
+    leg = Leg(Fraction(inches).limit_denominator(100), args.mode, args.difficult)
     check_path(m.sheet.movement, [leg], m.conditions)
     before = contacts(game.catalog, p.state, m.id)
     p.emit("moved", "S-6", id=m.id, to=list(args.to), moved=round(inches, 3))
@@ -445,6 +445,7 @@ def resolve_attack(
     reaction = declare_reaction(game, p, defender, item.reaction)
     setup = AttackSetup(attacker.sheet, defender.sheet, weapon, precision=item.precision,
                         hit_modifiers=tuple(Part("modifier", m) for m in item.modifiers),
+                        defender_ac=effective_ac(game.catalog, defender.sheet).value,
                         reaction=reaction, ruleset=game.ruleset)  # fmt: skip
     result = roll_attack(setup, rng)
     p.emit("attack_resolved", "S-7", attacker=attacker.id, defender=defender.id,
