@@ -210,3 +210,24 @@ def test_bad_commands_are_refused_cleanly() -> None:
         with pytest.raises(TablesideError):
             e.execute(Command(kind, args))
     assert (e.revision, e.state) == before
+
+
+def test_s8_s15_a_cast_on_two_targets_shares_the_spell_power() -> None:
+    e = fight()
+    add(e, "Sera", "Sera", "heroes", (0, 0), 19)
+    add(e, "Goblin-1", "Goblin", "monsters", (5, 0), 1)
+    add(e, "Goblin-2", "Goblin", "monsters", (5, 2), 1)
+    do(e, "start")
+    # casting d100 80 then 2 damage dice (1d4) for each target; spell power 3 over 2 hits → 2 each
+    record = do(e, "cast", (80, 2, 80, 3), caster="Sera", targets=["Goblin-1", "Goblin-2"],
+                power="Shadow Bolt", element="shadow", damage="1d4", spell_power=3)  # fmt: skip
+    casts = [ev.data for ev in record.events if ev.kind == "cast_resolved"]
+    assert [c["spell_power"] for c in casts] == [2, 2]
+    hp = {m.id: m.sheet.hp for m in e.state.models.values()}
+    assert hp["Goblin-1"] == 8 - (2 + 2) and hp["Goblin-2"] == 8 - (3 + 2)
+
+
+def test_a_cast_with_an_unknown_element_is_refused() -> None:
+    e = duel()
+    with pytest.raises(TablesideError, match="element"):
+        do(e, "cast", caster="Goblin", targets=["Aldric"], power="Zap", element="plasma")

@@ -197,6 +197,43 @@ def attack(
 
 
 @app.command()
+def cast(
+    encounter_id: EncounterId,
+    caster: Who,
+    target: Annotated[list[str], typer.Option(help="A target (repeatable; one roll each).")],
+    power: Annotated[str, typer.Option(help="The power's name.")],
+    element: Annotated[str, typer.Option(help="fire, frost, shadow, arcane, …")],
+    damage: Annotated[str | None, typer.Option(help="Damage dice, e.g. 2d6.")] = None,
+    spell_power: Annotated[
+        int, typer.Option(help="Spell power shared among those hit (S-15).")
+    ] = 0,
+    separate_rolls: Annotated[bool, typer.Option("--separate-rolls")] = False,
+    instant: Annotated[bool, typer.Option("--instant", help="An instant power.")] = False,
+    dice: Dice = None,
+    db: Db = None,
+    revision: Revision = None,
+    json_out: Json = False,
+) -> None:
+    """Cast a power on one or more targets (S-8, S-15)."""
+    run(
+        db,
+        encounter_id,
+        "cast",
+        revision,
+        json_out,
+        dice,
+        caster=caster,
+        targets=target,
+        power=power,
+        element=element,
+        damage=damage,
+        spell_power=spell_power or None,
+        separate_rolls=separate_rolls or None,
+        instant=instant or None,
+    )
+
+
+@app.command()
 def aoo(
     encounter_id: EncounterId,
     attacker: Who,

@@ -9,7 +9,7 @@ round's one Reaction is spent.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any, Literal
 
@@ -23,7 +23,16 @@ from tableside.errors import RulesError
 from tableside.majesty.geometry import distance
 from tableside.strife import reactions as react
 from tableside.strife.attack import AttackResult, AttackSetup, roll_attack
-from tableside.strife.catalog import Catalog, Combatant, Stat, builtin_catalog
+from tableside.strife.casting import (
+    CastDice,
+    CastResult,
+    CastSetup,
+    Power,
+    cast_with_dice,
+    roll_cast,
+    spell_power_share,
+)
+from tableside.strife.catalog import Catalog, Combatant, Element, Stat, builtin_catalog
 from tableside.strife.checks import (
     InitiativeEntry,
     initiative_with_natural,
@@ -35,7 +44,7 @@ from tableside.strife.limits import PlannedAttack, check_4_3_2
 from tableside.strife.loadout import effective_ac, loadout
 from tableside.strife.movement import Leg, MoveMode, check_path, roll_with_the_blow_limit, sprint
 from tableside.strife.records import Part
-from tableside.strife.report import attack_dict, stat_test_dict
+from tableside.strife.report import attack_dict, cast_dict, stat_test_dict
 from tableside.strife.resources import end_of_combat
 from tableside.strife.ruleset import STANDARD, StrifeRuleset
 from tableside.strife.turns import (
@@ -100,6 +109,20 @@ class AttackArgs(Args):
 
     attacker: str = ID
     attacks: tuple[AttackItem, ...] = Field(min_length=1, max_length=8)
+
+
+class CastArgs(Args):
+    """cast: a power on one or more targets — an Action, or the Instant for an instant power."""
+
+    caster: str = ID
+    targets: tuple[str, ...] = Field(min_length=1, max_length=12)
+    power: str = Field(min_length=1, max_length=80)
+    element: Element
+    damage: str | None = None
+    spell_power: int = Field(default=0, ge=0)
+    separate_rolls: bool = False
+    instant: bool = False
+    resists: bool = True
 
 
 class AooArgs(Args):
@@ -493,6 +516,35 @@ def apply_attack(p: Pending, attacker: str, defender: str, result: AttackResult)
         p.emit("condition_added", "S-23", id=who, condition=condition_json(inflicted.condition))
 
 
+def do_cast(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
+    """Cast a power (S-8); spell power is shared among the targets hit (S-15)."""
+    args = parse_args(CastArgs, raw, "cast")
+    caster = p.model(args.caster)
+    use_element(p, caster.id, TurnElement.INSTANT if args.instant else TurnElement.ACTION)
+    power = Power(args.power, args.element, args.damage)
+    rolls = [roll_cast(CastSetup(caster.sheet, p.model(t).sheet, power, resists=args.resists,
+                                 ruleset=game.ruleset), rng) for t in args.targets]  # fmt: skip
+    hit = sum(1 for r in rolls if r.damage is not None)
+    share = spell_power_share(args.spell_power, hit, args.separate_rolls) if hit else 0
+    for name, first in zip(args.targets, rolls, strict=True):
+        result = first
+        if first.damage is not None and share:
+            result = cast_with_share(first, share)
+        p.emit("cast_resolved", "S-8", caster=caster.id, target=name, result=cast_dict(result),
+               spell_power=share)  # fmt: skip
+        if result.damage is not None and result.damage.total:
+            hp = max(0, p.model(name).sheet.hp - result.damage.total)
+            p.emit("hp_set", "S-8", id=name, hp=hp, damage=result.damage.total, source=caster.id)
+
+
+def cast_with_share(first: CastResult, share: int) -> CastResult:
+    """The same casting roll and dice with the target's spell-power share added (S-15)."""
+    rolls = () if first.damage is None else first.damage.rolls
+    reaction = None if first.reaction is None else first.reaction.test.natural
+    dice = CastDice(first.natural, reaction, rolls)
+    return cast_with_dice(replace(first.setup, spell_power=share), dice)
+
+
 def do_instant(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
     """An Instant on its Turn, or out of turn using up its next Turn's Instant (S-4, S-5)."""
     args = parse_args(InstantArgs, raw, "instant")
@@ -632,6 +684,7 @@ HANDLERS: dict[str, Any] = {
     "move": do_move,
     "attack": do_attack,
     "aoo": do_aoo,
+    "cast": do_cast,
     "instant": do_instant,
     "whole_turn": do_whole_turn,
     "roll_with_the_blow": do_roll,
