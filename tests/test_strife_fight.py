@@ -231,3 +231,12 @@ def test_a_cast_with_an_unknown_element_is_refused() -> None:
     e = duel()
     with pytest.raises(TablesideError, match="element"):
         do(e, "cast", caster="Goblin", targets=["Aldric"], power="Zap", element="plasma")
+
+
+def test_sa37_melee_needs_contact_and_ranged_its_range() -> None:
+    e = fight()
+    add(e, "Aldric", "Aldric", "heroes", (0, 0), 19)
+    add(e, "Goblin", "Goblin", "monsters", (4, 0), 1)
+    do(e, "start")
+    with pytest.raises(TablesideError, match="base contact"):
+        do(e, "attack", attacker="Aldric", attacks=[{"defender": "Goblin"}])

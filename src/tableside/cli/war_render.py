@@ -114,8 +114,10 @@ def event_text(event: Event) -> str:
         ),
         "combatant_added": lambda: f"{d['id']} joins at {d['position']}",
         "attack_resolved": lambda: _attack_line(d),
-        "cast_resolved": lambda: f"{d['caster']} casts {d['result'].get('power', '')} on "
-        f"{d['target']}: d100 {d['result']['natural']} → {d['result']['outcome']}",
+        "cast_resolved": lambda: (
+            f"{d['caster']} casts {d['result'].get('power', '')} on "
+            f"{d['target']}: d100 {d['result']['natural']} → {d['result']['outcome']}"
+        ),
         "model_added": lambda: (
             f"{d['id']} ({d['side']}) joins at {d['position']}: "
             f"Initiative d20 {d['natural']} → score {d['score']}"

@@ -32,7 +32,14 @@ from tableside.strife.casting import (
     roll_cast,
     spell_power_share,
 )
-from tableside.strife.catalog import Catalog, Combatant, Element, Stat, builtin_catalog
+from tableside.strife.catalog import (
+    Catalog,
+    Combatant,
+    Element,
+    Stat,
+    Weapon,
+    builtin_catalog,
+)
 from tableside.strife.checks import (
     InitiativeEntry,
     initiative_with_natural,
@@ -43,6 +50,7 @@ from tableside.strife.conditions import EXHAUSTION, KNOCKED_DOWN, condition
 from tableside.strife.limits import PlannedAttack, check_4_3_2
 from tableside.strife.loadout import effective_ac, loadout
 from tableside.strife.movement import Leg, MoveMode, check_path, roll_with_the_blow_limit, sprint
+from tableside.strife.penalties import PenaltyContext, attack_range
 from tableside.strife.records import Part
 from tableside.strife.report import attack_dict, cast_dict, stat_test_dict
 from tableside.strife.resources import end_of_combat
@@ -433,7 +441,7 @@ def do_aoo(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> None
         p.emit("reaction_spent", "S-4", id=args.attacker, failed_parry=False, reason="AoO")
     p.emit("aoo_used", "S-18", attacker=args.attacker, weapon=args.weapon, target=args.target)
     item = AttackItem(defender=args.target, weapon=args.weapon)
-    resolve_attack(game, p, p.model(args.attacker), item, rng)
+    resolve_attack(game, p, p.model(args.attacker), item, rng, free_attack=True)
 
 
 def do_attack(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
@@ -458,13 +466,20 @@ def _default_weapon(game: StrifeFight, m: Model) -> str:
 
 
 def resolve_attack(
-    game: StrifeFight, p: Pending, attacker: Model, item: AttackItem, rng: Rng
+    game: StrifeFight,
+    p: Pending,
+    attacker: Model,
+    item: AttackItem,
+    rng: Rng,
+    free_attack: bool = False,
 ) -> None:
     """Roll one attack with the defender's reaction and apply damage and conditions."""
     defender = p.model(item.defender)
     if defender.id == attacker.id:
         raise RulesError(f"{attacker.id} cannot attack itself.")
     weapon = game.catalog.weapon(item.weapon or _default_weapon(game, attacker))
+    if not free_attack:
+        check_reach(attacker, defender, weapon)
     reaction = declare_reaction(game, p, defender, item.reaction)
     setup = AttackSetup(attacker.sheet, defender.sheet, weapon, precision=item.precision,
                         hit_modifiers=tuple(Part("modifier", m) for m in item.modifiers),
@@ -474,6 +489,23 @@ def resolve_attack(
     p.emit("attack_resolved", "S-7", attacker=attacker.id, defender=defender.id,
            result=attack_dict(result))  # fmt: skip
     apply_attack(p, attacker.id, defender.id, result)
+
+
+def check_reach(attacker: Model, defender: Model, weapon: Weapon) -> None:
+    """Melee needs base contact (plus the weapon's Reach); ranged, the weapon's range (SA-37)."""
+    gap = distance(attacker.position, defender.position)
+    if weapon.ranged:
+        limit = attack_range(attacker.sheet, weapon, PenaltyContext()) or Fraction(0)
+        if gap > limit:
+            raise RulesError(
+                f'{defender.id} is {gap:.1f}" away, beyond the range of {weapon.name} '
+                f'({float(limit):g}").'
+            )
+    elif gap > CONTACT + weapon.reach:
+        raise RulesError(
+            f"{attacker.id} must be in base contact with {defender.id} to attack with "
+            f'{weapon.name} (Reach {weapon.reach}); the distance is {gap:.1f}".'
+        )
 
 
 def declare_reaction(
