@@ -8,9 +8,9 @@ from typing import Annotated, Any
 
 import typer
 
+from tableside.cli.encounter_cmds import Db, Json, opened
 from tableside.cli.output import print_json
 from tableside.cli.sources import read_text
-from tableside.cli.war_cmds import Db, Json, opened
 from tableside.errors import DataError
 from tableside.majesty.formats import character_from_data
 

@@ -8,17 +8,12 @@ from typing import Annotated, Any
 
 import typer
 
-from tableside import service
+from tableside.cli import encounter_cmds
+from tableside.cli.encounter_cmds import Db, Dice, EncounterId, EncounterKind, Json, Revision
 from tableside.cli.fight_render import fight_json, fight_view
-from tableside.cli.output import print_json
-from tableside.cli.parsing import parse_dice, parse_point
+from tableside.cli.parsing import parse_point
 from tableside.cli.sources import read_text
-from tableside.cli.war_cmds import Db, Dice, EncounterId, Json, Revision, opened, wide_console
-from tableside.cli.war_render import event_text, log_lines, record_head
-from tableside.encounter.engine import Encounter
-from tableside.encounter.log import LogRecord
 
-GAME = "strife-combat"
 app = typer.Typer(
     help="A stored Realm of Strife combat: add models, start (ambush), move, attack, react, undo.",
     no_args_is_help=True,
@@ -27,51 +22,10 @@ app = typer.Typer(
 Who = Annotated[str, typer.Argument(help="Model id.")]
 
 
-def report(encounter: Encounter[Any], record: LogRecord, as_json: bool) -> None:
-    """Print what a command did and the fight after it."""
-    if as_json:
-        print_json(
-            {"record": record.to_json(), "state": fight_json(encounter.state, encounter.revision)}
-        )
-        return
-    console = wide_console()
-    console.print(record_head(record), markup=False)
-    for event in record.events:
-        console.print(f"  {event_text(event)}  [{event.rule or '-'}]", markup=False)
-    console.print(fight_view(encounter.state, encounter.revision))
-
-
-def run(
-    db: str | None,
-    encounter_id: int,
-    command_kind: str,
-    revision: int | None,
-    as_json: bool,
-    dice: str | None = None,
-    /,
-    **args: Any,
-) -> None:
-    """Run one command through the store and report it."""
-    with opened(db) as store:
-        command = service.command(command_kind, None if dice is None else parse_dice(dice), **args)
-        encounter, record = service.run_command(store, encounter_id, command, revision, GAME)
-    report(encounter, record, as_json)
-
-
-@app.command()
-def new(
-    name: Annotated[str, typer.Argument(help="A name for the fight.")],
-    seed: Annotated[int, typer.Option(help="Seed of the server's dice (recorded).")] = 1,
-    db: Db = None,
-    json_out: Json = False,
-) -> None:
-    """Create a new fight and print its id."""
-    with opened(db) as store:
-        encounter_id = service.new_encounter(store, name, seed, GAME)
-    if json_out:
-        print_json({"id": encounter_id, "name": name, "seed": seed})
-    else:
-        print(f"Fight {encounter_id} created: {name} (seed {seed})")
+def run(db: str | None, encounter_id: int, command_kind: str, revision: int | None,
+        as_json: bool, dice: str | None = None, /, **args: Any) -> None:  # fmt: skip
+    """Run one fight command through the store and report it."""
+    encounter_cmds.run(FIGHT, db, encounter_id, command_kind, revision, as_json, dice, **args)
 
 
 @app.command()
@@ -370,43 +324,5 @@ def end_combat(
     run(db, encounter_id, "end_combat", revision, json_out, wave=wave or None)
 
 
-@app.command()
-def undo(
-    encounter_id: EncounterId, db: Db = None, revision: Revision = None, json_out: Json = False
-) -> None:
-    """Undo the last command in effect."""
-    with opened(db) as store:
-        encounter, record = service.undo(store, encounter_id, revision, GAME)
-    report(encounter, record, json_out)
-
-
-@app.command()
-def redo(
-    encounter_id: EncounterId, db: Db = None, revision: Revision = None, json_out: Json = False
-) -> None:
-    """Redo the last undone command."""
-    with opened(db) as store:
-        encounter, record = service.redo(store, encounter_id, revision, GAME)
-    report(encounter, record, json_out)
-
-
-@app.command()
-def show(encounter_id: EncounterId, db: Db = None, json_out: Json = False) -> None:
-    """Turn Order and every model's state."""
-    with opened(db) as store:
-        encounter = service.open_encounter(store, encounter_id, GAME)
-    if json_out:
-        print_json(fight_json(encounter.state, encounter.revision))
-    else:
-        wide_console().print(fight_view(encounter.state, encounter.revision))
-
-
-@app.command()
-def log(encounter_id: EncounterId, db: Db = None, json_out: Json = False) -> None:
-    """The whole log with ruling ids."""
-    with opened(db) as store:
-        encounter = service.open_encounter(store, encounter_id, GAME)
-    if json_out:
-        print_json({"records": [r.to_json() for r in encounter.records]})
-    else:
-        print("\n".join(log_lines(encounter)))
+FIGHT = EncounterKind("strife-combat", "Fight", fight_view, fight_json)
+encounter_cmds.add_common(app, FIGHT)

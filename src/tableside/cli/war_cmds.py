@@ -3,59 +3,36 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.console import Console
 
-from tableside import service
-from tableside.cli.output import print_json
-from tableside.cli.parsing import parse_dice, parse_path, parse_point
+from tableside.cli import encounter_cmds
+from tableside.cli.encounter_cmds import Db, Dice, EncounterId, EncounterKind, Json, Revision
+from tableside.cli.parsing import parse_path, parse_point
 from tableside.cli.sources import read_text
-from tableside.cli.war_render import event_text, log_lines, record_head, war_view
-from tableside.encounter.engine import Encounter
-from tableside.encounter.log import LogRecord
+from tableside.cli.war_render import war_view
 from tableside.encounter.war_state import WarState
 from tableside.majesty.adjust import AdjustMode
-from tableside.store import Store
 
-GAME = "majesty-war"
 app = typer.Typer(
     help="A stored War: add combatants, Strike, Move, next Turn, undo/redo, log, export.",
     no_args_is_help=True,
     rich_markup_mode=None,
 )
 
-Db = Annotated[
-    str | None,
-    typer.Option(help="SQLite file (default: TABLESIDE_DATABASE_URL, else ./tableside.db)."),
-]
-Json = Annotated[bool, typer.Option("--json", help="Print JSON.")]
-Revision = Annotated[
-    int | None, typer.Option(help="The revision this command was made against (refused if stale).")
-]
-EncounterId = Annotated[int, typer.Argument(help="Encounter id.")]
-Dice = Annotated[str | None, typer.Option(help="Physical dice typed in, in the order rolled.")]
+
+def run(db: str | None, encounter_id: int, command_kind: str, revision: int | None,
+        as_json: bool, dice: str | None = None, /, **args: Any) -> None:  # fmt: skip
+    """Run one War command through the store and report it."""
+    encounter_cmds.run(WAR, db, encounter_id, command_kind, revision, as_json, dice, **args)
 
 
-@contextmanager
-def opened(db: str | None) -> Iterator[Store]:
-    """The store named by --db, or by the environment."""
-    store = Store.open(None if db is None else f"sqlite:///{db}")
-    try:
-        yield store
-    finally:
-        store.close()
-
-
-def state_json(encounter: Encounter[WarState]) -> dict[str, Any]:
+def state_json(state: WarState, revision: int) -> dict[str, Any]:
     """The War's state as plain JSON."""
-    state = encounter.state
     return {
-        "revision": encounter.revision,
+        "revision": revision,
         "cycle": state.cycle,
         "turn": state.turn,
         "current": None if state.current is None else state.current.combatant,
@@ -83,50 +60,6 @@ def combatant_json(c: Any) -> dict[str, Any]:
     }  # fmt: skip
 
 
-def wide_console() -> Console:
-    """A console wide enough for the combatants table when output is not a terminal."""
-    console = Console(highlight=False)
-    return console if console.is_terminal else Console(highlight=False, width=160)
-
-
-def report(encounter: Encounter[WarState], record: LogRecord, as_json: bool) -> None:
-    """Print what a command did and the War after it."""
-    if as_json:
-        print_json({"record": record.to_json(), "state": state_json(encounter)})
-        return
-    console = wide_console()
-    console.print(record_head(record))
-    for event in record.events:
-        console.print(f"  {event_text(event)}  [{event.rule or '-'}]", markup=False)
-    console.print(war_view(encounter.state, encounter.revision))
-
-
-def run(db: str | None, encounter_id: int, kind: str, revision: int | None, as_json: bool,
-        dice: str | None = None, **args: Any) -> None:  # fmt: skip
-    """Run one command through the store and report it."""
-    parsed = None if dice is None else parse_dice(dice)
-    with opened(db) as store:
-        command = service.command(kind, parsed, **args)
-        encounter, record = service.run_command(store, encounter_id, command, revision, GAME)
-    report(encounter, record, as_json)
-
-
-@app.command()
-def new(
-    name: Annotated[str, typer.Argument(help="A name for the War.")],
-    seed: Annotated[int, typer.Option(help="Seed of the server's dice (recorded).")] = 1,
-    db: Db = None,
-    json_out: Json = False,
-) -> None:
-    """Create a new War and print its id."""
-    with opened(db) as store:
-        encounter_id = service.new_encounter(store, name, seed, GAME)
-    if json_out:
-        print_json({"id": encounter_id, "name": name, "seed": seed})
-    else:
-        print(f"War {encounter_id} created: {name} (seed {seed})")
-
-
 @app.command()
 def add(
     encounter_id: EncounterId,
@@ -144,17 +77,6 @@ def add(
     combatant = id or str(doc.get("name", "")).replace(" ", "_")
     run(db, encounter_id, "add", revision, json_out, id=combatant, character=doc,
         position=list(parse_point(at, "--at")))  # fmt: skip
-
-
-@app.command()
-def show(encounter_id: EncounterId, db: Db = None, json_out: Json = False) -> None:
-    """The War Scroll and every combatant's state."""
-    with opened(db) as store:
-        encounter = service.open_encounter(store, encounter_id, GAME)
-    if json_out:
-        print_json(state_json(encounter))
-    else:
-        wide_console().print(war_view(encounter.state, encounter.revision))
 
 
 @app.command()
@@ -328,71 +250,5 @@ def _number(text: str) -> int:
         raise InputError(f"The value must be a whole number, not {text!r}.") from None
 
 
-@app.command()
-def undo(
-    encounter_id: EncounterId, db: Db = None, revision: Revision = None, json_out: Json = False
-) -> None:
-    """Undo the last command in effect."""
-    with opened(db) as store:
-        encounter, record = service.undo(store, encounter_id, revision, GAME)
-    report(encounter, record, json_out)
-
-
-@app.command()
-def redo(
-    encounter_id: EncounterId, db: Db = None, revision: Revision = None, json_out: Json = False
-) -> None:
-    """Redo the last undone command (exactly as it was)."""
-    with opened(db) as store:
-        encounter, record = service.redo(store, encounter_id, revision, GAME)
-    report(encounter, record, json_out)
-
-
-@app.command()
-def log(encounter_id: EncounterId, db: Db = None, json_out: Json = False) -> None:
-    """The whole log: commands, undos, redos, and every event with its ruling."""
-    with opened(db) as store:
-        encounter = service.open_encounter(store, encounter_id, GAME)
-    if json_out:
-        print_json({"records": [r.to_json() for r in encounter.records]})
-    else:
-        print("\n".join(log_lines(encounter)))
-
-
-@app.command()
-def export(
-    encounter_id: EncounterId,
-    out: Annotated[Path | None, typer.Option(help="Write to this file instead of stdout.")] = None,
-    db: Db = None,
-) -> None:
-    """Export the War as versioned JSON."""
-    with opened(db) as store:
-        document = store.export_encounter(encounter_id)
-    text = json.dumps(document, indent=2, ensure_ascii=False)
-    if out is None:
-        print(text)
-    else:
-        out.write_text(text + "\n", "utf-8")
-
-
-@app.command("import")
-def import_(
-    file: Annotated[Path, typer.Argument(help="An exported War (JSON).")],
-    db: Db = None,
-    json_out: Json = False,
-) -> None:
-    """Import an exported War; a bad file is refused with the field path and nothing written."""
-    from tableside.errors import DataError
-
-    try:
-        document = json.loads(read_text(file, "War"))
-    except json.JSONDecodeError as error:
-        raise DataError(f"{file} is not valid JSON: {error.msg} at line {error.lineno}.") from None
-    with opened(db) as store:
-        encounter_id = store.import_encounter(document)
-        encounter = service.open_encounter(store, encounter_id, GAME)
-        encounter.verify_replay()
-    if json_out:
-        print_json({"id": encounter_id, "revision": encounter.revision})
-    else:
-        print(f"War {encounter_id} imported at revision {encounter.revision}")
+WAR = EncounterKind("majesty-war", "War", war_view, state_json)
+encounter_cmds.add_common(app, WAR)

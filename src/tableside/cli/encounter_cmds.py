@@ -1,0 +1,192 @@
+"""What every stored encounter offers on the command line, whichever the game.
+
+``tableside war`` and ``tableside fight`` each add their own commands to a Typer app and call
+:func:`add_common` for new, show, undo, redo, log, export and import.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console, RenderableType
+
+from tableside import service
+from tableside.cli.output import print_json
+from tableside.cli.parsing import parse_dice
+from tableside.cli.sources import read_text
+from tableside.cli.war_render import event_text, log_lines, record_head
+from tableside.encounter.engine import Encounter
+from tableside.encounter.log import LogRecord
+from tableside.errors import DataError
+from tableside.store import Store
+from tableside.store.formats import parse_encounter
+
+Db = Annotated[
+    str | None,
+    typer.Option(help="SQLite file (default: TABLESIDE_DATABASE_URL, else ./tableside.db)."),
+]
+Json = Annotated[bool, typer.Option("--json", help="Print JSON.")]
+Revision = Annotated[
+    int | None, typer.Option(help="The revision this command was made against (refused if stale).")
+]
+EncounterId = Annotated[int, typer.Argument(help="Encounter id.")]
+Dice = Annotated[str | None, typer.Option(help="Physical dice typed in, in the order rolled.")]
+
+
+@dataclass(frozen=True)
+class EncounterKind:
+    """A game as the command line shows it."""
+
+    game: str
+    noun: str  # "War", "Fight"
+    view: Callable[[Any, int], RenderableType]
+    to_json: Callable[[Any, int], dict[str, Any]]
+
+
+@contextmanager
+def opened(db: str | None) -> Iterator[Store]:
+    """The store named by --db, or by the environment."""
+    store = Store.open(None if db is None else f"sqlite:///{db}")
+    try:
+        yield store
+    finally:
+        store.close()
+
+
+def wide_console() -> Console:
+    """A console wide enough for state tables when output is not a terminal."""
+    console = Console(highlight=False)
+    return console if console.is_terminal else Console(highlight=False, width=160)
+
+
+def report(
+    kind: EncounterKind, encounter: Encounter[Any], record: LogRecord, as_json: bool
+) -> None:
+    """Print what a command did and the encounter after it."""
+    state = kind.to_json(encounter.state, encounter.revision)
+    if as_json:
+        print_json({"record": record.to_json(), "state": state})
+        return
+    console = wide_console()
+    console.print(record_head(record), markup=False)
+    for event in record.events:
+        console.print(f"  {event_text(event)}  [{event.rule or '-'}]", markup=False)
+    console.print(kind.view(encounter.state, encounter.revision))
+
+
+def run(kind: EncounterKind, db: str | None, encounter_id: int, command_kind: str,
+        revision: int | None, as_json: bool, dice: str | None = None, /,
+        **args: Any) -> None:  # fmt: skip
+    """Run one command through the store and report it."""
+    with opened(db) as store:
+        command = service.command(command_kind, None if dice is None else parse_dice(dice), **args)
+        encounter, record = service.run_command(store, encounter_id, command, revision, kind.game)
+    report(kind, encounter, record, as_json)
+
+
+def checked_import(store: Store, document: Any, game: str) -> int:
+    """Validate, replay from the seed, and only then store an exported encounter."""
+    doc, records = parse_encounter(document)
+    if doc.game != game:
+        raise DataError(f"This file holds a {doc.game} encounter, not a {game} one.")
+    Encounter.from_records(service.game_for(game), doc.seed, records).verify_replay()
+    return store.import_encounter(document)
+
+
+def add_common(app: typer.Typer, kind: EncounterKind) -> None:
+    """Register new, show, undo, redo, log, export and import for one game."""
+    noun = kind.noun
+
+    @app.command()
+    def new(
+        name: Annotated[str, typer.Argument(help="A name for the encounter.")],
+        seed: Annotated[int, typer.Option(help="Seed of the server's dice (recorded).")] = 1,
+        db: Db = None,
+        json_out: Json = False,
+    ) -> None:
+        """Create a new encounter and print its id."""
+        with opened(db) as store:
+            encounter_id = service.new_encounter(store, name, seed, kind.game)
+        if json_out:
+            print_json({"id": encounter_id, "name": name, "seed": seed})
+        else:
+            print(f"{noun} {encounter_id} created: {name} (seed {seed})")
+
+    @app.command()
+    def show(encounter_id: EncounterId, db: Db = None, json_out: Json = False) -> None:
+        """The order of play and every participant's state."""
+        with opened(db) as store:
+            encounter = service.open_encounter(store, encounter_id, kind.game)
+        if json_out:
+            print_json(kind.to_json(encounter.state, encounter.revision))
+        else:
+            wide_console().print(kind.view(encounter.state, encounter.revision))
+
+    @app.command()
+    def undo(encounter_id: EncounterId, db: Db = None, revision: Revision = None,
+             json_out: Json = False) -> None:  # fmt: skip
+        """Undo the last command in effect."""
+        with opened(db) as store:
+            encounter, record = service.undo(store, encounter_id, revision, kind.game)
+        report(kind, encounter, record, json_out)
+
+    @app.command()
+    def redo(encounter_id: EncounterId, db: Db = None, revision: Revision = None,
+             json_out: Json = False) -> None:  # fmt: skip
+        """Redo the last undone command, exactly as it was."""
+        with opened(db) as store:
+            encounter, record = service.redo(store, encounter_id, revision, kind.game)
+        report(kind, encounter, record, json_out)
+
+    @app.command()
+    def log(encounter_id: EncounterId, db: Db = None, json_out: Json = False) -> None:
+        """The whole log: commands, undos, redos, and every event with its ruling."""
+        with opened(db) as store:
+            encounter = service.open_encounter(store, encounter_id, kind.game)
+        if json_out:
+            print_json({"records": [r.to_json() for r in encounter.records]})
+        else:
+            print("\n".join(log_lines(encounter)))
+
+    @app.command()
+    def export(
+        encounter_id: EncounterId,
+        out: Annotated[Path | None, typer.Option(help="Write to this file, not stdout.")] = None,
+        db: Db = None,
+    ) -> None:
+        """Export as versioned JSON (tableside/encounter v1)."""
+        with opened(db) as store:
+            service.open_encounter(store, encounter_id, kind.game)
+            document = store.export_encounter(encounter_id)
+        text = json.dumps(document, indent=2, ensure_ascii=False)
+        if out is None:
+            print(text)
+        else:
+            out.write_text(text + "\n", "utf-8")
+
+    @app.command("import")
+    def import_(
+        file: Annotated[Path, typer.Argument(help="An exported encounter (JSON).")],
+        db: Db = None,
+        json_out: Json = False,
+    ) -> None:
+        """Import an export: validated and replayed first; a bad file writes nothing."""
+        try:
+            document = json.loads(read_text(file, noun))
+        except json.JSONDecodeError as error:
+            raise DataError(
+                f"{file} is not valid JSON: {error.msg} at line {error.lineno}."
+            ) from None
+        with opened(db) as store:
+            encounter_id = checked_import(store, document, kind.game)
+        revision = len(document["records"])
+        if json_out:
+            print_json({"id": encounter_id, "revision": revision})
+        else:
+            print(f"{noun} {encounter_id} imported at revision {revision}")
