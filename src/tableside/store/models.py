@@ -1,4 +1,6 @@
-"""The tables: encounters, their append-only log records, and characters as JSON documents.
+"""The tables: encounters, their log records, characters, and the web table's records.
+
+The web table's tables, seats and hidden commands came with migration 0002.
 
 The Alembic migrations in ``migrations/versions`` build exactly these tables;
 ``tests/test_store.py`` checks that the migrated schema and these models agree.
@@ -25,6 +27,7 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 NAME_LENGTH = 200
 GAME_LENGTH = 64
 KIND_LENGTH = 16
+TOKEN_HASH_LENGTH = 64  # sha256, hex
 
 NAMING_CONVENTION = {
     "ix": "ix_%(column_0_label)s",
@@ -86,3 +89,58 @@ class CharacterRow(Base):
     updated_at: Mapped[datetime] = mapped_column(
         DateTime(timezone=True), server_default=func.now(), onupdate=func.now()
     )
+
+
+class GameTableRow(Base):
+    """A web table: a Host's group of encounters and player seats (token stored hashed)."""
+
+    __tablename__ = "game_tables"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(NAME_LENGTH))
+    host_token_hash: Mapped[str] = mapped_column(String(TOKEN_HASH_LENGTH), unique=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+
+
+class TableEncounterRow(Base):
+    """An encounter played at a web table (an encounter belongs to at most one table)."""
+
+    __tablename__ = "table_encounters"
+
+    encounter_id: Mapped[int] = mapped_column(
+        Integer,
+        ForeignKey("encounters.id", ondelete="CASCADE"),
+        primary_key=True,
+        autoincrement=False,
+    )
+    table_id: Mapped[int] = mapped_column(
+        Integer, ForeignKey("game_tables.id", ondelete="CASCADE"), index=True
+    )
+
+
+class SeatRow(Base):
+    """A player's seat at a web table: its name, its characters and its join token's hash."""
+
+    __tablename__ = "seats"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[int] = mapped_column(
+        Integer, ForeignKey("game_tables.id", ondelete="CASCADE"), index=True
+    )
+    name: Mapped[str] = mapped_column(String(NAME_LENGTH))
+    token_hash: Mapped[str] = mapped_column(String(TOKEN_HASH_LENGTH), unique=True)
+    characters: Mapped[list[str]] = mapped_column(JSON)
+
+
+class HiddenCommandRow(Base):
+    """A Host-only command (by its ``seq``): its records never reach players."""
+
+    __tablename__ = "hidden_commands"
+
+    encounter_id: Mapped[int] = mapped_column(
+        Integer,
+        ForeignKey("encounters.id", ondelete="CASCADE"),
+        primary_key=True,
+        autoincrement=False,
+    )
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)

@@ -1,0 +1,242 @@
+"""The web table's records: tables, their encounters, player seats and hidden commands.
+
+Tokens never reach the database: callers pass the hash of a token (``token_hash``), and look a
+token up by its hash. A hidden command is marked in the same transaction that appends its
+record, so a record is never visible to players, even for a moment, if its command was hidden.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlalchemy import insert, select
+from sqlalchemy.engine import Connection
+
+from tableside.encounter.log import LogRecord
+from tableside.errors import DataError
+from tableside.store.db import Store, _record, _record_row, _require_header, _require_text
+from tableside.store.errors import StoreError, UnknownEncounterError
+from tableside.store.models import (
+    NAME_LENGTH,
+    EncounterRow,
+    GameTableRow,
+    HiddenCommandRow,
+    LogRecordRow,
+    SeatRow,
+    TableEncounterRow,
+)
+
+_INSERT_RECORD = insert(LogRecordRow)
+
+
+class UnknownTableError(StoreError):
+    """No web table has the id asked for."""
+
+    def __init__(self, table_id: int) -> None:
+        super().__init__(f"There is no table with id {table_id}.")
+        self.table_id = table_id
+
+
+@dataclass(frozen=True, slots=True)
+class TableInfo:
+    """A web table and the ids of its encounters, oldest first."""
+
+    id: int
+    name: str
+    encounters: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """A player's seat: the combatant ids it plays."""
+
+    id: int
+    table_id: int
+    name: str
+    characters: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Holder:
+    """Whoever holds a token: the Host of a table (``seat`` None) or a player's seat."""
+
+    table_id: int
+    seat: Seat | None
+
+
+def create_table(store: Store, name: str, host_token_hash: str) -> int:
+    """Create a web table whose Host holds the token with this hash; return its id."""
+    _require_text(name, "A table's name", NAME_LENGTH)
+    _require_hash(host_token_hash)
+    with store._write() as connection:
+        return connection.execute(
+            insert(GameTableRow)
+            .values(name=name, host_token_hash=host_token_hash)
+            .returning(GameTableRow.id)
+        ).scalar_one()
+
+
+def table(store: Store, table_id: int) -> TableInfo:
+    """One web table with its encounters.
+
+    Raises:
+        UnknownTableError: No table has this id.
+    """
+    with store._read() as connection:
+        name = connection.execute(
+            select(GameTableRow.name).where(GameTableRow.id == table_id)
+        ).scalar_one_or_none()
+        if name is None:
+            raise UnknownTableError(table_id)
+        ids = connection.execute(
+            select(TableEncounterRow.encounter_id)
+            .where(TableEncounterRow.table_id == table_id)
+            .order_by(TableEncounterRow.encounter_id)
+        ).scalars()
+        return TableInfo(table_id, name, tuple(ids))
+
+
+def create_table_encounter(store: Store, table_id: int, name: str, game: str, seed: int) -> int:
+    """Create an empty encounter at a table, in one transaction; return its id."""
+    _require_header(name, game, seed)
+    with store._write() as connection:
+        _require_table(connection, table_id)
+        encounter_id = connection.execute(
+            insert(EncounterRow)
+            .values(name=name, game=game, seed=seed, revision=0)
+            .returning(EncounterRow.id)
+        ).scalar_one()
+        connection.execute(
+            insert(TableEncounterRow).values(encounter_id=encounter_id, table_id=table_id)
+        )
+        return int(encounter_id)
+
+
+def table_of(store: Store, encounter_id: int) -> int | None:
+    """The table an encounter is played at (None for an encounter of no table)."""
+    with store._read() as connection:
+        return connection.execute(
+            select(TableEncounterRow.table_id).where(TableEncounterRow.encounter_id == encounter_id)
+        ).scalar_one_or_none()
+
+
+def add_seat(
+    store: Store, table_id: int, name: str, characters: tuple[str, ...], token_hash: str
+) -> Seat:
+    """Add a player's seat, playing ``characters``, whose token has this hash."""
+    _require_text(name, "A player's name", NAME_LENGTH)
+    _require_hash(token_hash)
+    with store._write() as connection:
+        _require_table(connection, table_id)
+        seat_id = connection.execute(
+            insert(SeatRow)
+            .values(table_id=table_id, name=name, token_hash=token_hash, characters=characters)
+            .returning(SeatRow.id)
+        ).scalar_one()
+    return Seat(seat_id, table_id, name, characters)
+
+
+def seats(store: Store, table_id: int) -> list[Seat]:
+    """Every seat of a table, oldest first."""
+    with store._read() as connection:
+        rows = connection.execute(
+            select(SeatRow.id, SeatRow.table_id, SeatRow.name, SeatRow.characters)
+            .where(SeatRow.table_id == table_id)
+            .order_by(SeatRow.id)
+        ).all()
+    return [Seat(i, t, n, tuple(c)) for i, t, n, c in rows]
+
+
+def holder(store: Store, token_hash: str) -> Holder | None:
+    """Who holds the token with this hash (None when nobody does)."""
+    with store._read() as connection:
+        table_id = connection.execute(
+            select(GameTableRow.id).where(GameTableRow.host_token_hash == token_hash)
+        ).scalar_one_or_none()
+        if table_id is not None:
+            return Holder(table_id, None)
+        row = connection.execute(
+            select(SeatRow.id, SeatRow.table_id, SeatRow.name, SeatRow.characters).where(
+                SeatRow.token_hash == token_hash
+            )
+        ).one_or_none()
+    if row is None:
+        return None
+    seat = Seat(row.id, row.table_id, row.name, tuple(row.characters))
+    return Holder(seat.table_id, seat)
+
+
+def append(store: Store, encounter_id: int, record: LogRecord, hidden: bool = False) -> None:
+    """Append a record like :meth:`Store.append`, marking its command hidden in the same step.
+
+    Raises:
+        StaleRevisionError: Another record was appended first (nothing is written).
+    """
+    if not hidden:
+        store.append(encounter_id, record)
+        return
+    if record.seq is None:
+        raise DataError(f"Only a command's record can be hidden, got a {record.kind.value}.")
+    with store._write() as connection:
+        store._bump(connection, encounter_id, record.revision)
+        connection.execute(_INSERT_RECORD, _record_row(encounter_id, record))
+        connection.execute(
+            insert(HiddenCommandRow).values(encounter_id=encounter_id, seq=record.seq)
+        )
+
+
+def hidden_seqs(store: Store, encounter_id: int) -> frozenset[int]:
+    """The ``seq`` of every hidden command of an encounter."""
+    with store._read() as connection:
+        seqs = connection.execute(
+            select(HiddenCommandRow.seq).where(HiddenCommandRow.encounter_id == encounter_id)
+        ).scalars()
+        return frozenset(seqs)
+
+
+def records_after(
+    store: Store, encounter_id: int, after: int
+) -> tuple[list[LogRecord], frozenset[int]]:
+    """The records after revision ``after`` and the hidden commands, in one consistent read.
+
+    Raises:
+        UnknownEncounterError: No encounter has this id.
+    """
+    with store._read() as connection:
+        revision = connection.execute(
+            select(EncounterRow.revision).where(EncounterRow.id == encounter_id)
+        ).scalar_one_or_none()
+        if revision is None:
+            raise UnknownEncounterError(encounter_id)
+        rows = connection.execute(
+            select(
+                LogRecordRow.revision,
+                LogRecordRow.kind,
+                LogRecordRow.seq,
+                LogRecordRow.command,
+                LogRecordRow.events,
+            )
+            .where(
+                LogRecordRow.encounter_id == encounter_id,
+                LogRecordRow.revision > after,
+                LogRecordRow.revision <= revision,
+            )
+            .order_by(LogRecordRow.revision)
+        ).all()
+        seqs = connection.execute(
+            select(HiddenCommandRow.seq).where(HiddenCommandRow.encounter_id == encounter_id)
+        ).scalars()
+        return [_record(*row) for row in rows], frozenset(seqs)
+
+
+def _require_table(connection: Connection, table_id: int) -> None:
+    found = connection.execute(
+        select(GameTableRow.id).where(GameTableRow.id == table_id)
+    ).scalar_one_or_none()
+    if found is None:
+        raise UnknownTableError(table_id)
+
+
+def _require_hash(value: str) -> None:
+    if not isinstance(value, str) or len(value) != 64:
+        raise DataError("A token hash must be 64 hexadecimal digits (sha256).")

@@ -1,0 +1,251 @@
+"""The HTTP face of the web table: a thin FastAPI layer over :class:`WebTable`.
+
+Every refusal is JSON ``{"error": "one sentence"}``: 400 bad input (naming the value), 401 no or
+unknown token, 403 not allowed for this role or character, 404 no such table or encounter, 409 a
+stale revision, 422 a request body of the wrong shape. Nothing is written on a refusal.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from typing import Annotated, Any, Literal
+
+from fastapi import FastAPI, Header, Query, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import HTMLResponse, JSONResponse, StreamingResponse
+from pydantic import BaseModel, ConfigDict, Field
+
+from tableside import errors
+from tableside.encounter.log import Command
+from tableside.store import Store, UnknownEncounterError
+from tableside.store.tables import UnknownTableError
+from tableside.web.auth import ForbiddenError, UnauthorisedError
+from tableside.web.hub import record_stream
+from tableside.web.pages import encounter_page, join_page
+from tableside.web.table import WebTable
+
+CombatantId = Annotated[str, Field(min_length=1, max_length=40, pattern=r"^[A-Za-z0-9_.\-]+$")]
+Name = Annotated[str, Field(min_length=1, max_length=200)]
+Authorization = Annotated[str | None, Header()]
+TokenQuery = Annotated[str | None, Query()]
+SEED = Field(default=None, ge=-(2**63), le=2**63 - 1)
+
+
+class Body(BaseModel):
+    """A request body: unknown keys are refused."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class NewTable(Body):
+    """POST /api/tables."""
+
+    name: Name
+
+
+class NewEncounter(Body):
+    """POST /api/tables/{tid}/encounters (no seed: a random one, recorded)."""
+
+    game: Literal["majesty-war", "strife-combat"]
+    name: Name
+    seed: int | None = SEED
+
+
+class NewPlayer(Body):
+    """POST /api/tables/{tid}/players."""
+
+    name: Name
+    characters: list[CombatantId] = Field(default_factory=list, max_length=40)
+
+
+class CommandBody(Body):
+    """POST /api/encounters/{eid}/commands: a command, physical dice, revision, Host-only."""
+
+    kind: str = Field(min_length=1, max_length=40)
+    args: dict[str, Any] = Field(default_factory=dict)
+    dice: list[int] | None = Field(default=None, max_length=400)
+    revision: int | None = Field(default=None, ge=0)
+    hidden: bool = False
+
+
+class StepBody(Body):
+    """POST …/undo and …/redo."""
+
+    revision: int | None = Field(default=None, ge=0)
+
+
+def bearer(authorization: str | None) -> str | None:
+    """The token of an ``Authorization: Bearer <token>`` header."""
+    if authorization is None:
+        return None
+    scheme, _, token = authorization.partition(" ")
+    return token.strip() if scheme.lower() == "bearer" else None
+
+
+def refusal(status: int) -> Callable[[Request, Exception], JSONResponse]:
+    """An exception handler answering ``{"error": str(error)}`` with ``status``."""
+
+    def handle(_request: Request, error: Exception) -> JSONResponse:
+        return JSONResponse({"error": str(error)}, status_code=status)
+
+    return handle
+
+
+def body_sentence(error: RequestValidationError) -> str:
+    """One sentence for a request that does not fit its model: the field, problem and value."""
+    first = error.errors()[0]
+    if first.get("type") == "json_invalid":
+        return "The request body is not valid JSON."
+    loc = [str(part) for part in first.get("loc", ()) if part != "body"]
+    where = f"field {'.'.join(loc)}" if loc else "the request body"
+    value = first.get("input")
+    shown = "" if isinstance(value, dict | list) or value is None else f" (got {value!r})"
+    return f"Bad request: {where}: {first.get('msg', 'invalid')}{shown}."
+
+
+def bad_body(_request: Request, error: Exception) -> JSONResponse:
+    """422 with one sentence."""
+    assert isinstance(error, RequestValidationError)
+    return JSONResponse({"error": body_sentence(error)}, status_code=422)
+
+
+def create_app(store_url: str | None = None, poll: float = 1.0) -> FastAPI:
+    """The web table on the store at ``store_url`` (see :meth:`Store.open` for the default).
+
+    Args:
+        store_url: An SQLAlchemy URL; None picks it from the environment as the CLI does.
+        poll: Seconds between a live stream's reads of the store (for other processes' records).
+    """
+    table = WebTable(Store.open(store_url))
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        yield
+        table.store.close()
+
+    app = FastAPI(title="Tableside web table", lifespan=lifespan)
+    app.state.table = table
+    handlers: list[tuple[type[Exception], int]] = [
+        (errors.TablesideError, 400),
+        (errors.StaleRevisionError, 409),
+        (UnknownEncounterError, 404),
+        (UnknownTableError, 404),
+        (UnauthorisedError, 401),
+        (ForbiddenError, 403),
+    ]
+    for kind, status in handlers:
+        app.add_exception_handler(kind, refusal(status))
+    app.add_exception_handler(RequestValidationError, bad_body)
+    add_api(app, table)
+    add_stream(app, table, poll)
+    add_pages(app, table)
+    return app
+
+
+def add_api(app: FastAPI, table: WebTable) -> None:
+    """The JSON API."""
+
+    @app.post("/api/tables", status_code=201)
+    def create_table(body: NewTable) -> dict[str, Any]:
+        table_id, token = table.create_table(body.name)
+        link = f"/join/{token}"
+        return {"id": table_id, "name": body.name, "host_token": token, "join_link": link}
+
+    @app.get("/api/tables/{table_id}")
+    def show_table(table_id: int, authorization: Authorization = None) -> dict[str, Any]:
+        return table.table_view(table.at_table(bearer(authorization), table_id))
+
+    @app.post("/api/tables/{table_id}/encounters", status_code=201)
+    def create_encounter(
+        table_id: int, body: NewEncounter, authorization: Authorization = None
+    ) -> dict[str, Any]:
+        who = table.at_table(bearer(authorization), table_id)
+        info = table.create_encounter(who, table_id, body.game, body.name, body.seed)
+        page = f"/tables/{table_id}/encounters/{info.id}"
+        return {"id": info.id, "name": info.name, "game": info.game, "seed": info.seed,
+                "revision": info.revision, "page": page}  # fmt: skip
+
+    @app.post("/api/tables/{table_id}/players", status_code=201)
+    def add_player(
+        table_id: int, body: NewPlayer, authorization: Authorization = None
+    ) -> dict[str, Any]:
+        who = table.at_table(bearer(authorization), table_id)
+        seat, token = table.add_player(who, table_id, body.name, tuple(body.characters))
+        return {"id": seat.id, "name": seat.name, "characters": list(seat.characters),
+                "token": token, "join_link": f"/join/{token}"}  # fmt: skip
+
+    @app.get("/api/encounters/{encounter_id}")
+    def show_encounter(encounter_id: int, authorization: Authorization = None) -> dict[str, Any]:
+        who, info = table.at_encounter(bearer(authorization), encounter_id)
+        return {"id": info.id, "name": info.name, "game": info.game, "table": who.table_id,
+                "role": who.role, "state": table.state(encounter_id)}  # fmt: skip
+
+    @app.get("/api/encounters/{encounter_id}/log")
+    def show_log(encounter_id: int, authorization: Authorization = None) -> dict[str, Any]:
+        who, _info = table.at_encounter(bearer(authorization), encounter_id)
+        return {"records": table.log(who, encounter_id)}
+
+    @app.post("/api/encounters/{encounter_id}/commands")
+    def run_command(
+        encounter_id: int, body: CommandBody, authorization: Authorization = None
+    ) -> dict[str, Any]:
+        who, _info = table.at_encounter(bearer(authorization), encounter_id)
+        dice = None if body.dice is None else tuple(body.dice)
+        command = Command(body.kind, body.args, dice)
+        return table.execute(who, encounter_id, command, body.revision, body.hidden)
+
+    @app.post("/api/encounters/{encounter_id}/undo")
+    def undo(
+        encounter_id: int, body: StepBody | None = None, authorization: Authorization = None
+    ) -> dict[str, Any]:
+        who, _info = table.at_encounter(bearer(authorization), encounter_id)
+        return table.step_back(who, encounter_id, body.revision if body else None, redo=False)
+
+    @app.post("/api/encounters/{encounter_id}/redo")
+    def redo(
+        encounter_id: int, body: StepBody | None = None, authorization: Authorization = None
+    ) -> dict[str, Any]:
+        who, _info = table.at_encounter(bearer(authorization), encounter_id)
+        return table.step_back(who, encounter_id, body.revision if body else None, redo=True)
+
+
+def add_stream(app: FastAPI, table: WebTable, poll: float) -> None:
+    """The live log: Server-Sent Events (token in the query: EventSource sets no headers)."""
+
+    @app.get("/api/encounters/{encounter_id}/stream")
+    def stream(
+        encounter_id: int,
+        token: TokenQuery = None,
+        after: Annotated[int, Query(ge=0)] = 0,
+        last_event_id: Annotated[int | None, Header(ge=0)] = None,
+    ) -> StreamingResponse:
+        who, _info = table.at_encounter(token, encounter_id)
+        start = after if last_event_id is None else last_event_id
+        events = record_stream(
+            table.notifier,
+            encounter_id,
+            lambda rev: table.visible_after(who, encounter_id, rev),
+            start,
+            poll,
+        )
+        headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+        return StreamingResponse(events, media_type="text/event-stream", headers=headers)
+
+
+def add_pages(app: FastAPI, table: WebTable) -> None:
+    """The server-rendered pages."""
+
+    @app.get("/join/{token}", response_class=HTMLResponse)
+    def join(token: str) -> HTMLResponse:
+        who = table.principal(token)
+        return join_page(table.table_view(who), token)
+
+    @app.get("/tables/{table_id}/encounters/{encounter_id}", response_class=HTMLResponse)
+    def page(table_id: int, encounter_id: int, token: TokenQuery = None) -> HTMLResponse:
+        who, info = table.at_encounter(token, encounter_id)
+        if who.table_id != table_id:
+            raise ForbiddenError(f"This token is not for table {table_id}.")
+        view = table.table_view(who)
+        records = table.log(who, encounter_id)
+        return encounter_page(view, info, table.state(encounter_id), records, token or "")

@@ -1,0 +1,110 @@
+"""Who may do what at a web table: tokens, roles, and the combatant each command acts for.
+
+A token is 32 random bytes (``secrets.token_urlsafe``); the database keeps only its sha256, which
+is enough for a high-entropy secret (no salt or slow hash is needed: nobody can guess one). The
+Host of a table may send any command, undo, redo and hide commands. A player may send only the
+commands listed in :data:`PLAYER_ACTORS`, and only for one of its own characters; ``next`` only
+when one of its characters holds the current Turn.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+from tableside.store.tables import Seat
+
+TOKEN_BYTES = 32
+
+# The argument naming the combatant a player's command acts for, per game and command kind.
+PLAYER_ACTORS: dict[str, dict[str, str]] = {
+    "majesty-war": {
+        "strike": "striker", "move": "id", "stance": "id", "rest": "id", "stand_ready": "id",
+        "carry_over": "id", "break_free": "id", "interpose": "id",
+    },
+    "strife-combat": {
+        "attack": "attacker", "aoo": "attacker", "cast": "caster", "move": "id",
+        "bottom": "id", "instant": "id", "whole_turn": "id", "roll_with_the_blow": "id",
+        "hide": "id",
+    },
+}  # fmt: skip
+
+
+class ForbiddenError(Exception):
+    """A request the token's holder may not make (HTTP 403); one sentence."""
+
+
+class UnauthorisedError(Exception):
+    """A missing or unknown token (HTTP 401); one sentence."""
+
+
+def new_token() -> str:
+    """A fresh, unguessable token."""
+    return secrets.token_urlsafe(TOKEN_BYTES)
+
+
+def token_hash(token: str) -> str:
+    """What the database keeps of a token: its sha256, hex."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class Principal:
+    """The holder of a token: the Host of ``table_id``, or a player's seat at it."""
+
+    table_id: int
+    seat: Seat | None
+
+    @property
+    def is_host(self) -> bool:
+        """Whether this is the table's Host."""
+        return self.seat is None
+
+    @property
+    def role(self) -> str:
+        """``host`` or ``player``."""
+        return "host" if self.seat is None else "player"
+
+    def plays(self, combatant: object) -> bool:
+        """Whether ``combatant`` is one of this player's characters."""
+        return self.seat is not None and combatant in self.seat.characters
+
+
+def require_host(who: Principal, what: str) -> None:
+    """Refuse anyone but the Host."""
+    if not who.is_host:
+        raise ForbiddenError(f"Only the Host may {what}.")
+
+
+def authorise_command(
+    who: Principal, game: str, kind: str, args: dict[str, Any], current: str | None
+) -> None:
+    """Refuse a player's command that does not act for one of its own characters.
+
+    Args:
+        who: The token's holder.
+        game: The encounter's game.
+        kind: The command's kind.
+        args: The command's arguments (not yet validated by the game).
+        current: The combatant whose Turn it is (for ``next``).
+    """
+    if who.is_host:
+        return
+    if kind == "next":
+        if not who.plays(current):
+            raise ForbiddenError(
+                f"Only the Host or the player of {current or 'the current combatant'} "
+                "may end the Turn."
+            )
+        return
+    field = PLAYER_ACTORS.get(game, {}).get(kind)
+    if field is None:
+        raise ForbiddenError(f"Only the Host may send a {kind!r} command.")
+    actor = args.get(field)
+    if not who.plays(actor):
+        raise ForbiddenError(
+            f"A player may act only for its own characters, and {actor!r} "
+            f"(the {kind} command's {field}) is not one of them."
+        )

@@ -1,0 +1,101 @@
+"""Live updates: wake the open streams of an encounter when a record is committed.
+
+The log in the store is the source of truth; a stream reads the records after the last one it
+sent, then sleeps until this process commits a record to the encounter or ``poll`` seconds pass.
+The in-process wake-up makes updates immediate; the poll delivers records committed by other
+server processes (SQLite or PostgreSQL) within ``poll`` seconds.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+from collections.abc import AsyncGenerator, Callable
+from typing import Any
+
+Waiter = tuple[asyncio.AbstractEventLoop, asyncio.Event]
+ReadAfter = Callable[[int], tuple[list[dict[str, Any]], int]]
+
+
+class Notifier:
+    """In-process fan-out: each open stream waits on an event, set when its encounter changes."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._waiters: dict[int, set[Waiter]] = {}
+
+    def subscribe(self, encounter_id: int) -> asyncio.Event:
+        """An event set whenever ``encounter_id`` changes (call in the stream's event loop)."""
+        event = asyncio.Event()
+        with self._lock:
+            self._waiters.setdefault(encounter_id, set()).add((asyncio.get_running_loop(), event))
+        return event
+
+    def unsubscribe(self, encounter_id: int, event: asyncio.Event) -> None:
+        """Stop waking ``event``."""
+        with self._lock:
+            waiters = self._waiters.get(encounter_id, set())
+            for waiter in [w for w in waiters if w[1] is event]:
+                waiters.discard(waiter)
+            if not waiters:
+                self._waiters.pop(encounter_id, None)
+
+    def publish(self, encounter_id: int) -> None:
+        """Wake every stream of ``encounter_id`` (safe from any thread)."""
+        with self._lock:
+            waiters = list(self._waiters.get(encounter_id, ()))
+        for loop, event in waiters:
+            if not loop.is_closed():
+                loop.call_soon_threadsafe(event.set)
+
+    def streams(self, encounter_id: int) -> int:
+        """How many streams of ``encounter_id`` are open."""
+        with self._lock:
+            return len(self._waiters.get(encounter_id, ()))
+
+
+def sse(record: dict[str, Any]) -> str:
+    """One Server-Sent Event carrying a record (its id is the record's revision)."""
+    data = json.dumps(record, separators=(",", ":"))
+    return f"id: {record['revision']}\nevent: record\ndata: {data}\n\n"
+
+
+async def record_stream(
+    notifier: Notifier,
+    encounter_id: int,
+    read_after: ReadAfter,
+    after: int,
+    poll: float = 1.0,
+    keepalive: float = 15.0,
+) -> AsyncGenerator[str, None]:
+    """Server-Sent Events: every record after revision ``after`` that ``read_after`` shows.
+
+    Args:
+        notifier: Wakes the stream when this process commits to the encounter.
+        encounter_id: The encounter.
+        read_after: Blocking read of the visible records after a revision, and the revision
+            reached (hidden records advance it without being sent).
+        after: The last revision the client has (from ``Last-Event-ID`` or ``after``).
+        poll: Seconds between reads when nothing wakes the stream (other processes).
+        keepalive: Seconds of silence before a comment line keeps proxies from closing it.
+    """
+    wake = notifier.subscribe(encounter_id)
+    try:
+        yield "retry: 2000\n\n"
+        quiet = 0.0
+        while True:
+            wake.clear()
+            records, after = await asyncio.to_thread(read_after, after)
+            for record in records:
+                quiet = 0.0
+                yield sse(record)
+            try:
+                await asyncio.wait_for(wake.wait(), poll)
+            except TimeoutError:
+                quiet += poll
+            if quiet >= keepalive:
+                quiet = 0.0
+                yield ": keep-alive\n\n"
+    finally:
+        notifier.unsubscribe(encounter_id, wake)

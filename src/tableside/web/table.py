@@ -1,0 +1,207 @@
+"""The web table's operations, free of HTTP: tables, seats, commands, reads, role filtering.
+
+Commands on one encounter are serialised by a lock per encounter in this process; across
+processes the store's revision check refuses the later of two writers (``StaleRevisionError``,
+HTTP 409) with nothing written. Every read a player makes leaves out the records of hidden
+commands (and their undo and redo); the Host sees them marked ``"hidden": true``.
+"""
+
+from __future__ import annotations
+
+import secrets
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from tableside.cli.fight_render import fight_json
+from tableside.cli.war_cmds import state_json
+from tableside.encounter.engine import Encounter
+from tableside.encounter.log import Command, LogRecord
+from tableside.service import game_for, open_encounter
+from tableside.store import Store, tables
+from tableside.store.db import EncounterInfo
+from tableside.web.auth import (
+    ForbiddenError,
+    Principal,
+    UnauthorisedError,
+    authorise_command,
+    new_token,
+    require_host,
+    token_hash,
+)
+from tableside.web.hub import Notifier
+
+SEED_BITS = 62
+
+
+STATE_JSON: dict[str, Callable[[Any, int], dict[str, Any]]] = {
+    "majesty-war": state_json,
+    "strife-combat": fight_json,
+}
+
+
+def state_view(encounter: Encounter[Any]) -> dict[str, Any]:
+    """An encounter's state as the command line's JSON (``war show`` / ``fight show``)."""
+    return STATE_JSON[encounter.game.name](encounter.state, encounter.revision)
+
+
+def current_actor(encounter: Encounter[Any]) -> str | None:
+    """The combatant whose Turn it is, if any."""
+    current = encounter.state.current
+    if current is None or isinstance(current, str):
+        return current
+    return str(current.combatant)
+
+
+def record_view(record: LogRecord, hidden: frozenset[int]) -> dict[str, Any]:
+    """A record as JSON, marked hidden when its command is."""
+    return {**record.to_json(), "hidden": record.seq in hidden}
+
+
+class WebTable:
+    """Tables, seats and encounters on one store, with live fan-out in this process."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.notifier = Notifier()
+        self._guard = threading.Lock()
+        self._locks: dict[int, threading.Lock] = {}
+
+    def lock(self, encounter_id: int) -> threading.Lock:
+        """The lock that serialises commands on one encounter in this process."""
+        with self._guard:
+            return self._locks.setdefault(encounter_id, threading.Lock())
+
+    # -- who is asking ------------------------------------------------------------------
+
+    def principal(self, token: str | None) -> Principal:
+        """The holder of ``token``, or UnauthorisedError."""
+        if not token:
+            raise UnauthorisedError(
+                "This needs a token: send 'Authorization: Bearer <token>' (or ?token= on pages "
+                "and streams)."
+            )
+        found = tables.holder(self.store, token_hash(token))
+        if found is None:
+            raise UnauthorisedError("This token belongs to no table or seat.")
+        return Principal(found.table_id, found.seat)
+
+    def at_table(self, token: str | None, table_id: int) -> Principal:
+        """The holder of ``token``, who must sit at table ``table_id``."""
+        who = self.principal(token)
+        if who.table_id != table_id:
+            raise ForbiddenError(f"This token is not for table {table_id}.")
+        return who
+
+    def at_encounter(self, token: str | None, encounter_id: int) -> tuple[Principal, EncounterInfo]:
+        """The holder of ``token``, who must sit at the table of encounter ``encounter_id``."""
+        who = self.principal(token)
+        info = self.store.encounter(encounter_id)
+        if tables.table_of(self.store, encounter_id) != who.table_id:
+            raise ForbiddenError(f"This token is not for the table of encounter {encounter_id}.")
+        return who, info
+
+    # -- the Host's set-up --------------------------------------------------------------
+
+    def create_table(self, name: str) -> tuple[int, str]:
+        """A new table and its Host's token (shown once, stored hashed)."""
+        token = new_token()
+        return tables.create_table(self.store, name, token_hash(token)), token
+
+    def create_encounter(
+        self, who: Principal, table_id: int, game: str, name: str, seed: int | None
+    ) -> EncounterInfo:
+        """A new encounter at the Host's table."""
+        require_host(who, "create encounters")
+        game_for(game)
+        seed = secrets.randbits(SEED_BITS) if seed is None else seed
+        encounter_id = tables.create_table_encounter(self.store, table_id, name, game, seed)
+        return self.store.encounter(encounter_id)
+
+    def add_player(
+        self, who: Principal, table_id: int, name: str, characters: tuple[str, ...]
+    ) -> tuple[tables.Seat, str]:
+        """A new player's seat and its join token (shown once, stored hashed)."""
+        require_host(who, "add players")
+        token = new_token()
+        return tables.add_seat(self.store, table_id, name, characters, token_hash(token)), token
+
+    def table_view(self, who: Principal) -> dict[str, Any]:
+        """The table, its encounters and (for the Host) its seats."""
+        info = tables.table(self.store, who.table_id)
+        encounters = [self.store.encounter(i) for i in info.encounters]
+        view: dict[str, Any] = {
+            "id": info.id,
+            "name": info.name,
+            "role": who.role,
+            "encounters": [
+                {"id": e.id, "name": e.name, "game": e.game, "revision": e.revision}
+                for e in encounters
+            ],
+        }
+        if who.seat is not None:
+            view["seat"] = seat_view(who.seat)
+        else:
+            view["seats"] = [seat_view(s) for s in tables.seats(self.store, info.id)]
+        return view
+
+    # -- commands -----------------------------------------------------------------------
+
+    def execute(
+        self,
+        who: Principal,
+        encounter_id: int,
+        command: Command,
+        revision: int | None,
+        hidden: bool = False,
+    ) -> dict[str, Any]:
+        """Authorise, decide, store and announce one command; on refusal nothing is written."""
+        if hidden:
+            require_host(who, "send hidden commands")
+        with self.lock(encounter_id):
+            encounter = open_encounter(self.store, encounter_id)
+            authorise_command(
+                who, encounter.game.name, command.kind, command.args, current_actor(encounter)
+            )
+            record = encounter.execute(command, revision)
+            tables.append(self.store, encounter_id, record, hidden)
+        self.notifier.publish(encounter_id)
+        seqs = frozenset({record.seq}) if hidden and record.seq is not None else frozenset()
+        return {"record": record_view(record, seqs), "state": state_view(encounter)}
+
+    def step_back(
+        self, who: Principal, encounter_id: int, revision: int | None, redo: bool
+    ) -> dict[str, Any]:
+        """The Host's undo (or redo), stored and announced."""
+        require_host(who, "redo" if redo else "undo")
+        with self.lock(encounter_id):
+            encounter = open_encounter(self.store, encounter_id)
+            record = encounter.redo(revision) if redo else encounter.undo(revision)
+            tables.append(self.store, encounter_id, record)
+        self.notifier.publish(encounter_id)
+        seqs = tables.hidden_seqs(self.store, encounter_id)
+        return {"record": record_view(record, seqs), "state": state_view(encounter)}
+
+    # -- reading ------------------------------------------------------------------------
+
+    def state(self, encounter_id: int) -> dict[str, Any]:
+        """The encounter's current state."""
+        return state_view(open_encounter(self.store, encounter_id))
+
+    def visible_after(
+        self, who: Principal, encounter_id: int, after: int
+    ) -> tuple[list[dict[str, Any]], int]:
+        """The records after revision ``after`` that ``who`` may see, and the revision reached."""
+        records, hidden = tables.records_after(self.store, encounter_id, after)
+        reached = records[-1].revision if records else after
+        shown = [r for r in records if who.is_host or r.seq not in hidden]
+        return [record_view(r, hidden) for r in shown], reached
+
+    def log(self, who: Principal, encounter_id: int) -> list[dict[str, Any]]:
+        """The whole log as ``who`` may see it."""
+        return self.visible_after(who, encounter_id, 0)[0]
+
+
+def seat_view(seat: tables.Seat) -> dict[str, Any]:
+    """A seat as JSON (never its token)."""
+    return {"id": seat.id, "name": seat.name, "characters": list(seat.characters)}
