@@ -49,7 +49,13 @@ from tableside.strife.checks import (
 from tableside.strife.conditions import EXHAUSTION, KNOCKED_DOWN, condition
 from tableside.strife.limits import PlannedAttack, check_4_3_2
 from tableside.strife.loadout import effective_ac, loadout
-from tableside.strife.movement import Leg, MoveMode, check_path, roll_with_the_blow_limit, sprint
+from tableside.strife.movement import (
+    Leg,
+    MoveMode,
+    check_path,
+    plan_sprint,
+    roll_with_the_blow_limit,
+)
 from tableside.strife.penalties import PenaltyContext, attack_range
 from tableside.strife.records import Part
 from tableside.strife.report import attack_dict, cast_dict, stat_test_dict
@@ -608,7 +614,7 @@ def sprint_to(game: StrifeFight, p: Pending, m: Model, to: Any, rng: Rng) -> Non
     """Sprint: 2 × natural Movement; each consecutive Sprint needs a Stamina test (S-5)."""
     if to is None:
         raise RulesError("A Sprint needs a destination (to).")
-    run = sprint(m.sheet.movement, m.sprints + 1)
+    run = plan_sprint(m.sheet.movement, m.sprints + 1)
     inches = distance(m.position, to)
     if inches > run.distance:
         raise RulesError(f'A Sprint covers at most {run.distance}", not {inches:.1f}" (S-5).')

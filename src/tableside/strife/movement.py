@@ -113,7 +113,7 @@ class Sprint:
     stamina_test_needed: bool
 
 
-def sprint(natural_movement: int, consecutive: int = 1) -> Sprint:
+def plan_sprint(natural_movement: int, consecutive: int = 1) -> Sprint:
     """The ``consecutive``-th Sprint in a row; each after the first needs a Stamina test (S-5)."""
     require_non_negative({"Movement": natural_movement})
     if consecutive < 1:
