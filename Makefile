@@ -7,7 +7,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup demo test lint typecheck unit bench bench-store bench-war postgres clean
+.PHONY: setup demo test lint typecheck unit bench bench-store bench-war postgres browser screenshots clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -46,9 +46,24 @@ bench-store: $(STAMP)
 bench-war: $(STAMP)
 	$(BIN)/python bench/war_rate.py
 
+# The web table under load on loopback (real uvicorn servers; 50 tables x 4 clients): commands
+# per second and p50/p99 latency on SQLite, and on PostgreSQL when TABLESIDE_TEST_POSTGRES_URL is set.
+bench-web: $(STAMP)
+	$(BIN)/python bench/web_load.py
+
 # Start a private PostgreSQL server for the store's tests (prints its URL; see README).
 postgres:
 	@bash scripts/postgres.sh
+
+# Debian's chromium and chromedriver for the browser tests (tests/test_web_e2e.py; skipped
+# without them, except under CI) and the screenshots; installed only when missing (root).
+browser:
+	@command -v chromium >/dev/null && command -v chromedriver >/dev/null || \
+		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver; }
+
+# The web table's screenshots in docs/screenshots/ (see docs/web.md).
+screenshots: $(STAMP) browser
+	$(BIN)/python scripts/screenshots.py
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache

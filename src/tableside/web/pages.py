@@ -60,16 +60,16 @@ revision <span id="revision">{{ state.revision }}</span></p>
 </tbody></table>
 <h2>Command</h2>
 <form id="command">
-<label>Kind <input name="kind" required maxlength="40"></label>
-<label>Arguments (JSON) <textarea name="args" rows="2" cols="50">{}</textarea></label>
-<label>Dice <input name="dice" placeholder="9,4,12,…"></label>
-{% if view.role == "host" %}<label><input type="checkbox" name="hidden"> hidden</label>{% endif %}
-<button>Send</button>
+<label>Kind <input id="kind" name="kind" required maxlength="40"></label>
+<label>Arguments (JSON) <textarea id="args" name="args" rows="2" cols="50">{}</textarea></label>
+<label>Dice <input id="dice" name="dice" placeholder="9,4,12,…"></label>
+{% if view.role == "host" %}<label><input type="checkbox" id="hidden" name="hidden"> hidden</label>
+{% endif %}<button id="send">Send</button>
 {% if view.role == "host" %}<button type="button" id="undo">Undo</button>
 <button type="button" id="redo">Redo</button>{% endif %}
-</form><p id="error"></p>
-<h2>Log</h2><div id="log">{% for line in log %}
-<div{% if line.hidden %} class="hidden"{% endif %}>{{ line.text }}</div>{% endfor %}</div>
+</form><p id="error" role="alert"></p>
+<h2>Log</h2><div id="log">{% for line in log %}<div{% if line.hidden %} class="hidden"{% endif %}>
+{{- line.text }}</div>{% endfor %}</div>
 <script type="application/json" id="boot">{{ boot | tojson }}</script>
 <script nonce="{{ nonce }}">{{ script | safe }}</script>
 {% endblock %}
@@ -87,8 +87,29 @@ function lines(r) {
   const head = '#' + r.revision + ' ' + (r.kind === 'command' ? c.kind + ' ' +
     JSON.stringify(c.args || {}) : r.kind + ' (' + (c.kind || '?') + ', command ' + r.seq + ')');
   const out = [head];
-  if (r.kind === 'command') for (const e of r.events)
-    out.push('    ' + e.kind + ' ' + JSON.stringify(e.data) + '  [' + (e.rule || '-') + ']');
+  if (r.kind === 'command') for (const e of r.events) {
+    const s = e.data && e.data.result;
+    if (s && s.schema === 'tableside/majesty-strike') out.push(...strike(e, s));
+    else out.push('    ' + e.kind + ' ' + JSON.stringify(e.data) + '  [' + (e.rule || '-') + ']');
+  }
+  return out;
+}
+function strike(e, s) {
+  const dice = d => d.join(' ');
+  const adj = s.adjustments.map(a => a.by + ' ' + a.from + '→' + a.to).join(', ');
+  const out = ['    ' + e.kind + ' ' + s.striker + ' → ' + s.defender + ' with ' +
+    (s.weapon || 'no weapon') + s.maneuvers.map(m => ' + ' + m).join('') +
+    '  [' + (e.rule || '-') + ']',
+    '      Precision ' + s.precision.value + ' · Guard ' + s.guard.value + ' · Force ' +
+    s.force.value,
+    '      rolled ' + dice(s.rolled) + ' → final ' + dice(s.final) +
+    (adj ? ' (' + adj + ')' : ''),
+    '      ' + s.hits + ' hits, ' + s.stops + ' stops → ' + s.uncanceled_hits +
+    ' hits uncanceled, ' + s.uncanceled_stops + ' stops'];
+  const d = s.defender_after;
+  if (s.wear && d) out.push('      ' + d.name + ' takes ' + s.wear.amount + ' ' + s.wear.kind +
+    ' Wear: Endurance ' + d.endurance + ', Resolve ' + d.resolve + ', Passion ' + d.passion +
+    ', ' + d.status);
   return out;
 }
 function show(state) {
@@ -191,8 +212,43 @@ def log_lines(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
         out.append({"text": head, "hidden": r["hidden"]})
         if r["kind"] == "command":
             for e in r["events"]:
-                text = f"    {e['kind']} {json.dumps(e['data'])}  [{e['rule'] or '-'}]"
-                out.append({"text": text, "hidden": r["hidden"]})
+                result = e["data"].get("result") if isinstance(e["data"], dict) else None
+                if isinstance(result, dict) and result.get("schema") == STRIKE_SCHEMA:
+                    texts = strike_lines(e, result)
+                else:
+                    texts = [f"    {e['kind']} {json.dumps(e['data'])}  [{e['rule'] or '-'}]"]
+                out += [{"text": text, "hidden": r["hidden"]} for text in texts]
+    return out
+
+
+STRIKE_SCHEMA = "tableside/majesty-strike"
+
+
+def strike_lines(event: dict[str, Any], s: dict[str, Any]) -> list[str]:
+    """A Strike's breakdown as a few readable lines (as the script writes them)."""
+
+    def dice(values: list[int]) -> str:
+        return " ".join(str(v) for v in values)
+
+    adj = ", ".join(f"{a['by']} {a['from']}→{a['to']}" for a in s["adjustments"])
+    maneuvers = "".join(f" + {m}" for m in s["maneuvers"])
+    out = [
+        f"    {event['kind']} {s['striker']} → {s['defender']} with "
+        f"{s['weapon'] or 'no weapon'}{maneuvers}  [{event['rule'] or '-'}]",
+        f"      Precision {s['precision']['value']} · Guard {s['guard']['value']} · "
+        f"Force {s['force']['value']}",
+        f"      rolled {dice(s['rolled'])} → final {dice(s['final'])}"
+        + (f" ({adj})" if adj else ""),
+        f"      {s['hits']} hits, {s['stops']} stops → {s['uncanceled_hits']} hits uncanceled, "
+        f"{s['uncanceled_stops']} stops",
+    ]
+    d = s.get("defender_after")
+    if s.get("wear") and d:
+        out.append(
+            f"      {d['name']} takes {s['wear']['amount']} {s['wear']['kind']} Wear: "
+            f"Endurance {d['endurance']}, Resolve {d['resolve']}, Passion {d['passion']}, "
+            f"{d['status']}"
+        )
     return out
 
 

@@ -1,0 +1,300 @@
+"""The web table end to end in a real headless browser (Debian's chromium, driven by Selenium).
+
+A real uvicorn server runs in a thread on a free loopback port against a temporary SQLite file;
+the Host and two players each have their own browser (separate processes and profiles, so
+nothing is shared but the server). Without chromium and chromedriver these tests are skipped,
+except under CI (``$CI`` set), where they fail: ``.ci/run`` installs both.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+import uvicorn
+from selenium import webdriver
+from selenium.common.exceptions import (
+    JavascriptException,
+    NoSuchElementException,
+    StaleElementReferenceException,
+    TimeoutException,
+)
+from selenium.webdriver.chrome.options import Options
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.remote.webdriver import WebDriver
+from selenium.webdriver.support.wait import WebDriverWait
+from test_store_support import in_ci
+
+from tableside.web import create_app
+from tableside.web.demo import DemoLinks, create_demo
+from tableside.web.table import WebTable
+
+CHROMIUM = os.environ.get("TABLESIDE_CHROMIUM", "/usr/bin/chromium")
+CHROMEDRIVER = os.environ.get("TABLESIDE_CHROMEDRIVER", "/usr/bin/chromedriver")
+CHROME_FLAGS = (
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+)
+WAIT = 15.0  # seconds: generous for a loaded CI machine; a passing run waits far less
+WAR = "Skirmish at the ford"  # the demo War's name (tableside.web.demo)
+HOLY, FALLEN = "The holy player", "The fallen player"  # the demo's seats
+# A page being replaced (a reload) answers these for a moment: try again.
+PASSING = (JavascriptException, NoSuchElementException, StaleElementReferenceException)
+# Read the page in one script each, so that no element is replaced halfway through a read.
+READ_TEXT = "return document.getElementById(arguments[0]).textContent.trim();"
+READ_LOG = "return [...document.querySelectorAll('#log > div')].map(d => d.textContent.trim());"
+READ_COMBATANTS = """
+const table = document.getElementById('combatants');
+const columns = [...table.tHead.rows[0].cells].map(c => c.textContent.trim());
+return [...table.tBodies[0].rows].map(r => Object.fromEntries(
+  [...r.cells].map((c, i) => [columns[i], c.textContent.trim()])));
+"""
+
+
+def browser_paths() -> tuple[str, str]:
+    """Chromium and chromedriver, or skip (fail under CI) when either is missing."""
+    found = [shutil.which(p) for p in (CHROMIUM, CHROMEDRIVER)]
+    if found[0] and found[1]:
+        return found[0], found[1]
+    missing = " and ".join(p for p, f in zip((CHROMIUM, CHROMEDRIVER), found, strict=True) if not f)
+    if in_ci():
+        pytest.fail(f"{missing} missing, and CI must run the browser tests (see .ci/run).")
+    pytest.skip(f"no browser: {missing} missing (apt-get install chromium chromium-driver)")
+
+
+class LiveServer:
+    """The web table served by uvicorn in a thread on a free loopback port."""
+
+    def __init__(self, store_url: str) -> None:
+        self.app = create_app(store_url)
+        self.table: WebTable = self.app.state.table
+        self.socket = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self.socket.bind(("127.0.0.1", 0))
+        port = self.socket.getsockname()[1]
+        self.base = f"http://127.0.0.1:{port}"
+        config = uvicorn.Config(
+            self.app, log_level="warning", timeout_graceful_shutdown=2, lifespan="on"
+        )
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(
+            target=self.server.run, kwargs={"sockets": [self.socket]}, daemon=True
+        )
+
+    def __enter__(self) -> LiveServer:
+        self.thread.start()
+        deadline = time.monotonic() + WAIT
+        while not self.server.started:
+            if not self.thread.is_alive() or time.monotonic() > deadline:
+                raise RuntimeError("the web table server did not start")
+            time.sleep(0.02)
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.server.should_exit = True
+        self.thread.join(WAIT)
+        self.socket.close()
+
+
+def open_browser(chromium: str, chromedriver: str, profile: Path) -> WebDriver:
+    """A headless chromium with its own fresh profile (its own cookies, storage and cache)."""
+    options = Options()
+    options.binary_location = chromium
+    for flag in (*CHROME_FLAGS, f"--user-data-dir={profile}", "--window-size=1280,1400"):
+        options.add_argument(flag)
+    driver = webdriver.Chrome(options=options, service=Service(chromedriver))
+    driver.set_page_load_timeout(WAIT)
+    return driver
+
+
+@dataclass
+class Seat:
+    """One person at the table: a name and their own browser."""
+
+    name: str
+    driver: WebDriver
+
+    def text(self, element_id: str) -> str:
+        return str(self.driver.execute_script(READ_TEXT, element_id))
+
+    def log(self) -> list[str]:
+        """The log's lines, read at one instant (the script may be adding lines)."""
+        lines: list[str] = self.driver.execute_script(READ_LOG)
+        return lines
+
+    def combatant(self, name: str) -> dict[str, str]:
+        """One row of the combatants table, by column (read at one instant)."""
+        rows: list[dict[str, str]] = self.driver.execute_script(READ_COMBATANTS)
+        for row in rows:
+            if row.get("id") == name:
+                return row
+        raise AssertionError(f"{name} is not in {self.name}'s combatants table")
+
+    def position(self, name: str) -> list[float]:
+        return [float(x) for x in json.loads(self.combatant(name)["position"])]
+
+    def send(self, kind: str, args: str) -> None:
+        """Fill in the command form and send it (as a person would: typing and clicking)."""
+        kind_box = self.driver.find_element(By.ID, "kind")
+        kind_box.clear()
+        kind_box.send_keys(kind)
+        args_box = self.driver.find_element(By.ID, "args")
+        args_box.clear()
+        args_box.send_keys(args)
+        self.driver.find_element(By.ID, "send").click()
+
+    def wait(self, what: str, check: Callable[[Seat], Any]) -> None:
+        """Wait until ``check(self)`` is true (no reload: the page updates itself)."""
+        waiting = WebDriverWait(self.driver, WAIT, poll_frequency=0.05, ignored_exceptions=PASSING)
+        try:
+            waiting.until(lambda _d: check(self))
+        except TimeoutException as error:
+            raise AssertionError(f"{self.name}'s page never showed {what}") from error
+
+    def mark(self) -> None:
+        """Mark this page, so that a reload (a new page) would be noticed."""
+        self.driver.execute_script("window.tablesideMark = 'same page';")
+
+    def same_page(self) -> bool:
+        return bool(self.driver.execute_script("return window.tablesideMark === 'same page';"))
+
+
+@dataclass
+class Table:
+    """The demo table as three people see it: the Host and one player per side."""
+
+    server: LiveServer
+    demo: DemoLinks
+    host: Seat
+    holy: Seat  # Herald, Watcher, Guardian, Messenger
+    fallen: Seat  # Warrior, Jackal, Deceiver, Brute
+
+    @property
+    def everyone(self) -> tuple[Seat, Seat, Seat]:
+        return (self.host, self.holy, self.fallen)
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[LiveServer]:
+    browser_paths()
+    with tempfile.TemporaryDirectory() as tmp, LiveServer(f"sqlite:///{tmp}/e2e.db") as live:
+        yield live
+
+
+@pytest.fixture(scope="module")
+def browsers(server: LiveServer) -> Iterator[tuple[WebDriver, WebDriver, WebDriver]]:
+    chromium, chromedriver = browser_paths()
+    drivers: list[WebDriver] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        try:
+            for who in ("host", "holy", "fallen"):
+                drivers.append(open_browser(chromium, chromedriver, Path(tmp) / who))
+            yield drivers[0], drivers[1], drivers[2]
+        finally:
+            for driver in drivers:
+                driver.quit()
+
+
+@pytest.fixture
+def table(server: LiveServer, browsers: tuple[WebDriver, WebDriver, WebDriver]) -> Table:
+    """A new demo table; the Host opens the War's page, each player joins by their link."""
+    demo = create_demo(server.table)
+    host, holy, fallen = (Seat(n, d) for n, d in zip(("Host", HOLY, FALLEN), browsers, strict=True))
+    host.driver.get(server.base + demo.host_page)
+    for seat in (holy, fallen):
+        seat.driver.get(server.base + demo.player_links[seat.name])
+        assert f"You are {seat.name}" in seat.driver.find_element(By.TAG_NAME, "body").text
+        seat.driver.find_element(By.LINK_TEXT, WAR).click()
+    seats = Table(server, demo, host, holy, fallen)
+    for seat in seats.everyone:
+        seat.wait("the War", lambda s: s.driver.find_element(By.TAG_NAME, "h1").text == WAR)
+        assert seat.text("revision") == "9"
+        seat.mark()
+    return seats
+
+
+def test_each_person_sees_the_war_with_their_own_role(table: Table) -> None:
+    assert "Host" in table.host.driver.find_element(By.TAG_NAME, "p").text
+    assert table.host.driver.find_elements(By.ID, "undo")
+    for seat in (table.holy, table.fallen):
+        assert seat.name in seat.driver.find_element(By.TAG_NAME, "p").text
+        assert not seat.driver.find_elements(By.ID, "undo")
+    for seat in table.everyone:
+        current = seat.driver.find_element(By.CSS_SELECTOR, "#order li.current").text
+        assert current == "1: Jackal (7 AP)"
+        assert seat.combatant("Watcher")["endurance"] == "60"
+
+
+def test_a_strike_by_one_player_is_seen_live_by_the_others(table: Table) -> None:
+    fallen = table.fallen
+    fallen.send("move", '{"id": "Jackal", "to": [4, 2, 0]}')
+    fallen.wait("the move", lambda s: s.text("revision") == "10")
+    fallen.send("strike", '{"striker": "Jackal", "defender": "Watcher", "path": [[3, 2, 0]]}')
+    for seat in table.everyone:
+        seat.wait("the Strike", lambda s: s.text("revision") == "11")
+        seat.wait("the Wear", lambda s: s.combatant("Watcher")["endurance"] == "50")
+        log = seat.log()
+        assert any(line.startswith("#11 strike ") and "Watcher" in line for line in log), log
+        at = log.index("strike_resolved Jackal → Watcher with Club  [M-20]")
+        assert log[at + 1 : at + 5] == [
+            "Precision 1 · Guard 2 · Force 5",
+            "rolled 11 8 4 9 12 2 4 → final 11 8 4 9 11 2 4 (defender 12→11)",
+            "3 hits, 1 stops → 2 hits uncanceled, 0 stops",
+            "Watcher takes 10 E Wear: Endurance 50, Resolve 40, Passion 40, normal",
+        ]
+        assert any(line.startswith("wear_taken") and "Watcher" in line for line in log)
+        assert seat.text("error") == ""
+        assert seat.same_page(), f"{seat.name}'s page was reloaded"
+    live = table.holy.log()
+    table.holy.driver.refresh()  # the server writes the breakdown as the script did
+    table.holy.wait("the reloaded page", lambda s: not s.same_page())
+    reloaded = table.holy.log()
+    at = reloaded.index(live[at])
+    assert reloaded[at : at + 5] == live[at : at + 5]
+
+
+def test_a_host_undo_is_seen_by_all(table: Table) -> None:
+    fallen, host = table.fallen, table.host
+    fallen.send("move", '{"id": "Jackal", "to": [4, 2, 0]}')
+    for seat in table.everyone:
+        seat.wait("the move", lambda s: s.position("Jackal") == [4, 2, 0])
+    host.driver.find_element(By.ID, "undo").click()
+    for seat in table.everyone:
+        seat.wait("the undo", lambda s: s.text("revision") == "11")
+        seat.wait("Jackal back", lambda s: s.position("Jackal") == [8, 2, 0])
+        assert seat.log()[-1] == "#11 undo (move, command 9)"
+        assert seat.same_page(), f"{seat.name}'s page was reloaded"
+
+
+def test_a_player_acting_for_anothers_character_is_refused_on_the_page(table: Table) -> None:
+    holy = table.holy
+    holy.send("strike", '{"striker": "Jackal", "defender": "Watcher"}')
+    holy.wait("the refusal", lambda s: "'Jackal'" in s.text("error"))
+    assert holy.text("error").endswith(".")
+    holy.send("stance", '{"id": "Warrior"}')
+    holy.wait("the second refusal", lambda s: "'Warrior'" in s.text("error"))
+    time.sleep(0.5)  # room for a wrongly written record to reach the pages
+    for seat in table.everyone:
+        assert seat.text("revision") == "9"
+        assert [line for line in seat.log() if line.startswith("#")][-1].startswith("#9 next")
+    assert table.server.table.store.encounter(table.demo.encounter_id).revision == 9
+    holy.send("stance", '{"id": "Watcher"}')  # their own character: allowed, and the error clears
+    for seat in table.everyone:
+        seat.wait("the stance", lambda s: s.combatant("Watcher")["stance"] == "true")
+    assert holy.text("error") == ""
