@@ -3,6 +3,8 @@
 The store knows no game: it keeps ``LogRecord`` values and character documents as plain JSON.
 Every write is one transaction. An append bumps ``encounters.revision`` only if it is still
 the revision the record was made against, so two writers can never both append revision n.
+On PostgreSQL the same transaction sends ``NOTIFY tableside_encounter, '<id>:<revision>'``, which
+PostgreSQL delivers to listeners (other server processes) only if it commits.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from datetime import UTC, datetime
 from types import TracebackType
 from typing import Any
 
-from sqlalchemy import bindparam, insert, select, update
+from sqlalchemy import bindparam, insert, select, text, update
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import DBAPIError, StatementError
 
@@ -101,6 +103,10 @@ _BUMP = (
 )
 _INSERT_RECORD = insert(LogRecordRow)
 
+NOTIFY_CHANNEL = "tableside_encounter"
+"""The PostgreSQL channel on which every committed append is announced as ``<id>:<revision>``."""
+_NOTIFY = text(f"SELECT pg_notify('{NOTIFY_CHANNEL}', :payload)")
+
 
 class Store:
     """Encounters and characters in SQLite or PostgreSQL (open with :meth:`Store.open`)."""
@@ -109,6 +115,7 @@ class Store:
         self._engine = engine
         self._writer = writer(engine)
         self._closed = False
+        self._announce = engine.dialect.name == "postgresql"
 
     @classmethod
     def open(cls, url: str | None = None) -> Store:
@@ -398,6 +405,8 @@ class Store:
             _BUMP, {"bump_id": encounter_id, "bump_from": revision - 1, "bump_to": revision}
         )
         if bumped.rowcount == 1:
+            if self._announce:  # delivered at commit, never if the transaction rolls back
+                connection.execute(_NOTIFY, {"payload": f"{encounter_id}:{revision}"})
             return
         current = connection.execute(
             select(EncounterRow.revision).where(EncounterRow.id == encounter_id)

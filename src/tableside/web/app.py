@@ -7,6 +7,7 @@ stale revision, 422 a request body of the wrong shape. Nothing is written on a r
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Annotated, Any, Literal
@@ -22,6 +23,7 @@ from tableside.store import Store, UnknownEncounterError
 from tableside.store.tables import UnknownTableError
 from tableside.web.auth import ForbiddenError, UnauthorisedError
 from tableside.web.hub import record_stream
+from tableside.web.notify import Listener
 from tableside.web.pages import encounter_page, join_page
 from tableside.web.table import WebTable
 
@@ -30,6 +32,7 @@ Name = Annotated[str, Field(min_length=1, max_length=200)]
 Authorization = Annotated[str | None, Header()]
 TokenQuery = Annotated[str | None, Query()]
 SEED = Field(default=None, ge=-(2**63), le=2**63 - 1)
+LISTEN_POLL = 10.0
 
 
 class Body(BaseModel):
@@ -110,19 +113,38 @@ def bad_body(_request: Request, error: Exception) -> JSONResponse:
     return JSONResponse({"error": body_sentence(error)}, status_code=422)
 
 
-def create_app(store_url: str | None = None, poll: float = 1.0) -> FastAPI:
+def create_app(
+    store_url: str | None = None, poll: float = 1.0, listen_poll: float = LISTEN_POLL
+) -> FastAPI:
     """The web table on the store at ``store_url`` (see :meth:`Store.open` for the default).
+
+    On PostgreSQL the application, while it runs (its lifespan), LISTENs for every process's
+    appends (:class:`~tableside.web.notify.Listener`) and wakes its streams at once.
 
     Args:
         store_url: An SQLAlchemy URL; None picks it from the environment as the CLI does.
-        poll: Seconds between a live stream's reads of the store (for other processes' records).
+        poll: Seconds between a live stream's reads of the store (for other processes' records)
+            on SQLite, and on PostgreSQL while the listener is not connected.
+        listen_poll: The same while the PostgreSQL listener is connected (a fallback only).
     """
     table = WebTable(Store.open(store_url))
+    listener: list[Listener] = []
+
+    def stream_poll() -> float:
+        return listen_poll if listener and listener[0].connected else poll
 
     @asynccontextmanager
-    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
-        yield
-        table.store.close()
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        if table.store.backend == "postgresql":
+            listener.append(Listener(table.store, table.notifier))
+            app.state.listener = listener[0]
+            await asyncio.to_thread(listener[0].start)
+        try:
+            yield
+        finally:
+            for running in listener:
+                await asyncio.to_thread(running.stop)
+            table.store.close()
 
     app = FastAPI(title="Tableside web table", lifespan=lifespan)
     app.state.table = table
@@ -138,7 +160,7 @@ def create_app(store_url: str | None = None, poll: float = 1.0) -> FastAPI:
         app.add_exception_handler(kind, refusal(status))
     app.add_exception_handler(RequestValidationError, bad_body)
     add_api(app, table)
-    add_stream(app, table, poll)
+    add_stream(app, table, stream_poll)
     add_pages(app, table)
     return app
 
@@ -210,7 +232,7 @@ def add_api(app: FastAPI, table: WebTable) -> None:
         return table.step_back(who, encounter_id, body.revision if body else None, redo=True)
 
 
-def add_stream(app: FastAPI, table: WebTable, poll: float) -> None:
+def add_stream(app: FastAPI, table: WebTable, poll: Callable[[], float]) -> None:
     """The live log: Server-Sent Events (token in the query: EventSource sets no headers)."""
 
     @app.get("/api/encounters/{encounter_id}/stream")

@@ -1,9 +1,10 @@
 """Live updates: wake the open streams of an encounter when a record is committed.
 
 The log in the store is the source of truth; a stream reads the records after the last one it
-sent, then sleeps until this process commits a record to the encounter or ``poll`` seconds pass.
-The in-process wake-up makes updates immediate; the poll delivers records committed by other
-server processes (SQLite or PostgreSQL) within ``poll`` seconds.
+sent, then sleeps until its encounter is announced or ``poll`` seconds pass. Announcements come
+from this process's own commits (immediate, in-process) and, on PostgreSQL, from every process's
+commits through LISTEN/NOTIFY (:mod:`tableside.web.notify`). The poll is the fallback: on SQLite
+it is how records committed by other processes arrive; on PostgreSQL it covers a lost listener.
 """
 
 from __future__ import annotations
@@ -49,6 +50,13 @@ class Notifier:
             if not loop.is_closed():
                 loop.call_soon_threadsafe(event.set)
 
+    def publish_all(self) -> None:
+        """Wake every open stream (e.g. after announcements may have been missed)."""
+        with self._lock:
+            encounters = list(self._waiters)
+        for encounter_id in encounters:
+            self.publish(encounter_id)
+
     def streams(self, encounter_id: int) -> int:
         """How many streams of ``encounter_id`` are open."""
         with self._lock:
@@ -66,7 +74,7 @@ async def record_stream(
     encounter_id: int,
     read_after: ReadAfter,
     after: int,
-    poll: float = 1.0,
+    poll: float | Callable[[], float] = 1.0,
     keepalive: float = 15.0,
 ) -> AsyncGenerator[str, None]:
     """Server-Sent Events: every record after revision ``after`` that ``read_after`` shows.
@@ -77,7 +85,8 @@ async def record_stream(
         read_after: Blocking read of the visible records after a revision, and the revision
             reached (hidden records advance it without being sent).
         after: The last revision the client has (from ``Last-Event-ID`` or ``after``).
-        poll: Seconds between reads when nothing wakes the stream (other processes).
+        poll: Seconds between reads when nothing wakes the stream (other processes), or a
+            function giving them before each wait (longer while a listener is connected).
         keepalive: Seconds of silence before a comment line keeps proxies from closing it.
     """
     wake = notifier.subscribe(encounter_id)
@@ -90,10 +99,11 @@ async def record_stream(
             for record in records:
                 quiet = 0.0
                 yield sse(record)
+            wait = poll() if callable(poll) else poll
             try:
-                await asyncio.wait_for(wake.wait(), poll)
+                await asyncio.wait_for(wake.wait(), wait)
             except TimeoutError:
-                quiet += poll
+                quiet += wait
             if quiet >= keepalive:
                 quiet = 0.0
                 yield ": keep-alive\n\n"
