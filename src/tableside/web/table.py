@@ -66,6 +66,24 @@ class WebTable:
         self.notifier = Notifier()
         self._guard = threading.Lock()
         self._locks: dict[int, threading.Lock] = {}
+        self._live: dict[int, Encounter[Any]] = {}
+
+    def live(self, encounter_id: int) -> Encounter[Any]:
+        """The encounter kept in memory, re-read only when the store has moved past it.
+
+        Call with the encounter's lock held. Another process's appends show as a newer stored
+        revision and cause a reload; the store's revision check still refuses stale appends.
+        """
+        stored = self.store.encounter(encounter_id).revision
+        cached = self._live.get(encounter_id)
+        if cached is None or cached.revision != stored:
+            cached = open_encounter(self.store, encounter_id)
+            self._live[encounter_id] = cached
+        return cached
+
+    def forget(self, encounter_id: int) -> None:
+        """Drop the in-memory encounter (after a failed append it may be ahead of the store)."""
+        self._live.pop(encounter_id, None)
 
     def lock(self, encounter_id: int) -> threading.Lock:
         """The lock that serialises commands on one encounter in this process."""
@@ -159,12 +177,16 @@ class WebTable:
         if hidden:
             require_host(who, "send hidden commands")
         with self.lock(encounter_id):
-            encounter = open_encounter(self.store, encounter_id)
+            encounter = self.live(encounter_id)
             authorise_command(
                 who, encounter.game.name, command.kind, command.args, current_actor(encounter)
             )
             record = encounter.execute(command, revision)
-            tables.append(self.store, encounter_id, record, hidden)
+            try:
+                tables.append(self.store, encounter_id, record, hidden)
+            except Exception:
+                self.forget(encounter_id)
+                raise
         self.notifier.publish(encounter_id)
         seqs = frozenset({record.seq}) if hidden and record.seq is not None else frozenset()
         return {"record": record_view(record, seqs), "state": state_view(encounter)}
@@ -175,9 +197,13 @@ class WebTable:
         """The Host's undo (or redo), stored and announced."""
         require_host(who, "redo" if redo else "undo")
         with self.lock(encounter_id):
-            encounter = open_encounter(self.store, encounter_id)
+            encounter = self.live(encounter_id)
             record = encounter.redo(revision) if redo else encounter.undo(revision)
-            tables.append(self.store, encounter_id, record)
+            try:
+                tables.append(self.store, encounter_id, record)
+            except Exception:
+                self.forget(encounter_id)
+                raise
         self.notifier.publish(encounter_id)
         seqs = tables.hidden_seqs(self.store, encounter_id)
         return {"record": record_view(record, seqs), "state": state_view(encounter)}
@@ -186,7 +212,8 @@ class WebTable:
 
     def state(self, encounter_id: int) -> dict[str, Any]:
         """The encounter's current state."""
-        return state_view(open_encounter(self.store, encounter_id))
+        with self.lock(encounter_id):
+            return state_view(self.live(encounter_id))
 
     def visible_after(
         self, who: Principal, encounter_id: int, after: int
