@@ -28,7 +28,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 
-import httpx
+import httpx2 as httpx
 
 from tableside import service
 from tableside.encounter.engine import Encounter
