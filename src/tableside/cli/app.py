@@ -6,7 +6,7 @@ import sys
 
 import typer
 
-from tableside.cli import character_cmds, fight_cmds, majesty_cmds, strife_cmds, war_cmds
+from tableside.cli import character_cmds, fight_cmds, majesty_cmds, odds_cmds, strife_cmds, war_cmds
 from tableside.cli.serve_cmds import serve
 from tableside.errors import TablesideError
 
@@ -22,6 +22,7 @@ app.add_typer(war_cmds.app, name="war")
 app.add_typer(character_cmds.app, name="character")
 app.add_typer(fight_cmds.app, name="fight")
 app.add_typer(strife_cmds.app, name="strife")
+app.add_typer(odds_cmds.app, name="odds")
 app.command("serve")(serve)
 
 USAGE_ERROR = 2

@@ -1,0 +1,388 @@
+"""``tableside odds strike | check``: the exact law (or a Monte Carlo estimate) of a roll.
+
+The options are those of ``tableside majesty strike`` / ``majesty check`` — taken from those
+commands' signatures, so both stay in step — without ``--dice`` and ``--adjust`` (odds are over
+every roll, with the ``best`` or ``none`` policy), plus ``--endurance``, ``--mc`` and ``--plot``.
+"""
+
+from __future__ import annotations
+
+import inspect
+import itertools
+from collections.abc import Callable
+from fractions import Fraction
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console, Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from tableside.cli import majesty_cmds
+from tableside.cli.majesty_cmds import _factor, _opposing, _placement, _ruleset
+from tableside.cli.output import print_json
+from tableside.cli.parsing import InputError
+from tableside.cli.sources import FileError, character, load_catalog, with_natural, with_overrides
+from tableside.majesty.character import Side
+from tableside.majesty.checks import CheckSetup
+from tableside.majesty.odds import (
+    CheckOdds,
+    Distribution,
+    StrikeOdds,
+    check_odds,
+    simulate_checks,
+    simulate_strikes,
+    strike_odds,
+)
+from tableside.majesty.odds_report import check_odds_dict, strike_odds_dict
+from tableside.majesty.report import reading_name
+from tableside.majesty.strike import DefenderState, StrikeOptions, StrikeSetup
+
+app = typer.Typer(
+    help="Exact odds (or Monte Carlo) of Allies of Majesty Strikes and Checks.",
+    no_args_is_help=True,
+    rich_markup_mode=None,
+)
+
+# Options the odds commands add to those of ``majesty strike`` / ``majesty check``.
+Endurance = Annotated[
+    int | None,
+    typer.Option(help="Defender's current Endurance for P(Defeated) (default: from the sheet)."),
+]
+MonteCarlo = Annotated[
+    int | None,
+    typer.Option("--mc", help="Estimate from N seeded rolls (Monte Carlo) instead of exactly."),
+]
+Plot = Annotated[Path | None, typer.Option(help="Write a PNG chart of the distribution.")]
+_NOT_FOR_ODDS = {"dice", "adjust"}  # odds are over every roll, under the best or none policy
+
+
+def _endurance(endurance: Endurance = None) -> None:
+    """Signature carrier of ``--endurance``."""
+
+
+def _extras(endurance: bool) -> list[inspect.Parameter]:
+    def carrier(mc: MonteCarlo = None, plot: Plot = None) -> None:
+        """Signature carrier of ``--mc`` and ``--plot``."""
+
+    params = list(inspect.signature(carrier, eval_str=True).parameters.values())
+    if endurance:
+        params += inspect.signature(_endurance, eval_str=True).parameters.values()
+    return params
+
+
+def _command(
+    base: Callable[..., None], body: Callable[[dict[str, Any]], None], endurance: bool, doc: str
+) -> Callable[..., None]:
+    """A command with ``base``'s options (less ``--dice``/``--adjust``) plus the odds options."""
+
+    def command(**options: Any) -> None:
+        body(options)
+
+    inherited = [
+        p.replace(kind=inspect.Parameter.KEYWORD_ONLY)
+        for p in inspect.signature(base, eval_str=True).parameters.values()
+        if p.name not in _NOT_FOR_ODDS
+    ]
+    extra = [p.replace(kind=inspect.Parameter.KEYWORD_ONLY) for p in _extras(endurance)]
+    setattr(command, "__signature__", inspect.Signature([*inherited, *extra]))  # noqa: B010
+    command.__doc__ = doc
+    return command
+
+
+# --- building the setups (as majesty strike / majesty check do) ---------------------------------
+
+
+def strike_setup(o: dict[str, Any]) -> StrikeSetup:
+    """The StrikeSetup that ``tableside majesty strike`` builds from the same options."""
+    catalogue = load_catalog(o["catalog"])
+    attacker = character(
+        o["striker"], o["striker_attributes"], "Striker", Side.HOLY, "--striker-attributes"
+    )
+    target = character(
+        o["defender"], o["defender_attributes"], "Defender", Side.FALLEN, "--defender-attributes"
+    )
+    attacker = with_overrides(
+        with_natural(attacker, passion=o["passion"]), precision=o["precision"], force=o["force"]
+    )
+    target = with_overrides(
+        with_natural(target, resolve=o["resolve"]), guard=o["guard"], force=o["defender_force"]
+    )
+    return StrikeSetup(
+        striker=attacker,
+        defender=target,
+        weapon=catalogue.weapon(o["weapon"] or attacker.weapon),
+        defender_weapon=catalogue.weapon(o["defender_weapon"] or target.weapon),
+        maneuvers=tuple(catalogue.maneuver(m) for m in o["maneuver"] or []),
+        defender_state=DefenderState(
+            o["defensive_stance"], o["full_defensive_stance"], o["grappled"], o["bound"],
+            o["exposed"], o["surprised"],
+        ),
+        options=StrikeOptions(
+            ranged=o["ranged"], two_ap=o["two_ap"], striker_in_stance=o["striker_stance"],
+            boon=o["boon"], bane=o["bane"], wear_flat=o["wear_flat"],
+            wear_percent=o["wear_percent"], ignore_stops=o["ignore_stops"],
+            striker_adjustments=o["striker_adjustments"],
+            defender_adjustments=o["defender_adjustments"], inspiration=o["inspiration"],
+            obstruction=o["obstruction"], superiority=o["superiority"],
+            twelve_effects_this_turn=o["twelves_this_turn"], mode=o["mode"],
+        ),
+        placement=_placement(
+            o["distance"], o["striker_at"], o["defender_at"], o["path"], o["dominion"] or []
+        ),
+        ruleset=_ruleset(o["ruleset"]),
+    )  # fmt: skip
+
+
+def check_setup(o: dict[str, Any]) -> CheckSetup:
+    """The CheckSetup that ``tableside majesty check`` builds from the same options."""
+    kind = o["kind"]
+    return CheckSetup(
+        kind=kind,
+        factor=_factor(kind, o["attribute"], o["factor"], "--attribute or --factor"),
+        opposing=_opposing(kind, o["against"], o["against_factor"], o["allotment"], o["song_spp"]),
+        difficulty=o["difficulty"], raw_for=o["raw_for"], raw_against=o["raw_against"],
+        inspiration=o["inspiration"], obstruction=o["obstruction"], boon=o["boon"],
+        bane=o["bane"], mode=o["mode"],
+    )  # fmt: skip
+
+
+# --- the commands -------------------------------------------------------------------------------
+
+
+def _strike(o: dict[str, Any]) -> None:
+    setup = strike_setup(o)
+    if o["mc"] is not None:
+        result = simulate_strikes(setup, o["mc"], o["seed"], o["endurance"])
+    else:
+        result = strike_odds(setup, o["endurance"])
+    if o["plot"] is not None:
+        _save(o["plot"], lambda: plot_strike(result, o["plot"]))
+    data = strike_odds_dict(result)
+    _emit(data, strike_text(result, o["seed"]), o, result.samples)
+
+
+def _check(o: dict[str, Any]) -> None:
+    setup = check_setup(o)
+    if o["mc"] is not None:
+        result = simulate_checks(setup, o["mc"], o["seed"])
+    else:
+        result = check_odds(setup)
+    if o["plot"] is not None:
+        _save(o["plot"], lambda: plot_check(result, o["plot"]))
+    _emit(check_odds_dict(result), check_text(result, o["seed"]), o, result.samples)
+
+
+def _emit(
+    data: dict[str, Any], text: RenderableType, o: dict[str, Any], samples: int | None
+) -> None:
+    if o["json_out"]:
+        extra = {"seed": o["seed"] if samples is not None else None}
+        if o["plot"] is not None:
+            extra["plot"] = str(o["plot"])
+        print_json({**data, **extra})
+        return
+    console = Console(highlight=False)
+    console.print(text)
+    if o["plot"] is not None:
+        console.print(f"[dim]chart written to {o['plot']}[/dim]")
+
+
+strike = app.command("strike")(
+    _command(
+        majesty_cmds.strike, _strike, True,
+        "Exact odds of a Strike (every roll, best or none policy); --mc N estimates instead.",
+    )
+)  # fmt: skip
+check = app.command("check")(
+    _command(
+        majesty_cmds.check, _check, False,
+        "Exact odds of a Check (M-30 … M-33); --mc N estimates instead.",
+    )
+)  # fmt: skip
+
+
+# --- text ---------------------------------------------------------------------------------------
+
+
+def percent(p: Fraction) -> str:
+    """12.34%, with the smallest nonzero chances shown as <0.01% (never rounded to 0 or 100)."""
+    if p == 0:
+        return "0"
+    if p == 1:
+        return "100%"
+    value = float(p) * 100
+    if value < 0.01:
+        return "<0.01%"
+    if value > 99.99:
+        return ">99.99%"
+    return f"{value:.2f}%"
+
+
+def law_table(title: str, law: Distribution) -> Table:
+    """Per value: P(=), P(≥), P(≤); mean and standard deviation in the title."""
+    table = Table(title=f"{title} — mean {float(law.mean):.3f}, sd {law.sd:.3f}", min_width=46)
+    for column in ("value", "=", "≥", "≤"):
+        table.add_column(column, justify="right")
+    below = Fraction(0)
+    for value, p in law.items():
+        table.add_row(str(value), percent(p), percent(1 - below), percent(below + p))
+        below += p
+    return table
+
+
+def _how(samples: int | None, boon_net: int, seed: int) -> str:
+    if samples is None:
+        return f"Exact over all 12^{7 + abs(boon_net)} = {12 ** (7 + abs(boon_net)):,} rolls."
+    return (
+        f"Monte Carlo estimate from {samples:,} rolls (seed {seed}); one standard error is at "
+        f"most {50 / samples**0.5:.2f} percentage points."
+    )
+
+
+def _passes_text(passes: tuple[Any, ...]) -> str:
+    if not passes:
+        return "Adjustments: none."
+    return (
+        "Adjustments (best): "
+        + "; then ".join(f"{p.side.value} {p.count} ({p.why})" for p in passes)
+        + "."
+    )
+
+
+def strike_text(odds: StrikeOdds, seed: int) -> RenderableType:
+    """The odds of a Strike for a human."""
+    setup = odds.setup
+    boon_net = setup.options.boon - setup.options.bane
+    kind = "ranged" if setup.options.ranged else "melee"
+    main_kind, main_wear = odds.wear[0]
+    lines: list[RenderableType] = [
+        Text(
+            f"{setup.striker.name} strikes {setup.defender.name} with {setup.weapon.name} "
+            f"({kind}, {reading_name(odds.reading)} reading, net Boon/Bane {boon_net:+d}).",
+            style="bold",
+        ),
+        Text(_passes_text(odds.passes)),
+        Text(_how(odds.samples, boon_net, seed), style="dim"),
+        Text(
+            f"P(Defender Defeated) at current Endurance {odds.endurance}: {percent(odds.defeat)}",
+            style="bold",
+        ),
+        Text(
+            f"Epic Strike {percent(odds.epic['strike'])}, Epic Defense "
+            f"{percent(odds.epic['defense'])}; Defender lowered "
+            f"{percent(odds.defender_status['lowered_1_cycle'])}, Defeated by this Strike "
+            f"{percent(odds.defender_status['defeated'])}; Striker lowered "
+            f"{percent(odds.striker_status['lowered_1_cycle'])}, Defeated "
+            f"{percent(odds.striker_status['defeated'])}."
+        ),
+        law_table(f"Wear{main_kind.value} dealt", main_wear),
+        *(law_table(f"Wear{kind.value} dealt", law) for kind, law in odds.wear[1:]),
+        law_table("net (Hits − Stops)", odds.net),
+        law_table("uncanceled Hits", odds.uncanceled_hits),
+        law_table("12 Effects fired", odds.twelve_effects),
+        law_table("Striker Falter", odds.striker_falter),
+        law_table(f"Wear{odds.wear_to_striker_kind.value} to the Striker", odds.wear_to_striker),
+    ]
+    return Group(*lines)
+
+
+def check_text(odds: CheckOdds, seed: int) -> RenderableType:
+    """The odds of a Check for a human."""
+    setup = odds.setup
+    boon_net = setup.boon - setup.bane
+    outcome = ", ".join(f"{label} {percent(p)}" for label, p in odds.outcome.items())
+    lines: list[RenderableType] = [
+        Text(f"{setup.kind.value.capitalize()} Check (net Boon/Bane {boon_net:+d}).", style="bold"),
+        Text(_passes_text(odds.passes)),
+        Text(_how(odds.samples, boon_net, seed), style="dim"),
+        Text(outcome, style="bold"),
+        Text(
+            f"Epic Check: automatic success {percent(odds.automatic['success'])}, automatic "
+            f"failure {percent(odds.automatic['failure'])} (M-33)."
+        ),
+        law_table("net Passes", odds.net),
+        law_table("Passes short", odds.passes_short),
+    ]
+    if setup.kind.interaction:
+        lines.append(law_table("degrees of success (3, 7, 12)", odds.degree))
+    return Group(*lines)
+
+
+# --- charts -------------------------------------------------------------------------------------
+
+
+def _save(path: Path, draw: Callable[[], None]) -> None:
+    if path.suffix.lower() != ".png":
+        raise InputError(
+            f"--plot writes a PNG file; give a name ending in .png, not {path.name!r}."
+        )
+    try:
+        draw()
+    except OSError as error:
+        raise FileError(
+            f"The chart cannot be written to {str(path)!r}: {error.strerror}."
+        ) from None
+
+
+def _bars(axis: Any, law: Distribution, colour: Callable[[int], str]) -> None:
+    values = list(law.values)
+    heights = [float(p) * 100 for p in law.probabilities]
+    gap = min((b - a for a, b in itertools.pairwise(values)), default=1)
+    axis.bar(values, heights, color=[colour(v) for v in values], width=0.8 * gap)
+    axis.set_ylabel("probability (%)")
+    axis.grid(axis="y", alpha=0.3)
+
+
+def _figure() -> Any:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def plot_strike(odds: StrikeOdds, path: Path) -> None:
+    """Wear dealt (P(=) bars, P(≥) line, the Defender's Endurance marked) and net Hits − Stops."""
+    plt = _figure()
+    figure, (left, right) = plt.subplots(1, 2, figsize=(12, 4.8))
+    kind, wear = odds.wear[0]
+    _bars(left, wear, lambda _: "#4c72b0")
+    below = Fraction(0)
+    at_least = []
+    for _, p in wear.items():
+        at_least.append(float(1 - below) * 100)
+        below += p
+    left.step(list(wear.values), at_least, where="mid", color="#dd8452", label="P(Wear ≥ x)")
+    left.axvline(odds.endurance - 0.5, color="#c44e52", linestyle="--",
+                 label=f"Endurance {odds.endurance}")  # fmt: skip
+    left.set_xlabel(f"Wear{kind.value} dealt")
+    left.set_title(f"Wear{kind.value} to {odds.setup.defender.name}: mean {float(wear.mean):.1f}")
+    left.legend()
+    _bars(right, odds.net, lambda v: "#55a868" if v > 0 else "#8c8c8c" if v == 0 else "#c44e52")
+    right.set_xlabel("net (Hits − Stops)")
+    right.set_title(f"net: mean {float(odds.net.mean):.2f}, sd {odds.net.sd:.2f}")
+    how = "exact" if odds.exact else f"Monte Carlo, {odds.samples:,} rolls"
+    figure.suptitle(
+        f"{odds.setup.striker.name} strikes {odds.setup.defender.name} with "
+        f"{odds.setup.weapon.name}: P(Defeated) {percent(odds.defeat)} ({how})"
+    )
+    figure.tight_layout()
+    figure.savefig(path, dpi=120)
+    plt.close(figure)
+
+
+def plot_check(odds: CheckOdds, path: Path) -> None:
+    """Net Passes, coloured by success (≥ 3), partial (1–2) and failure (M-31)."""
+    plt = _figure()
+    figure, axis = plt.subplots(figsize=(8, 4.8))
+    _bars(axis, odds.net, lambda v: "#55a868" if v >= 3 else "#dd8452" if v >= 1 else "#c44e52")
+    axis.set_xlabel("net Passes")
+    outcome = ", ".join(f"{label} {percent(p)}" for label, p in odds.outcome.items())
+    how = "exact" if odds.exact else f"Monte Carlo, {odds.samples:,} rolls"
+    axis.set_title(f"{odds.setup.kind.value.capitalize()} Check: {outcome} ({how})")
+    figure.tight_layout()
+    figure.savefig(path, dpi=120)
+    plt.close(figure)

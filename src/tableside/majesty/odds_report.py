@@ -1,0 +1,120 @@
+"""Plain-data views of odds (the ``--json`` schema of ``tableside odds``, docs/odds.md).
+
+Every probability appears as a float and, exactly, as a fraction string "numerator/denominator".
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from tableside.majesty.adjust import AdjustPass
+from tableside.majesty.odds import Chances, CheckOdds, Distribution, StrikeOdds
+from tableside.majesty.report import reading_name
+
+STRIKE_ODDS_SCHEMA = "tableside/majesty-strike-odds"
+CHECK_ODDS_SCHEMA = "tableside/majesty-check-odds"
+SCHEMA_VERSION = 1
+
+
+def probability(value: Fraction) -> dict[str, Any]:
+    """``{p, fraction}``: a float and the exact fraction."""
+    return {"p": float(value), "fraction": f"{value.numerator}/{value.denominator}"}
+
+
+def distribution_dict(law: Distribution) -> dict[str, Any]:
+    """Mean, standard deviation and, per value, P(=), P(≥) and P(≤)."""
+    rows = []
+    below = Fraction(0)
+    for value, p in law.items():
+        rows.append({
+            "value": value,
+            "eq": probability(p),
+            "ge": probability(1 - below),
+            "le": probability(below + p),
+        })  # fmt: skip
+        below += p
+    mean = law.mean
+    return {
+        "mean": float(mean),
+        "mean_fraction": f"{mean.numerator}/{mean.denominator}",
+        "sd": law.sd,
+        "values": rows,
+    }
+
+
+def chances_dict(chances: Chances) -> dict[str, Any]:
+    """Label → ``{p, fraction}``."""
+    return {label: probability(p) for label, p in chances.items()}
+
+
+def passes_list(passes: tuple[AdjustPass, ...]) -> list[dict[str, Any]]:
+    """Who adjusts, how many times and why, in the order the passes are made."""
+    return [{"side": p.side.value, "count": p.count, "why": p.why} for p in passes]
+
+
+def _sampling(samples: int | None) -> dict[str, Any]:
+    return {"exact": samples is None, "samples": samples}
+
+
+def strike_odds_dict(odds: StrikeOdds) -> dict[str, Any]:
+    """The law of a Strike's results in the stable JSON schema."""
+    setup = odds.setup
+    laws = {
+        "net": odds.net,
+        "uncanceled_hits": odds.uncanceled_hits,
+        "uncanceled_stops": odds.uncanceled_stops,
+        **{f"wear_{kind.value}": law for kind, law in odds.wear},
+        "twelve_effects": odds.twelve_effects,
+        "striker_falter": odds.striker_falter,
+        "defensive_hits": odds.defensive_hits,
+        "wear_to_striker": odds.wear_to_striker,
+    }
+    return {
+        "schema": STRIKE_ODDS_SCHEMA,
+        "schema_version": SCHEMA_VERSION,
+        **_sampling(odds.samples),
+        "ruleset": setup.ruleset.name,
+        "striker": setup.striker.name,
+        "defender": setup.defender.name,
+        "weapon": setup.weapon.name,
+        "maneuvers": [m.name for m in setup.maneuvers],
+        "ranged": setup.options.ranged,
+        "reading": reading_name(odds.reading),
+        "boon_net": setup.options.boon - setup.options.bane,
+        "passes": passes_list(odds.passes),
+        "endurance": odds.endurance,
+        "defeat": probability(odds.defeat),
+        "wear_kinds": [kind.value for kind, _ in odds.wear],
+        "wear_to_striker_kind": odds.wear_to_striker_kind.value,
+        "distributions": {name: distribution_dict(law) for name, law in laws.items()},
+        "chances": {
+            "epic": chances_dict(odds.epic),
+            "defender_status": chances_dict(odds.defender_status),
+            "striker_status": chances_dict(odds.striker_status),
+        },
+    }
+
+
+def check_odds_dict(odds: CheckOdds) -> dict[str, Any]:
+    """The law of a Check's results in the stable JSON schema."""
+    setup = odds.setup
+    return {
+        "schema": CHECK_ODDS_SCHEMA,
+        "schema_version": SCHEMA_VERSION,
+        **_sampling(odds.samples),
+        "kind": setup.kind.value,
+        "factor": setup.factor,
+        "opposing": setup.opposing,
+        "difficulty": setup.difficulty,
+        "boon_net": setup.boon - setup.bane,
+        "passes": passes_list(odds.passes),
+        "outcome": chances_dict(odds.outcome),
+        "automatic": chances_dict(odds.automatic),
+        "epic": chances_dict(odds.epic),
+        "distributions": {
+            "net": distribution_dict(odds.net),
+            "passes_short": distribution_dict(odds.passes_short),
+            "degree": distribution_dict(odds.degree),
+        },
+    }
