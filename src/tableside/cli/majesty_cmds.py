@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -19,7 +19,7 @@ from tableside.cli.parsing import (
 )
 from tableside.cli.sources import character, load_catalog, with_natural, with_overrides
 from tableside.dice import SeededRng
-from tableside.majesty.adjust import AdjustMode
+from tableside.majesty.adjust import AdjustMode, Step
 from tableside.majesty.character import Side
 from tableside.majesty.checks import CheckKind, CheckSetup, check_with_dice, roll_check
 from tableside.majesty.report import check_dict, strike_dict
@@ -82,6 +82,60 @@ def _placement(
 
 def _dominions(texts: list[str]) -> tuple:  # type: ignore[type-arg]
     return tuple(parse_dominion(t) for t in texts)
+
+
+def build_strike_setup(o: dict[str, Any], steps: tuple[Step, ...] = ()) -> StrikeSetup:
+    """The StrikeSetup that ``majesty strike`` and ``odds strike`` build from their options."""
+    catalogue = load_catalog(o["catalog"])
+    attacker = character(
+        o["striker"], o["striker_attributes"], "Striker", Side.HOLY, "--striker-attributes"
+    )
+    target = character(
+        o["defender"], o["defender_attributes"], "Defender", Side.FALLEN, "--defender-attributes"
+    )
+    attacker = with_overrides(
+        with_natural(attacker, passion=o["passion"]), precision=o["precision"], force=o["force"]
+    )
+    target = with_overrides(
+        with_natural(target, resolve=o["resolve"]), guard=o["guard"], force=o["defender_force"]
+    )
+    return StrikeSetup(
+        striker=attacker,
+        defender=target,
+        weapon=catalogue.weapon(o["weapon"] or attacker.weapon),
+        defender_weapon=catalogue.weapon(o["defender_weapon"] or target.weapon),
+        maneuvers=tuple(catalogue.maneuver(m) for m in o["maneuver"] or []),
+        defender_state=DefenderState(
+            o["defensive_stance"], o["full_defensive_stance"], o["grappled"], o["bound"],
+            o["exposed"], o["surprised"],
+        ),
+        options=StrikeOptions(
+            ranged=o["ranged"], two_ap=o["two_ap"], striker_in_stance=o["striker_stance"],
+            boon=o["boon"], bane=o["bane"], wear_flat=o["wear_flat"],
+            wear_percent=o["wear_percent"], ignore_stops=o["ignore_stops"],
+            striker_adjustments=o["striker_adjustments"],
+            defender_adjustments=o["defender_adjustments"], inspiration=o["inspiration"],
+            obstruction=o["obstruction"], superiority=o["superiority"],
+            twelve_effects_this_turn=o["twelves_this_turn"], mode=o["mode"], steps=steps,
+        ),
+        placement=_placement(
+            o["distance"], o["striker_at"], o["defender_at"], o["path"], o["dominion"] or []
+        ),
+        ruleset=_ruleset(o["ruleset"]),
+    )  # fmt: skip
+
+
+def build_check_setup(o: dict[str, Any], steps: tuple[Step, ...] = ()) -> CheckSetup:
+    """The CheckSetup that ``majesty check`` and ``odds check`` build from their options."""
+    kind = o["kind"]
+    return CheckSetup(
+        kind=kind,
+        factor=_factor(kind, o["attribute"], o["factor"], "--attribute or --factor"),
+        opposing=_opposing(kind, o["against"], o["against_factor"], o["allotment"], o["song_spp"]),
+        difficulty=o["difficulty"], raw_for=o["raw_for"], raw_against=o["raw_against"],
+        inspiration=o["inspiration"], obstruction=o["obstruction"], boon=o["boon"],
+        bane=o["bane"], mode=o["mode"], steps=steps,
+    )  # fmt: skip
 
 
 @app.command()
@@ -176,39 +230,10 @@ def strike(
     json_out: Json = False,
 ) -> None:
     """Resolve one Strike with its full breakdown."""
-    catalogue = load_catalog(catalog)
-    attacker = character(striker, striker_attributes, "Striker", Side.HOLY, "--striker-attributes")
-    target = character(
-        defender, defender_attributes, "Defender", Side.FALLEN, "--defender-attributes"
-    )
-    attacker = with_overrides(
-        with_natural(attacker, passion=passion), precision=precision, force=force
-    )
-    target = with_overrides(
-        with_natural(target, resolve=resolve), guard=guard, force=defender_force
-    )
     steps = parse_steps(adjust) if adjust else ()
     if steps and mode != AdjustMode.EXPLICIT:
         raise InputError("--adjust names Adjustments; give --mode explicit with it.")
-    setup = StrikeSetup(
-        striker=attacker,
-        defender=target,
-        weapon=catalogue.weapon(weapon or attacker.weapon),
-        defender_weapon=catalogue.weapon(defender_weapon or target.weapon),
-        maneuvers=tuple(catalogue.maneuver(m) for m in maneuver or []),
-        defender_state=DefenderState(
-            defensive_stance, full_defensive_stance, grappled, bound, exposed, surprised
-        ),
-        options=StrikeOptions(
-            ranged=ranged, two_ap=two_ap, striker_in_stance=striker_stance, boon=boon, bane=bane,
-            wear_flat=wear_flat, wear_percent=wear_percent, ignore_stops=ignore_stops,
-            striker_adjustments=striker_adjustments, defender_adjustments=defender_adjustments,
-            inspiration=inspiration, obstruction=obstruction, superiority=superiority,
-            twelve_effects_this_turn=twelves_this_turn, mode=mode, steps=steps,
-        ),
-        placement=_placement(distance, striker_at, defender_at, path, dominion or []),
-        ruleset=_ruleset(ruleset),
-    )  # fmt: skip
+    setup = build_strike_setup(locals(), steps)
     if dice is not None:
         result = strike_with_dice(setup, parse_dice(dice))
     else:
@@ -259,16 +284,10 @@ def check(
     json_out: Json = False,
 ) -> None:
     """Roll an Attribute, Resist, Perception or Social Check (M-30 … M-33)."""
-    mine = _factor(kind, attribute, factor, "--attribute or --factor")
-    opposing = _opposing(kind, against, against_factor, allotment, song_spp)
     steps = parse_steps(adjust) if adjust else ()
     if steps and mode != AdjustMode.EXPLICIT:
         raise InputError("--adjust names Adjustments; give --mode explicit with it.")
-    setup = CheckSetup(
-        kind=kind, factor=mine, opposing=opposing, difficulty=difficulty, raw_for=raw_for,
-        raw_against=raw_against, inspiration=inspiration, obstruction=obstruction, boon=boon,
-        bane=bane, mode=mode, steps=steps,
-    )  # fmt: skip
+    setup = build_check_setup(locals(), steps)
     result = (
         check_with_dice(setup, parse_dice(dice)) if dice else roll_check(setup, SeededRng(seed))
     )

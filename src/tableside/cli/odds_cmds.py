@@ -20,12 +20,10 @@ from rich.table import Table
 from rich.text import Text
 
 from tableside.cli import majesty_cmds
-from tableside.cli.majesty_cmds import _factor, _opposing, _placement, _ruleset
+from tableside.cli.majesty_cmds import build_check_setup, build_strike_setup
 from tableside.cli.output import print_json
 from tableside.cli.parsing import InputError
-from tableside.cli.sources import FileError, character, load_catalog, with_natural, with_overrides
-from tableside.majesty.character import Side
-from tableside.majesty.checks import CheckSetup
+from tableside.cli.sources import FileError
 from tableside.majesty.odds import (
     CheckOdds,
     Distribution,
@@ -37,7 +35,6 @@ from tableside.majesty.odds import (
 )
 from tableside.majesty.odds_report import check_odds_dict, strike_odds_dict
 from tableside.majesty.report import reading_name
-from tableside.majesty.strike import DefenderState, StrikeOptions, StrikeSetup
 
 app = typer.Typer(
     help="Exact odds (or Monte Carlo) of Allies of Majesty Strikes and Checks.",
@@ -94,65 +91,11 @@ def _command(
 # --- building the setups (as majesty strike / majesty check do) ---------------------------------
 
 
-def strike_setup(o: dict[str, Any]) -> StrikeSetup:
-    """The StrikeSetup that ``tableside majesty strike`` builds from the same options."""
-    catalogue = load_catalog(o["catalog"])
-    attacker = character(
-        o["striker"], o["striker_attributes"], "Striker", Side.HOLY, "--striker-attributes"
-    )
-    target = character(
-        o["defender"], o["defender_attributes"], "Defender", Side.FALLEN, "--defender-attributes"
-    )
-    attacker = with_overrides(
-        with_natural(attacker, passion=o["passion"]), precision=o["precision"], force=o["force"]
-    )
-    target = with_overrides(
-        with_natural(target, resolve=o["resolve"]), guard=o["guard"], force=o["defender_force"]
-    )
-    return StrikeSetup(
-        striker=attacker,
-        defender=target,
-        weapon=catalogue.weapon(o["weapon"] or attacker.weapon),
-        defender_weapon=catalogue.weapon(o["defender_weapon"] or target.weapon),
-        maneuvers=tuple(catalogue.maneuver(m) for m in o["maneuver"] or []),
-        defender_state=DefenderState(
-            o["defensive_stance"], o["full_defensive_stance"], o["grappled"], o["bound"],
-            o["exposed"], o["surprised"],
-        ),
-        options=StrikeOptions(
-            ranged=o["ranged"], two_ap=o["two_ap"], striker_in_stance=o["striker_stance"],
-            boon=o["boon"], bane=o["bane"], wear_flat=o["wear_flat"],
-            wear_percent=o["wear_percent"], ignore_stops=o["ignore_stops"],
-            striker_adjustments=o["striker_adjustments"],
-            defender_adjustments=o["defender_adjustments"], inspiration=o["inspiration"],
-            obstruction=o["obstruction"], superiority=o["superiority"],
-            twelve_effects_this_turn=o["twelves_this_turn"], mode=o["mode"],
-        ),
-        placement=_placement(
-            o["distance"], o["striker_at"], o["defender_at"], o["path"], o["dominion"] or []
-        ),
-        ruleset=_ruleset(o["ruleset"]),
-    )  # fmt: skip
-
-
-def check_setup(o: dict[str, Any]) -> CheckSetup:
-    """The CheckSetup that ``tableside majesty check`` builds from the same options."""
-    kind = o["kind"]
-    return CheckSetup(
-        kind=kind,
-        factor=_factor(kind, o["attribute"], o["factor"], "--attribute or --factor"),
-        opposing=_opposing(kind, o["against"], o["against_factor"], o["allotment"], o["song_spp"]),
-        difficulty=o["difficulty"], raw_for=o["raw_for"], raw_against=o["raw_against"],
-        inspiration=o["inspiration"], obstruction=o["obstruction"], boon=o["boon"],
-        bane=o["bane"], mode=o["mode"],
-    )  # fmt: skip
-
-
 # --- the commands -------------------------------------------------------------------------------
 
 
 def _strike(o: dict[str, Any]) -> None:
-    setup = strike_setup(o)
+    setup = build_strike_setup(o)
     if o["mc"] is not None:
         result = simulate_strikes(setup, o["mc"], o["seed"], o["endurance"])
     else:
@@ -164,7 +107,7 @@ def _strike(o: dict[str, Any]) -> None:
 
 
 def _check(o: dict[str, Any]) -> None:
-    setup = check_setup(o)
+    setup = build_check_setup(o)
     if o["mc"] is not None:
         result = simulate_checks(setup, o["mc"], o["seed"])
     else:
