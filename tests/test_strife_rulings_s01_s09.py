@@ -40,8 +40,8 @@ from tableside.strife.movement import (
     check_path,
     disengage_action_limit,
     inch_cost,
-    plan_sprint,
     roll_with_the_blow_limit,
+    sprint_plan,
 )
 from tableside.strife.records import Part
 from tableside.strife.rounding import round_half_up
@@ -184,8 +184,8 @@ def test_s05_a_turn_is_one_move_instant_action_with_the_action_last() -> None:
 
 
 def test_s05_sprint_doubles_natural_movement_and_repeats_need_stamina() -> None:
-    assert (plan_sprint(5).distance, plan_sprint(5).stamina_test_needed) == (10, False)
-    assert plan_sprint(5, consecutive=2).stamina_test_needed
+    assert (sprint_plan(5).distance, sprint_plan(5).stamina_test_needed) == (10, False)
+    assert sprint_plan(5, consecutive=2).stamina_test_needed
 
 
 def test_s05_recover_regains_one_hp_up_to_max() -> None:

@@ -53,8 +53,8 @@ from tableside.strife.movement import (
     Leg,
     MoveMode,
     check_path,
-    plan_sprint,
     roll_with_the_blow_limit,
+    sprint_plan,
 )
 from tableside.strife.penalties import PenaltyContext, attack_range
 from tableside.strife.records import Part
@@ -614,7 +614,7 @@ def sprint_to(game: StrifeFight, p: Pending, m: Model, to: Any, rng: Rng) -> Non
     """Sprint: 2 × natural Movement; each consecutive Sprint needs a Stamina test (S-5)."""
     if to is None:
         raise RulesError("A Sprint needs a destination (to).")
-    run = plan_sprint(m.sheet.movement, m.sprints + 1)
+    run = sprint_plan(m.sheet.movement, m.sprints + 1)
     inches = distance(m.position, to)
     if inches > run.distance:
         raise RulesError(f'A Sprint covers at most {run.distance}", not {inches:.1f}" (S-5).')

@@ -106,16 +106,16 @@ def roll_with_the_blow_limit(movement: int) -> Fraction:
 
 
 @dataclass(frozen=True, slots=True)
-class Sprint:
+class SprintMove:
     """A Sprint: 2 × natural ground Movement, ends the Turn (S-5)."""
 
     distance: int
     stamina_test_needed: bool
 
 
-def plan_sprint(natural_movement: int, consecutive: int = 1) -> Sprint:
+def sprint_plan(natural_movement: int, consecutive: int = 1) -> SprintMove:
     """The ``consecutive``-th Sprint in a row; each after the first needs a Stamina test (S-5)."""
     require_non_negative({"Movement": natural_movement})
     if consecutive < 1:
         raise RulesError(f"A Sprint is at least the first in a row, not number {consecutive}.")
-    return Sprint(2 * natural_movement, consecutive > 1)
+    return SprintMove(2 * natural_movement, consecutive > 1)
