@@ -21,6 +21,7 @@ from tableside import errors
 from tableside.encounter.log import Command
 from tableside.store import Store, UnknownEncounterError
 from tableside.store.tables import UnknownTableError
+from tableside.web import play
 from tableside.web.auth import ForbiddenError, UnauthorisedError
 from tableside.web.hub import record_stream
 from tableside.web.notify import Listener
@@ -70,6 +71,14 @@ class CommandBody(Body):
     dice: list[int] | None = Field(default=None, max_length=400)
     revision: int | None = Field(default=None, ge=0)
     hidden: bool = False
+
+
+class PlayBody(Body):
+    """POST …/odds and …/preview: a command to weigh or try (preview: with physical dice)."""
+
+    kind: str = Field(min_length=1, max_length=40)
+    args: dict[str, Any] = Field(default_factory=dict)
+    dice: list[int] | None = Field(default=None, max_length=400)
 
 
 class StepBody(Body):
@@ -160,6 +169,7 @@ def create_app(
         app.add_exception_handler(kind, refusal(status))
     app.add_exception_handler(RequestValidationError, bad_body)
     add_api(app, table)
+    add_play(app, table)
     add_stream(app, table, stream_poll)
     add_pages(app, table)
     return app
@@ -271,3 +281,26 @@ def add_pages(app: FastAPI, table: WebTable) -> None:
         view = table.table_view(who)
         records = table.log(who, encounter_id)
         return encounter_page(view, info, table.state(encounter_id), records, token or "")
+
+def add_play(app: FastAPI, table: WebTable) -> None:
+    """The play form's endpoints: odds, previews on a copy, the pickers' options (web/play.py)."""
+
+    @app.post("/api/encounters/{encounter_id}/odds")
+    def odds(
+        encounter_id: int, body: PlayBody, authorization: Authorization = None
+    ) -> dict[str, Any]:
+        who, _info = table.at_encounter(bearer(authorization), encounter_id)
+        return play.odds(table, who, encounter_id, body.kind, body.args)
+
+    @app.post("/api/encounters/{encounter_id}/preview")
+    def preview(
+        encounter_id: int, body: PlayBody, authorization: Authorization = None
+    ) -> dict[str, Any]:
+        who, _info = table.at_encounter(bearer(authorization), encounter_id)
+        dice = None if body.dice is None else tuple(body.dice)
+        return play.preview(table, who, encounter_id, Command(body.kind, body.args, dice))
+
+    @app.get("/api/encounters/{encounter_id}/options")
+    def options(encounter_id: int, authorization: Authorization = None) -> dict[str, Any]:
+        who, _info = table.at_encounter(bearer(authorization), encounter_id)
+        return play.options(table, who, encounter_id)

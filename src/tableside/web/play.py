@@ -1,0 +1,272 @@
+"""The play form's server side: exact odds, previews decided on a copy, and the pickers' options.
+
+Nothing here writes: odds and previews take the live encounter's current state (immutable, so a
+snapshot under the encounter's lock is a copy) and decide on it. Every request is authorised
+like the command itself (a player only for its own characters) and refused, with one sentence,
+when the engine would refuse the command now.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from tableside.dice import ScriptedRng, SeededRng
+from tableside.encounter import strife_fight as fight
+from tableside.encounter import war
+from tableside.encounter.engine import Encounter
+from tableside.encounter.log import Command, Event, LogRecord, RecordKind
+from tableside.encounter.strife_state import FightState
+from tableside.encounter.war_args import StrikeArgs, parse_args
+from tableside.encounter.war_state import WarState
+from tableside.errors import RulesError
+from tableside.majesty.adjust import AdjustMode
+from tableside.majesty.geometry import distance
+from tableside.majesty.odds import strike_odds
+from tableside.majesty.odds_report import probability, strike_odds_dict
+from tableside.majesty.strike import strike_cost
+from tableside.strife import odds as strife_odds
+from tableside.strife.attack import AttackSetup, check_attack, hit_modifiers, hit_rule
+from tableside.strife.catalog import Element
+from tableside.strife.loadout import effective_ac, loadout
+from tableside.strife.records import Part, total
+from tableside.web.auth import Principal, authorise_command
+from tableside.web.table import WebTable, current_actor, record_view
+
+# The dry run that checks a command before its odds rolls dice nobody sees: any fixed stream will
+# do, since its events are thrown away (the engine's refusals come before any die is rolled).
+DRY_RUN_SEED = 0
+
+ODDS_KINDS = {"majesty-war": "strike", "strife-combat": "attack"}
+PHYSICAL_DICE = "dice typed in"
+STRIFE_REACTIONS = ("block", "parry", "combined_parry", "block_and_parry", "ward_off")
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """The live encounter at one revision: its game, state and whose Turn it is."""
+
+    game: Any
+    state: Any
+    revision: int
+    next_seq: int
+    current: str | None
+
+
+def snapshot(table: WebTable, encounter_id: int) -> Snapshot:
+    """The live encounter's current state, taken under its lock (states are immutable)."""
+    with table.lock(encounter_id):
+        live: Encounter[Any] = table.live(encounter_id)
+        return Snapshot(live.game, live.state, live.revision, live.next_seq, current_actor(live))
+
+
+def authorised(table: WebTable, who: Principal, encounter_id: int, command: Command) -> Snapshot:
+    """The snapshot, once ``who`` may send ``command`` (refused as the command would be)."""
+    snap = snapshot(table, encounter_id)
+    authorise_command(who, snap.game.name, command.kind, command.args, snap.current)
+    return snap
+
+
+def dry_run(snap: Snapshot, command: Command) -> None:
+    """Decide ``command`` on the snapshot with throwaway dice: the engine's own refusals."""
+    snap.game.decide(snap.state, command, SeededRng(DRY_RUN_SEED))
+
+
+# --- odds -------------------------------------------------------------------------------------
+
+
+def odds(
+    table: WebTable, who: Principal, encounter_id: int, kind: str, args: dict[str, Any]
+) -> dict[str, Any]:
+    """The exact odds of a ``strike`` (War) or ``attack`` (Realm of Strife) from the state now."""
+    command = Command(kind, args)
+    snap = authorised(table, who, encounter_id, command)
+    expected = ODDS_KINDS[snap.game.name]
+    if kind != expected:
+        raise RulesError(
+            f"Odds are given for the {expected!r} command of this encounter, not for {kind!r}."
+        )
+    if kind == "strike":
+        return {"revision": snap.revision, **war_odds(snap, args)}
+    return {"revision": snap.revision, **fight_odds(snap, args)}
+
+
+def war_odds(snap: Snapshot, raw: dict[str, Any]) -> dict[str, Any]:
+    """A Strike's exact law (M-13 best or none; explicit steps are judged as best)."""
+    args = parse_args(StrikeArgs, raw, "strike")
+    if args.mode == AdjustMode.EXPLICIT:
+        args = args.model_copy(update={"mode": AdjustMode.BEST, "steps": ()})
+    dry_run(snap, Command("strike", args.model_dump(mode="json")))
+    state: WarState = snap.state
+    setup = war.strike_setup(snap.game, args, state.get(args.striker), state.get(args.defender))
+    law = strike_odds(setup)
+    return {
+        "kind": "strike",
+        "policy": args.mode.value,
+        "ap_cost": strike_cost(setup).ap,
+        "odds": strike_odds_dict(law),
+    }
+
+
+def fight_odds(snap: Snapshot, raw: dict[str, Any]) -> dict[str, Any]:
+    """The hit-roll odds (S-7) of every attack of an Action, each from the state now."""
+    args = parse_args(fight.AttackArgs, raw, "attack")
+    dry_run(snap, Command("attack", raw))
+    state: FightState = snap.state
+    attacker = state.models[args.attacker]
+    return {
+        "kind": "attack",
+        "attacks": [attack_odds(snap, attacker, item) for item in args.attacks],
+    }
+
+
+def attack_setup(snap: Snapshot, attacker: Any, item: fight.AttackItem) -> AttackSetup:
+    """One attack's setup exactly as the fight builds it (``strife_fight.resolve_attack``)."""
+    game, state = snap.game, snap.state
+    p = fight.Pending(state)
+    defender = p.model(item.defender)
+    # the dry run has refused an attack with no weapon named and none equipped
+    equipped = loadout(game.catalog, attacker.sheet).weapons
+    weapon = game.catalog.weapon(item.weapon or equipped[0].name)
+    reaction = fight.declare_reaction(game, p, defender, item.reaction)
+    return AttackSetup(attacker.sheet, defender.sheet, weapon, precision=item.precision,
+                       hit_modifiers=tuple(Part("modifier", m) for m in item.modifiers),
+                       defender_ac=effective_ac(game.catalog, defender.sheet).value,
+                       reaction=reaction, ruleset=game.ruleset)  # fmt: skip
+
+
+def attack_odds(snap: Snapshot, attacker: Any, item: fight.AttackItem) -> dict[str, Any]:
+    """The chance of each hit outcome of one attack (S-7), before any reaction roll."""
+    setup = attack_setup(snap, attacker, item)
+    use = check_attack(setup)
+    modifier = total(hit_modifiers(setup, use))
+    law = strife_odds.hit_odds(hit_rule(setup, use, False), modifier, setup.precision)
+    return {
+        "defender": item.defender,
+        "weapon": setup.weapon.name,
+        "reaction": item.reaction,
+        "modifier": modifier,
+        "ac": setup.ac,
+        "dodge": setup.defender.dodge,
+        "precision": setup.precision,
+        "outcomes": {outcome.value: probability(p) for outcome, p in law.items()},
+        "hit": probability(sum((p for o, p in law.items() if o.hits), Fraction(0))),
+    }
+
+
+# --- preview ----------------------------------------------------------------------------------
+
+
+def preview_rng(dice: tuple[int, ...] | None) -> ScriptedRng:
+    """Physical dice only: a preview never draws the server's dice (they would be revealed)."""
+    if dice is None:
+        return ScriptedRng((), "dice typed in (a preview never rolls the server's dice)")
+    return ScriptedRng(dice, PHYSICAL_DICE)
+
+
+def preview(table: WebTable, who: Principal, encounter_id: int, command: Command) -> dict[str, Any]:
+    """Decide ``command`` on a copy of the live state with typed dice; nothing is stored.
+
+    The answer is the record the command would make (as the log would show it to ``who``) and,
+    for a Strike, the Adjustments made with each die's index, as explicit steps.
+    """
+    snap = authorised(table, who, encounter_id, command)
+    rng = preview_rng(command.dice)
+    events = tuple(snap.game.decide(snap.state, command, rng))
+    rng.expect_all_used()
+    record = LogRecord(snap.revision + 1, RecordKind.COMMAND, snap.next_seq, command, events)
+    return {
+        "revision": snap.revision,
+        "record": record_view(record, frozenset()),
+        "adjustments": adjustments_of(events),
+        "steps": steps_of(adjustments_of(events)),
+    }
+
+
+def adjustments_of(events: tuple[Event, ...]) -> list[dict[str, Any]]:
+    """The Adjustments of the Strike among ``events`` (die: 0-based index into the natural roll)."""
+    for event in events:
+        result = event.data.get("result") if event.kind == "strike_resolved" else None
+        if isinstance(result, dict):
+            return list(result["adjustments"])
+    return []
+
+
+def steps_of(adjustments: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Adjustments as the strike command's explicit ``steps`` (one ±1 step per face moved)."""
+    steps = []
+    for a in adjustments:
+        delta = 1 if a["to"] > a["from"] else -1
+        steps += [{"die": a["die"], "delta": delta, "side": a["by"]}] * abs(a["to"] - a["from"])
+    return steps
+
+
+# --- options ----------------------------------------------------------------------------------
+
+
+def options(table: WebTable, who: Principal, encounter_id: int) -> dict[str, Any]:
+    """What the pickers offer ``who``: its combatants, their weapons, and targets with distances."""
+    snap = snapshot(table, encounter_id)
+    if snap.game.name == "majesty-war":
+        return {"revision": snap.revision, "kind": "strike", **war_options(snap, who)}
+    return {"revision": snap.revision, "kind": "attack", **fight_options(snap, who)}
+
+
+def war_options(snap: Snapshot, who: Principal) -> dict[str, Any]:
+    """Strikers ``who`` plays, each with its sheet's weapon and targets; the catalogue."""
+    state: WarState = snap.state
+    catalog = snap.game.catalog
+    actors = [
+        {"id": c.id, "weapon": c.character.weapon, "ap": c.ap, "position": list(c.position),
+         "targets": targets(c.id, c.position, state.combatants.values())}
+        for c in state.combatants.values()
+        if who.is_host or who.plays(c.id)
+    ]  # fmt: skip
+    weapons = [
+        {"name": w.name, "melee": w.melee, "ranged_range": w.ranged_range}
+        for w in catalog.weapons.values()
+    ]
+    maneuvers = [
+        {"name": m.name, "ap_cost": m.ap_cost, "ranged_only": m.ranged_only,
+         "melee_only": m.melee_only, "notes": m.notes}
+        for m in catalog.maneuvers.values()
+    ]  # fmt: skip
+    return {"actors": actors, "weapons": weapons, "maneuvers": maneuvers}
+
+
+def fight_options(snap: Snapshot, who: Principal) -> dict[str, Any]:
+    """Attackers ``who`` plays, their weapons, targets with the reactions each may declare."""
+    state: FightState = snap.state
+    catalog = snap.game.catalog
+    actors = []
+    for m in state.models.values():
+        if not (who.is_host or who.plays(m.id)):
+            continue
+        found = targets(m.id, m.position, state.models.values())
+        for target in found:
+            target["reactions"] = reactions_for(snap, state.models[target["id"]])
+        actors.append({
+            "id": m.id, "side": m.side, "position": list(m.position),
+            "weapons": [w.name for w in loadout(catalog, m.sheet).weapons], "targets": found,
+        })  # fmt: skip
+    return {"actors": actors, "reactions": list(STRIFE_REACTIONS), "elements": list(Element)}
+
+
+def reactions_for(snap: Snapshot, defender: Any) -> list[str]:
+    """The reactions ``defender`` may declare now: those the fight accepts (S-4, S-10 … S-13)."""
+    allowed = []
+    for kind in STRIFE_REACTIONS:
+        try:
+            fight.declare_reaction(snap.game, fight.Pending(snap.state), defender, kind)
+        except RulesError:
+            continue
+        allowed.append(kind)
+    return allowed
+
+
+def targets(me: str, at: Any, everyone: Any) -> list[dict[str, Any]]:
+    """Every other combatant with its distance from ``at`` (inches, 3D)."""
+    return [
+        {"id": o.id, "distance": round(distance(at, o.position), 2)} for o in everyone if o.id != me
+    ]
