@@ -50,7 +50,8 @@ ENCOUNTER = """{% extends "base.html" %}
 {% if view.role == "host" %}Host{% else %}{{ view.seat.name }}
 ({{ view.seat.characters | join(", ") }}){% endif %} ·
 revision <span id="revision">{{ state.revision }}</span></p>
-<h2>{% if info.game == "majesty-war" %}War Scroll{% else %}Turn order{% endif %}</h2>
+<h2>{% if war %}War Scroll{% else %}Turn order{% endif %}</h2>
+<p id="whose">{{ whose }}</p>
 <ol id="order">{% for turn in order %}
 <li{% if turn.current %} class="current"{% endif %}>{{ turn.text }}</li>{% endfor %}</ol>
 <h2>Combatants</h2>
@@ -58,6 +59,47 @@ revision <span id="revision">{{ state.revision }}</span></p>
 <tbody>{% for row in rows %}
 <tr>{% for cell in row %}<td>{{ cell }}</td>{% endfor %}</tr>{% endfor %}
 </tbody></table>
+<h2>{% if war %}Strike{% else %}Attack{% endif %}</h2>
+<form id="play" class="play">
+<label>{% if war %}Striker{% else %}Attacker{% endif %} <select id="p-actor"></select></label>
+<label>Target <select id="p-target"></select></label>
+<label>Weapon <select id="p-weapon"></select></label>
+{% if war %}<fieldset id="p-maneuvers"><legend>Maneuvers</legend></fieldset>
+<label><input type="checkbox" id="p-ranged"> Ranged</label>
+<label>Path <input id="p-path" size="18" placeholder="x,y,z; x,y,z"></label>
+<label>Boon <input type="number" id="p-boon" min="0" max="3" value="0"></label>
+<label>Bane <input type="number" id="p-bane" min="0" max="3" value="0"></label>
+<details><summary>More options</summary>
+<label><input type="checkbox" id="p-two_ap"> two AP</label>
+<label><input type="checkbox" id="p-full_defensive_stance"> Full Defensive Stance</label>
+{% for name, label in war_numbers %}<label>{{ label }}
+<input type="number" id="p-{{ name }}" value="0"></label>
+{% endfor %}</details>
+{% else %}<label><input type="checkbox" id="p-precision"> Precision Attack</label>
+<label>Modifiers <input id="p-modifiers" size="10" placeholder="-10,5"></label>
+{% if view.role == "host" %}<label>Reaction <select id="p-reaction"></select></label>{% endif %}
+{% endif %}</form>
+<div id="odds"><p id="odds-summary">Choose {% if war %}a Striker{% else %}an attacker{% endif %}
+and a target to see the odds.</p><div class="laws" id="odds-laws"></div></div>
+<p><button type="button" id="roll">Roll (server dice)</button>
+<label>My dice <input id="my-dice" size="28"
+placeholder="{% if war %}7 d12, Boon/Bane extras too{% else %}d100, then the rest{% endif %}">
+</label> <button type="button" id="use-dice">Use my dice</button></p>
+<div id="suggestion" hidden><p id="suggestion-head"></p><ul id="suggestion-steps"></ul>
+<div id="suggestion-lines" class="lines"></div>
+<button type="button" id="accept">Accept</button>
+{% if war %}<button type="button" id="change">Change</button>
+<span id="change-box" hidden><label>Adjustments <input id="steps" size="24"
+placeholder="3+,5-,defender:2-"></label>
+<button type="button" id="apply-steps">Apply</button></span>{% endif %}
+<button type="button" id="discard">Discard</button></div>
+<p id="quick"><button type="button" id="q-next">End the Turn</button>
+<label>Move to <input id="q-to" size="10" placeholder="x,y,z"></label>
+<button type="button" id="q-move">Move</button>
+{% if war %}<button type="button" id="q-stance">Defensive Stance on/off</button>
+<label>Rest <input type="number" id="q-ap" min="1" max="7" value="1"> AP</label>
+<button type="button" id="q-rest">Rest</button>{% endif %}</p>
+<p id="error" role="alert"></p>
 <h2>Command</h2>
 <form id="command">
 <label>Kind <input id="kind" name="kind" required maxlength="40"></label>
@@ -67,7 +109,7 @@ revision <span id="revision">{{ state.revision }}</span></p>
 {% endif %}<button id="send">Send</button>
 {% if view.role == "host" %}<button type="button" id="undo">Undo</button>
 <button type="button" id="redo">Redo</button>{% endif %}
-</form><p id="error" role="alert"></p>
+</form>
 <h2>Log</h2><div id="log">{% for line in log %}<div{% if line.hidden %} class="hidden"{% endif %}>
 {{- line.text }}</div>{% endfor %}</div>
 <script type="application/json" id="boot">{{ boot | tojson }}</script>
@@ -75,13 +117,31 @@ revision <span id="revision">{{ state.revision }}</span></p>
 {% endblock %}
 """
 
+# The War Strike's numeric options (StrikeArgs) under "More options", with their labels.
+WAR_NUMBERS = (
+    ("inspiration", "Inspiration tokens"),
+    ("obstruction", "Obstruction tokens"),
+    ("striker_adjustments", "Striker raw Adjustments"),
+    ("defender_adjustments", "Defender raw Adjustments"),
+    ("wear_flat", "Wear +flat"),
+    ("wear_percent", "Wear %"),
+    ("ignore_stops", "Ignore Stops"),
+    ("superiority", "Superiority"),
+)
+
 SCRIPT = r"""
 const boot = JSON.parse(document.getElementById('boot').textContent);
 const api = '/api/encounters/' + boot.encounter;
 const auth = {'Authorization': 'Bearer ' + boot.token, 'Content-Type': 'application/json'};
+const WAR = boot.game === 'majesty-war';
+const KIND = WAR ? 'strike' : 'attack';
+const $ = id => document.getElementById(id);
 const el = (tag, text, cls) => { const n = document.createElement(tag);
   n.textContent = text; if (cls) n.className = cls; return n; };
 const cell = v => (v !== null && typeof v === 'object') ? JSON.stringify(v) : String(v);
+const signed = n => (n >= 0 ? '+' : '') + n;
+const dice = d => d.join(' ');
+// --- the log: every line as pages.py writes it on the server -----------------------------
 function lines(r) {
   const c = r.command || {};
   const head = '#' + r.revision + ' ' + (r.kind === 'command' ? c.kind + ' ' +
@@ -94,8 +154,12 @@ function lines(r) {
   }
   return out;
 }
+const labelled = ps => ps.length ? ' (' + ps.map(p => p.label + ' ' + p.amount).join(', ') +
+  ')' : '';
+const wearLine = w => '      Wear ' + w.kind + ': base ' + w.base + ' (' + w.hits +
+  ' hits, Force ' + w.force + '), flat ' + signed(w.flat) + ', ' + signed(w.percent) + '% (' +
+  signed(w.delta) + '), minimum ' + w.minimum + ' → ' + w.amount;
 function strike(e, s) {
-  const dice = d => d.join(' ');
   const adj = s.adjustments.map(a => a.by + ' ' + a.from + '→' + a.to).join(', ');
   const out = ['    ' + e.kind + ' ' + s.striker + ' → ' + s.defender + ' with ' +
     (s.weapon || 'no weapon') + s.maneuvers.map(m => ' + ' + m).join('') +
@@ -110,52 +174,307 @@ function strike(e, s) {
   if (s.wear && d) out.push('      ' + d.name + ' takes ' + s.wear.amount + ' ' + s.wear.kind +
     ' Wear: Endurance ' + d.endurance + ', Resolve ' + d.resolve + ', Passion ' + d.passion +
     ', ' + d.status);
+  for (const a of s.adjustments) out.push('      Adjustment die ' + (a.die + 1) + ': ' + a.from +
+    '→' + a.to + ' by ' + a.by + ' — ' + a.why);
+  if (s.discarded.length) out.push('      Boon/Bane ' + signed(s.boon_net) + ': discarded ' +
+    dice(s.discarded));
+  if (s.epic) out.push('      Epic ' + s.epic + ': ' + s.natural_unpaired_twelves +
+    ' unpaired 12s, ' + s.natural_unpaired_ones + ' unpaired 1s in the natural roll');
+  if (s.twelve_effects || s.passion_triggers || s.ap_gained || s.knock_back) out.push(
+    '      Effects fired: 12 Effects ' + s.twelve_effects_fired + ' of ' + s.twelve_effects +
+    ', Passion Effects ' + s.passion_applied + ' of ' + s.passion_triggers + ', AP gained ' +
+    s.ap_gained + ', Knock Back ' + s.knock_back + '"');
+  for (const w of [s.wear, ...s.additional_wear]) if (w) out.push(wearLine(w));
+  const back = s.wear_to_striker;
+  if (back) out.push('      ' + s.striker + ' takes ' + back.amount + ' ' + back.kind +
+    ' Wear from ' + s.defensive_hits + ' Defensive Hits');
+  if (s.defender_falter || s.striker_falter) out.push('      Falter: ' + s.defender + ' ' +
+    s.defender_falter + labelled(s.defender_falter_parts) + ', ' + s.striker + ' ' +
+    s.striker_falter);
+  if (s.defender_status_change || s.striker_status_change) out.push('      Status: ' +
+    s.defender + ' ' + (s.defender_status_change || 'unchanged') + ', ' + s.striker + ' ' +
+    (s.striker_status_change || 'unchanged'));
+  out.push('      rulings ' + s.rulings.join(', '));
   return out;
 }
-function show(state) {
-  document.getElementById('revision').textContent = state.revision;
-  const order = document.getElementById('order'); order.replaceChildren();
+// --- the fight at a glance ----------------------------------------------------------------
+const until = t => t.ends ? ' until Cycle ' + t.ends.cycle + ', Turn ' + (t.ends.turn + 1)
+  : ' until its next Turn';
+const condition = c => c.name + (c.source ? ' (' + c.source + ')' : '') +
+  (c.rounds_left !== null ? ', ' + c.rounds_left + ' rounds left' : '') +
+  (c.until ? ', until ' + c.until : '') + (c.stacks > 1 ? ', ' + c.stacks + ' stacks' : '');
+function cellText(column, v) {
+  if (column === 'timed' && Array.isArray(v))
+    return v.map(t => t.name + ' (' + t.source + ')' + until(t)).join('; ') || '–';
+  if (column === 'conditions' && Array.isArray(v)) return v.map(condition).join('; ') || '–';
+  return cell(v);
+}
+function whose(state) {
+  if (state.ended) return 'Ended — winner: ' + (state.winner || 'nobody');
+  if (!state.current) return 'Not started';
+  return (WAR ? 'Cycle ' + state.cycle : 'Round ' + state.round) + ': ' + state.current +
+    "'s Turn";
+}
+let state = boot.state;
+const rowsOf = s => s.combatants || s.models || [];
+function distanceFrom(row) {
+  const me = rowsOf(state).find(r => r.id === $('p-actor').value);
+  if (!me || me.id === row.id) return '';
+  return Math.hypot(...row.position.map((x, i) => x - me.position[i])).toFixed(2);
+}
+function show(next) {
+  state = next;
+  $('revision').textContent = state.revision; $('whose').textContent = whose(state);
+  const order = $('order'); order.replaceChildren();
   (state.order || []).forEach((t, i) => {
     const name = typeof t === 'string' ? t : t.segment + ': ' + t.combatant + ' (' + t.ap + ' AP)';
     const who = typeof t === 'string' ? t : t.combatant;
     order.append(el('li', name, (who === state.current && (typeof t === 'string' ||
       i === state.turn)) ? 'current' : ''));
   });
-  const rows = state.combatants || state.models || [];
-  const table = document.getElementById('combatants');
+  const rows = rowsOf(state);
+  const table = $('combatants');
   const head = table.tHead.rows[0]; head.replaceChildren();
-  const cols = rows.length ? Object.keys(rows[0]) : [];
+  const cols = rows.length ? [...Object.keys(rows[0]), 'distance'] : [];
   cols.forEach(c => head.append(el('th', c)));
   const body = table.tBodies[0]; body.replaceChildren();
   for (const row of rows) { const tr = document.createElement('tr');
-    cols.forEach(c => tr.append(el('td', cell(row[c])))); body.append(tr); }
+    cols.forEach(c => tr.append(el('td', c === 'distance' ? distanceFrom(row)
+      : cellText(c, row[c])))); body.append(tr); }
 }
 async function refresh() {
   const r = await fetch(api, {headers: auth});
   if (r.ok) show((await r.json()).state);
 }
+// --- sending ------------------------------------------------------------------------------
+function report(text) { $('error').textContent = text; }
+async function post(path, body) {
+  const r = await fetch(api + path, {method: 'POST', headers: auth, body: JSON.stringify(body)});
+  const answer = await r.json();
+  report(r.ok ? '' : answer.error);
+  return r.ok ? answer : null;
+}
+// --- the play form ------------------------------------------------------------------------
+let options = null;
+function choose(select, items, keep) {
+  const before = select.value; select.replaceChildren();
+  for (const [value, text] of items) { const o = el('option', text); o.value = value;
+    select.append(o); }
+  if (keep && items.some(([value]) => value === before)) select.value = before;
+}
+const actor = () => options && options.actors.find(a => a.id === $('p-actor').value);
+const target = () => { const a = actor();
+  return a && a.targets.find(t => t.id === $('p-target').value); };
+function fillActor() {
+  const a = actor(); if (!a) return;
+  choose($('p-target'), a.targets.map(t => [t.id, t.id + ' (' + t.distance + '")']), true);
+  const weapons = WAR ? [['', a.weapon + ' (sheet)'], ...options.weapons.filter(
+    w => w.name !== a.weapon).map(w => [w.name, w.name])] : a.weapons.map(w => [w, w]);
+  choose($('p-weapon'), weapons, true);
+  fillTarget();
+}
+function fillTarget() {
+  const t = target();
+  if ($('p-reaction')) choose($('p-reaction'), [['', 'no reaction'],
+    ...((t && t.reactions) || []).map(k => [k, k.replace(/_/g, ' ')])], true);
+}
+async function loadOptions() {
+  const r = await fetch(api + '/options', {headers: auth}); if (!r.ok) return;
+  const first = options === null; options = await r.json();
+  choose($('p-actor'), options.actors.map(a => [a.id, a.id]), true);
+  if (first && WAR) for (const m of options.maneuvers) {
+    const box = el('input'); box.type = 'checkbox'; box.value = m.name;
+    const label = el('label', ' ' + m.name); label.prepend(box); $('p-maneuvers').append(label);
+  }
+  fillActor(); show(state); oddsSoon();
+}
+function numbers(text, what) {
+  const parts = text.split(/[\s,]+/).filter(x => x);
+  if (!parts.every(x => /^-?\d+(\.\d+)?$/.test(x))) throw new Error(what + ' "' + text +
+    '" must be numbers separated by commas.');
+  return parts.map(Number);
+}
+function point(text, what) {
+  const p = numbers(text, what);
+  if (p.length !== 3) throw new Error(what + ' "' + text + '" must be three numbers x,y,z.');
+  return p;
+}
+function warArgs() {
+  const args = {striker: $('p-actor').value, defender: $('p-target').value};
+  if ($('p-weapon').value) args.weapon = $('p-weapon').value;
+  const maneuvers = [...document.querySelectorAll('#p-maneuvers input:checked')]
+    .map(b => b.value);
+  if (maneuvers.length) args.maneuvers = maneuvers;
+  for (const flag of ['ranged', 'two_ap', 'full_defensive_stance'])
+    if ($('p-' + flag).checked) args[flag] = true;
+  const path = $('p-path').value.trim();
+  if (path) args.path = path.split(';').map(p => point(p, 'The path point'));
+  for (const name of ['boon', 'bane', ...boot.numbers]) {
+    const n = Number($('p-' + name).value || 0);
+    if (!Number.isInteger(n)) throw new Error(name + ' must be a whole number, not "' +
+      $('p-' + name).value + '".');
+    if (n) args[name] = n;
+  }
+  return args;
+}
+function attackArgs() {
+  const attack = {defender: $('p-target').value};
+  if ($('p-weapon').value) attack.weapon = $('p-weapon').value;
+  if ($('p-precision').checked) attack.precision = true;
+  const mods = numbers($('p-modifiers').value, 'The modifiers');
+  if (mods.length) attack.modifiers = mods;
+  if ($('p-reaction') && $('p-reaction').value) attack.reaction = $('p-reaction').value;
+  return {attacker: $('p-actor').value, attacks: [attack]};
+}
+const playArgs = () => WAR ? warArgs() : attackArgs();
+const pct = p => p === 0 ? '0%' : p < 0.0001 ? '<0.01%' : (100 * p).toFixed(2) + '%';
+function law(title, d) {
+  const t = el('table'); t.append(el('caption', title + ' (mean ' + d.mean.toFixed(2) + ')'));
+  const h = document.createElement('tr');
+  for (const c of ['value', 'P(=)', 'P(≥)']) h.append(el('th', c));
+  t.append(h);
+  for (const v of d.values) { const tr = document.createElement('tr');
+    for (const c of [String(v.value), pct(v.eq.p), pct(v.ge.p)]) tr.append(el('td', c));
+    t.append(tr); }
+  return t;
+}
+function showWarOdds(body) {
+  const o = body.odds, d = o.distributions, e = o.chances.epic;
+  const defeat = el('strong', 'P(Defeat) ' + pct(o.defeat.p)); defeat.id = 'odds-defeat';
+  $('odds-summary').replaceChildren(defeat, el('span', ' · uncanceled Hits mean ' +
+    d.uncanceled_hits.mean.toFixed(2) + ' · Epic Strike ' + pct(e.strike.p) +
+    ', Epic Defense ' + pct(e.defense.p) + ' · Wear to the Striker (' +
+    o.wear_to_striker_kind + ') mean ' + d.wear_to_striker.mean.toFixed(2) + ' · ' +
+    body.ap_cost + ' AP · ' + body.policy + ' Adjustments'));
+  $('odds-laws').replaceChildren(law('uncanceled Hits', d.uncanceled_hits),
+    ...o.wear_kinds.map(k => law('Wear ' + k, d['wear_' + k])));
+}
+function showAttackOdds(body) {
+  const tables = body.attacks.map(a => {
+    const t = el('table');
+    t.append(el('caption', 'on ' + a.defender + ' with ' + a.weapon + ': modifier ' +
+      signed(a.modifier) + ' vs AC ' + a.ac + ', Dodge ' + a.dodge));
+    for (const [k, p] of Object.entries(a.outcomes)) { const tr = document.createElement('tr');
+      tr.append(el('td', k.replace(/_/g, ' ')), el('td', pct(p.p))); t.append(tr); }
+    return t;
+  });
+  const hit = el('strong', 'P(hit) ' + body.attacks.map(a => pct(a.hit.p)).join(', '));
+  hit.id = 'odds-hit';
+  $('odds-summary').replaceChildren(hit, el('span', ' · before any reaction roll (S-7)'));
+  $('odds-laws').replaceChildren(...tables);
+}
+let oddsTimer = null, oddsAsked = 0;
+function oddsSoon() { clearTimeout(oddsTimer); oddsTimer = setTimeout(fetchOdds, 250); }
+async function fetchOdds() {
+  const mine = ++oddsAsked;
+  if (!$('p-actor').value || !$('p-target').value) return;
+  let args;
+  try { args = playArgs(); } catch (e) { $('odds-summary').textContent = e.message; return; }
+  const r = await fetch(api + '/odds', {method: 'POST', headers: auth,
+    body: JSON.stringify({kind: KIND, args: args})});
+  const body = await r.json();
+  if (mine !== oddsAsked) return;
+  if (!r.ok) { $('odds-summary').textContent = body.error; $('odds-laws').replaceChildren();
+    return; }
+  (WAR ? showWarOdds : showAttackOdds)(body);
+}
+// --- rolling: the server's dice, or physical dice with the best suggestion first ----------
+let pending = null;
+function typedDice(args) {
+  const text = $('my-dice').value, faces = WAR ? 12 : 100;
+  const d = text.split(/[\s,]+/).filter(x => x).map(Number);
+  const least = WAR ? 7 + (args.boon || 0) + (args.bane || 0) : 1;
+  if (d.length < least || !d.every(x => Number.isInteger(x) && x >= 1 && x <= faces))
+    throw new Error('Type ' + (WAR ? 'at least ' + least + ' dice (7, plus one per Boon or ' +
+      'Bane)' : 'the dice') + ', each a whole number from 1 to ' + faces + ', not "' + text +
+      '".');
+  return d;
+}
+function hideSuggestion() { pending = null; $('suggestion').hidden = true;
+  if ($('change-box')) $('change-box').hidden = true; }
+async function send(args, dice) {
+  const body = {kind: KIND, args: args}; if (dice) body.dice = dice;
+  if (await post('/commands', body)) hideSuggestion();
+}
+$('roll').addEventListener('click', () => {
+  try { send(playArgs(), null); } catch (e) { report(e.message); } });
+$('use-dice').addEventListener('click', async () => {
+  let args, d;
+  try { args = playArgs(); d = typedDice(args); } catch (e) { report(e.message); return; }
+  const answer = await post('/preview', {kind: KIND, args: args, dice: d});
+  if (!answer) return;
+  pending = {args: args, dice: d, steps: answer.steps};
+  $('suggestion-head').textContent = !WAR ? 'With these dice:' : answer.adjustments.length ?
+    'best would make these Adjustments:' : 'best makes no Adjustment: the dice stand.';
+  $('suggestion-steps').replaceChildren(...answer.adjustments.map(a => el('li', 'die ' +
+    (a.die + 1) + ': ' + a.from + ' → ' + a.to + ' (' + a.by + ')')));
+  $('suggestion-lines').replaceChildren(...lines(answer.record).slice(1).map(l => el('div', l)));
+  $('suggestion').hidden = false;
+});
+$('accept').addEventListener('click', () => { if (pending) send(pending.args, pending.dice); });
+$('discard').addEventListener('click', hideSuggestion);
+const stepText = s => (s.side ? s.side + ':' : '') + (s.die + 1) + (s.delta > 0 ? '+' : '-');
+function parseSteps(text) {
+  return text.split(',').map(x => x.trim()).filter(x => x).map(x => {
+    const m = /^(?:(striker|defender):)?(\d+)([+-])$/.exec(x);
+    if (!m || Number(m[2]) < 1) throw new Error('The Adjustment "' + x +
+      '" is not like 3+, 5- or defender:2- (dice numbered from 1).');
+    const step = {die: Number(m[2]) - 1, delta: m[3] === '+' ? 1 : -1};
+    if (m[1]) step.side = m[1];
+    return step;
+  });
+}
+if (WAR) {
+  $('change').addEventListener('click', () => { if (!pending) return;
+    $('steps').value = pending.steps.map(stepText).join(','); $('change-box').hidden = false; });
+  $('apply-steps').addEventListener('click', () => {
+    if (!pending) return;
+    try { const steps = parseSteps($('steps').value);
+      send({...pending.args, mode: 'explicit', steps: steps}, pending.dice);
+    } catch (e) { report(e.message); }
+  });
+}
+$('play').addEventListener('input', oddsSoon);
+$('play').addEventListener('change', ev => {
+  if (ev.target.id === 'p-actor') { fillActor(); show(state); }
+  if (ev.target.id === 'p-target') fillTarget();
+  oddsSoon();
+});
+$('play').addEventListener('submit', ev => ev.preventDefault());
+// --- common commands for the chosen combatant ---------------------------------------------
+const me = () => $('p-actor').value;
+$('q-next').addEventListener('click', () => post('/commands', {kind: 'next'}));
+$('q-move').addEventListener('click', () => {
+  try { post('/commands', {kind: 'move', args: {id: me(), to: point($('q-to').value,
+    'The destination')}}); } catch (e) { report(e.message); } });
+if (WAR) {
+  $('q-stance').addEventListener('click', () => {
+    const row = rowsOf(state).find(r => r.id === me());
+    post('/commands', {kind: 'stance', args: {id: me(), on: !(row && row.stance)}}); });
+  $('q-rest').addEventListener('click', () => post('/commands', {kind: 'rest',
+    args: {id: me(), ap: Number($('q-ap').value)}}));
+}
+// --- live: every record as it is written --------------------------------------------------
 const source = new EventSource(api + '/stream?token=' + encodeURIComponent(boot.token) +
   '&after=' + boot.revision);
 source.addEventListener('record', ev => {
-  const r = JSON.parse(ev.data); const log = document.getElementById('log');
+  const r = JSON.parse(ev.data); const log = $('log');
   for (const line of lines(r)) log.append(el('div', line, r.hidden ? 'hidden' : ''));
-  log.scrollTop = log.scrollHeight; refresh();
+  log.scrollTop = log.scrollHeight; refresh(); loadOptions();
 });
-async function post(path, body) {
-  const r = await fetch(api + path, {method: 'POST', headers: auth, body: JSON.stringify(body)});
-  document.getElementById('error').textContent = r.ok ? '' : (await r.json()).error;
-}
-document.getElementById('command').addEventListener('submit', ev => {
+// --- the generic command form (any command, for the Host and for players) -----------------
+$('command').addEventListener('submit', ev => {
   ev.preventDefault(); const f = ev.target; let args;
   try { args = JSON.parse(f.args.value || '{}'); }
-  catch (e) { document.getElementById('error').textContent = 'Arguments are not JSON.'; return; }
+  catch (e) { report('Arguments are not JSON.'); return; }
   const body = {kind: f.kind.value, args: args};
   if (f.dice.value.trim()) body.dice = f.dice.value.split(',').map(Number);
   if (f.hidden && f.hidden.checked) body.hidden = true;
   post('/commands', body);
 });
-for (const step of ['undo', 'redo']) { const b = document.getElementById(step);
+for (const step of ['undo', 'redo']) { const b = $(step);
   if (b) b.addEventListener('click', () => post('/' + step, {})); }
+show(state); loadOptions();
 """
 
 ENV = Environment(
@@ -200,13 +519,56 @@ def cell(value: Any) -> str:
     return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
 
 
+def until(timed: dict[str, Any]) -> str:
+    """When a timed effect ends (M-39): just before a Turn of a Cycle, or at its next Turn."""
+    ends = timed.get("ends")
+    if ends is None:
+        return " until its next Turn"
+    return f" until Cycle {ends['cycle']}, Turn {ends['turn'] + 1}"
+
+
+def condition_text(c: dict[str, Any]) -> str:
+    """A Realm of Strife condition with what ends it (S-23)."""
+    return (
+        str(c["name"])
+        + (f" ({c['source']})" if c["source"] else "")
+        + (f", {c['rounds_left']} rounds left" if c["rounds_left"] is not None else "")
+        + (f", until {c['until']}" if c["until"] else "")
+        + (f", {c['stacks']} stacks" if c["stacks"] > 1 else "")
+    )
+
+
+def cell_text(column: str, value: Any) -> str:
+    """A combatants-table cell: timed effects and conditions as words, the rest as JSON."""
+    if column == "timed" and isinstance(value, list):
+        return "; ".join(f"{t['name']} ({t['source']}){until(t)}" for t in value) or "–"
+    if column == "conditions" and isinstance(value, list):
+        return "; ".join(condition_text(c) for c in value) or "–"
+    return cell(value)
+
+
+def whose(state: dict[str, Any], war: bool) -> str:
+    """Whose Turn it is, in which Cycle (War) or round (fight)."""
+    if state.get("ended"):
+        return f"Ended — winner: {state.get('winner') or 'nobody'}"
+    if not state.get("current"):
+        return "Not started"
+    when = f"Cycle {state['cycle']}" if war else f"Round {state['round']}"
+    return f"{when}: {state['current']}'s Turn"
+
+
+def compact(value: Any) -> str:
+    """JSON as the script's ``JSON.stringify`` writes it (no spaces; non-ASCII kept)."""
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
 def log_lines(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The log as lines, as the script writes them."""
     out = []
     for r in records:
         c = r["command"] or {}
         if r["kind"] == "command":
-            head = f"#{r['revision']} {c.get('kind')} {json.dumps(c.get('args', {}))}"
+            head = f"#{r['revision']} {c.get('kind')} {compact(c.get('args', {}))}"
         else:
             head = f"#{r['revision']} {r['kind']} ({c.get('kind', '?')}, command {r['seq']})"
         out.append({"text": head, "hidden": r["hidden"]})
@@ -216,7 +578,7 @@ def log_lines(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
                 if isinstance(result, dict) and result.get("schema") == STRIKE_SCHEMA:
                     texts = strike_lines(e, result)
                 else:
-                    texts = [f"    {e['kind']} {json.dumps(e['data'])}  [{e['rule'] or '-'}]"]
+                    texts = [f"    {e['kind']} {compact(e['data'])}  [{e['rule'] or '-'}]"]
                 out += [{"text": text, "hidden": r["hidden"]} for text in texts]
     return out
 
@@ -226,10 +588,6 @@ STRIKE_SCHEMA = "tableside/majesty-strike"
 
 def strike_lines(event: dict[str, Any], s: dict[str, Any]) -> list[str]:
     """A Strike's breakdown as a few readable lines (as the script writes them)."""
-
-    def dice(values: list[int]) -> str:
-        return " ".join(str(v) for v in values)
-
     adj = ", ".join(f"{a['by']} {a['from']}→{a['to']}" for a in s["adjustments"])
     maneuvers = "".join(f" + {m}" for m in s["maneuvers"])
     out = [
@@ -237,7 +595,7 @@ def strike_lines(event: dict[str, Any], s: dict[str, Any]) -> list[str]:
         f"{s['weapon'] or 'no weapon'}{maneuvers}  [{event['rule'] or '-'}]",
         f"      Precision {s['precision']['value']} · Guard {s['guard']['value']} · "
         f"Force {s['force']['value']}",
-        f"      rolled {dice(s['rolled'])} → final {dice(s['final'])}"
+        f"      rolled {dice_text(s['rolled'])} → final {dice_text(s['final'])}"
         + (f" ({adj})" if adj else ""),
         f"      {s['hits']} hits, {s['stops']} stops → {s['uncanceled_hits']} hits uncanceled, "
         f"{s['uncanceled_stops']} stops",
@@ -249,7 +607,84 @@ def strike_lines(event: dict[str, Any], s: dict[str, Any]) -> list[str]:
             f"Endurance {d['endurance']}, Resolve {d['resolve']}, Passion {d['passion']}, "
             f"{d['status']}"
         )
+    return out + strike_details(s)
+
+
+def signed(n: float | str) -> str:
+    """A number with its sign, as the script writes it (+0, +2, -1); a secret value as it is."""
+    return f"{n:+g}" if isinstance(n, int | float) else str(n)
+
+
+def labelled(items: list[dict[str, Any]]) -> str:
+    """Labelled parts in brackets, or nothing."""
+    shown = ", ".join(f"{p['label']} {p['amount']}" for p in items)
+    return f" ({shown})" if items else ""
+
+
+def wear_text(w: dict[str, Any]) -> str:
+    """One Wear line's arithmetic (M-26)."""
+    return (
+        f"      Wear {w['kind']}: base {w['base']} ({w['hits']} hits, Force {w['force']}), "
+        f"flat {signed(w['flat'])}, {signed(w['percent'])}% ({signed(w['delta'])}), "
+        f"minimum {w['minimum']} → {w['amount']}"
+    )
+
+
+def strike_details(s: dict[str, Any]) -> list[str]:
+    """The rest of a Strike's breakdown, as the script writes it.
+
+    Every Adjustment and why, Boon/Bane discards, Epic, Effects fired, the Wear arithmetic,
+    Falter, Status changes and the rulings used.
+    """
+    out = [
+        f"      Adjustment die {a['die'] + 1}: {a['from']}→{a['to']} by {a['by']} — {a['why']}"
+        for a in s["adjustments"]
+    ]
+    if s["discarded"]:
+        out.append(
+            f"      Boon/Bane {signed(s['boon_net'])}: discarded {dice_text(s['discarded'])}"
+        )
+    if s["epic"]:
+        out.append(
+            f"      Epic {s['epic']}: {s['natural_unpaired_twelves']} unpaired 12s, "
+            f"{s['natural_unpaired_ones']} unpaired 1s in the natural roll"
+        )
+    if s["twelve_effects"] or s["passion_triggers"] or s["ap_gained"] or s["knock_back"]:
+        out.append(
+            f"      Effects fired: 12 Effects {s['twelve_effects_fired']} of "
+            f"{s['twelve_effects']}, Passion Effects {s['passion_applied']} of "
+            f"{s['passion_triggers']}, AP gained {s['ap_gained']}, Knock Back "
+            f'{s["knock_back"]:g}"'
+        )
+    out += [wear_text(w) for w in (s["wear"], *s["additional_wear"]) if w]
+    back = s["wear_to_striker"]
+    if back:
+        out.append(
+            f"      {s['striker']} takes {back['amount']} {back['kind']} Wear from "
+            f"{s['defensive_hits']} Defensive Hits"
+        )
+    return out + falter_status(s) + [f"      rulings {', '.join(s['rulings'])}"]
+
+
+def falter_status(s: dict[str, Any]) -> list[str]:
+    """Falter dealt (M-22, M-27) and Status changes (M-24) of a Strike."""
+    out = []
+    if s["defender_falter"] or s["striker_falter"]:
+        out.append(
+            f"      Falter: {s['defender']} {s['defender_falter']}"
+            f"{labelled(s['defender_falter_parts'])}, {s['striker']} {s['striker_falter']}"
+        )
+    if s["defender_status_change"] or s["striker_status_change"]:
+        out.append(
+            f"      Status: {s['defender']} {s['defender_status_change'] or 'unchanged'}, "
+            f"{s['striker']} {s['striker_status_change'] or 'unchanged'}"
+        )
     return out
+
+
+def dice_text(values: list[int]) -> str:
+    """Dice as the log shows them."""
+    return " ".join(str(v) for v in values)
 
 
 def encounter_page(
@@ -259,19 +694,30 @@ def encounter_page(
     records: list[dict[str, Any]],
     token: str,
 ) -> HTMLResponse:
-    """The fight: order, combatants, a command form and the live log."""
+    """The fight: order, combatants, the Strike or attack form with odds, commands, the log."""
     rows = state.get("combatants", state.get("models", []))
-    columns = list(rows[0]) if rows else []
-    boot = {"encounter": info.id, "token": token, "revision": state["revision"]}
+    columns = [*rows[0], "distance"] if rows else []
+    war = info.game == "majesty-war"
+    boot = {
+        "encounter": info.id,
+        "token": token,
+        "revision": state["revision"],
+        "game": info.game,
+        "state": state,
+        "numbers": [name for name, _label in WAR_NUMBERS],
+    }
     return html(
         "encounter.html",
         nonce=secrets.token_urlsafe(16),
         view=view,
         info=info,
         state=state,
+        war=war,
+        war_numbers=WAR_NUMBERS,
+        whose=whose(state, war),
         order=order_rows(state),
         columns=columns,
-        rows=[[cell(r[c]) for c in columns] for r in rows],
+        rows=[[cell_text(c, r.get(c, "")) for c in columns] for r in rows],
         log=log_lines(records),
         boot=boot,
         script=SCRIPT,

@@ -1,0 +1,186 @@
+"""The Strike form end to end in headless chromium: odds, physical dice, best, explicit steps.
+
+The demo War (seed 7): it is Jackal's Turn and the fallen player plays Jackal. The player closes
+in with the page's Move button, picks the Watcher and a movement path in the Strike form, reads
+the exact odds, types physical dice, sees what ``best`` would do (M-13) and accepts it, or
+changes it to explicit steps; the Host's browser shows the Strike's breakdown live.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from selenium.webdriver.common.by import By
+from selenium.webdriver.remote.webdriver import WebDriver
+from selenium.webdriver.remote.webelement import WebElement
+from selenium.webdriver.support.select import Select
+from test_web_e2e import FALLEN, WAR, LiveServer, Seat, browser_paths, open_browser
+
+from tableside.encounter import war
+from tableside.encounter.war_args import StrikeArgs, parse_args
+from tableside.majesty.odds import strike_odds
+from tableside.web.demo import DemoLinks, create_demo
+
+DICE = "9, 4, 12, 3, 8, 1, 10"
+STRIKE = {"striker": "Jackal", "defender": "Watcher", "path": [[3.0, 2.0, 0.0]]}
+READ_LINES = "return [...document.querySelectorAll(arguments[0])].map(d => d.textContent.trim());"
+
+
+class Person(Seat):
+    """A seat with the two things the Strike form needs: find an element, type into a box."""
+
+    def find(self, element_id: str) -> WebElement:
+        return self.driver.find_element(By.ID, element_id)
+
+    def type(self, element_id: str, text: str) -> None:
+        box = self.find(element_id)
+        box.clear()
+        box.send_keys(text)
+
+
+@dataclass
+class Play:
+    server: LiveServer
+    demo: DemoLinks
+    host: Person
+    player: Person  # the fallen player: Warrior, Jackal, Deceiver, Brute
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[LiveServer]:
+    browser_paths()
+    with tempfile.TemporaryDirectory() as tmp, LiveServer(f"sqlite:///{tmp}/play.db") as live:
+        yield live
+
+
+@pytest.fixture(scope="module")
+def browsers(server: LiveServer) -> Iterator[tuple[WebDriver, WebDriver]]:
+    chromium, chromedriver = browser_paths()
+    drivers: list[WebDriver] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        try:
+            for who in ("host", "fallen"):
+                drivers.append(open_browser(chromium, chromedriver, Path(tmp) / who))
+            yield drivers[0], drivers[1]
+        finally:
+            for driver in drivers:
+                driver.quit()
+
+
+@pytest.fixture
+def play(server: LiveServer, browsers: tuple[WebDriver, WebDriver]) -> Play:
+    """A new demo table; the Host and the fallen player open the War's page."""
+    demo = create_demo(server.table)
+    host, player = Person("Host", browsers[0]), Person(FALLEN, browsers[1])
+    host.driver.get(server.base + demo.host_page)
+    player.driver.get(server.base + demo.player_links[FALLEN])
+    player.driver.find_element(By.LINK_TEXT, WAR).click()
+    for seat in (host, player):
+        seat.wait("the War", lambda s: s.text("revision") == "9")
+        seat.mark()
+    return Play(server, demo, host, player)
+
+
+def lines(seat: Person, selector: str) -> list[str]:
+    found: list[str] = seat.driver.execute_script(READ_LINES, selector)
+    return found
+
+
+def options(seat: Person, select_id: str) -> list[str]:
+    return [o.get_attribute("value") or "" for o in Select(seat.find(select_id)).options]
+
+
+def close_in_and_aim(play: Play) -> Person:
+    """The player moves Jackal to 4,2,0 (4 AP) and aims a Strike at the Watcher along 3,2,0."""
+    player = play.player
+    player.wait("the pickers", lambda _s: "Jackal" in options(player, "p-actor"))
+    assert options(player, "p-actor") == ["Warrior", "Jackal", "Deceiver", "Brute"]
+    Select(player.find("p-actor")).select_by_value("Jackal")
+    player.type("q-to", "4,2,0")
+    player.find("q-move").click()
+    player.wait("the move", lambda s: s.text("revision") == "10")
+    player.wait('Watcher 4" away', lambda _s: 'Watcher (4")' in target_texts(player))
+    Select(player.find("p-target")).select_by_value("Watcher")
+    player.type("p-path", "3,2,0")
+    return player
+
+
+def target_texts(seat: Person) -> list[str]:
+    return [o.text for o in Select(seat.find("p-target")).options]
+
+
+def expected_means(play: Play) -> tuple[str, str]:
+    """P(Defeat) and the mean uncanceled Hits of the Strike now, from the engine's own odds."""
+    with play.server.table.lock(play.demo.encounter_id):
+        live = play.server.table.live(play.demo.encounter_id)
+    state, game = live.state, live.game
+    assert isinstance(game, war.MajestyWar)
+    args = parse_args(StrikeArgs, STRIKE, "strike")
+    law = strike_odds(war.strike_setup(game, args, state.get("Jackal"), state.get("Watcher")))
+    return f"P(Defeat) {100 * float(law.defeat):.2f}%", f"{float(law.uncanceled_hits.mean):.2f}"
+
+
+def test_a_player_sees_the_odds_types_dice_and_accepts_best_m13(play: Play) -> None:
+    player, host = close_in_and_aim(play), play.host
+    defeat, hits_mean = expected_means(play)
+    player.wait("the odds", lambda s: s.text("odds-summary").startswith("P(Defeat)"))
+    assert player.text("odds-defeat") == defeat
+    assert f"uncanceled Hits mean {hits_mean}" in player.text("odds-summary")
+    assert "3 AP · best Adjustments" in player.text("odds-summary")
+    captions = lines(player, "#odds-laws caption")
+    assert captions[0] == f"uncanceled Hits (mean {hits_mean})"
+    assert captions[1].startswith("Wear E (mean ")
+    player.type("my-dice", "9, 4, 12")
+    player.find("use-dice").click()
+    player.wait("the dice refused", lambda s: "at least 7 dice" in s.text("error"))
+    player.type("my-dice", DICE)
+    player.find("use-dice").click()
+    player.wait("the suggestion", lambda _s: player.find("suggestion").is_displayed())
+    assert player.text("error") == ""
+    assert player.text("suggestion-head") == "best would make these Adjustments:"
+    assert lines(player, "#suggestion-steps li") == ["die 1: 9 → 8 (defender)"]
+    assert play.server.table.store.encounter(play.demo.encounter_id).revision == 10
+    player.find("accept").click()
+    for seat in (host, player):
+        seat.wait("the Strike", lambda s: s.text("revision") == "11")
+        seat.wait("the breakdown", lambda s: any("Adjustment die 1" in x for x in s.log()))
+        log = seat.log()
+        at = log.index("strike_resolved Jackal → Watcher with Club  [M-20]")
+        assert log[at + 2] == "rolled 9 4 12 3 8 1 10 → final 8 4 12 3 8 1 10 (defender 9→8)"
+        assert "Adjustment die 1: 9→8 by defender — best: Precision 1 vs Guard 2, raw sources " \
+            "(M-10, M-11, M-18)" in log  # fmt: skip
+        assert any(x.startswith("rulings M-") for x in log[at:])
+        assert seat.same_page()
+    assert not player.find("suggestion").is_displayed()
+    player.driver.refresh()  # the server writes the breakdown exactly as the script did
+    player.wait("the reloaded page", lambda s: not s.same_page())
+    reloaded = player.log()
+    at = reloaded.index("strike_resolved Jackal → Watcher with Club  [M-20]")
+    live_at = log.index("strike_resolved Jackal → Watcher with Club  [M-20]")
+    end = next(i for i in range(at, len(reloaded)) if reloaded[i].startswith("rulings "))
+    assert reloaded[at : end + 1] == log[live_at : live_at + end + 1 - at]
+
+
+def test_a_player_changes_best_into_explicit_steps_m13(play: Play) -> None:
+    player, host = close_in_and_aim(play), play.host
+    player.type("my-dice", DICE)
+    player.find("use-dice").click()
+    player.wait("the suggestion", lambda _s: player.find("suggestion").is_displayed())
+    player.find("change").click()
+    assert player.find("steps").get_attribute("value") == "defender:1-"
+    player.type("steps", "defender:5+, 9")
+    player.find("apply-steps").click()
+    player.wait("the step refused", lambda s: 'The Adjustment "9" is not like' in s.text("error"))
+    player.type("steps", "defender:5-")
+    player.find("apply-steps").click()
+    for seat in (host, player):
+        seat.wait("the Strike", lambda s: s.text("revision") == "11")
+        seat.wait("the explicit step", lambda s: any("die 5: 8→7" in x for x in s.log()))
+        log = seat.log()
+        assert "rolled 9 4 12 3 8 1 10 → final 9 4 12 3 7 1 10 (defender 8→7)" in log
+        assert any(x.startswith("#11 strike ") and '"mode":"explicit"' in x for x in log)
+    assert player.text("error") == ""
