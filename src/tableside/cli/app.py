@@ -8,6 +8,7 @@ import typer
 
 from tableside.cli import character_cmds, fight_cmds, majesty_cmds, odds_cmds, strife_cmds, war_cmds
 from tableside.cli.serve_cmds import serve
+from tableside.cli.simulate_cmds import simulate
 from tableside.errors import TablesideError
 
 app = typer.Typer(
@@ -24,6 +25,7 @@ app.add_typer(fight_cmds.app, name="fight")
 app.add_typer(strife_cmds.app, name="strife")
 app.add_typer(odds_cmds.app, name="odds")
 app.command("serve")(serve)
+app.command("simulate")(simulate)
 
 USAGE_ERROR = 2
 

@@ -208,6 +208,7 @@ class Pending:
 
     state: FightState
     events: list[Event] = field(default_factory=list)
+    describe: bool = True  # full attack/cast/test reports in the informational events
 
     def emit(self, event_kind: str, rule: str | None = None, /, **data: Any) -> None:
         """Record an event and apply it."""
@@ -242,15 +243,30 @@ class StrifeFight:
 
     def decide(self, state: FightState, command: Command, rng: Rng) -> list[Event]:
         """Validate a command and return its events."""
+        return self.pending(state, command, rng, describe=True).events
+
+    def play(
+        self, state: FightState, command: Command, rng: Rng, describe: bool = False
+    ) -> tuple[list[Event], FightState]:
+        """Decide a command and return its events with the state after them (= their fold).
+
+        The simulation's fast path: no second fold, and with ``describe=False`` no full reports
+        in the informational events (the state never reads them).
+        """
+        p = self.pending(state, command, rng, describe)
+        return p.events, p.state
+
+    def pending(self, state: FightState, command: Command, rng: Rng, describe: bool) -> Pending:
+        """Run a command's handler on a Pending copy of the fight (raise to refuse)."""
         handler = HANDLERS.get(command.kind)
         if handler is None:
             raise RulesError(
                 f"Unknown fight command {command.kind!r}; known: {', '.join(HANDLERS)}."
             )
-        p = Pending(state)
+        p = Pending(state, describe=describe)
         handler(self, p, command.args, rng)
         check_end(p)
-        return p.events
+        return p
 
 
 # --- turn bookkeeping -------------------------------------------------------------------------
@@ -493,7 +509,7 @@ def resolve_attack(
                         reaction=reaction, ruleset=game.ruleset)  # fmt: skip
     result = roll_attack(setup, rng)
     p.emit("attack_resolved", "S-7", attacker=attacker.id, defender=defender.id,
-           result=attack_dict(result))  # fmt: skip
+           result=attack_dict(result) if p.describe else None)  # fmt: skip
     apply_attack(p, attacker.id, defender.id, result)
 
 
@@ -568,7 +584,8 @@ def do_cast(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> Non
         result = first
         if first.damage is not None and share:
             result = cast_with_share(first, share)
-        p.emit("cast_resolved", "S-8", caster=caster.id, target=name, result=cast_dict(result),
+        p.emit("cast_resolved", "S-8", caster=caster.id, target=name,
+               result=cast_dict(result) if p.describe else None,
                spell_power=share)  # fmt: skip
         if result.damage is not None and result.damage.total:
             hp = max(0, p.model(name).sheet.hp - result.damage.total)
@@ -625,7 +642,7 @@ def sprint_to(game: StrifeFight, p: Pending, m: Model, to: Any, rng: Rng) -> Non
             "S-5",
             id=m.id,
             purpose="Sprint Stamina test",
-            result=stat_test_dict(test),
+            result=stat_test_dict(test) if p.describe else None,
         )
         if not test.success:
             p.emit("condition_added", "S-5", id=m.id, condition=condition_json(

@@ -2,6 +2,10 @@
 
 Every decision works on a :class:`Pending` copy of the state that applies each event as it is
 emitted, so later steps see earlier ones; if any step refuses, the engine keeps nothing.
+
+:meth:`MajestyWar.play` is the simulation's fast path: the same decision, returning the state the
+Pending copy already holds (no second fold) and, with ``describe=False``, leaving the full Strike
+and Check reports out of the informational events (the state never reads them).
 """
 
 from __future__ import annotations
@@ -60,6 +64,7 @@ class Pending:
 
     state: WarState
     events: list[Event] = field(default_factory=list)
+    describe: bool = True  # full Strike/Check reports in the informational events
 
     def emit(self, event_kind: str, rule: str | None = None, /, **data: Any) -> None:
         """Record an event and apply it."""
@@ -148,14 +153,18 @@ def run_check(
 ) -> CheckResult:
     """Roll a Check for ``who`` and record it (M-30, M-31)."""
     result = roll_check(setup, rng)
-    p.emit("check_resolved", rule, id=who, purpose=purpose, result=check_dict(result))
+    report = check_dict(result) if p.describe else None
+    p.emit("check_resolved", rule, id=who, purpose=purpose, result=report)
     return result
 
 
 def check_war_end(p: Pending) -> None:
     """The War ends when one side has no combatant left standing."""
-    sides = {c.character.side for c in p.state.combatants.values()}
-    standing = {c.character.side for c in p.state.combatants.values() if not c.defeated}
+    sides, standing = set(), set()
+    for c in p.state.combatants.values():
+        sides.add(c.character.side)
+        if not c.defeated:
+            standing.add(c.character.side)
     if len(sides) == 2 and len(standing) < 2 and not p.state.ended:
         winner = next(iter(standing)).value if standing else None
         p.emit("war_ended", None, winner=winner)
@@ -214,13 +223,24 @@ class MajestyWar:
 
     def decide(self, state: WarState, command: Command, rng: Rng) -> list[Event]:
         """Validate a command and return its events."""
+        return self.pending(state, command, rng, describe=True).events
+
+    def play(
+        self, state: WarState, command: Command, rng: Rng, describe: bool = False
+    ) -> tuple[list[Event], WarState]:
+        """Decide a command and return its events with the state after them (= their fold)."""
+        p = self.pending(state, command, rng, describe)
+        return p.events, p.state
+
+    def pending(self, state: WarState, command: Command, rng: Rng, describe: bool) -> Pending:
+        """Run a command's handler on a Pending copy of the state (raise to refuse)."""
         handler = HANDLERS.get(command.kind)
         if handler is None:
             raise RulesError(f"Unknown War command {command.kind!r}; known: {', '.join(HANDLERS)}.")
-        p = Pending(state)
+        p = Pending(state, describe=describe)
         handler(self, p, command.args, rng)
         check_war_end(p)
-        return p.events
+        return p
 
 
 # --- command handlers -------------------------------------------------------------------------
@@ -400,7 +420,7 @@ def do_strike(game: MajestyWar, p: Pending, raw: dict[str, Any], rng: Rng) -> No
         "M-20",
         striker=striker.id,
         defender=defender.id,
-        result=strike_dict(result),
+        result=strike_dict(result) if p.describe else None,
     )
     apply_strike(p, result, striker.id, defender.id, rng)
     if defender in held and result.outcome.twelve_effects == 0:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, TypeVar
 
 from tableside.encounter.log import Event
 from tableside.majesty.character import Character, Status, WearKind
@@ -17,6 +17,20 @@ from tableside.majesty.formats import character_from_data
 from tableside.majesty.geometry import Point
 
 JSON = dict[str, Any]
+R = TypeVar("R")
+
+
+def copy_with(record: R, **changes: Any) -> R:
+    """``dataclasses.replace`` for the War's own frozen records (Combatant, WarState).
+
+    Neither has ``__post_init__`` or slots, so a copy of the instance dictionary with the changed
+    fields is the very value ``replace`` builds, without its per-call field introspection (the
+    hottest line of a simulated War). Characters keep going through ``replace`` (they validate).
+    """
+    new = object.__new__(type(record))
+    new.__dict__.update(record.__dict__)
+    new.__dict__.update(changes)
+    return new
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -134,7 +148,7 @@ class WarState:
 
     def with_combatant(self, combatant: Combatant) -> WarState:
         """The state with one combatant replaced."""
-        return replace(self, combatants={**self.combatants, combatant.id: combatant})
+        return copy_with(self, combatants={**self.combatants, combatant.id: combatant})
 
 
 def point(data: Any) -> Point:
@@ -161,53 +175,53 @@ def _added(state: WarState, d: JSON) -> WarState:
 
 def _removed(state: WarState, d: JSON) -> WarState:
     rest = {k: v for k, v in state.combatants.items() if k != d["id"]}
-    return replace(state, combatants=rest)
+    return copy_with(state, combatants=rest)
 
 
 def _cycle_started(state: WarState, d: JSON) -> WarState:
     order = tuple(ScrollTurn(t["combatant"], t["segment"], int(t["ap"])) for t in d["order"])
-    return replace(state, cycle=int(d["cycle"]), order=order, turn=-1)
+    return copy_with(state, cycle=int(d["cycle"]), order=order, turn=-1)
 
 
 def _turn_started(state: WarState, d: JSON) -> WarState:
-    state = replace(state, turn=int(d["turn"]))
+    state = copy_with(state, turn=int(d["turn"]))
     c = state.get(d["id"])
     return state.with_combatant(
-        replace(c, ap=0, carried=0, window_exertion=0, twelves_this_turn=0, surprised_by=())
+        copy_with(c, ap=0, carried=0, window_exertion=0, twelves_this_turn=0, surprised_by=())
     )
 
 
 def _update(state: WarState, d: JSON, **changes: Any) -> WarState:
-    return state.with_combatant(replace(state.get(d["id"]), **changes))
+    return state.with_combatant(copy_with(state.get(d["id"]), **changes))
 
 
 def _wear(state: WarState, d: JSON) -> WarState:
     c = state.get(d["id"])
     character = c.character.take_wear(WearKind(d["kind"]), int(d["amount"]))
-    return state.with_combatant(replace(c, character=character))
+    return state.with_combatant(copy_with(c, character=character))
 
 
 def _exertion(state: WarState, d: JSON) -> WarState:
     c = state.get(d["id"])
     character = replace(c.character, exertion=int(d["exertion"]))
-    return state.with_combatant(replace(c, character=character, window_exertion=int(d["window"])))
+    return state.with_combatant(copy_with(c, character=character, window_exertion=int(d["window"])))
 
 
 def _status_lowered(state: WarState, d: JSON) -> WarState:
     c = state.get(d["id"])
     timed = (*c.timed, Timed("status_lowered", d["source"], EndPoint.from_json(d["ends"])))
-    return state.with_combatant(replace(c, character=c.character.lower_status(), timed=timed))
+    return state.with_combatant(copy_with(c, character=c.character.lower_status(), timed=timed))
 
 
 def _defeated(state: WarState, d: JSON) -> WarState:
     c = state.get(d["id"])
-    return state.with_combatant(replace(c, character=c.character.defeat_by_epic()))
+    return state.with_combatant(copy_with(c, character=c.character.defeat_by_epic()))
 
 
 def _timed_added(state: WarState, d: JSON) -> WarState:
     c = state.get(d["id"])
     kept = tuple(t for t in c.timed if t.name != d["name"] or d["name"] == "status_lowered")
-    return state.with_combatant(replace(c, timed=(*kept, _timed(d))))
+    return state.with_combatant(copy_with(c, timed=(*kept, _timed(d))))
 
 
 def _timed_expired(state: WarState, d: JSON) -> WarState:
@@ -217,7 +231,7 @@ def _timed_expired(state: WarState, d: JSON) -> WarState:
     character = c.character
     if d["name"] == "status_lowered":
         character = replace(character, status_lowered=max(0, character.status_lowered - 1))
-    return state.with_combatant(replace(c, timed=timed, character=character))
+    return state.with_combatant(copy_with(c, timed=timed, character=character))
 
 
 def _character_set(state: WarState, d: JSON) -> WarState:
@@ -237,7 +251,7 @@ EVOLVE: dict[str, Callable[[WarState, JSON], WarState]] = {
     "combatant_removed": _removed,
     "cycle_started": _cycle_started,
     "turn_started": _turn_started,
-    "turn_skipped": lambda s, d: replace(s, turn=int(d["turn"])),
+    "turn_skipped": lambda s, d: copy_with(s, turn=int(d["turn"])),
     "ap_set": lambda s, d: _update(s, d, ap=int(d["ap"])),
     "readied_set": lambda s, d: _update(s, d, readied=int(d["ap"]), ready_uses=tuple(d["uses"])),
     "carried_set": lambda s, d: _update(s, d, carried=int(d["ap"])),
@@ -255,7 +269,7 @@ EVOLVE: dict[str, Callable[[WarState, JSON], WarState]] = {
     "twelves_counted": lambda s, d: _update(s, d, twelves_this_turn=int(d["count"])),
     "weary_set": lambda s, d: _update(s, d, weary=bool(d["weary"])),
     "character_set": _character_set,
-    "war_ended": lambda s, d: replace(s, ended=True, winner=d["winner"]),
+    "war_ended": lambda s, d: copy_with(s, ended=True, winner=d["winner"]),
 }
 INFORMATIONAL = {"strike_resolved", "check_resolved", "ap_wasted", "turn_ended", "note"}
 

@@ -1,0 +1,144 @@
+"""``tableside simulate``: run an exported encounter to its end many times and report the odds."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+from rich.table import Table
+
+from tableside.cli.output import print_json
+from tableside.cli.sources import read_text
+from tableside.errors import DataError
+from tableside.simulate import default_workers
+from tableside.simulate import simulate as run_simulation
+
+File = Annotated[
+    Path, typer.Argument(help="An encounter exported by 'war export' or 'fight export'.")
+]
+Runs = Annotated[int, typer.Option(help="How many runs to play.")]
+Seed = Annotated[int | None, typer.Option(help="Base seed of the runs (default: the encounter's).")]
+Workers = Annotated[int | None, typer.Option(help="Worker processes (default: one per CPU).")]
+MaxCycles = Annotated[
+    int | None, typer.Option(help="War: a run not over after this many Cycles is unfinished [100].")
+]
+MaxRounds = Annotated[
+    int | None,
+    typer.Option(help="Fight: a run not over after this many rounds is unfinished [100]."),
+]
+Rest = Annotated[
+    bool | None, typer.Option("--rest/--no-rest", help="War policy: the Rest rule (default on).")
+]
+Json = Annotated[bool, typer.Option("--json", help="Print JSON (schema in docs/simulate.md).")]
+
+
+def load_document(file: Path) -> Any:
+    """The exported encounter as decoded JSON."""
+    try:
+        return json.loads(read_text(file, "encounter"))
+    except json.JSONDecodeError as error:
+        raise DataError(f"{file} is not valid JSON: {error.msg} at line {error.lineno}.") from None
+
+
+@contextmanager
+def progress_bar(runs: int, show: bool) -> Iterator[Callable[[int], None] | None]:
+    """A Rich progress bar on stderr (only when stderr is a terminal and ``show``)."""
+    console = Console(stderr=True)
+    if not show or not console.is_terminal:
+        yield None
+        return
+    columns = ("{task.description}", BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+    with Progress(*columns, console=console, transient=True) as bar:
+        task = bar.add_task("simulating", total=runs)
+        yield lambda done: bar.advance(task, done)
+
+
+def simulate(
+    file: File,
+    runs: Runs = 1000,
+    seed: Seed = None,
+    workers: Workers = None,
+    max_cycles: MaxCycles = None,
+    max_rounds: MaxRounds = None,
+    rest: Rest = None,
+    json_out: Json = False,
+) -> None:
+    """Play an exported War or fight to its end many times: win odds, length, Wear or HP lost."""
+    document = load_document(file)
+    workers = default_workers() if workers is None else workers
+    with progress_bar(runs, not json_out) as progress:
+        report = run_simulation(
+            document, runs, file=str(file), seed=seed, workers=workers,
+            max_cycles=max_cycles, max_rounds=max_rounds, rest=rest, progress=progress,
+        )  # fmt: skip
+    if json_out:
+        print_json(report)
+    else:
+        render(report)
+
+
+def interval(block: dict[str, Any] | None, digits: int = 2) -> tuple[str, str]:
+    """A mean (or proportion) and its 95% interval as text."""
+    if block is None:
+        return "-", "-"
+    centre = block["mean"] if "mean" in block else block["p"]
+    low, high = block["ci95"]
+    return f"{centre:.{digits}f}", f"{low:.{digits}f} – {high:.{digits}f}"
+
+
+def outcome_table(report: dict[str, Any]) -> Table:
+    """Wins per side, draws, unfinished runs."""
+    outcome = report["outcome"]
+    table = Table(title=f"{report['encounter']}: {report['runs']} runs, seed {report['seed']}")
+    for column in ("result", "runs", "probability", "95% CI (Wilson)"):
+        table.add_column(column, justify="left" if column == "result" else "right")
+    rows = [(f"{side} wins", block) for side, block in outcome["wins"].items()]
+    rows += [("draw", outcome["draws"]), ("unfinished", outcome["unfinished"])]
+    for label, block in rows:
+        table.add_row(label, str(block["count"]), *interval(block, 3))
+    return table
+
+
+def clock_table(report: dict[str, Any]) -> Table:
+    """The Cycle or round finished runs ended in."""
+    clock, unit = report["clock"], report["clock"]["unit"]
+    table = Table(title=f"{unit} the encounter ended in (finished runs)")
+    for column in ("mean", "sd", "95% CI", "distribution"):
+        table.add_column(column, justify="right")
+    summary = clock["summary"]
+    spread = ", ".join(f"{k}: {v}" for k, v in clock["distribution"].items())
+    sd = "-" if summary is None else f"{summary['sd']:.2f}"
+    table.add_row(interval(summary)[0], sd, interval(summary)[1], spread or "-")
+    return table
+
+
+def loss_table(report: dict[str, Any]) -> Table:
+    """Mean losses per side and per combatant, and how often each fell."""
+    measures = report["losses"]["measures"]
+    noun = "Wear" if report["game"] == "majesty-war" else "lost"
+    table = Table(title="Mean loss per run (95% CI) and how often each fell")
+    table.add_column("who")
+    for measure in measures:
+        table.add_column(f"{measure} {noun}", justify="right")
+    table.add_column("fell", justify="right")
+    for side, block in report["losses"]["per_side"].items():
+        table.add_row(f"side {side}", *(" ".join(interval(block[m])) for m in measures), "")
+    for who, block in report["combatants"].items():
+        cells = (" ".join(interval(block["losses"][m])) for m in measures)
+        table.add_row(f"{who} ({block['side']})", *cells, f"{block['fallen']['p']:.3f}")
+    return table
+
+
+def render(report: dict[str, Any]) -> None:
+    """The report as Rich tables on stdout."""
+    console = Console(highlight=False)
+    console = console if console.is_terminal else Console(highlight=False, width=140)
+    for table in (outcome_table(report), clock_table(report), loss_table(report)):
+        console.print(table)
+    console.print(f"policy {report['policy']}; cap {report['cap']['max']} {report['cap']['unit']}s")

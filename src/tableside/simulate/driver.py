@@ -1,0 +1,166 @@
+"""Running many runs on several processes and merging them in run order.
+
+Runs are cut into chunks of consecutive run numbers; each worker process rebuilds the starting
+state once (its initializer) and plays whole chunks. Results are put back in run order before
+anything is summed, so one worker and many give the same report, bit for bit.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Callable
+from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+from dataclasses import dataclass
+from typing import Any
+
+from tableside.simulate.games import SimGame
+from tableside.simulate.runs import (
+    RunOutcome,
+    SimulationError,
+    Start,
+    check_playable,
+    load_start,
+    play_runs,
+    simulation_for,
+)
+from tableside.simulate.summary import Setup, report
+
+DEFAULT_CAP = 100  # Cycles (War) or rounds (Realm of Strife)
+MAX_RUNS = 10_000_000
+CHUNKS_PER_WORKER = 8
+MAX_CHUNK = 64
+Progress = Callable[[int], None]
+
+
+@dataclass(frozen=True)
+class Plan:
+    """Everything a worker needs (picklable): the start, the policy option, seed and cap."""
+
+    start: Start
+    rest: bool
+    seed: int
+    cap: int
+
+    def sim(self) -> SimGame[Any]:
+        """The game's simulation."""
+        return simulation_for(self.start, self.rest)
+
+
+_WORKER_PLAN: list[tuple[Plan, SimGame[Any]]] = []
+
+
+def _init_worker(plan: Plan) -> None:
+    _WORKER_PLAN[:] = [(plan, plan.sim())]
+
+
+def _chunk_in_worker(first: int, count: int) -> list[RunOutcome]:
+    plan, sim = _WORKER_PLAN[0]
+    return play_runs(sim, plan.start, plan.seed, first, count, plan.cap)
+
+
+def chunks(runs: int, workers: int) -> list[tuple[int, int]]:
+    """(first run, count) pairs covering 0 … runs−1 in order, about 8 per worker."""
+    size = max(1, min(MAX_CHUNK, math.ceil(runs / (workers * CHUNKS_PER_WORKER))))
+    return [(first, min(size, runs - first)) for first in range(0, runs, size)]
+
+
+def run_all(plan: Plan, runs: int, workers: int, progress: Progress | None) -> list[RunOutcome]:
+    """Every run's outcome in run order, on ``workers`` processes (1: in this process)."""
+    pieces = chunks(runs, workers)
+    if workers == 1:
+        sim, done = plan.sim(), []
+        for first, count in pieces:
+            done += play_runs(sim, plan.start, plan.seed, first, count, plan.cap)
+            if progress is not None:
+                progress(count)
+        return done
+    with ProcessPoolExecutor(workers, initializer=_init_worker, initargs=(plan,)) as pool:
+        futures = [pool.submit(_chunk_in_worker, first, count) for first, count in pieces]
+        if progress is not None:
+            sizes = {future: count for future, (_, count) in zip(futures, pieces, strict=True)}
+            for future in as_completed(futures):
+                progress(sizes[future])
+        return merged(futures)
+
+
+def merged(futures: list[Future[list[RunOutcome]]]) -> list[RunOutcome]:
+    """The chunks' outcomes concatenated in run order (waiting for each in turn)."""
+    outcomes: list[RunOutcome] = []
+    for future in futures:
+        outcomes += future.result()
+    return outcomes
+
+
+def require_counts(runs: int, workers: int, cap: int, unit: str) -> None:
+    """Refuse impossible numbers of runs, workers or a cap."""
+    if not 1 <= runs <= MAX_RUNS:
+        raise SimulationError(f"The number of runs must be 1 to {MAX_RUNS:,}, got {runs}.")
+    if workers < 1:
+        raise SimulationError(f"The number of workers must be at least 1, got {workers}.")
+    if cap < 1:
+        raise SimulationError(f"The cap on {unit}s must be at least 1, got {cap}.")
+
+
+def choose_seed(start: Start, seed: int | None) -> int:
+    """The base seed: the one given, else the encounter's own (which must not be negative)."""
+    chosen = start.seed if seed is None else seed
+    if chosen < 0:
+        raise SimulationError(f"The base seed must be zero or positive, got {chosen}.")
+    return chosen
+
+
+def choose_cap(game: str, max_cycles: int | None, max_rounds: int | None) -> int:
+    """The cap on the clock; a War takes --max-cycles, a Realm of Strife fight --max-rounds."""
+    war = game == "majesty-war"
+    wrong, right = ("--max-rounds", "--max-cycles") if war else ("--max-cycles", "--max-rounds")
+    if (max_rounds if war else max_cycles) is not None:
+        raise SimulationError(f"{wrong} does not apply to a {game} encounter; use {right}.")
+    given = max_cycles if war else max_rounds
+    return DEFAULT_CAP if given is None else given
+
+
+def choose_rest(game: str, rest: bool | None) -> bool:
+    """The War policy's Rest rule: on unless turned off; a Realm of Strife fight has none."""
+    if game != "majesty-war" and rest is not None:
+        raise SimulationError(f"--rest/--no-rest applies to a War, not to a {game} encounter.")
+    return rest is not False
+
+
+def simulate(
+    document: Any,
+    runs: int,
+    *,
+    file: str = "-",
+    seed: int | None = None,
+    workers: int = 1,
+    max_cycles: int | None = None,
+    max_rounds: int | None = None,
+    rest: bool | None = None,
+    progress: Progress | None = None,
+) -> dict[str, Any]:
+    """Simulate an exported encounter ``runs`` times and return the report (JSON-ready).
+
+    Raises:
+        TablesideError: A bad document, an ended or one-sided encounter, impossible counts, a
+            cap that does not fit the game, or a run whose policy command was refused.
+    """
+    start = load_start(document)
+    cap = choose_cap(start.game, max_cycles, max_rounds)
+    plan = Plan(start, choose_rest(start.game, rest), choose_seed(start, seed), cap)
+    sim = plan.sim()
+    require_counts(runs, workers, cap, sim.unit)
+    check_playable(sim, start)
+    if sim.clock(start.state) > cap:
+        raise SimulationError(
+            f"The encounter is already in {sim.unit} {sim.clock(start.state)}, past the cap {cap}."
+        )
+    outcomes = run_all(plan, runs, min(workers, runs), progress)
+    setup = Setup(file, start.game, start.name, sim.unit, sim.measures,
+                  sim.sides(start.state), runs, plan.seed, cap, sim.policy)  # fmt: skip
+    return report(setup, outcomes)
+
+
+def default_workers() -> int:
+    """One worker per CPU."""
+    return os.cpu_count() or 1

@@ -1,0 +1,423 @@
+"""Whole-fight simulation (``tableside simulate``): seeds, equivalence with the engine, statistics.
+
+Every run continues an exported encounter with its own seed (run_seed(S, i)); a simulated run
+must equal the same run through the plain engine, and the report must not depend on the number of
+workers. The War policy's Rest rule follows M-4 (Rest removes 1 Exertion per AP; Weary is
+Exertion above Stamina).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import statistics
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from war_builders import add, do, until_turn_of, war
+
+from tableside.cli.app import main
+from tableside.dice import SeededRng
+from tableside.encounter.engine import Encounter
+from tableside.encounter.log import Command
+from tableside.encounter.policy import WarPolicy, next_command
+from tableside.encounter.roster import add_commands
+from tableside.encounter.strife_fight import StrifeFight
+from tableside.encounter.war import MajestyWar
+from tableside.encounter.war_state import WarState
+from tableside.errors import TablesideError
+from tableside.simulate import SimulationError, run_seed, simulate
+from tableside.simulate.driver import chunks
+from tableside.simulate.games import StrifeSim, WarSim
+from tableside.simulate.runs import StreamRng, load_start, play_run
+from tableside.simulate.stats import Z95, mean_interval, wilson
+from tableside.store.formats import encounter_document, parse_encounter
+
+ROOT = Path(__file__).resolve().parents[1]
+WAR_FILE = ROOT / "examples" / "war_4v4.json"
+FIGHT_FILE = ROOT / "examples" / "strife_ambush.json"
+
+
+def document(encounter: Encounter[Any], name: str = "test") -> dict[str, Any]:
+    """The export document of an in-memory encounter."""
+    return encounter_document(name, encounter.game.name, encounter.seed, encounter.records)
+
+
+def four_against_four(seed: int = 2026) -> Encounter[WarState]:
+    encounter: Encounter[WarState] = Encounter(MajestyWar(), seed)
+    for command in add_commands():
+        encounter.execute(command)
+    return encounter
+
+
+def strife(models: list[dict[str, Any]], seed: int = 3) -> Encounter[Any]:
+    encounter: Encounter[Any] = Encounter(StrifeFight(), seed)
+    for args in models:
+        encounter.execute(Command("add", args))
+    return encounter
+
+
+def load(path: Path) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(path.read_text("utf-8"))
+    return data
+
+
+# --- statistics ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("k", "n", "low", "high"),
+    [(81, 263, 0.2553, 0.3662), (15, 148, 0.0624, 0.1605), (0, 20, 0.0, 0.1611),
+     (1, 29, 0.0061, 0.1718)],
+)  # fmt: skip
+def test_wilson_interval_matches_newcombes_published_values(
+    k: int, n: int, low: float, high: float
+) -> None:
+    # Newcombe (1998), "Two-sided confidence intervals for the single proportion", method 3.
+    found = wilson(k, n)
+    assert (round(found.low, 4), round(found.high, 4)) == (low, high)
+
+
+@pytest.mark.parametrize("n", [1, 7, 40, 1000])
+def test_wilson_interval_at_certainty_is_n_over_n_plus_z_squared(n: int) -> None:
+    assert wilson(n, n).low == pytest.approx(n / (n + Z95**2))
+    assert wilson(n, n).high == 1.0 and wilson(0, n).low == 0.0
+    assert wilson(0, n).high == pytest.approx(1 - n / (n + Z95**2))
+
+
+def test_wilson_interval_refuses_impossible_counts() -> None:
+    with pytest.raises(ValueError, match="k=5 and n=3"):
+        wilson(5, 3)
+
+
+def test_mean_interval_against_the_statistics_module() -> None:
+    values = [3, 4, 4, 5, 7, 3, 4, 6]
+    found = mean_interval(values)
+    assert found is not None
+    sd = statistics.stdev(values)
+    half = Z95 * sd / math.sqrt(len(values))
+    assert found.mean == pytest.approx(statistics.mean(values))
+    assert found.sd == pytest.approx(sd)
+    assert (found.low, found.high) == pytest.approx((found.mean - half, found.mean + half))
+    assert mean_interval([]) is None
+    single = mean_interval([5])
+    assert single is not None and (single.sd, single.low, single.high) == (0.0, 5, 5)
+
+
+@pytest.mark.parametrize(("runs", "workers"), [(1, 1), (10, 2), (1000, 2), (17, 3), (5, 8)])
+def test_chunks_cover_every_run_once_in_order(runs: int, workers: int) -> None:
+    pieces = chunks(runs, workers)
+    covered = [r for first, count in pieces for r in range(first, first + count)]
+    assert covered == list(range(runs))
+
+
+# --- seeds and dice -----------------------------------------------------------------------------
+
+
+def test_run_seeds_are_seedsequence_children_and_differ_by_run_and_base() -> None:
+    seeds = {run_seed(base, run) for base in (0, 1, 2026) for run in range(50)}
+    assert len(seeds) == 150 and all(0 <= s < 2**63 for s in seeds)
+    assert run_seed(7, 3) == run_seed(7, 3)
+
+
+def test_stream_rng_rolls_exactly_the_engines_dice() -> None:
+    for seed, stream in ((1, 0), (2026, 17), (run_seed(5, 9), 123)):
+        ours, engines = StreamRng(seed, stream), SeededRng.stream(seed, stream)
+        for sides in (12, 12, 100, 20, 12, 6, 1_000_000):
+            assert ours.roll(sides) == engines.roll(sides)
+
+
+# --- a simulated run is the engine's run --------------------------------------------------------
+
+
+def engine_run(doc: dict[str, Any], base: int, run: int, policy: Any, cap: int) -> Any:
+    """The same run through the plain engine: replay the log, then the run's seed, full records."""
+    parsed, records = parse_encounter(doc)
+    game = MajestyWar() if parsed.game == "majesty-war" else StrifeFight()
+    encounter: Encounter[Any] = Encounter.from_records(game, parsed.seed, records)
+    encounter.seed = run_seed(base, run)
+    while not encounter.state.ended and clock(encounter.state) <= cap:
+        encounter.execute(policy(encounter.state))
+    return encounter
+
+
+def clock(state: Any) -> int:
+    return int(state.cycle) if isinstance(state, WarState) else int(state.round)
+
+
+@pytest.mark.parametrize("run", [0, 1, 2])
+def test_a_simulated_war_equals_the_same_war_through_the_engine(run: int) -> None:
+    doc = load(WAR_FILE)
+    sim = WarSim(rest=True)
+    outcome, final = play_run(sim, load_start(doc), 11, run, 100)
+    engine = engine_run(doc, 11, run, WarPolicy(rest=True), 100)
+    assert final == engine.state
+    assert outcome.winner == engine.state.winner and outcome.finished
+    assert outcome.commands == len(engine.records) - len(doc["records"])
+    wear = {who: [0, 0, 0] for who in engine.state.combatants}
+    for record in engine.records[len(doc["records"]) :]:
+        for event in record.events:
+            if event.kind == "wear_taken":
+                wear[event.data["id"]]["ERP".index(event.data["kind"])] += event.data["amount"]
+    assert dict(outcome.losses) == {who: tuple(v) for who, v in wear.items()}
+
+
+@pytest.mark.parametrize("run", [0, 5])
+def test_a_simulated_fight_equals_the_same_fight_through_the_engine(run: int) -> None:
+    doc = load(FIGHT_FILE)
+    sim = StrifeSim()
+    outcome, final = play_run(sim, load_start(doc), 3, run, 100)
+    engine = engine_run(doc, 3, run, sim.next_command, 100)
+    assert final == engine.state
+    assert outcome.winner == engine.state.winner
+    before = load_start(doc).state.models
+    lost = {m.id: before[m.id].sheet.hp - m.sheet.hp for m in engine.state.models.values()}
+    assert dict(outcome.losses) == {who: (hp,) for who, hp in lost.items()}
+    assert set(outcome.fallen) == {m.id for m in engine.state.models.values() if m.down}
+
+
+def test_the_fast_path_keeps_every_state_changing_event() -> None:
+    encounter = four_against_four(5)
+    game, rng_seed = MajestyWar(), 99
+    state = encounter.state
+    for seq in range(len(encounter.records), len(encounter.records) + 60):
+        if state.ended:
+            break
+        command = next_command(state)
+        full = game.decide(state, command, SeededRng.stream(rng_seed, seq))
+        lean, after = game.play(state, command, StreamRng(rng_seed, seq))
+        assert [e.kind for e in lean] == [e.kind for e in full]
+        folded = state
+        for event in full:
+            folded = game.evolve(folded, event)
+        assert after == folded
+        state = after
+
+
+# --- reproducible whatever the workers ----------------------------------------------------------
+
+
+def test_same_seed_same_report_and_one_worker_equals_two() -> None:
+    doc = load(WAR_FILE)
+    one = simulate(doc, 6, seed=4, workers=1)
+    again = simulate(doc, 6, seed=4, workers=1)
+    two = simulate(doc, 6, seed=4, workers=2)
+    assert json.dumps(one) == json.dumps(again) == json.dumps(two)
+    assert json.dumps(simulate(doc, 6, seed=5, workers=1)) != json.dumps(one)
+
+
+def test_a_fight_report_is_the_same_on_one_and_two_workers() -> None:
+    doc = load(FIGHT_FILE)
+    assert simulate(doc, 12, workers=1) == simulate(doc, 12, workers=2)
+
+
+def test_the_base_seed_defaults_to_the_encounters_seed() -> None:
+    doc = load(FIGHT_FILE)
+    assert simulate(doc, 3)["seed"] == doc["seed"]
+    assert simulate(doc, 3) == simulate(doc, 3, seed=doc["seed"])
+
+
+# --- outcomes whose answer is known -------------------------------------------------------------
+
+
+def test_a_fight_whose_winner_is_certain_gives_p_one() -> None:
+    fight = strife([
+        {"id": "Aldric", "model": "Aldric", "side": "heroes", "position": [0.0, 0.0, 0.0]},
+        {"id": "Goblin", "model": "Goblin", "side": "monsters", "position": [1.0, 0.0, 0.0]},
+    ])  # fmt: skip
+    fight.execute(Command("host_set", {"id": "Goblin", "field": "hp", "value": 0}))
+    report = simulate(document(fight), 25, seed=1)
+    heroes = report["outcome"]["wins"]["heroes"]
+    assert (heroes["count"], heroes["p"]) == (25, 1.0)
+    assert heroes["ci95"] == [pytest.approx(25 / (25 + Z95**2)), 1.0]
+    assert report["combatants"]["Goblin"]["fallen"]["p"] == 1.0
+    assert report["clock"]["distribution"] == {"1": 25}
+
+
+def test_a_war_nobody_can_fight_is_unfinished_at_the_cap() -> None:
+    encounter = war(3)
+    add(encounter, "Herald")
+    add(encounter, "Warrior", (2.0, 0.0, 0.0), side="fallen")
+    for name in ("Herald", "Warrior"):
+        do(encounter, "apply_effect", id=name, effect="bound")  # Bound: no Strike (M-36)
+    report = simulate(document(encounter), 4, seed=2, max_cycles=3)
+    assert report["outcome"]["unfinished"]["count"] == 4
+    assert report["outcome"]["wins"]["holy"]["count"] == 0
+    assert report["clock"]["summary"] is None and report["clock"]["distribution"] == {}
+    assert report["combatants"]["Herald"]["losses"]["E"]["mean"] == 0
+
+
+def test_a_war_continues_from_where_the_file_stopped() -> None:
+    encounter = four_against_four(8)
+    for _ in range(30):
+        encounter.execute(next_command(encounter.state))
+    assert not encounter.state.ended and encounter.state.cycle >= 1
+    start = load_start(document(encounter))
+    assert start.state == encounter.state and start.next_seq == encounter.next_seq
+    outcome, final = play_run(WarSim(rest=False), start, 8, 0, 100)
+    assert final.cycle >= encounter.state.cycle and outcome.finished
+
+
+# --- the War policy's Rest rule (M-4) -----------------------------------------------------------
+
+
+def weary_war(gap: float) -> Encounter[WarState]:
+    encounter = war(4)
+    add(encounter, "Herald", swiftness=80)
+    add(encounter, "Warrior", (gap, 0.0, 0.0), side="fallen")
+    until_turn_of(encounter, "Herald")
+    do(encounter, "host_set", id="Herald", field="exertion", value=15)  # Stamina is 3 + 60 // 10
+    do(encounter, "host_set", id="Herald", field="ap", value=6)
+    return encounter
+
+
+def test_m4_a_weary_combatant_out_of_melee_range_rests_off_the_excess_first() -> None:
+    encounter = weary_war(10.0)
+    assert WarPolicy(rest=True)(encounter.state) == Command("rest", {"id": "Herald", "ap": 6})
+    assert WarPolicy(rest=False)(encounter.state).kind == "move"
+    do(encounter, "host_set", id="Herald", field="exertion", value=11)
+    assert WarPolicy(rest=True)(encounter.state) == Command("rest", {"id": "Herald", "ap": 2})
+
+
+def test_m4_a_weary_combatant_in_melee_range_strikes_rather_than_rests() -> None:
+    encounter = weary_war(2.0)
+    assert WarPolicy(rest=True)(encounter.state).kind == "strike"
+
+
+def test_m4_ap_left_that_cannot_strike_are_rested_not_lost() -> None:
+    encounter = weary_war(2.0)
+    do(encounter, "host_set", id="Herald", field="ap", value=2)
+    do(encounter, "host_set", id="Herald", field="exertion", value=5)
+    assert WarPolicy(rest=True)(encounter.state) == Command("rest", {"id": "Herald", "ap": 2})
+    assert WarPolicy(rest=False)(encounter.state) == Command("next")
+    do(encounter, "host_set", id="Herald", field="exertion", value=0)
+    assert WarPolicy(rest=True)(encounter.state) == Command("next")
+
+
+def test_m4_the_simulated_war_policy_rests_by_default() -> None:
+    doc = load(WAR_FILE)
+    start = load_start(doc)
+    rested, _ = play_run(WarSim(rest=True), start, 21, 0, 100)
+    assert rested.finished
+    engine = engine_run(doc, 21, 0, WarPolicy(rest=True), 100)
+    kinds = {r.command.kind for r in engine.records[len(doc["records"]) :] if r.command}
+    assert "rest" in kinds
+
+
+# --- refusals -----------------------------------------------------------------------------------
+
+
+def test_an_ended_or_one_sided_encounter_is_refused_in_one_sentence() -> None:
+    lonely = war(1)
+    add(lonely, "Herald")
+    with pytest.raises(SimulationError, match=r"needs combatants on two sides.*it has holy"):
+        simulate(document(lonely), 3)
+    finished = four_against_four(2026)
+    while not finished.state.ended:
+        finished.execute(next_command(finished.state))
+    with pytest.raises(SimulationError, match="has already ended"):
+        simulate(document(finished), 3)
+
+
+# --- the command line ---------------------------------------------------------------------------
+
+
+def cli(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        *args: str) -> tuple[int, str, str]:  # fmt: skip
+    monkeypatch.setattr(sys, "argv", ["tableside", "simulate", *args])
+    with pytest.raises(SystemExit) as exit_info:
+        main()
+    out, err = capsys.readouterr()
+    code = exit_info.value.code
+    return (code if isinstance(code, int) else 0), out, err
+
+
+def test_cli_json_report_schema(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, err = cli(monkeypatch, capsys, str(FIGHT_FILE), "--runs", "8", "--workers", "1",
+                         "--seed", "3", "--json")  # fmt: skip
+    assert code == 0, err
+    report = json.loads(out)
+    assert report["format"] == "tableside/simulation" and report["version"] == 1
+    assert set(report) == {"format", "version", "file", "game", "encounter", "runs", "seed",
+                           "policy", "cap", "outcome", "clock", "losses", "combatants",
+                           "commands"}  # fmt: skip
+    assert set(report["outcome"]) == {"wins", "draws", "unfinished"}
+    assert set(report["outcome"]["wins"]) == {"heroes", "monsters"}
+    wins = sum(block["count"] for block in report["outcome"]["wins"].values())
+    assert (
+        wins + report["outcome"]["draws"]["count"] + report["outcome"]["unfinished"]["count"] == 8
+    )
+    assert report["clock"]["unit"] == "round" and report["losses"]["measures"] == ["HP"]
+    assert set(report["combatants"]) == {"Aldric", "Sera", "Goblin-1", "Goblin-2", "Troll"}
+    assert set(report["combatants"]["Troll"]) == {"side", "losses", "fallen"}
+    assert report == simulate(load(FIGHT_FILE), 8, file=str(FIGHT_FILE), seed=3)
+
+
+def test_cli_tables(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = cli(monkeypatch, capsys, str(WAR_FILE), "--runs", "3", "--workers", "1")
+    assert code == 0, err
+    for text in ("holy wins", "fallen wins", "unfinished", "Cycle the encounter ended in",
+                 "E Wear", "Herald (holy)", "policy war+rest"):  # fmt: skip
+        assert text in out
+
+
+def test_cli_progress_bar_goes_to_stderr_and_leaves_stdout_whole(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("FORCE_COLOR", "1")  # Rich treats stderr as a terminal: the bar is drawn
+    code, out, err = cli(monkeypatch, capsys, str(FIGHT_FILE), "--runs", "20", "--workers", "1")
+    assert code == 0
+    assert "simulating" in err and "simulating" not in out
+    assert "heroes wins" in out
+    code, out, err = cli(monkeypatch, capsys, str(FIGHT_FILE), "--runs", "5", "--json")
+    assert code == 0 and err == "" and json.loads(out)["runs"] == 5
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        ((str(FIGHT_FILE), "--runs", "0"), "The number of runs must be 1 to 10,000,000, got 0."),
+        ((str(FIGHT_FILE), "--workers", "0"), "The number of workers must be at least 1, got 0."),
+        ((str(FIGHT_FILE), "--seed", "-4"), "The base seed must be zero or positive, got -4."),
+        ((str(FIGHT_FILE), "--max-rounds", "0"), "The cap on rounds must be at least 1, got 0."),
+        ((str(FIGHT_FILE), "--max-cycles", "5"), "--max-cycles does not apply to a strife-combat"),
+        ((str(WAR_FILE), "--max-rounds", "5"), "--max-rounds does not apply to a majesty-war"),
+        ((str(FIGHT_FILE), "--no-rest"), "--rest/--no-rest applies to a War, not to a strife"),
+        (("missing.json",), "The encounter file 'missing.json' does not exist."),
+    ],
+)
+def test_cli_bad_input_is_one_sentence_and_exit_2(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    args: tuple[str, ...],
+    message: str,
+) -> None:
+    code, out, err = cli(monkeypatch, capsys, *args)
+    assert code == 2 and out == ""
+    assert err.startswith("error: ") and message in err and err.count("\n") == 1
+    assert "Traceback" not in err
+
+
+def test_cli_refuses_files_that_are_not_encounters(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    cases = {
+        "broken.json": ("{not json", "is not valid JSON"),
+        "character.json": (json.dumps({"name": "x"}), "Encounter document: field format"),
+        "gap.json": (json.dumps({**load(FIGHT_FILE), "records": load(FIGHT_FILE)["records"][1:]}),
+                     "records.0.revision"),
+        "game.json": (json.dumps({**load(FIGHT_FILE), "game": "chess"}), "'chess' encounter"),
+    }  # fmt: skip
+    for name, (text, message) in cases.items():
+        path = tmp_path / name
+        path.write_text(text, "utf-8")
+        code, out, err = cli(monkeypatch, capsys, str(path))
+        assert code == 2 and message in err and out == "", (name, err)
+
+
+def test_simulation_errors_are_tableside_errors() -> None:
+    assert issubclass(SimulationError, TablesideError)
