@@ -51,6 +51,11 @@ bench-war: $(STAMP)
 bench-web: $(STAMP)
 	$(BIN)/python bench/web_load.py
 
+# Whole fights simulated per second (4-against-4 War, Realm of Strife ambush): plain engine
+# baseline, then tableside simulate on 1 and 2 worker processes (figures in docs/simulate.md).
+bench-sim: $(STAMP)
+	$(BIN)/python bench/sim_rate.py
+
 # Start a private PostgreSQL server for the store's tests (prints its URL; see README).
 postgres:
 	@bash scripts/postgres.sh

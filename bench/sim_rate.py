@@ -1,0 +1,77 @@
+"""Whole fights simulated per second: the 4-against-4 War and the Realm of Strife ambush.
+
+Baseline (same process, same runs): each run through the plain engine with full records, i.e.
+``Encounter.from_records`` on the exported log, the run's seed, then ``Encounter.execute`` of
+every policy command (full Strike reports, a log record per command, the events folded again).
+Then ``tableside.simulate.simulate`` on 1 worker and on 2 worker processes (wall clock; the report
+is the same on both). The files are examples/war_4v4.json and examples/strife_ambush.json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from collections.abc import Callable
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+from tableside.encounter.engine import Encounter
+from tableside.encounter.policy import WarPolicy
+from tableside.encounter.strife_fight import StrifeFight
+from tableside.encounter.war import MajestyWar
+from tableside.simulate import run_seed, simulate
+from tableside.simulate.games import StrifeSim
+from tableside.store.formats import parse_encounter
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+SEED = 1
+
+
+def engine_runs(document: dict[str, Any], runs: int) -> None:
+    """Baseline: every run through the plain engine, full records, Rest rule as simulated."""
+    doc, records = parse_encounter(document)
+    war = doc.game == "majesty-war"
+    policy: Callable[[Any], Any] = WarPolicy(rest=True) if war else StrifeSim().next_command
+    for run in range(runs):
+        game = MajestyWar() if war else StrifeFight()
+        encounter: Encounter[Any] = Encounter.from_records(game, doc.seed, records)
+        encounter.seed = run_seed(SEED, run)
+        while not encounter.state.ended:
+            encounter.execute(policy(encounter.state))
+
+
+def timed(label: str, work: Callable[[], object], runs: int, baseline: float | None) -> float:
+    """Run ``work`` once and print runs per second (and the ratio to the baseline)."""
+    start = time.perf_counter()
+    work()
+    rate = runs / (time.perf_counter() - start)
+    ratio = "" if baseline is None else f"  x{rate / baseline:.2f} baseline"
+    print(f"  {label:<40} {runs:>6} runs {rate:>9,.1f} /s{ratio}")
+    return rate
+
+
+def bench(name: str, runs: int) -> None:
+    """Baseline, then the simulation on 1 and 2 workers, for one example file."""
+    document = json.loads((EXAMPLES / name).read_text("utf-8"))
+    print(f"{name}:")
+    baseline = timed("baseline: engine, full records", lambda: engine_runs(document, runs), runs,
+                     None)  # fmt: skip
+    for workers in (1, 2):
+        work = partial(simulate, document, runs, seed=SEED, workers=workers)
+        timed(f"simulate, {workers} worker{'s' if workers > 1 else ''}", work, runs, baseline)
+
+
+def main() -> None:
+    """Print the figures."""
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--wars", type=int, default=200, help="War runs per measurement")
+    parser.add_argument("--fights", type=int, default=400, help="fight runs per measurement")
+    args = parser.parse_args()
+    bench("war_4v4.json", args.wars)
+    bench("strife_ambush.json", args.fights)
+
+
+if __name__ == "__main__":
+    main()
