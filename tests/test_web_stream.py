@@ -125,7 +125,7 @@ def test_the_demo_table_has_a_war_under_way_and_a_seat_per_side(table: WebTable)
     assert lines[0] == "Demo table 1, War 1."
     assert lines[1].startswith("Host:   http://127.0.0.1:8000/tables/1/encounters/1?token=")
     assert [line.split(":")[0] for line in lines[2:]] == ["The holy player", "The fallen player"]
-    state = table.state(1)
+    state = table.state(1, Principal(1, None))
     assert len(state["combatants"]) == 8 and state["cycle"] == 1 and state["current"]
     seats = table.table_view(Principal(1, None))["seats"]
     assert seats[0]["characters"] == ["Herald", "Watcher", "Guardian", "Messenger"]

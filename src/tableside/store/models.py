@@ -1,6 +1,7 @@
 """The tables: encounters, their log records, characters, and the web table's records.
 
-The web table's tables, seats and hidden commands came with migration 0002.
+The web table's tables, seats and hidden commands came with migration 0002; which combatants'
+values are secret from players, with 0003.
 
 The Alembic migrations in ``migrations/versions`` build exactly these tables;
 ``tests/test_store.py`` checks that the migrated schema and these models agree.
@@ -14,6 +15,7 @@ from typing import Any
 from sqlalchemy import (
     JSON,
     BigInteger,
+    Boolean,
     CheckConstraint,
     DateTime,
     ForeignKey,
@@ -28,6 +30,7 @@ NAME_LENGTH = 200
 GAME_LENGTH = 64
 KIND_LENGTH = 16
 TOKEN_HASH_LENGTH = 64  # sha256, hex
+COMBATANT_LENGTH = 40
 
 NAMING_CONVENTION = {
     "ix": "ix_%(column_0_label)s",
@@ -144,3 +147,32 @@ class HiddenCommandRow(Base):
         autoincrement=False,
     )
     seq: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+
+
+class EncounterSecrecyRow(Base):
+    """An encounter's setting: are the values of NPCs (combatants no seat plays) secret?"""
+
+    __tablename__ = "encounter_secrecy"
+
+    encounter_id: Mapped[int] = mapped_column(
+        Integer,
+        ForeignKey("encounters.id", ondelete="CASCADE"),
+        primary_key=True,
+        autoincrement=False,
+    )
+    npcs_secret: Mapped[bool] = mapped_column(Boolean)
+
+
+class SecretValueRow(Base):
+    """The Host's choice for one combatant: its values secret from players, or open."""
+
+    __tablename__ = "secret_values"
+
+    encounter_id: Mapped[int] = mapped_column(
+        Integer,
+        ForeignKey("encounters.id", ondelete="CASCADE"),
+        primary_key=True,
+        autoincrement=False,
+    )
+    combatant: Mapped[str] = mapped_column(String(COMBATANT_LENGTH), primary_key=True)
+    secret: Mapped[bool] = mapped_column(Boolean)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlalchemy import insert, select
+from sqlalchemy import delete, insert, select
 from sqlalchemy.engine import Connection
 
 from tableside.encounter.log import LogRecord
@@ -17,12 +17,15 @@ from tableside.errors import DataError
 from tableside.store.db import Store, _record, _record_row, _require_header, _require_text
 from tableside.store.errors import StoreError, UnknownEncounterError
 from tableside.store.models import (
+    COMBATANT_LENGTH,
     NAME_LENGTH,
     EncounterRow,
+    EncounterSecrecyRow,
     GameTableRow,
     HiddenCommandRow,
     LogRecordRow,
     SeatRow,
+    SecretValueRow,
     TableEncounterRow,
 )
 
@@ -228,6 +231,88 @@ def records_after(
         ).scalars()
         return [_record(*row) for row in rows], frozenset(seqs)
 
+
+@dataclass(frozen=True, slots=True)
+class Secrecy:
+    """Whose values are secret from players in one encounter (see docs/web.md, W-1 … W-4).
+
+    Attributes:
+        npcs_secret: The encounter's setting: NPCs' values are secret (the default).
+        choices: The Host's choice per combatant id (True secret, False open).
+        played: Every combatant id a seat of the encounter's table plays.
+    """
+
+    npcs_secret: bool
+    choices: dict[str, bool]
+    played: frozenset[str]
+
+    def secret(self, combatant: str) -> bool:
+        """Whether the combatant's values are secret (from players who do not play it)."""
+        chosen = self.choices.get(combatant)
+        if chosen is not None:
+            return chosen
+        return self.npcs_secret and combatant not in self.played
+
+
+def secrecy(store: Store, encounter_id: int) -> Secrecy:
+    """The encounter's secrecy settings and its table's seats, in one consistent read."""
+    with store._read() as connection:
+        setting = connection.execute(
+            select(EncounterSecrecyRow.npcs_secret).where(
+                EncounterSecrecyRow.encounter_id == encounter_id
+            )
+        ).scalar_one_or_none()
+        choices = connection.execute(
+            select(SecretValueRow.combatant, SecretValueRow.secret).where(
+                SecretValueRow.encounter_id == encounter_id
+            )
+        ).all()
+        characters = connection.execute(
+            select(SeatRow.characters)
+            .join(TableEncounterRow, TableEncounterRow.table_id == SeatRow.table_id)
+            .where(TableEncounterRow.encounter_id == encounter_id)
+        ).scalars()
+        played = frozenset(c for seat in characters for c in seat)
+    npcs_secret = True if setting is None else bool(setting)
+    return Secrecy(npcs_secret, {c: bool(s) for c, s in choices}, played)
+
+
+def set_npcs_secret(store: Store, encounter_id: int, npcs_secret: bool) -> None:
+    """Set whether the values of an encounter's NPCs are secret."""
+    with store._write() as connection:
+        _require_encounter(connection, encounter_id)
+        connection.execute(
+            delete(EncounterSecrecyRow).where(EncounterSecrecyRow.encounter_id == encounter_id)
+        )
+        connection.execute(
+            insert(EncounterSecrecyRow).values(encounter_id=encounter_id, npcs_secret=npcs_secret)
+        )
+
+
+def set_secret(store: Store, encounter_id: int, combatant: str, secret: bool | None) -> None:
+    """The Host's choice for one combatant: secret, open, or None to follow the setting."""
+    _require_text(combatant, "A combatant id", COMBATANT_LENGTH)
+    with store._write() as connection:
+        _require_encounter(connection, encounter_id)
+        connection.execute(
+            delete(SecretValueRow).where(
+                SecretValueRow.encounter_id == encounter_id, SecretValueRow.combatant == combatant
+            )
+        )
+        if secret is not None:
+            connection.execute(
+                insert(SecretValueRow).values(
+                    encounter_id=encounter_id, combatant=combatant, secret=secret
+                )
+            )
+
+
+def _require_encounter(connection: Connection, encounter_id: int) -> None:
+    found = connection.execute(
+        select(EncounterRow.id).where(EncounterRow.id == encounter_id)
+    ).scalar_one_or_none()
+    if found is None:
+        raise UnknownEncounterError(encounter_id)
 
 def _require_table(connection: Connection, table_id: int) -> None:
     found = connection.execute(

@@ -1,16 +1,68 @@
-"""Exact odds of a hit roll's outcomes (S-7), for designers and for the table.
+"""Exact odds of a physical attack (S-7, S-10 … S-14, S-21), for designers and for the table.
 
-The outcome of a hit roll is constant between a handful of breakpoints (critical-miss range,
-auto-miss, crit threshold, Dodge, AC − modifier), so :func:`hit_odds` classifies one natural
-per segment and weighs the segment, instead of classifying all 100 naturals (or all 10 000
-pairs of a Precision Attack). The tests check it against that brute force.
+:func:`hit_odds` gives the outcome law of a hit roll. The outcome is constant between a handful
+of breakpoints (critical-miss range, auto-miss, crit threshold, Dodge, AC − modifier), so it
+classifies one natural per segment and weighs the segment, instead of classifying all 100
+naturals (or all 10 000 pairs of a Precision Attack).
+
+:func:`attack_odds` gives the law of a whole attack as ``attack.roll_attack`` resolves it, by
+asking the engine's own functions about each class of dice: the Ward-off roll-off by the
+difference of the two d20s (``ward_off_roll``), the Block/Parry test per d20 face
+(``reaction_test_with_natural``, grouped by verdict and improvised risk), the hit roll by
+segments, what the reaction does (``reaction_effect``), the damage per sum of the damage dice
+(``roll_damage``, see ``odds_damage``), each % effect per d100 face (``roll_effects``), and the
+conditions and damaged items (``inflicted_conditions``, ``damaged_items``). The tests check it
+against every die sequence run through ``roll_attack`` (``odds_oracle``) and against Monte Carlo
+(:func:`simulate_attacks`, the engine with a seeded Rng).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
 from fractions import Fraction
 
+from tableside.dice import ScriptedRng, SeededRng
+from tableside.errors import RulesError
+from tableside.strife.attack import (
+    AttackSetup,
+    ReactionRoll,
+    check_attack,
+    damage_inputs,
+    damaged_items,
+    hit_modifiers,
+    hit_rule,
+    inflicted_conditions,
+    roll_attack,
+    roll_effects,
+    ward_off_roll,
+)
+from tableside.strife.checks import D20, StatTest, Winner
+from tableside.strife.damage import DamageBasis, DamageInputs
 from tableside.strife.hit import D100, HitOutcome, HitRule, classify_hit, crit_threshold
+from tableside.strife.odds_damage import damage_law
+from tableside.strife.odds_law import (
+    NOT_ROLLED,
+    WARDED_OFF,
+    AttackOdds,
+    AttackTally,
+    Branch,
+    condition_label,
+)
+from tableside.strife.penalties import WeaponUse
+from tableside.strife.reactions import (
+    Family,
+    ReactionEffect,
+    ReactionKind,
+    Verdict,
+    improvised_risk,
+    reaction_effect,
+    reaction_test_with_natural,
+    verdict_of,
+)
+from tableside.strife.records import total
+
+# --- the hit roll -----------------------------------------------------------------------------
 
 
 def _breakpoints(rule: HitRule, modifier: int) -> list[int]:
@@ -45,3 +97,200 @@ def hit_odds(rule: HitRule, modifier: int, precision: bool = False) -> dict[HitO
         outcome = classify_hit(first, first + modifier, rule)
         odds[outcome] += _segment_weight(first, following - 1, precision)
     return odds
+
+
+# --- the defender's HP --------------------------------------------------------------------------
+
+
+def with_hp(setup: AttackSetup, hp: int | None) -> AttackSetup:
+    """The attack on the defender at ``hp`` current HP (None: the sheet's HP).
+
+    Raises:
+        RulesError: The HP is below 1 (a model at 0 HP is already out, SA-31).
+    """
+    current = setup.defender.hp if hp is None else hp
+    if current < 1:
+        raise RulesError(
+            f"The defender's current HP must be at least 1 (at 0 HP a model is already out, "
+            f"SA-31), not {current}."
+        )
+    if current == setup.defender.hp:
+        return setup
+    update = {"hp": current, "hp_max": max(current, setup.defender.hp_max)}
+    return replace(setup, defender=setup.defender.model_copy(update=update))
+
+
+# --- the Ward-off (S-13) ------------------------------------------------------------------------
+
+
+def warded_off_chance(setup: AttackSetup) -> Fraction:
+    """P(the defender wins the Ward-off roll-off); 0 without a Ward-off.
+
+    The roll-off's totals are each d20 plus constants, so its winner depends only on the
+    difference of the two d20s: the engine decides one pair per difference (39, not 400).
+    """
+    if setup.reaction is None or setup.reaction.kind != ReactionKind.WARD_OFF:
+        return Fraction(0)
+    wins = 0
+    for difference in range(1 - D20, D20):
+        pair = (1, 1 + difference) if difference >= 0 else (1 - difference, 1)
+        if ward_off_roll(setup, ScriptedRng(pair)).winner == Winner.OPPOSING:
+            wins += D20 - abs(difference)
+    return Fraction(wins, D20 * D20)
+
+
+# --- the Block or Parry d20 (S-10 … S-12) -------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ReactionCase:
+    """The reaction d20's faces that resolve alike: same verdict, same improvised risk."""
+
+    share: Fraction
+    test: StatTest
+    verdict: Verdict
+    knocked: bool
+    damaged: bool
+
+
+def reaction_cases(setup: AttackSetup) -> list[ReactionCase]:
+    """The Block/Parry test's classes of faces (none without a Block or Parry)."""
+    reaction = setup.reaction
+    if reaction is None or reaction.family is None:
+        return []
+    cases: dict[tuple[Verdict, bool, bool], ReactionCase] = {}
+    for natural in range(1, D20 + 1):
+        test = reaction_test_with_natural(
+            reaction, setup.defender, setup.attacker, natural, setup.ruleset
+        )
+        risk = improvised_risk(natural) if reaction.improvised else (False, False)
+        key = (verdict_of(test), *risk)
+        found = cases.get(key)
+        share = Fraction(1, D20) + (found.share if found else 0)
+        cases[key] = ReactionCase(share, found.test if found else test, *key)
+    return list(cases.values())
+
+
+def _reaction_roll(setup: AttackSetup, case: ReactionCase, outcome: HitOutcome) -> ReactionRoll:
+    """The engine's record of the reaction for this class of faces and hit outcome."""
+    reaction = setup.reaction
+    assert reaction is not None and reaction.family is not None
+    effect = reaction_effect(outcome, reaction.family, case.verdict, setup.ranged)
+    return ReactionRoll(reaction, case.test, case.verdict, effect, case.knocked, case.damaged)
+
+
+# --- the whole attack ---------------------------------------------------------------------------
+
+
+class _Attack:
+    """One setup's engine answers, each asked once: damage laws, % effect chances."""
+
+    def __init__(self, setup: AttackSetup, use: WeaponUse) -> None:
+        self.setup, self.use = setup, use
+        self.modifier = total(hit_modifiers(setup, use))
+        self.damage_laws: dict[DamageInputs, dict[int, Fraction]] = {}
+        self.effects = self._effect_chances()
+
+    def _effect_chances(self) -> list[tuple[str, Fraction]]:
+        """Per % effect: its condition's label and P(applied) over the d100 (SA-19)."""
+        found = []
+        for effect in self.setup.weapon.effects:
+            rolls = [roll_effects((effect,), ScriptedRng((face,)))[0] for face in range(1, 101)]
+            applied = [r for r in rolls if r.applied]
+            if applied:
+                put_on = inflicted_conditions(self.setup, None, None, (applied[0],))
+                found.append((condition_label(put_on[0]), Fraction(len(applied), D100)))
+        return found
+
+    def hit_law(self, ignore_dodge: bool) -> dict[HitOutcome, Fraction]:
+        """The hit roll's outcomes (Dodge ignored after a failed Parry, S-11)."""
+        rule = hit_rule(self.setup, self.use, ignore_dodge)
+        return hit_odds(rule, self.modifier, self.setup.precision)
+
+    def damage(self, effect: ReactionEffect) -> dict[int, Fraction]:
+        """Damage dealt when ``effect`` says how much stands."""
+        inputs = damage_inputs(self.setup, self.use, effect)
+        if inputs not in self.damage_laws:
+            self.damage_laws[inputs] = damage_law(self.setup, inputs)
+        return self.damage_laws[inputs]
+
+    def branch(self, weight: Fraction, outcome: HitOutcome, roll: ReactionRoll | None) -> Branch:
+        """Everything that follows a hit outcome and a reaction roll."""
+        effect = roll.effect if roll is not None else _plain_effect(outcome)
+        sources: dict[str, tuple[Fraction, ...]] = {}
+        for inflicted in inflicted_conditions(self.setup, outcome, roll, ()):
+            sources[condition_label(inflicted)] = (Fraction(1),)
+        if effect.basis == DamageBasis.FULL:
+            for label, chance in self.effects:
+                sources[label] = (*sources.get(label, ()), chance)
+        return Branch(
+            weight=weight,
+            outcome=outcome.value,
+            verdict=NOT_ROLLED if roll is None else roll.verdict.value,
+            basis=effect.basis,
+            stopped=roll is not None and roll.effect.stopped,
+            conditions=sources,
+            items=damaged_items(roll),
+            damage=self.damage(effect),
+        )
+
+    def branches(self, mass: Fraction) -> Iterator[Branch]:
+        """The branches after the Ward-off (``mass``: P(no Ward-off stopped the attack))."""
+        cases = reaction_cases(self.setup)
+        if not cases:
+            for outcome, p in self.hit_law(False).items():
+                yield self.branch(mass * p, outcome, None)
+            return
+        parrying = self.setup.reaction is not None and self.setup.reaction.family == Family.PARRY
+        for case in cases:
+            ignore_dodge = parrying and case.verdict == Verdict.FAILURE
+            for outcome, p in self.hit_law(ignore_dodge).items():
+                roll = _reaction_roll(self.setup, case, outcome)
+                yield self.branch(mass * case.share * p, outcome, roll)
+
+
+def _plain_effect(outcome: HitOutcome) -> ReactionEffect:
+    """Without a Block or Parry a hit deals full damage, doubled on a Critical Hit."""
+    basis = DamageBasis.FULL if outcome.hits else DamageBasis.NONE
+    return ReactionEffect(basis, outcome == HitOutcome.CRITICAL_HIT)
+
+
+def attack_odds(setup: AttackSetup, hp: int | None = None) -> AttackOdds:
+    """The exact law of one physical attack (S-7, S-10 … S-14, S-21, S-23).
+
+    Args:
+        setup: The attack, as ``roll_attack`` takes it.
+        hp: The defender's current HP for P(defeat) (None: the sheet's HP); it also sets the
+            HP an object's Absorption is taken from (S-21).
+
+    Raises:
+        RulesError: What ``roll_attack`` refuses, or HP below 1.
+    """
+    setup = with_hp(setup, hp)
+    attack = _Attack(setup, check_attack(setup))
+    warded = warded_off_chance(setup)
+    tally = AttackTally()
+    tally.add(Branch(warded, WARDED_OFF, NOT_ROLLED, DamageBasis.NONE, False, {}, (),
+                     {0: Fraction(1)}))  # fmt: skip
+    for branch in attack.branches(1 - warded):
+        tally.add(branch)
+    return tally.odds(setup)
+
+
+def simulate_attacks(setup: AttackSetup, n: int, seed: int, hp: int | None = None) -> AttackOdds:
+    """A Monte Carlo estimate of :func:`attack_odds`: ``n`` attacks by ``roll_attack``.
+
+    The dice come from one ``SeededRng(seed)``; frequencies are Fractions of ``n``.
+
+    Raises:
+        RulesError: ``n`` below 1, or what :func:`attack_odds` refuses.
+    """
+    if n < 1:
+        raise RulesError(f"A Monte Carlo estimate needs at least 1 attack, not {n}.")
+    setup = with_hp(setup, hp)
+    check_attack(setup)
+    rng = SeededRng(seed)
+    tally = AttackTally()
+    for _ in range(n):
+        tally.add_result(Fraction(1, n), roll_attack(setup, rng))
+    return tally.odds(setup, samples=n)

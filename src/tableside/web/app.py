@@ -26,6 +26,7 @@ from tableside.web.auth import ForbiddenError, UnauthorisedError
 from tableside.web.hub import record_stream
 from tableside.web.notify import Listener
 from tableside.web.pages import encounter_page, join_page
+from tableside.web.setup import add_setup
 from tableside.web.table import WebTable
 
 CombatantId = Annotated[str, Field(min_length=1, max_length=40, pattern=r"^[A-Za-z0-9_.\-]+$")]
@@ -172,6 +173,7 @@ def create_app(
     add_play(app, table)
     add_stream(app, table, stream_poll)
     add_pages(app, table)
+    add_setup(app, table)
     return app
 
 
@@ -211,7 +213,7 @@ def add_api(app: FastAPI, table: WebTable) -> None:
     def show_encounter(encounter_id: int, authorization: Authorization = None) -> dict[str, Any]:
         who, info = table.at_encounter(bearer(authorization), encounter_id)
         return {"id": info.id, "name": info.name, "game": info.game, "table": who.table_id,
-                "role": who.role, "state": table.state(encounter_id)}  # fmt: skip
+                "role": who.role, "state": table.state(encounter_id, who)}  # fmt: skip
 
     @app.get("/api/encounters/{encounter_id}/log")
     def show_log(encounter_id: int, authorization: Authorization = None) -> dict[str, Any]:
@@ -280,7 +282,7 @@ def add_pages(app: FastAPI, table: WebTable) -> None:
             raise ForbiddenError(f"This token is not for table {table_id}.")
         view = table.table_view(who)
         records = table.log(who, encounter_id)
-        return encounter_page(view, info, table.state(encounter_id), records, token or "")
+        return encounter_page(view, info, table.state(encounter_id, who), records, token or "")
 
 def add_play(app: FastAPI, table: WebTable) -> None:
     """The play form's endpoints: odds, previews on a copy, the pickers' options (web/play.py)."""

@@ -3,7 +3,8 @@
 Commands on one encounter are serialised by a lock per encounter in this process; across
 processes the store's revision check refuses the later of two writers (``StaleRevisionError``,
 HTTP 409) with nothing written. Every read a player makes leaves out the records of hidden
-commands (and their undo and redo); the Host sees them marked ``"hidden": true``.
+commands (and their undo and redo); the Host sees them marked ``"hidden": true``. Every state, record and answer a
+player gets has the values of combatants secret to it concealed (:mod:`tableside.web.redact`).
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from tableside.web.auth import (
     token_hash,
 )
 from tableside.web.hub import Notifier
+from tableside.web.redact import IsSecret, redact_record, redact_state, secret_to
 
 SEED_BITS = 62
 
@@ -189,7 +191,7 @@ class WebTable:
                 raise
         self.notifier.publish(encounter_id)
         seqs = frozenset({record.seq}) if hidden and record.seq is not None else frozenset()
-        return {"record": record_view(record, seqs), "state": state_view(encounter)}
+        return self.answer(who, encounter_id, record_view(record, seqs), state_view(encounter))
 
     def step_back(
         self, who: Principal, encounter_id: int, revision: int | None, redo: bool
@@ -206,14 +208,30 @@ class WebTable:
                 raise
         self.notifier.publish(encounter_id)
         seqs = tables.hidden_seqs(self.store, encounter_id)
-        return {"record": record_view(record, seqs), "state": state_view(encounter)}
+        return self.answer(who, encounter_id, record_view(record, seqs), state_view(encounter))
+
+    def answer(
+        self, who: Principal, encounter_id: int, record: dict[str, Any], state: dict[str, Any]
+    ) -> dict[str, Any]:
+        """A command's (or undo's) answer: its record and the new state, as ``who`` may see them."""
+        secret = self.secret_to(who, encounter_id)
+        return {"record": redact_record(record, secret), "state": redact_state(state, secret)}
+
+    # -- secret values ------------------------------------------------------------------
+
+    def secret_to(self, who: Principal, encounter_id: int) -> IsSecret:
+        """Which combatants' values are secret to ``who`` in this encounter (none to the Host)."""
+        if who.is_host:
+            return secret_to(who, tables.Secrecy(False, {}, frozenset()))
+        return secret_to(who, tables.secrecy(self.store, encounter_id))
 
     # -- reading ------------------------------------------------------------------------
 
-    def state(self, encounter_id: int) -> dict[str, Any]:
-        """The encounter's current state."""
+    def state(self, encounter_id: int, who: Principal) -> dict[str, Any]:
+        """The encounter's current state as ``who`` may see it."""
+        secret = self.secret_to(who, encounter_id)
         with self.lock(encounter_id):
-            return state_view(self.live(encounter_id))
+            return redact_state(state_view(self.live(encounter_id)), secret)
 
     def visible_after(
         self, who: Principal, encounter_id: int, after: int
@@ -222,7 +240,8 @@ class WebTable:
         records, hidden = tables.records_after(self.store, encounter_id, after)
         reached = records[-1].revision if records else after
         shown = [r for r in records if who.is_host or r.seq not in hidden]
-        return [record_view(r, hidden) for r in shown], reached
+        secret = self.secret_to(who, encounter_id)
+        return [redact_record(record_view(r, hidden), secret) for r in shown], reached
 
     def log(self, who: Principal, encounter_id: int) -> list[dict[str, Any]]:
         """The whole log as ``who`` may see it."""

@@ -1,0 +1,314 @@
+"""Secret values: what a player receives of a combatant whose values are secret (W-1 … W-5).
+
+A player sees of a secret combatant what the table would see: its id and name, side, position,
+Status (or, in a Realm of Strife fight, whether it is down), visible conditions, the dice rolled
+and what they did. Its numbers are replaced by :data:`SECRET`: attributes, Endurance, Resolve,
+Passion and their Wear, AP, Falter, Poison, Exertion, hit points, AC, Initiative Score, and the
+values a Strike, attack, cast or Check computes from them. Objects keep their shape (every key is
+still there) so renderers need no special case. The rules are whitelists: a key not named here as
+public is concealed, so a field added to an event later stays secret until it is listed.
+
+Everything is a pure function of JSON values and a predicate saying which combatant ids are
+secret to the viewer; :class:`~tableside.web.table.WebTable` applies them to every read and
+answer a player gets.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from tableside.store.tables import Secrecy
+from tableside.web.auth import Principal
+
+SECRET = "secret"
+DOWN = "down"
+
+IsSecret = Callable[[object], bool]
+Json = dict[str, Any]
+
+# Keys of the state's combatant (War) and model (fight) rows a player always sees (W-2).
+WAR_ROW_PUBLIC = frozenset(
+    {"id", "side", "status", "position", "stance", "bound", "grappled_by", "exposed", "asleep",
+     "surprised_by", "timed"}
+)  # fmt: skip
+FIGHT_ROW_PUBLIC = frozenset(
+    {"id", "side", "position", "elements", "conditions", "initiative_penalty", "hidden"}
+)
+ORDER_PUBLIC = frozenset({"combatant", "segment"})
+
+# A character document v1 (War) and a Realm of Strife sheet: what the table sees (W-3).
+CHARACTER_PUBLIC = frozenset({"format", "version", "name", "side", "weapon"})
+SHEET_PUBLIC = frozenset(
+    {"name", "npc", "size", "main_hand", "off_hand", "shield", "armour", "aquatic"}
+)
+
+ALL = frozenset({"*"})
+
+# Per event kind, the data keys a player sees when the event's combatant (``id``) is secret.
+EVENT_PUBLIC: dict[str, frozenset[str]] = {
+    "combatant_removed": ALL,
+    "turn_started": frozenset({"id", "turn", "cycle", "segment", "round"}),
+    "turn_skipped": ALL,
+    "turn_ended": frozenset({"id"}),
+    "ap_set": frozenset({"id", "action"}),
+    "ap_wasted": frozenset({"id", "reason"}),
+    "readied_set": frozenset({"id", "uses"}),
+    "carried_set": frozenset({"id"}),
+    "falter_set": frozenset({"id", "source"}),
+    "wear_taken": frozenset({"id", "kind", "source"}),
+    "exertion_set": frozenset({"id", "source"}),
+    "poison_set": frozenset({"id"}),
+    "status_lowered": ALL,
+    "timed_added": ALL,
+    "timed_expired": ALL,
+    "defeated": ALL,
+    "moved": frozenset({"id", "to", "inches", "moved", "forced", "host"}),
+    "stance_set": ALL,
+    "condition_set": ALL,
+    "twelves_counted": ALL,
+    "weary_set": ALL,
+    "note": frozenset({"id", "text"}),
+    "bottom_of_queue": ALL,
+    "element_used": ALL,
+    "reaction_spent": ALL,
+    "instant_owed": ALL,
+    "condition_added": ALL,
+    "condition_ended": ALL,
+    "initiative_penalty": ALL,
+    "sprinted": ALL,
+    "hidden_set": ALL,
+    "resources_set": frozenset({"id"}),
+}
+
+# Who an event is about: the keys naming combatants.
+SUBJECT_KEYS = ("id", "striker", "defender", "attacker", "caster", "target")
+
+# Keys of a Strike, attack, cast, Check or stat test result that are public whoever is secret:
+# names, the dice and what they did.
+RESULT_PUBLIC = frozenset(
+    {"schema", "schema_version", "ruleset", "striker", "defender", "attacker", "caster", "target",
+     "weapon", "maneuvers", "ranged", "reach", "power", "element", "kind",
+     "rolled", "discarded", "discarded_indices", "boon_net", "natural", "naturals", "reading",
+     "adjuster", "tokens", "adjustments", "final", "epic", "natural_unpaired_twelves",
+     "natural_unpaired_ones", "pairs", "hits", "stops", "ignored_stops",
+     "hits_regardless_of_stops", "uncanceled_hits", "uncanceled_stops", "twelve_effects",
+     "twelve_effects_fired", "defensive_hits", "knock_back", "defender_status_change",
+     "striker_status_change", "positives", "negatives", "outcome", "automatic", "success",
+     "warded_off", "resists", "rulings"}
+)  # fmt: skip
+# A Majesty Strike's keys that belong to one side: public when that side is not secret.
+STRIKER_KEYS = frozenset(
+    {"cost", "precision", "force", "striker_falter", "ap_gained", "striker_after",
+     "wear_to_striker"}
+)  # fmt: skip
+DEFENDER_KEYS = frozenset(
+    {"guard", "defender_falter", "defender_falter_parts", "defender_exertion", "defender_after",
+     "wear", "additional_wear", "passion_triggers", "passion_applied"}
+)  # fmt: skip
+STRIKE_SCHEMA = "tableside/majesty-strike"
+
+
+def secret_to(who: Principal, secrecy: Secrecy) -> IsSecret:
+    """Which combatant ids are secret to ``who``: none for the Host, never a player's own."""
+    if who.is_host:
+        return lambda _combatant: False
+
+    def secret(combatant: object) -> bool:
+        return isinstance(combatant, str) and secrecy.secret(combatant) and not who.plays(combatant)
+
+    return secret
+
+
+def conceal(value: Any) -> Any:
+    """The value with every leaf replaced by ``"secret"`` (objects keep their keys, lists empty)."""
+    if isinstance(value, Mapping):
+        return {key: conceal(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return []
+    return SECRET
+
+
+def keep(data: Mapping[str, Any], public: frozenset[str]) -> Json:
+    """``data`` with every key not in ``public`` concealed."""
+    if public is ALL:
+        return dict(data)
+    return {key: value if key in public else conceal(value) for key, value in data.items()}
+
+
+# --- state --------------------------------------------------------------------------------------
+
+
+def redact_state(state: Json, secret: IsSecret) -> Json:
+    """An encounter's state (``war show`` / ``fight show`` JSON) as a player may see it."""
+    out = dict(state)
+    if isinstance(state.get("combatants"), list):
+        out["combatants"] = [
+            keep(row, WAR_ROW_PUBLIC) if secret(row.get("id")) else row
+            for row in state["combatants"]
+        ]
+    if isinstance(state.get("models"), list):
+        out["models"] = [
+            model_row(row) if secret(row.get("id")) else row for row in state["models"]
+        ]
+    if isinstance(state.get("order"), list):
+        out["order"] = [order_entry(turn, secret) for turn in state["order"]]
+    return out
+
+
+def model_row(row: Json) -> Json:
+    """A secret model's row: its hit points only as ``"down"`` when it is out (W-2)."""
+    out = keep(row, FIGHT_ROW_PUBLIC)
+    if "hp" in row:
+        out["hp"] = hp_view(row["hp"])
+    return out
+
+
+def hp_view(hp: Any) -> Any:
+    """A secret model's hit points: ``"down"`` at 0 or less (out of the fight), else secret."""
+    return DOWN if isinstance(hp, int | float) and hp <= 0 else SECRET
+
+
+def order_entry(turn: Any, secret: IsSecret) -> Any:
+    """A War Scroll entry without a secret combatant's AP (Strife orders are ids only)."""
+    if isinstance(turn, Mapping) and secret(turn.get("combatant")):
+        return keep(turn, ORDER_PUBLIC)
+    return turn
+
+
+# --- log records ---------------------------------------------------------------------------------
+
+
+def redact_record(record: Json, secret: IsSecret) -> Json:
+    """A log record (command, undo or redo) as a player may see it."""
+    out = dict(record)
+    if isinstance(record.get("command"), Mapping):
+        out["command"] = redact_command(record["command"], secret)
+    if isinstance(record.get("events"), list):
+        out["events"] = [redact_event(event, secret) for event in record["events"]]
+    return out
+
+
+def redact_command(command: Mapping[str, Any], secret: IsSecret) -> Json:
+    """A command's arguments without a secret combatant's sheet or the numbers set on it."""
+    args = command.get("args")
+    if not isinstance(args, Mapping) or not secret(args.get("id")):
+        return dict(command)
+    shown = dict(args)
+    kind = command.get("kind")
+    if kind == "add":
+        for key, public in (("character", CHARACTER_PUBLIC), ("sheet", SHEET_PUBLIC)):
+            if isinstance(args.get(key), Mapping):
+                shown[key] = keep(args[key], public)
+    elif kind == "host_set" and args.get("field") != "position":
+        shown["value"] = SECRET
+    elif kind == "apply_effect":
+        shown["amount"] = SECRET
+    return {**command, "args": shown}
+
+
+def redact_event(event: Json, secret: IsSecret) -> Json:
+    """One event as a player may see it."""
+    data = event.get("data")
+    if not isinstance(data, Mapping):
+        return event
+    special = SPECIAL.get(str(event.get("kind")))
+    if special is not None:
+        return {**event, "data": special(data, secret)}
+    if not any(secret(data.get(key)) for key in SUBJECT_KEYS):
+        return event
+    public = EVENT_PUBLIC.get(str(event.get("kind")), frozenset(SUBJECT_KEYS))
+    return {**event, "data": keep(data, public)}
+
+
+def combatant_added(data: Mapping[str, Any], secret: IsSecret) -> Json:
+    """A War combatant joins: its sheet shows only its name, side and weapon."""
+    if not secret(data.get("id")):
+        return dict(data)
+    out = keep(data, frozenset({"id", "position", "tiebreak", "character"}))
+    if isinstance(data.get("character"), Mapping):
+        out["character"] = keep(data["character"], CHARACTER_PUBLIC)
+    else:
+        out["character"] = conceal(data.get("character"))
+    return out
+
+
+def model_added(data: Mapping[str, Any], secret: IsSecret) -> Json:
+    """A Realm of Strife model joins: its sheet shows only its name and gear."""
+    if not secret(data.get("id")):
+        return dict(data)
+    out = keep(data, frozenset({"id", "side", "position", "natural", "sheet"}))
+    if isinstance(data.get("sheet"), Mapping):
+        out["sheet"] = keep(data["sheet"], SHEET_PUBLIC)
+    else:
+        out["sheet"] = conceal(data.get("sheet"))
+    return out
+
+
+def hp_set(data: Mapping[str, Any], secret: IsSecret) -> Json:
+    """A secret model's hit points: only whether it is down."""
+    if not secret(data.get("id")):
+        return dict(data)
+    out = keep(data, frozenset({"id", "source", "host"}))
+    out["hp"] = hp_view(data.get("hp"))
+    return out
+
+
+def cycle_started(data: Mapping[str, Any], secret: IsSecret) -> Json:
+    """A new Cycle's War Scroll without secret combatants' AP."""
+    out = dict(data)
+    if isinstance(data.get("order"), list):
+        out["order"] = [order_entry(turn, secret) for turn in data["order"]]
+    return out
+
+
+def resolved(data: Mapping[str, Any], secret: IsSecret) -> Json:
+    """A Strike, attack, cast, Check or test: the dice public, a secret side's numbers not."""
+    result = data.get("result")
+    if not isinstance(result, Mapping) or not any(secret(data.get(k)) for k in SUBJECT_KEYS):
+        return dict(data)
+    out = keep(data, frozenset(SUBJECT_KEYS) | {"purpose", "result"})
+    shown = keep(result, RESULT_PUBLIC)
+    if result.get("schema") == STRIKE_SCHEMA:
+        shown = strike_sides(
+            result, shown, secret(data.get("striker")), secret(data.get("defender"))
+        )
+    out["result"] = shown
+    return out
+
+
+def strike_sides(result: Mapping[str, Any], shown: Json, striker: bool, defender: bool) -> Json:
+    """A Strike's keys of the side that is not secret, and its Wear lines (W-4)."""
+    for keys, side_secret in ((STRIKER_KEYS, striker), (DEFENDER_KEYS, defender)):
+        if not side_secret:
+            shown.update({key: result[key] for key in keys if key in result})
+    if "wear" in result:
+        shown["wear"] = wear_view(result["wear"], taker=defender, dealer=striker)
+    if isinstance(result.get("additional_wear"), list):
+        lines = result["additional_wear"]
+        shown["additional_wear"] = [wear_view(x, taker=defender, dealer=striker) for x in lines]
+    if "wear_to_striker" in result:
+        shown["wear_to_striker"] = wear_view(result["wear_to_striker"], striker, defender)
+    return shown
+
+
+def wear_view(line: Any, taker: bool, dealer: bool) -> Any:
+    """A Wear line: whole, or its amount without the dealer's Force, or only its kind."""
+    if not isinstance(line, Mapping) or not (taker or dealer):
+        return line
+    public = {"kind"} if taker else {"kind", "hits", "amount"}
+    return {**conceal(line), **{key: line[key] for key in public if key in line}}
+
+
+SPECIAL: dict[str, Callable[[Mapping[str, Any], IsSecret], Json]] = {
+    "combatant_added": combatant_added,
+    "character_set": combatant_added,
+    "model_added": model_added,
+    "hp_set": hp_set,
+    "cycle_started": cycle_started,
+    "strike_resolved": resolved,
+    "check_resolved": resolved,
+    "attack_resolved": resolved,
+    "cast_resolved": resolved,
+    "test_resolved": resolved,
+}

@@ -1,0 +1,727 @@
+"""The Host's set-up: tables, encounters, characters (by form or JSON import), seats, secrets.
+
+Pages (Jinja2, auto-escaped, through :func:`tableside.web.pages.html`) post plain HTML forms
+(``application/x-www-form-urlencoded``; a chosen file is read into the JSON box by the page's
+script, so the server needs no multipart parser). The same operations are JSON endpoints. A
+character becomes the encounter's ``add`` command through :meth:`WebTable.execute`, so it is
+logged, undoable and live like any command. A refusal answers 4xx with one sentence (JSON from
+the API, the form again with the message from a page) and writes nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import secrets
+from dataclasses import dataclass, field
+from typing import Annotated, Any
+from urllib.parse import parse_qs, quote
+
+from fastapi import Depends, FastAPI, Header, Query, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from jinja2 import DictLoader
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from tableside.encounter.log import Command
+from tableside.errors import DataError, TablesideError
+from tableside.majesty.catalog import builtin_catalog as majesty_catalog
+from tableside.majesty.character import Side
+from tableside.majesty.formats import CHARACTER_FORMAT, CHARACTER_VERSION, character_from_data
+from tableside.store import tables
+from tableside.strife.catalog import builtin_catalog as strife_catalog
+from tableside.web import pages
+from tableside.web.auth import Principal, require_host
+from tableside.web.table import WebTable
+
+MAJESTY = "majesty-war"
+STRIFE = "strife-combat"
+GAMES = {MAJESTY: "Allies of Majesty War", STRIFE: "Realm of Strife combat"}
+FORM_TYPE = "application/x-www-form-urlencoded"
+FORM_LIMIT = 200_000  # bytes of one posted form (a character document fits many times)
+ATTRIBUTES = ("might", "swiftness", "control", "endurance", "resolve", "passion")
+OVERRIDES = ("force", "guard", "precision", "stamina", "spp", "speed")
+Form = dict[str, list[str]]
+TokenQuery = Annotated[str | None, Query()]
+Authorization = Annotated[str | None, Header()]
+ID_PATTERN = r"^[A-Za-z0-9_.\-]+$"
+
+
+class Body(BaseModel):
+    """A request body: unknown keys are refused."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class NewCharacter(Body):
+    """POST /api/encounters/{eid}/characters: a War character or a Realm of Strife model."""
+
+    id: str | None = Field(default=None, min_length=1, max_length=40, pattern=ID_PATTERN)
+    character: dict[str, Any] | None = None
+    model: str | None = Field(default=None, min_length=1, max_length=80)
+    sheet: dict[str, Any] | None = None
+    side: str | None = Field(default=None, min_length=1, max_length=40)
+    position: tuple[float, float, float] = (0.0, 0.0, 0.0)
+    secret: bool | None = None
+    revision: int | None = Field(default=None, ge=0)
+
+
+class NpcSetting(Body):
+    """PUT /api/encounters/{eid}/secrets: are NPCs' values secret (W-1)?"""
+
+    npcs_secret: bool
+
+
+class SecretChoice(Body):
+    """PUT /api/encounters/{eid}/secrets/{combatant}: secret, open, or null (the setting)."""
+
+    secret: bool | None
+
+
+# --- operations (no HTTP) ------------------------------------------------------------------------
+
+
+def combatant_id(given: str | None, name: object) -> str:
+    """The combatant id: the one given, else the name with spaces as underscores."""
+    if given:
+        return given
+    return str(name or "").strip().replace(" ", "_")
+
+
+def add_args(game: str, spec: NewCharacter) -> dict[str, Any]:
+    """The ``add`` command's arguments for the encounter's game, checked first."""
+    position = list(spec.position)
+    if game == MAJESTY:
+        if spec.character is None or spec.model is not None or spec.sheet is not None:
+            raise DataError("A War character is given as 'character' (character JSON v1) only.")
+        if spec.side is not None:
+            raise DataError("A War character's side is the 'side' of its character document.")
+        character_from_data(spec.character, "character")
+        name = spec.character.get("name")
+        return {"id": combatant_id(spec.id, name), "character": spec.character,
+                "position": position}  # fmt: skip
+    if spec.character is not None or (spec.model is None) == (spec.sheet is None):
+        raise DataError(
+            "A Realm of Strife model is given as 'model' (a catalogue name) or 'sheet'."
+        )
+    if spec.side is None:
+        raise DataError("A Realm of Strife model needs a 'side' (e.g. heroes or monsters).")
+    source: dict[str, Any] = {"model": spec.model} if spec.model else {"sheet": spec.sheet}
+    name = spec.model if spec.model else (spec.sheet or {}).get("name")
+    return {"id": combatant_id(spec.id, name), **source, "side": spec.side, "position": position}
+
+
+def add_character(
+    table: WebTable, who: Principal, encounter_id: int, spec: NewCharacter
+) -> dict[str, Any]:
+    """Add a character as the encounter's ``add`` command; nothing is kept on a refusal.
+
+    The Host's secrecy choice for it (if given) is stored first, so that no player ever reads
+    the new record before it; a refused command puts the previous choice back.
+    """
+    require_host(who, "add characters")
+    game = table.store.encounter(encounter_id).game
+    args = add_args(game, spec)
+    if spec.secret is None:
+        return table.execute(who, encounter_id, Command("add", args), spec.revision)
+    before = tables.secrecy(table.store, encounter_id).choices.get(args["id"])
+    tables.set_secret(table.store, encounter_id, args["id"], spec.secret)
+    try:
+        return table.execute(who, encounter_id, Command("add", args), spec.revision)
+    except Exception:
+        tables.set_secret(table.store, encounter_id, args["id"], before)
+        raise
+
+
+def secrets_view(table: WebTable, who: Principal, encounter_id: int) -> dict[str, Any]:
+    """The encounter's secrecy: the NPC setting and, per combatant, whether it is secret."""
+    require_host(who, "see the secrecy settings")
+    secrecy = tables.secrecy(table.store, encounter_id)
+    return {
+        "npcs_secret": secrecy.npcs_secret,
+        "combatants": [
+            {"id": c, "npc": c not in secrecy.played, "choice": secrecy.choices.get(c),
+             "secret": secrecy.secret(c)}
+            for c in combatant_ids(table.state(encounter_id, who))
+        ],
+    }  # fmt: skip
+
+
+def combatant_ids(state: dict[str, Any]) -> list[str]:
+    """The ids of an encounter's combatants (War) or models (fight)."""
+    rows = state.get("combatants", state.get("models", []))
+    return [str(row["id"]) for row in rows]
+
+
+# --- the JSON API ---------------------------------------------------------------------------------
+
+
+def bearer(authorization: str | None) -> str | None:
+    """The token of an ``Authorization: Bearer <token>`` header."""
+    if authorization is None:
+        return None
+    scheme, _, token = authorization.partition(" ")
+    return token.strip() if scheme.lower() == "bearer" else None
+
+
+def add_setup_api(app: FastAPI, table: WebTable) -> None:
+    """The set-up endpoints of the JSON API."""
+
+    @app.post("/api/encounters/{encounter_id}/characters", status_code=201)
+    def new_character(
+        encounter_id: int, body: NewCharacter, authorization: Authorization = None
+    ) -> dict[str, Any]:
+        who, _info = table.at_encounter(bearer(authorization), encounter_id)
+        return add_character(table, who, encounter_id, body)
+
+    @app.get("/api/encounters/{encounter_id}/secrets")
+    def show_secrets(encounter_id: int, authorization: Authorization = None) -> dict[str, Any]:
+        who, _info = table.at_encounter(bearer(authorization), encounter_id)
+        return secrets_view(table, who, encounter_id)
+
+    @app.put("/api/encounters/{encounter_id}/secrets")
+    def npc_setting(
+        encounter_id: int, body: NpcSetting, authorization: Authorization = None
+    ) -> dict[str, Any]:
+        who, _info = table.at_encounter(bearer(authorization), encounter_id)
+        require_host(who, "change the secrecy settings")
+        tables.set_npcs_secret(table.store, encounter_id, body.npcs_secret)
+        return secrets_view(table, who, encounter_id)
+
+    @app.put("/api/encounters/{encounter_id}/secrets/{combatant}")
+    def secret_choice(
+        encounter_id: int, combatant: str, body: SecretChoice, authorization: Authorization = None
+    ) -> dict[str, Any]:
+        who, _info = table.at_encounter(bearer(authorization), encounter_id)
+        require_host(who, "change the secrecy settings")
+        tables.set_secret(table.store, encounter_id, combatant, body.secret)
+        return secrets_view(table, who, encounter_id)
+
+
+# --- forms ----------------------------------------------------------------------------------------
+
+
+async def form_data(request: Request) -> Form:
+    """A posted HTML form (urlencoded); anything else is refused with one sentence."""
+    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if kind != FORM_TYPE:
+        raise DataError(f"A form must be sent as {FORM_TYPE}, got {kind or 'no content type'!r}.")
+    body = await request.body()
+    if len(body) > FORM_LIMIT:
+        raise DataError(f"A form may have at most {FORM_LIMIT} bytes, got {len(body)}.")
+    try:
+        return parse_qs(body.decode("utf-8"), keep_blank_values=True, strict_parsing=False)
+    except UnicodeDecodeError:
+        raise DataError("A form must be UTF-8 text.") from None
+
+
+PostedForm = Annotated[Form, Depends(form_data)]
+
+
+def text(form: Form, key: str, default: str = "") -> str:
+    """A form field's text, trimmed (``default`` when absent)."""
+    return form.get(key, [default])[0].strip()
+
+
+def whole(form: Form, key: str, label: str, default: int | None = None) -> int | None:
+    """A whole-number field; blank gives ``default``; anything else names the field and value."""
+    raw = text(form, key)
+    if raw == "":
+        return default
+    try:
+        return int(raw)
+    except ValueError:
+        raise DataError(f"{label} must be a whole number, got {raw!r}.") from None
+
+
+def number(form: Form, key: str, label: str) -> float:
+    """A number field (blank is 0)."""
+    raw = text(form, key)
+    try:
+        return float(raw) if raw else 0.0
+    except ValueError:
+        raise DataError(f"{label} must be a number, got {raw!r}.") from None
+
+
+def position(form: Form) -> tuple[float, float, float]:
+    """The position fields x, y, z in inches."""
+    return (number(form, "x", "Position x"), number(form, "y", "Position y"),
+            number(form, "z", "Position z"))  # fmt: skip
+
+
+def secret_field(form: Form) -> bool | None:
+    """The secrecy select: ``default`` (the encounter's setting), ``secret`` or ``open``."""
+    raw = text(form, "secret", "default")
+    choices = {"default": None, "secret": True, "open": False}
+    if raw not in choices:
+        raise DataError(f"Secret values must be default, secret or open, got {raw!r}.")
+    return choices[raw]
+
+
+def character_document(form: Form) -> dict[str, Any]:
+    """A character JSON v1 document from the War character form (every field a Host sets)."""
+    required = {a: whole(form, a, a.capitalize()) for a in ATTRIBUTES}
+    for attribute, value in required.items():
+        if value is None:
+            raise DataError(f"{attribute.capitalize()} is required (a whole number, 0 or more).")
+    overrides = {o: whole(form, o, o.upper() if o == "spp" else o.capitalize()) for o in OVERRIDES}
+    return {
+        "format": CHARACTER_FORMAT,
+        "version": CHARACTER_VERSION,
+        "name": text(form, "name"),
+        "side": text(form, "side", Side.HOLY.value),
+        "tier": whole(form, "tier", "Tier", 1),
+        "magnitude": whole(form, "magnitude", "Magnitude", 1),
+        "weapon": text(form, "weapon", "Staff"),
+        "attributes": required,
+        "wear": {k: whole(form, f"wear_{k.lower()}", f"{k} Wear", 0) for k in ("E", "R", "P")},
+        "overrides": {k: v for k, v in overrides.items() if v is not None},
+        "exertion": whole(form, "exertion", "Exertion", 0),
+        "status_lowered": whole(form, "status_lowered", "Status lowered", 0),
+        "defeated_by_epic": text(form, "defeated_by_epic") == "on",
+    }
+
+
+def imported(form: Form) -> dict[str, Any]:
+    """The pasted (or file-read) JSON document of the import form."""
+    raw = text(form, "document")
+    if not raw:
+        raise DataError("Paste a JSON document or choose a file to import.")
+    try:
+        data = json.loads(raw)
+    except json.JSONDecodeError as error:
+        raise DataError(
+            f"The imported document is not valid JSON: {error.msg} at line {error.lineno}."
+        ) from None
+    if not isinstance(data, dict):
+        raise DataError(f"The imported document must be a JSON object, got {type(data).__name__}.")
+    return data
+
+
+def spec_from_form(game: str, form: Form) -> NewCharacter:
+    """The character to add, from the form (``mode`` ``form`` or ``import``)."""
+    mode = text(form, "mode", "form")
+    if mode not in ("form", "import"):
+        raise DataError(f"The form's mode must be form or import, got {mode!r}.")
+    common: dict[str, Any] = {"id": text(form, "id") or None, "position": position(form),
+                              "secret": secret_field(form)}  # fmt: skip
+    if game == MAJESTY:
+        doc = imported(form) if mode == "import" else character_document(form)
+        return build_spec(character=doc, **common)
+    side = text(form, "side") or None
+    if mode == "import":
+        return build_spec(sheet=imported(form), side=side, **common)
+    return build_spec(model=text(form, "model") or None, side=side, **common)
+
+
+def build_spec(**values: Any) -> NewCharacter:
+    """A :class:`NewCharacter`, with a bad id or side named in one sentence."""
+    try:
+        return NewCharacter(**values)
+    except ValidationError as error:
+        first = error.errors()[0]
+        where = ".".join(str(p) for p in first["loc"])
+        raise DataError(f"Field {where}: {first['msg']} (got {first.get('input')!r}).") from None
+
+
+# --- pages ----------------------------------------------------------------------------------------
+
+STYLE = """<style>
+form.box{border:1px solid #ccc;padding:.5rem;margin:.5rem 0}label{display:inline-block;
+margin:.2rem .6rem .2rem 0}.warn{background:#fff3cd;padding:.4rem}.link{font-family:monospace;
+word-break:break-all}fieldset{margin:.3rem 0}input[type=number]{width:5rem}
+</style>"""
+
+HOME = (
+    """{% extends "base.html" %}
+{% block title %}New table{% endblock %}
+{% block body %}"""
+    + STYLE
+    + """
+<h1>Tableside</h1>
+<p>A live table for Allies of Majesty and Realm of Strife: create a table, then its encounters,
+characters and players' seats.</p>
+{% if error %}<p id="error" role="alert">{{ error }}</p>{% endif %}
+<form class="box" id="new-table" method="post" action="/tables">
+<label>Table name <input name="name" required maxlength="200" value="{{ name }}"></label>
+<button>Create the table</button></form>
+{% endblock %}
+"""
+)
+
+CREATED = (
+    """{% extends "base.html" %}
+{% block title %}{{ title }}{% endblock %}
+{% block body %}"""
+    + STYLE
+    + """
+<h1>{{ title }}</h1>
+<p class="warn" role="alert">{{ warning }}</p>
+<p class="link" id="secret-link"><a href="{{ link }}">{{ link }}</a></p>
+<p><a id="continue" href="{{ back }}">{{ back_text }}</a></p>
+{% endblock %}
+"""
+)
+
+TABLE = (
+    """{% extends "base.html" %}
+{% block title %}{{ view.name }}{% endblock %}
+{% block body %}"""
+    + STYLE
+    + """
+<h1>{{ view.name }}</h1><p>You are the Host of this table.</p>
+{% if error %}<p id="error" role="alert">{{ error }}</p>{% endif %}
+<h2>Encounters</h2>
+<ul id="encounters">{% for e in view.encounters %}
+<li>{{ e.name }} ({{ games.get(e.game, e.game) }}, revision {{ e.revision }}):
+<a href="/tables/{{ view.id }}/encounters/{{ e.id }}?token={{ token | urlencode }}">the fight</a> ·
+<a class="setup" href="/tables/{{ view.id }}/encounters/{{ e.id }}/setup?token={{ token | urlencode
+}}">set up (characters, secrets)</a></li>
+{% else %}<li>No encounter yet.</li>{% endfor %}</ul>
+<form class="box" id="new-encounter" method="post"
+ action="/tables/{{ view.id }}/encounters?token={{ token | urlencode }}">
+<label>Game <select name="game">{% for key, label in games.items() %}
+<option value="{{ key }}"{% if key == values.game %} selected{% endif %}>{{ label }}</option>
+{% endfor %}</select></label>
+<label>Name <input name="name" required maxlength="200" value="{{ values.name }}"></label>
+<label>Seed (blank: random, recorded) <input name="seed" value="{{ values.seed }}"></label>
+<button>Create the encounter</button></form>
+<h2>Players</h2>
+<ul id="seats">{% for s in view.seats %}<li>{{ s.name }}: {{ s.characters | join(", ")
+ or "no character" }}</li>{% else %}<li>No player yet.</li>{% endfor %}</ul>
+<form class="box" id="new-player" method="post"
+ action="/tables/{{ view.id }}/players?token={{ token | urlencode }}">
+<label>Player's name
+<input name="name" required maxlength="200" value="{{ values.player }}"></label>
+<fieldset><legend>Plays</legend>{% for c in combatants %}
+<label><input type="checkbox" name="characters" value="{{ c }}"> {{ c }}</label>
+{% else %}No character yet: name them below.{% endfor %}
+<label>Other ids (comma-separated) <input name="others" value="{{ values.others }}"></label>
+</fieldset><button>Add the player</button></form>
+{% endblock %}
+"""
+)
+
+ENCOUNTER_SETUP = (
+    """{% extends "base.html" %}
+{% block title %}Set up {{ info.name }}{% endblock %}
+{% block body %}"""
+    + STYLE
+    + """
+<h1>{{ info.name }}</h1>
+<p>{{ games.get(info.game, info.game) }} at {{ view.name }} ·
+<a href="/tables/{{ view.id }}?token={{ token | urlencode }}">the table</a> ·
+<a id="fight" href="/tables/{{ view.id }}/encounters/{{ info.id }}?token={{ token | urlencode
+}}">the fight</a></p>
+{% if error %}<p id="error" role="alert">{{ error }}</p>{% endif %}
+<h2>Combatants and secret values</h2>
+<table id="setup-combatants"><thead><tr><th>id</th><th>played by a seat</th><th>values</th>
+<th>Host's choice</th></tr></thead><tbody>{% for c in secrecy.combatants %}
+<tr><td>{{ c.id }}</td><td>{{ "no (NPC)" if c.npc else "yes" }}</td>
+<td>{{ "secret from other players" if c.secret else "open" }}</td>
+<td><form method="post" action="{{ base }}/secrets?token={{ token | urlencode }}">
+<input type="hidden" name="combatant" value="{{ c.id }}">
+<select name="secret">{% for v in ("default", "secret", "open") %}<option{% if v == choice(c)
+%} selected{% endif %}>{{ v }}</option>{% endfor %}</select><button>Set</button></form></td></tr>
+{% else %}<tr><td colspan="4">No combatant yet.</td></tr>{% endfor %}</tbody></table>
+<form class="box" id="npc-setting" method="post"
+ action="{{ base }}/secrets?token={{ token | urlencode }}">
+<label><input type="checkbox" name="npcs_secret"{% if secrecy.npcs_secret %} checked{% endif %}>
+NPCs' values (combatants no seat plays) are secret from players</label>
+<input type="hidden" name="setting" value="npcs"><button>Save</button></form>
+{% set v = values %}
+<h2>Add a character by form</h2>
+<form class="box" id="character-form" method="post"
+ action="{{ base }}/characters?token={{ token | urlencode }}">
+<input type="hidden" name="mode" value="form">
+{% if info.game == "majesty-war" %}
+<label>Name <input name="name" required maxlength="80" value="{{ v.name }}"></label>
+<label>Side <select name="side">{% for s in ("holy", "fallen") %}<option{% if v.side == s
+%} selected{% endif %}>{{ s }}</option>{% endfor %}</select></label>
+<label>Tier <input type="number" name="tier" min="1" value="{{ v.tier or 1 }}"></label>
+<label>Magnitude <input type="number" name="magnitude" min="1" value="{{ v.magnitude or 1 }}">
+</label>
+<label>Weapon <select name="weapon">{% for w in weapons %}<option{% if v.weapon == w
+%} selected{% endif %}>{{ w }}</option>{% endfor %}</select></label>
+<fieldset><legend>Natural Basic Attributes (M-1)</legend>{% for a in attributes %}
+<label>{{ a | capitalize }} <input type="number" name="{{ a }}" min="0" required
+ value="{{ v[a] }}"></label>{% endfor %}</fieldset>
+<fieldset><legend>Wear taken</legend>{% for k in ("e", "r", "p") %}
+<label>{{ k | upper }} <input type="number" name="wear_{{ k }}" min="0"
+ value="{{ v['wear_' ~ k] or 0 }}"></label>{% endfor %}</fieldset>
+<fieldset><legend>Overrides of War Attributes (blank: derived, M-2)</legend>
+{% for o in overrides %}<label>{{ o | upper if o == "spp" else o | capitalize }}
+<input type="number" name="{{ o }}" min="0" value="{{ v[o] }}"></label>{% endfor %}</fieldset>
+<label>Exertion <input type="number" name="exertion" min="0" value="{{ v.exertion or 0 }}"></label>
+<label>Status lowered <input type="number" name="status_lowered" min="0"
+ value="{{ v.status_lowered or 0 }}"></label>
+<label><input type="checkbox" name="defeated_by_epic"{% if v.defeated_by_epic %} checked
+{% endif %}> Defeated by an Epic result</label>
+{% else %}
+<label>Model <select name="model">{% for m in models %}<option{% if v.model == m
+%} selected{% endif %}>{{ m }}</option>{% endfor %}</select></label>
+<label>Side <input name="side" required maxlength="40" value="{{ v.side }}"></label>
+{% endif %}
+{{ placing(v) }}
+<button>Add</button></form>
+<h2>Import a character (JSON)</h2>
+<form class="box" id="import-form" method="post"
+ action="{{ base }}/characters?token={{ token | urlencode }}">
+<input type="hidden" name="mode" value="import">
+<p>{% if info.game == "majesty-war" %}A character JSON v1 document
+(<code>tableside/majesty-character</code>).{% else %}A Realm of Strife sheet (as in the
+catalogue).{% endif %}</p>
+<label>File <input type="file" id="import-file" accept=".json,application/json"></label>
+<label>Document <textarea name="document" id="import-document" rows="8"
+ cols="70">{{ v.document }}</textarea></label>
+{% if info.game == "strife-combat" %}
+<label>Side <input name="side" maxlength="40" value="{{ v.side }}"></label>{% endif %}
+{{ placing(v) }}
+<button>Import</button></form>
+<script nonce="{{ nonce }}">
+document.getElementById('import-file').addEventListener('change', ev => {
+  const file = ev.target.files[0]; if (!file) return;
+  file.text().then(t => { document.getElementById('import-document').value = t; });
+});
+</script>
+{% endblock %}
+"""
+)
+
+PLACING = """{% macro placing(v) %}
+<label>Combatant id (blank: the name) <input name="id" maxlength="40" value="{{ v.id }}"></label>
+<fieldset><legend>Position (inches)</legend>{% for k in ("x", "y", "z") %}
+<label>{{ k }} <input name="{{ k }}" value="{{ v[k] or 0 }}"></label>{% endfor %}</fieldset>
+<label>Secret values <select name="secret">{% for s in ("default", "secret", "open") %}
+<option{% if v.secret == s %} selected{% endif %}>{{ s }}</option>{% endfor %}</select></label>
+{% endmacro %}"""
+
+TEMPLATES = {
+    "setup_home.html": HOME,
+    "setup_created.html": CREATED,
+    "setup_table.html": TABLE,
+    "setup_encounter.html": '{% from "setup_placing.html" import placing %}' + ENCOUNTER_SETUP,
+    "setup_placing.html": PLACING,
+}
+
+
+def register_templates() -> None:
+    """Add the set-up templates to the pages' environment (they extend its base page)."""
+    loader = pages.ENV.loader
+    if not isinstance(loader, DictLoader):
+        raise TypeError("The pages' environment must load its templates from a DictLoader.")
+    loader.mapping = {**loader.mapping, **TEMPLATES}
+
+
+register_templates()
+
+
+@dataclass
+class Rendered:
+    """A page to render again with the values posted and the error (status 400)."""
+
+    values: dict[str, str] = field(default_factory=dict)
+    error: str | None = None
+
+
+def flat(form: Form) -> dict[str, str]:
+    """The posted values to put back into the form (first of each)."""
+    return {key: values[0] for key, values in form.items() if values}
+
+
+def page_link(request: Request, path: str) -> str:
+    """An absolute link on this server (what a Host copies and shares)."""
+    return str(request.base_url).rstrip("/") + path
+
+
+def add_setup_pages(app: FastAPI, table: WebTable) -> None:
+    """The Host's set-up pages and their forms."""
+
+    @app.get("/", response_class=HTMLResponse)
+    def home() -> HTMLResponse:
+        return pages.html("setup_home.html", name="", error=None)
+
+    @app.post("/tables", response_class=HTMLResponse)
+    def new_table(request: Request, form: PostedForm) -> HTMLResponse:
+        name = text(form, "name")
+        try:
+            table_id, token = table.create_table(name)
+        except TablesideError as error:
+            return status(pages.html("setup_home.html", name=name, error=str(error)), 400)
+        link = page_link(request, f"/tables/{table_id}?token={quote(token)}")
+        return status(created_page(f"Table {name} created", link, HOST_WARNING), 201)
+
+    @app.get("/tables/{table_id}", response_class=HTMLResponse)
+    def table_page(table_id: int, token: TokenQuery = None) -> HTMLResponse:
+        who = host_at(table, token, table_id)
+        return render_table(table, who, token or "", Rendered())
+
+    @app.post("/tables/{table_id}/encounters", response_class=HTMLResponse)
+    def new_encounter(table_id: int, form: PostedForm, token: TokenQuery = None) -> Response:
+        who = host_at(table, token, table_id)
+        try:
+            seed = whole(form, "seed", "Seed")
+            game, name = text(form, "game"), text(form, "name")
+            if game not in GAMES:
+                raise DataError(f"Unknown game {game!r}; known games: {', '.join(GAMES)}.")
+            info = table.create_encounter(who, table_id, game, name, seed)
+        except TablesideError as error:
+            return render_table(table, who, token or "", Rendered(flat(form), str(error)))
+        return see_other(f"/tables/{table_id}/encounters/{info.id}/setup", token or "")
+
+    @app.post("/tables/{table_id}/players", response_class=HTMLResponse)
+    def new_player(
+        request: Request, table_id: int, form: PostedForm, token: TokenQuery = None
+    ) -> HTMLResponse:
+        who = host_at(table, token, table_id)
+        try:
+            characters = seat_characters(form)
+            seat, seat_token = table.add_player(who, table_id, text(form, "name"), characters)
+        except TablesideError as error:
+            values = {**flat(form), "player": text(form, "name")}
+            return render_table(table, who, token or "", Rendered(values, str(error)))
+        link = page_link(request, f"/join/{quote(seat_token)}")
+        back = f"/tables/{table_id}?token={quote(token or '')}"
+        title = f"Join link for {seat.name}"
+        return status(created_page(title, link, PLAYER_WARNING, back, "Back to the table"), 201)
+
+    @app.get("/tables/{table_id}/encounters/{encounter_id}/setup", response_class=HTMLResponse)
+    def encounter_setup(table_id: int, encounter_id: int, token: TokenQuery = None) -> HTMLResponse:
+        who = host_at_encounter(table, token, table_id, encounter_id)
+        return render_encounter(table, who, encounter_id, token or "", Rendered())
+
+    @app.post("/tables/{table_id}/encounters/{encounter_id}/characters")
+    def new_character(
+        table_id: int, encounter_id: int, form: PostedForm, token: TokenQuery = None
+    ) -> Response:
+        who = host_at_encounter(table, token, table_id, encounter_id)
+        try:
+            spec = spec_from_form(table.store.encounter(encounter_id).game, form)
+            add_character(table, who, encounter_id, spec)
+        except TablesideError as error:
+            again = Rendered(flat(form), str(error))
+            return render_encounter(table, who, encounter_id, token or "", again)
+        path = f"/tables/{table_id}/encounters/{encounter_id}/setup"
+        return see_other(path, token or "")
+
+    @app.post("/tables/{table_id}/encounters/{encounter_id}/secrets")
+    def set_secrets(
+        table_id: int, encounter_id: int, form: PostedForm, token: TokenQuery = None
+    ) -> Response:
+        who = host_at_encounter(table, token, table_id, encounter_id)
+        try:
+            if text(form, "setting") == "npcs":
+                on = text(form, "npcs_secret") == "on"
+                tables.set_npcs_secret(table.store, encounter_id, on)
+            else:
+                choice = secret_field(form)
+                tables.set_secret(table.store, encounter_id, text(form, "combatant"), choice)
+        except TablesideError as error:
+            again = Rendered({}, str(error))
+            return render_encounter(table, who, encounter_id, token or "", again)
+        return see_other(f"/tables/{table_id}/encounters/{encounter_id}/setup", token or "")
+
+
+HOST_WARNING = (
+    "This is the Host's link, shown only this once: keep it secret, since whoever opens it is "
+    "the Host of this table. Bookmark it now."
+)
+PLAYER_WARNING = (
+    "Share this link with this player only, shown only this once: whoever opens it plays "
+    "this seat's characters."
+)
+
+
+def status(response: HTMLResponse, code: int) -> HTMLResponse:
+    """The page with another status code."""
+    response.status_code = code
+    return response
+
+
+def see_other(path: str, token: str) -> RedirectResponse:
+    """303 to a Host page after a form succeeded (the token stays in the URL)."""
+    return RedirectResponse(f"{path}?token={quote(token)}", status_code=303)
+
+
+def created_page(
+    title: str, link: str, warning: str, back: str | None = None, back_text: str = "Open it"
+) -> HTMLResponse:
+    """The page that shows a new secret link once."""
+    return pages.html("setup_created.html", title=title, link=link, warning=warning,
+                      back=back or link, back_text=back_text)  # fmt: skip
+
+
+def seat_characters(form: Form) -> tuple[str, ...]:
+    """The characters a new seat plays: the boxes ticked and the other ids typed."""
+    ticked = [c.strip() for c in form.get("characters", []) if c.strip()]
+    typed = [c.strip() for c in text(form, "others").split(",") if c.strip()]
+    chosen = tuple(dict.fromkeys(ticked + typed))
+    for c in chosen:
+        if len(c) > 40 or not re.match(ID_PATTERN, c):
+            raise DataError(
+                f"A character id is 1 to 40 letters, digits, '_', '.' or '-', got {c!r}."
+            )
+    return chosen
+
+
+def host_at(table: WebTable, token: str | None, table_id: int) -> Principal:
+    """The Host of table ``table_id`` (players are refused)."""
+    who: Principal = table.at_table(token, table_id)
+    require_host(who, "open the set-up pages")
+    return who
+
+
+def host_at_encounter(
+    table: WebTable, token: str | None, table_id: int, encounter_id: int
+) -> Principal:
+    """The Host of the table of ``encounter_id``, which must be table ``table_id``."""
+    who = host_at(table, token, table_id)
+    table.at_encounter(token, encounter_id)
+    return who
+
+
+def render_table(table: WebTable, who: Principal, token: str, again: Rendered) -> HTMLResponse:
+    """The Host's table page (400 with the error when a form is shown again)."""
+    view = table.table_view(who)
+    ids = [c for e in view["encounters"] for c in combatant_ids(table.state(e["id"], who))]
+    values = {"game": MAJESTY, "name": "", "seed": "", "player": "", "others": "",
+              **again.values}  # fmt: skip
+    page = pages.html("setup_table.html", view=view, token=token, games=GAMES, values=values,
+                      combatants=list(dict.fromkeys(ids)), error=again.error)  # fmt: skip
+    return status(page, 400) if again.error else page
+
+
+def render_encounter(
+    table: WebTable, who: Principal, encounter_id: int, token: str, again: Rendered
+) -> HTMLResponse:
+    """The encounter's set-up page (400 with the error when a form is shown again)."""
+    info = table.store.encounter(encounter_id)
+    view = table.table_view(who)
+    page = pages.html(
+        "setup_encounter.html",
+        nonce=secrets.token_urlsafe(16),
+        view=view,
+        info=info,
+        token=token,
+        base=f"/tables/{view['id']}/encounters/{encounter_id}",
+        games=GAMES,
+        secrecy=secrets_view(table, who, encounter_id),
+        choice=choice_name,
+        values=again.values,
+        error=again.error,
+        attributes=ATTRIBUTES,
+        overrides=OVERRIDES,
+        weapons=[w.name for w in majesty_catalog().weapons.values()],
+        models=[c.name for c in strife_catalog().combatants.values()],
+    )
+    return status(page, 400) if again.error else page
+
+
+def choice_name(row: dict[str, Any]) -> str:
+    """The Host's choice for a combatant as the select shows it."""
+    return {None: "default", True: "secret", False: "open"}[row["choice"]]
+
+
+def add_setup(app: FastAPI, table: WebTable) -> None:
+    """Register the set-up API and pages on the application."""
+    add_setup_api(app, table)
+    add_setup_pages(app, table)
