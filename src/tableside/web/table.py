@@ -3,8 +3,9 @@
 Commands on one encounter are serialised by a lock per encounter in this process; across
 processes the store's revision check refuses the later of two writers (``StaleRevisionError``,
 HTTP 409) with nothing written. Every read a player makes leaves out the records of hidden
-commands (and their undo and redo); the Host sees them marked ``"hidden": true``. Every state, record and answer a
-player gets has the values of combatants secret to it concealed (:mod:`tableside.web.redact`).
+commands (and their undo and redo); the Host sees them marked ``"hidden": true``. Every state,
+record and answer a player gets has the values of combatants secret to it concealed
+(:mod:`tableside.web.redact`).
 """
 
 from __future__ import annotations
