@@ -12,6 +12,7 @@ import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 from selenium.webdriver.common.by import By
@@ -21,12 +22,18 @@ from selenium.webdriver.support.select import Select
 from test_web_e2e import FALLEN, WAR, LiveServer, Seat, browser_paths, open_browser
 
 from tableside.encounter import war
+from tableside.encounter.engine import Encounter
+from tableside.encounter.log import Command, LogRecord, RecordKind
+from tableside.encounter.roster import add_commands
+from tableside.encounter.strife_fight import StrifeFight
 from tableside.encounter.war_args import StrikeArgs, parse_args
 from tableside.majesty.odds import strike_odds
 from tableside.web.demo import DemoLinks, create_demo
+from tableside.web.pages import log_lines
+from tableside.web.table import record_view
 
 DICE = "9, 4, 12, 3, 8, 1, 10"
-STRIKE = {"striker": "Jackal", "defender": "Watcher", "path": [[3.0, 2.0, 0.0]]}
+STRIKE: dict[str, Any] = {"striker": "Jackal", "defender": "Watcher", "path": [[3.0, 2.0, 0.0]]}
 READ_LINES = "return [...document.querySelectorAll(arguments[0])].map(d => d.textContent.trim());"
 
 
@@ -184,3 +191,69 @@ def test_a_player_changes_best_into_explicit_steps_m13(play: Play) -> None:
         assert "rolled 9 4 12 3 8 1 10 → final 9 4 12 3 7 1 10 (defender 8→7)" in log
         assert any(x.startswith("#11 strike ") and '"mode":"explicit"' in x for x in log)
     assert player.text("error") == ""
+
+
+def war_strikes() -> list[dict[str, Any]]:
+    """Strikes from one War state with dice that bring out every part of the breakdown."""
+    encounter = Encounter(war.MajestyWar(), 7)
+    for command in add_commands():
+        encounter.execute(command)
+    encounter.execute(Command("next"))
+    encounter.execute(Command("move", {"id": "Jackal", "to": [4, 2, 0]}))
+    knock = (12, 12, 11, 12, 3, 8, 1, 10, 5, 5, 5, 5, 5, 5, 5)  # Boon, Epic, 12 Effect, Knock Back
+    tries: list[tuple[dict[str, Any], tuple[int, ...]]] = [
+        (STRIKE, tuple(int(x) for x in DICE.split(","))),  # best: one Adjustment by the defender
+        ({**STRIKE, "maneuvers": ["Crushing Blow"], "boon": 1}, knock),
+        (STRIKE, (1, 1, 1, 1, 3, 8, 9)),  # Epic defense: Defensive Hits, Falter, Defeated
+        ({**STRIKE, "bane": 1, "wear_flat": 2, "wear_percent": 50}, (7, 7, 9, 10, 11, 2, 6, 12)),
+    ]
+    return [record(encounter, Command("strike", args, dice)) for args, dice in tries]
+
+
+def fight_attacks() -> list[dict[str, Any]]:
+    """Attacks on both sides with and without reactions, over several seeds."""
+    found = []
+    for seed in range(8):
+        encounter = Encounter(StrifeFight(), seed)
+        encounter.execute(Command("add", {"id": "Aldric", "model": "Aldric", "side": "heroes"}))
+        goblin = {"id": "Goblin", "model": "Goblin", "side": "monsters", "position": [1, 0, 0]}
+        encounter.execute(Command("add", goblin))
+        encounter.execute(Command("start"))
+        me = encounter.state.current
+        other = "Goblin" if me == "Aldric" else "Aldric"
+        reaction = ("block", "parry", None)[seed % 3] if other == "Aldric" else None
+        attack = {"defender": other, "reaction": reaction, "precision": seed % 2 == 0}
+        command = Command("attack", {"attacker": me, "attacks": [attack]})
+        found.append(record(encounter, command))
+    return found
+
+
+def record(encounter: Encounter[Any], command: Command) -> dict[str, Any]:
+    """The record ``command`` would make now, as the web table sends it (nothing applied)."""
+    events = encounter.decide(command, encounter.next_seq)
+    made = LogRecord(
+        encounter.revision + 1, RecordKind.COMMAND, encounter.next_seq, command, events
+    )
+    return record_view(made, frozenset())
+
+
+def breakdown(texts: list[str]) -> list[str]:
+    """The Strike and attack breakdown lines (generic JSON lines differ in float spelling)."""
+    return [
+        t for t in texts if t.startswith(("      ", "    strike_resolved", "    attack_resolved"))
+    ]
+
+
+def test_the_page_writes_every_breakdown_as_the_server_does(play: Play) -> None:
+    records = war_strikes() + fight_attacks()
+    shown: list[str] = play.host.driver.execute_script(
+        "return arguments[0].flatMap(r => lines(r));", records
+    )
+    served = [line["text"] for line in log_lines(records)]
+    assert breakdown(shown) == breakdown(served)
+    assert sum(line.startswith("      rulings ") for line in served) == len(records)
+    for part in ("Adjustment die 1: 9→8 by defender", "Boon/Bane +1: discarded 3",
+                 "Effects fired: 12 Effects 1 of 2", "Falter: Watcher 2 (Club 12 Effect 2)",
+                 "Status: Watcher unchanged, Jackal defeated", "Defensive Hits", "d100 ",
+                 "damage 1d8: rolled "):  # fmt: skip
+        assert any(part in line for line in served), part

@@ -25,6 +25,10 @@ body{font-family:system-ui,sans-serif;margin:1rem;max-width:70rem}
 table{border-collapse:collapse;margin:.5rem 0}td,th{border:1px solid #ccc;padding:.2rem .4rem}
 .current{background:#ffe9a8}#log{font-family:monospace;white-space:pre-wrap;max-height:30rem;
 overflow:auto;border:1px solid #ccc;padding:.4rem}.hidden{color:#777}#error{color:#b00}
+.play label,#quick label{margin-right:.6rem}.laws{display:flex;gap:1rem;flex-wrap:wrap;
+align-items:flex-start}.laws table{font-size:.85rem}.laws caption{font-weight:bold}
+#suggestion{border:1px solid #ccc;padding:.4rem;margin:.4rem 0}.lines{font-family:monospace;
+white-space:pre-wrap}
 </style></head><body>{% block body %}{% endblock %}</body></html>
 """
 
@@ -150,6 +154,7 @@ function lines(r) {
   if (r.kind === 'command') for (const e of r.events) {
     const s = e.data && e.data.result;
     if (s && s.schema === 'tableside/majesty-strike') out.push(...strike(e, s));
+    else if (s && s.schema === 'tableside/strife-attack') out.push(...attack(e, s));
     else out.push('    ' + e.kind + ' ' + JSON.stringify(e.data) + '  [' + (e.rule || '-') + ']');
   }
   return out;
@@ -194,6 +199,35 @@ function strike(e, s) {
   if (s.defender_status_change || s.striker_status_change) out.push('      Status: ' +
     s.defender + ' ' + (s.defender_status_change || 'unchanged') + ', ' + s.striker + ' ' +
     (s.striker_status_change || 'unchanged'));
+  out.push('      rulings ' + s.rulings.join(', '));
+  return out;
+}
+const words = t => t.replace(/_/g, ' ');
+function attackEffect(x, s) {
+  if (x.kind === 'percent') return '      ' + x.name + ': d100 ' + x.roll + ' vs ' + x.chance +
+    '% → ' + (x.applied ? 'applied' : 'not applied');
+  if (x.kind === 'condition') return '      ' + (x.target === 'attacker' ? s.attacker :
+    s.defender) + ' gets ' + x.name + ' (' +
+    x.source + ')';
+  return '      ' + x.item + ' damaged';
+}
+function attack(e, s) {
+  const out = ['    ' + e.kind + ' ' + s.attacker + ' → ' + s.defender + ' with ' + s.weapon +
+    (s.precision ? ' (Precision Attack)' : '') + '  [' + (e.rule || '-') + ']'];
+  if (s.ward_off) out.push('      Ward-off roll-off: ' + s.ward_off.winner + ' wins' +
+    (s.warded_off ? ', the attack is warded off' : ''));
+  if (s.natural !== null) out.push('      d100 ' + s.naturals.join(' ') +
+    labelled(s.modifiers) + ' → ' + s.modified + ' vs AC ' + s.ac + ', Dodge ' + s.dodge +
+    ': ' + words(s.outcome));
+  const r = s.reaction;
+  if (r) out.push('      ' + words(r.kind) + ' with ' + r.items.join(', ') + ': d20 ' + r.roll +
+    labelled(r.parts) + ' = ' + r.total + ', ' + r.result + (r.stopped ? ', stopped' : '') +
+    (r.disarmed ? ', disarmed' : '') + (r.item_damaged ? ', item damaged' : ''));
+  const d = s.damage;
+  if (d) out.push('      damage ' + d.dice + ': rolled ' + d.rolls.join(' ') +
+    labelled(d.parts) + ' = ' + d.total + ' (' + d.basis + (d.crit_multiplier > 1 ? ', ×' +
+    d.crit_multiplier : '') + (d.absorbed ? ', ' + d.absorbed + ' absorbed' : '') + ')');
+  out.push(...s.effects.map(x => attackEffect(x, s)));
   out.push('      rulings ' + s.rulings.join(', '));
   return out;
 }
@@ -577,6 +611,8 @@ def log_lines(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
                 result = e["data"].get("result") if isinstance(e["data"], dict) else None
                 if isinstance(result, dict) and result.get("schema") == STRIKE_SCHEMA:
                     texts = strike_lines(e, result)
+                elif isinstance(result, dict) and result.get("schema") == ATTACK_SCHEMA:
+                    texts = attack_lines(e, result)
                 else:
                     texts = [f"    {e['kind']} {compact(e['data'])}  [{e['rule'] or '-'}]"]
                 out += [{"text": text, "hidden": r["hidden"]} for text in texts]
@@ -584,6 +620,7 @@ def log_lines(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 STRIKE_SCHEMA = "tableside/majesty-strike"
+ATTACK_SCHEMA = "tableside/strife-attack"
 
 
 def strike_lines(event: dict[str, Any], s: dict[str, Any]) -> list[str]:
@@ -722,3 +759,65 @@ def encounter_page(
         boot=boot,
         script=SCRIPT,
     )
+
+
+def words(text: str) -> str:
+    """An identifier as words (critical_hit → critical hit)."""
+    return text.replace("_", " ")
+
+
+def attack_effect(x: dict[str, Any], s: dict[str, Any]) -> str:
+    """One % effect roll, condition inflicted or item damaged (S-23)."""
+    if x["kind"] == "percent":
+        applied = "applied" if x["applied"] else "not applied"
+        return f"      {x['name']}: d100 {x['roll']} vs {x['chance']}% → {applied}"
+    if x["kind"] == "condition":
+        who = s["attacker"] if x["target"] == "attacker" else s["defender"]
+        return f"      {who} gets {x['name']} ({x['source']})"
+    return f"      {x['item']} damaged"
+
+
+def attack_lines(event: dict[str, Any], s: dict[str, Any]) -> list[str]:
+    """A Realm of Strife attack's breakdown (S-7 … S-14, S-23), as the script writes it."""
+    precision = " (Precision Attack)" if s["precision"] else ""
+    out = [
+        f"    {event['kind']} {s['attacker']} → {s['defender']} with {s['weapon']}{precision}"
+        f"  [{event['rule'] or '-'}]"
+    ]
+    if s["ward_off"]:
+        warded = ", the attack is warded off" if s["warded_off"] else ""
+        out.append(f"      Ward-off roll-off: {s['ward_off']['winner']} wins{warded}")
+    if s["natural"] is not None:
+        out.append(
+            f"      d100 {dice_text(s['naturals'])}{labelled(s['modifiers'])} → {s['modified']} "
+            f"vs AC {s['ac']}, Dodge {s['dodge']}: {words(s['outcome'])}"
+        )
+    return (
+        out
+        + reaction_damage(s)
+        + [attack_effect(x, s) for x in s["effects"]]
+        + [f"      rulings {', '.join(s['rulings'])}"]
+    )
+
+
+def reaction_damage(s: dict[str, Any]) -> list[str]:
+    """The reaction's roll (S-10 … S-13) and the damage dealt (S-14) of one attack."""
+    out = []
+    r = s["reaction"]
+    if r:
+        out.append(
+            f"      {words(r['kind'])} with {', '.join(r['items'])}: d20 {r['roll']}"
+            f"{labelled(r['parts'])} = {r['total']}, {r['result']}"
+            + (", stopped" if r["stopped"] else "")
+            + (", disarmed" if r["disarmed"] else "")
+            + (", item damaged" if r["item_damaged"] else "")
+        )
+    d = s["damage"]
+    if d:
+        crit = f", ×{d['crit_multiplier']}" if d["crit_multiplier"] > 1 else ""
+        absorbed = f", {d['absorbed']} absorbed" if d["absorbed"] else ""
+        out.append(
+            f"      damage {d['dice']}: rolled {dice_text(d['rolls'])}{labelled(d['parts'])} = "
+            f"{d['total']} ({d['basis']}{crit}{absorbed})"
+        )
+    return out
