@@ -329,3 +329,26 @@ def test_w5_the_war_scroll_shows_a_secret_combatants_turns_but_not_their_ap() ->
     assert redact_state(state, only("Boss"))["order"] == [
         {"combatant": "Boss", "segment": "1", "ap": SECRET},
         {"combatant": "Herald", "segment": "1", "ap": 7}]  # fmt: skip
+
+
+def test_w6_players_get_no_odds_against_a_secret_npc_and_previews_are_redacted(war: War) -> None:
+    war.command(war.host, "next")
+    war.command(war.host, "strike", striker="Boss", defender="Herald", **NONE)
+    war.command(war.host, "next")
+    strike = {"kind": "strike", "args": {"striker": "Herald", "defender": "Boss", **NONE}}
+    r = war.client.post(war.api("/odds"), headers=war.ann, json=strike)
+    assert r.status_code == 403 and "Boss" in r.json()["error"] and "secret" in r.json()["error"]
+    assert war.client.post(war.api("/odds"), headers=war.host, json=strike).status_code == 200
+    dice = {**strike, "dice": [12, 9, 3, 8, 1, 10, 11]}
+    r = war.client.post(war.api("/preview"), headers=war.ann, json=dice)
+    assert r.status_code == 200, r.text
+    result = next(e for e in r.json()["record"]["events"] if e["kind"] == "strike_resolved")
+    assert result["data"]["result"]["guard"]["value"] == SECRET
+    options = war.client.get(war.api("/options"), headers=war.ann)
+    received = r.text + options.text
+    assert options.status_code == 200 and not {n for n in boss_numbers(war) if n in received}
+    host = war.client.post(war.api("/preview"), headers=war.host, json=dice).json()
+    host_result = next(e for e in host["record"]["events"] if e["kind"] == "strike_resolved")
+    assert host_result["data"]["result"]["guard"]["value"] == 977
+    war.client.put(war.api("/secrets/Boss"), headers=war.host, json={"secret": False})
+    assert war.client.post(war.api("/odds"), headers=war.ann, json=strike).status_code == 200

@@ -292,6 +292,7 @@ def add_play(app: FastAPI, table: WebTable) -> None:
         encounter_id: int, body: PlayBody, authorization: Authorization = None
     ) -> dict[str, Any]:
         who, _info = table.at_encounter(bearer(authorization), encounter_id)
+        table.refuse_secret_odds(who, encounter_id, body.args)
         return play.odds(table, who, encounter_id, body.kind, body.args)
 
     @app.post("/api/encounters/{encounter_id}/preview")
@@ -300,7 +301,8 @@ def add_play(app: FastAPI, table: WebTable) -> None:
     ) -> dict[str, Any]:
         who, _info = table.at_encounter(bearer(authorization), encounter_id)
         dice = None if body.dice is None else tuple(body.dice)
-        return play.preview(table, who, encounter_id, Command(body.kind, body.args, dice))
+        answer = play.preview(table, who, encounter_id, Command(body.kind, body.args, dice))
+        return {**answer, "record": table.shown_record(who, encounter_id, answer["record"])}
 
     @app.get("/api/encounters/{encounter_id}/options")
     def options(encounter_id: int, authorization: Authorization = None) -> dict[str, Any]:

@@ -226,6 +226,21 @@ class WebTable:
             return secret_to(who, tables.Secrecy(False, {}, frozenset()))
         return secret_to(who, tables.secrecy(self.store, encounter_id))
 
+    def refuse_secret_odds(self, who: Principal, encounter_id: int, args: dict[str, Any]) -> None:
+        """Refuse a player odds that involve a combatant secret to it (they follow its values)."""
+        secret = self.secret_to(who, encounter_id)
+        for named in odds_combatants(args):
+            if secret(named):
+                raise ForbiddenError(
+                    f"Odds involving {named} are not shown to players: its values are secret."
+                )
+
+    def shown_record(
+        self, who: Principal, encounter_id: int, record: dict[str, Any]
+    ) -> dict[str, Any]:
+        """A record (e.g. a preview's) as ``who`` may see it."""
+        return redact_record(record, self.secret_to(who, encounter_id))
+
     # -- reading ------------------------------------------------------------------------
 
     def state(self, encounter_id: int, who: Principal) -> dict[str, Any]:
@@ -247,6 +262,15 @@ class WebTable:
     def log(self, who: Principal, encounter_id: int) -> list[dict[str, Any]]:
         """The whole log as ``who`` may see it."""
         return self.visible_after(who, encounter_id, 0)[0]
+
+
+def odds_combatants(args: dict[str, Any]) -> list[object]:
+    """Every combatant a Strike's or an attack's arguments name."""
+    named = [args.get(key) for key in ("striker", "defender", "attacker")]
+    attacks = args.get("attacks")
+    if isinstance(attacks, list):
+        named += [item.get("defender") for item in attacks if isinstance(item, dict)]
+    return named
 
 
 def seat_view(seat: tables.Seat) -> dict[str, Any]:
