@@ -1,32 +1,32 @@
-"""``tableside odds strike | check``: the exact law (or a Monte Carlo estimate) of a roll.
+"""``tableside odds strike | check | attack``: the exact law (or a Monte Carlo estimate) of a roll.
 
-The options are those of ``tableside majesty strike`` / ``majesty check`` — taken from those
-commands' signatures, so both stay in step — without ``--dice`` and ``--adjust`` (odds are over
-every roll, with the ``best`` or ``none`` policy), plus ``--endurance``, ``--mc`` and ``--plot``.
+The options are those of ``tableside majesty strike`` / ``majesty check`` / ``strife attack`` —
+taken from those commands' signatures, so they stay in step — without ``--dice`` and
+``--adjust`` (odds are over every roll, with the ``best`` or ``none`` policy for Allies of
+Majesty), plus ``--endurance`` (or ``--hp``), ``--mc`` and ``--plot``.
 """
 
 from __future__ import annotations
 
 import inspect
 import itertools
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from fractions import Fraction
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Protocol
 
 import typer
 from rich.console import Console, Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from tableside.cli import majesty_cmds
+from tableside.cli import majesty_cmds, strife_cmds
 from tableside.cli.majesty_cmds import build_check_setup, build_strike_setup
 from tableside.cli.output import print_json
 from tableside.cli.parsing import InputError
 from tableside.cli.sources import FileError
 from tableside.majesty.odds import (
     CheckOdds,
-    Distribution,
     StrikeOdds,
     check_odds,
     simulate_checks,
@@ -35,9 +35,13 @@ from tableside.majesty.odds import (
 )
 from tableside.majesty.odds_report import check_odds_dict, strike_odds_dict
 from tableside.majesty.report import reading_name
+from tableside.strife.odds import attack_odds, simulate_attacks
+from tableside.strife.odds_law import AttackOdds, Chances
+from tableside.strife.odds_report import attack_odds_dict
 
 app = typer.Typer(
-    help="Exact odds (or Monte Carlo) of Allies of Majesty Strikes and Checks.",
+    help="Exact odds (or Monte Carlo) of Allies of Majesty Strikes and Checks and of Realm of "
+    "Strife attacks.",
     no_args_is_help=True,
     rich_markup_mode=None,
 )
@@ -52,25 +56,38 @@ MonteCarlo = Annotated[
     typer.Option("--mc", help="Estimate from N seeded rolls (Monte Carlo) instead of exactly."),
 ]
 Plot = Annotated[Path | None, typer.Option(help="Write a PNG chart of the distribution.")]
+Hp = Annotated[
+    int | None,
+    typer.Option(help="Defender's current HP for P(reduced to 0 HP) (default: from the sheet)."),
+]
 _NOT_FOR_ODDS = {"dice", "adjust"}  # odds are over every roll, under the best or none policy
+
+
+def _sampling(mc: MonteCarlo = None, plot: Plot = None) -> None:
+    """Signature carrier of ``--mc`` and ``--plot``."""
 
 
 def _endurance(endurance: Endurance = None) -> None:
     """Signature carrier of ``--endurance``."""
 
 
-def _extras(endurance: bool) -> list[inspect.Parameter]:
-    def carrier(mc: MonteCarlo = None, plot: Plot = None) -> None:
-        """Signature carrier of ``--mc`` and ``--plot``."""
+def _hp(hp: Hp = None) -> None:
+    """Signature carrier of ``--hp``."""
 
-    params = list(inspect.signature(carrier, eval_str=True).parameters.values())
-    if endurance:
-        params += inspect.signature(_endurance, eval_str=True).parameters.values()
-    return params
+
+def _extras(carriers: tuple[Callable[..., None], ...]) -> list[inspect.Parameter]:
+    return [
+        p
+        for carrier in carriers
+        for p in inspect.signature(carrier, eval_str=True).parameters.values()
+    ]
 
 
 def _command(
-    base: Callable[..., None], body: Callable[[dict[str, Any]], None], endurance: bool, doc: str
+    base: Callable[..., None],
+    body: Callable[[dict[str, Any]], None],
+    carriers: tuple[Callable[..., None], ...],
+    doc: str,
 ) -> Callable[..., None]:
     """A command with ``base``'s options (less ``--dice``/``--adjust``) plus the odds options."""
 
@@ -82,7 +99,7 @@ def _command(
         for p in inspect.signature(base, eval_str=True).parameters.values()
         if p.name not in _NOT_FOR_ODDS
     ]
-    extra = [p.replace(kind=inspect.Parameter.KEYWORD_ONLY) for p in _extras(endurance)]
+    extra = [p.replace(kind=inspect.Parameter.KEYWORD_ONLY) for p in _extras(carriers)]
     setattr(command, "__signature__", inspect.Signature([*inherited, *extra]))  # noqa: B010
     command.__doc__ = doc
     return command
@@ -117,6 +134,17 @@ def _check(o: dict[str, Any]) -> None:
     _emit(check_odds_dict(result), check_text(result, o["seed"]), o, result.samples)
 
 
+def _attack(o: dict[str, Any]) -> None:
+    setup = strife_cmds.build_attack_setup(o)
+    if o["mc"] is not None:
+        result = simulate_attacks(setup, o["mc"], o["seed"], o["hp"])
+    else:
+        result = attack_odds(setup, o["hp"])
+    if o["plot"] is not None:
+        _save(o["plot"], lambda: plot_attack(result, o["plot"]))
+    _emit(attack_odds_dict(result), attack_text(result, o["seed"]), o, result.samples)
+
+
 def _emit(
     data: dict[str, Any], text: RenderableType, o: dict[str, Any], samples: int | None
 ) -> None:
@@ -134,14 +162,21 @@ def _emit(
 
 strike = app.command("strike")(
     _command(
-        majesty_cmds.strike, _strike, True,
+        majesty_cmds.strike, _strike, (_sampling, _endurance),
         "Exact odds of a Strike (every roll, best or none policy); --mc N estimates instead.",
     )
 )  # fmt: skip
 check = app.command("check")(
     _command(
-        majesty_cmds.check, _check, False,
+        majesty_cmds.check, _check, (_sampling,),
         "Exact odds of a Check (M-30 … M-33); --mc N estimates instead.",
+    )
+)  # fmt: skip
+attack = app.command("attack")(
+    _command(
+        strife_cmds.attack, _attack, (_sampling, _hp),
+        "Exact odds of a Realm of Strife physical attack (S-7, S-10 … S-14): outcome, reaction, "
+        "damage dealt and P(defender reduced to 0 HP); --mc N estimates instead.",
     )
 )  # fmt: skip
 
@@ -163,7 +198,30 @@ def percent(p: Fraction) -> str:
     return f"{value:.2f}%"
 
 
-def law_table(title: str, law: Distribution) -> Table:
+class Law(Protocol):
+    """An integer law as either game's odds give it (``majesty.odds``, ``strife.odds_law``)."""
+
+    @property
+    def values(self) -> tuple[int, ...]:
+        """The values, increasing."""
+
+    @property
+    def probabilities(self) -> tuple[Fraction, ...]:
+        """P(value), in the same order."""
+
+    @property
+    def mean(self) -> Fraction:
+        """Expected value."""
+
+    @property
+    def sd(self) -> float:
+        """Standard deviation."""
+
+    def items(self) -> Iterable[tuple[int, Fraction]]:
+        """(value, probability) pairs."""
+
+
+def law_table(title: str, law: Law) -> Table:
     """Per value: P(=), P(≥), P(≤); mean and standard deviation in the title."""
     table = Table(title=f"{title} — mean {float(law.mean):.3f}, sd {law.sd:.3f}", min_width=46)
     for column in ("value", "=", "≥", "≤"):
@@ -253,6 +311,74 @@ def check_text(odds: CheckOdds, seed: int) -> RenderableType:
     return Group(*lines)
 
 
+_OUTCOME_NAMES = {
+    "warded_off": "warded off", "critical_miss": "critical miss", "auto_miss": "auto-miss",
+    "critical_hit": "critical hit", "hit": "hit", "dodge": "Dodge", "armor_save": "Armor Save",
+}  # fmt: skip
+
+
+def _chances_text(chances: Chances, names: dict[str, str] | None = None) -> str:
+    shown = [(label, p) for label, p in chances.items() if p]
+    if not shown:
+        return "none"
+    return ", ".join(f"{(names or {}).get(label, label.replace('_', ' '))} {percent(p)}"
+                     for label, p in shown)  # fmt: skip
+
+
+def _attack_how(odds: AttackOdds, seed: int) -> str:
+    if odds.samples is None:
+        return "Exact: every die of the attack (Ward-off, hit, reaction, damage, % effects)."
+    return (
+        f"Monte Carlo estimate from {odds.samples:,} attacks (seed {seed}); one standard error "
+        f"is at most {50 / odds.samples**0.5:.2f} percentage points."
+    )
+
+
+def _attack_title(odds: AttackOdds) -> str:
+    setup = odds.setup
+    kind = "ranged" if setup.ranged else "melee"
+    extra = ", Precision Attack" if setup.precision else ""
+    reaction = "no reaction" if setup.reaction is None else setup.reaction.kind.phrase
+    return (
+        f"{setup.attacker.name} attacks {setup.defender.name} with {setup.weapon.name} "
+        f"({kind}{extra}; {reaction}; AC {setup.ac}, Dodge {setup.defender.dodge}, crit "
+        f"{setup.attacker.crit_chance} %, {setup.ruleset.name} ruleset)."
+    )
+
+
+def attack_text(odds: AttackOdds, seed: int) -> RenderableType:
+    """The odds of a Realm of Strife attack for a human."""
+    lines: list[RenderableType] = [
+        Text(_attack_title(odds), style="bold"),
+        Text(_attack_how(odds, seed), style="dim"),
+        Text(
+            f"P({odds.setup.defender.name} reduced to 0 HP) from {odds.hp} HP: "
+            f"{percent(odds.defeat)}",
+            style="bold",
+        ),
+        Text(
+            f"Hit or critical hit {percent(odds.hits)}; outcome: "
+            f"{_chances_text(odds.outcome, _OUTCOME_NAMES)}."
+        ),
+    ]
+    if odds.reaction["not_rolled"] != 1:
+        lines.append(
+            Text(
+                f"Reaction test: {_chances_text(odds.reaction)}; it changed the damage "
+                f"{percent(odds.stopped)}."
+            )
+        )
+    lines += [
+        Text(f"Damage stands: {_chances_text(odds.damage_basis)}."),
+        Text(
+            f"Conditions: {_chances_text(odds.conditions)}; items damaged: "
+            f"{_chances_text(odds.damaged_items)}."
+        ),
+        law_table("damage dealt", odds.damage),
+    ]
+    return Group(*lines)
+
+
 # --- charts -------------------------------------------------------------------------------------
 
 
@@ -269,7 +395,7 @@ def _save(path: Path, draw: Callable[[], None]) -> None:
         ) from None
 
 
-def _bars(axis: Any, law: Distribution, colour: Callable[[int], str]) -> None:
+def _bars(axis: Any, law: Law, colour: Callable[[int], str]) -> None:
     values = list(law.values)
     heights = [float(p) * 100 for p in law.probabilities]
     gap = min((b - a for a, b in itertools.pairwise(values)), default=1)
@@ -287,20 +413,24 @@ def _figure() -> Any:
     return plt
 
 
+def _at_least(axis: Any, law: Law, label: str, mark: int, mark_label: str) -> None:
+    """The P(≥ x) step line over the bars, and a dashed line just below ``mark``."""
+    below = Fraction(0)
+    at_least = []
+    for _, p in law.items():
+        at_least.append(float(1 - below) * 100)
+        below += p
+    axis.step(list(law.values), at_least, where="mid", color="#dd8452", label=label)
+    axis.axvline(mark - 0.5, color="#c44e52", linestyle="--", label=mark_label)
+
+
 def plot_strike(odds: StrikeOdds, path: Path) -> None:
     """Wear dealt (P(=) bars, P(≥) line, the Defender's Endurance marked) and net Hits − Stops."""
     plt = _figure()
     figure, (left, right) = plt.subplots(1, 2, figsize=(12, 4.8))
     kind, wear = odds.wear[0]
     _bars(left, wear, lambda _: "#4c72b0")
-    below = Fraction(0)
-    at_least = []
-    for _, p in wear.items():
-        at_least.append(float(1 - below) * 100)
-        below += p
-    left.step(list(wear.values), at_least, where="mid", color="#dd8452", label="P(Wear ≥ x)")
-    left.axvline(odds.endurance - 0.5, color="#c44e52", linestyle="--",
-                 label=f"Endurance {odds.endurance}")  # fmt: skip
+    _at_least(left, wear, "P(Wear ≥ x)", odds.endurance, f"Endurance {odds.endurance}")
     left.set_xlabel(f"Wear{kind.value} dealt")
     left.set_title(f"Wear{kind.value} to {odds.setup.defender.name}: mean {float(wear.mean):.1f}")
     left.legend()
@@ -326,6 +456,40 @@ def plot_check(odds: CheckOdds, path: Path) -> None:
     outcome = ", ".join(f"{label} {percent(p)}" for label, p in odds.outcome.items())
     how = "exact" if odds.exact else f"Monte Carlo, {odds.samples:,} rolls"
     axis.set_title(f"{odds.setup.kind.value.capitalize()} Check: {outcome} ({how})")
+    figure.tight_layout()
+    figure.savefig(path, dpi=120)
+    plt.close(figure)
+
+
+_OUTCOME_COLOURS = {
+    "warded_off": "#8172b3", "critical_miss": "#c44e52", "auto_miss": "#8c8c8c",
+    "dodge": "#937860", "armor_save": "#8c8c8c", "hit": "#55a868", "critical_hit": "#2d6a3e",
+}  # fmt: skip
+
+
+def plot_attack(odds: AttackOdds, path: Path) -> None:
+    """Damage dealt (P(=) bars, P(≥) step line, the defender's HP marked) and the outcomes."""
+    plt = _figure()
+    figure, (left, right) = plt.subplots(1, 2, figsize=(12, 4.8))
+    name = odds.setup.defender.name
+    _bars(left, odds.damage, lambda v: "#4c72b0" if v else "#8c8c8c")
+    _at_least(left, odds.damage, "P(damage ≥ x)", odds.hp, f"{name}'s HP {odds.hp}")
+    left.set_xlabel("damage dealt (0: no damage)")
+    left.set_title(f"damage: mean {float(odds.damage.mean):.2f}, sd {odds.damage.sd:.2f}")
+    left.legend()
+    shown = [(label, p) for label, p in odds.outcome.items() if p]
+    labels = [_OUTCOME_NAMES[label] for label, _ in shown]
+    right.barh(labels, [float(p) * 100 for _, p in shown],
+               color=[_OUTCOME_COLOURS[label] for label, _ in shown])  # fmt: skip
+    right.invert_yaxis()
+    right.set_xlabel("probability (%)")
+    right.set_title("outcome of the attack")
+    right.grid(axis="x", alpha=0.3)
+    how = "exact" if odds.exact else f"Monte Carlo, {odds.samples:,} attacks"
+    figure.suptitle(
+        f"{odds.setup.attacker.name} attacks {name} with {odds.setup.weapon.name}: "
+        f"P({name} to 0 HP) {percent(odds.defeat)} ({how})"
+    )
     figure.tight_layout()
     figure.savefig(path, dpi=120)
     plt.close(figure)

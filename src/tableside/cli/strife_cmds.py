@@ -638,6 +638,43 @@ def _seed(seed: int) -> SeededRng:
     return SeededRng(seed)
 
 
+def build_attack_setup(o: dict[str, Any]) -> AttackSetup:
+    """The AttackSetup that ``strife attack`` and ``odds attack`` build from their options."""
+    catalogue = load_catalog(o["catalog"])
+    catalogue, striker = find_model(catalogue, o["attacker"])
+    catalogue, target = find_model(catalogue, o["defender"])
+    target_ac = defender_ac(catalogue, target, o["ac"])
+    striker = with_values(
+        striker,
+        crit_chance=_percent(o["crit"], "--crit"),
+        critical_miss_chance=_percent(o["critical_miss"], "--critical-miss"),
+    )
+    target = with_values(target, dodge=_percent(o["dodge"], "--dodge"))
+    used = held_weapon(catalogue, striker, o["weapon"], "main")
+    choice = ReactionChoice(
+        o["reaction"], o["shield"], o["reaction_weapon"], o["reaction_off_weapon"], o["item"],
+        o["item_size"], o["reaction_use"], tuple(o["reaction_advantage"] or ()),
+    )  # fmt: skip
+    context = penalty_context(
+        catalogue, striker, used, o["moved"], o["flying"], o["thrown"], o["underwater"],
+        o["other_hand"], o["dual_wielding"],
+    )  # fmt: skip
+    setup = AttackSetup(
+        attacker=striker,
+        defender=target,
+        weapon=used,
+        context=context,
+        precision=o["precision"],
+        hit_modifiers=labelled(o["modifier"], "modifier"),
+        damage_bonuses=labelled(o["damage_bonus"], "damage bonus"),
+        defender_ac=target_ac,
+        reaction=build_reaction(choice, catalogue, target),
+        ruleset=parse_ruleset(o["ruleset"]),
+    )
+    check_distance(setup, check_attack(setup), o["distance"])
+    return setup
+
+
 # --- commands ---------------------------------------------------------------------------------
 
 
@@ -691,34 +728,7 @@ def attack(
     json_out: Json = False,
 ) -> None:
     """Resolve one physical attack."""
-    catalogue = load_catalog(catalog)
-    catalogue, striker = find_model(catalogue, attacker)
-    catalogue, target = find_model(catalogue, defender)
-    target_ac = defender_ac(catalogue, target, ac)
-    striker = with_values(
-        striker,
-        crit_chance=_percent(crit, "--crit"),
-        critical_miss_chance=_percent(critical_miss, "--critical-miss"),
-    )
-    target = with_values(target, dodge=_percent(dodge, "--dodge"))
-    used = held_weapon(catalogue, striker, weapon, "main")
-    choice = ReactionChoice(reaction, shield, reaction_weapon, reaction_off_weapon, item,
-                            item_size, reaction_use, tuple(reaction_advantage or ()))  # fmt: skip
-    setup = AttackSetup(
-        attacker=striker,
-        defender=target,
-        weapon=used,
-        context=penalty_context(
-            catalogue, striker, used, moved, flying, thrown, underwater, other_hand, dual_wielding
-        ),
-        precision=precision,
-        hit_modifiers=labelled(modifier, "modifier"),
-        damage_bonuses=labelled(damage_bonus, "damage bonus"),
-        defender_ac=target_ac,
-        reaction=build_reaction(choice, catalogue, target),
-        ruleset=parse_ruleset(ruleset),
-    )
-    check_distance(setup, check_attack(setup), distance)
+    setup = build_attack_setup(locals())
     if dice is not None:
         result = attack_with_dice(setup, attack_dice(dice, precision))
     else:
