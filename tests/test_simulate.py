@@ -12,6 +12,7 @@ import json
 import math
 import statistics
 import sys
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -25,15 +26,17 @@ from tableside.encounter.log import Command
 from tableside.encounter.policy import WarPolicy, next_command
 from tableside.encounter.roster import add_commands
 from tableside.encounter.strife_fight import StrifeFight
+from tableside.encounter.strife_policy import reach
 from tableside.encounter.war import MajestyWar
 from tableside.encounter.war_state import WarState
-from tableside.errors import TablesideError
-from tableside.simulate import SimulationError, run_seed, simulate
+from tableside.errors import RulesError, TablesideError
+from tableside.simulate import SimulationError, driver, run_seed, simulate
 from tableside.simulate.driver import chunks
 from tableside.simulate.games import StrifeSim, WarSim
 from tableside.simulate.runs import StreamRng, load_start, play_run
 from tableside.simulate.stats import Z95, mean_interval, wilson
 from tableside.store.formats import encounter_document, parse_encounter
+from tableside.strife.conditions import KNOCKED_DOWN, Condition
 
 ROOT = Path(__file__).resolve().parents[1]
 WAR_FILE = ROOT / "examples" / "war_4v4.json"
@@ -306,6 +309,23 @@ def test_m4_the_simulated_war_policy_rests_by_default() -> None:
     assert "rest" in kinds
 
 
+# --- the Realm of Strife policy's Moves (S-6, S-23) ---------------------------------------------
+
+
+def test_s6_s23_a_knocked_down_model_plans_only_the_crawl_its_movement_pays_for() -> None:
+    model = next(iter(load_start(load(FIGHT_FILE)).state.models.values()))
+    down = replace(model, conditions=(Condition(KNOCKED_DOWN, "test", 1),))
+    assert reach(model) == model.sheet.movement
+    assert reach(down) == model.sheet.movement / 2  # crawling costs 2 per inch
+
+
+@pytest.mark.parametrize("run", [103, 158, 186])
+def test_s6_runs_where_a_crawling_model_once_planned_a_walk_now_play_to_the_end(run: int) -> None:
+    # These runs of seed 1 used to stop: "This path costs 10 inches ... Movement is 5 (S-6)".
+    outcome, _ = play_run(StrifeSim(), load_start(load(FIGHT_FILE)), 1, run, 100)
+    assert outcome.finished
+
+
 # --- refusals -----------------------------------------------------------------------------------
 
 
@@ -417,6 +437,27 @@ def test_cli_refuses_files_that_are_not_encounters(
         path.write_text(text, "utf-8")
         code, out, err = cli(monkeypatch, capsys, str(path))
         assert code == 2 and message in err and out == "", (name, err)
+
+
+@dataclass(frozen=True)
+class RefusingWar(WarSim):
+    """A War whose every command is refused, as when the policy meets a state it cannot handle."""
+
+    def play(self, state: WarState, command: Command, rng: Any) -> tuple[list[Any], WarState]:
+        raise RulesError("The War has ended; no more actions can be taken.")
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_refused_policy_command_names_the_run_even_from_a_worker(
+    monkeypatch: pytest.MonkeyPatch, workers: int
+) -> None:
+    monkeypatch.setattr(driver, "simulation_for", lambda start, rest: RefusingWar())
+    with pytest.raises(SimulationError) as refused:
+        simulate(load(WAR_FILE), 4, workers=workers)
+    assert str(refused.value) == (
+        "Run 0 stopped because the policy's next command was refused: The War has ended; no more "
+        "actions can be taken."
+    )
 
 
 def test_simulation_errors_are_tableside_errors() -> None:

@@ -4,11 +4,12 @@ In order of preference:
 1. Attacks of Opportunity on offer are taken (S-18).
 2. A model that has just taken damage, is below half HP and still has its Reaction Rolls with the
    Blow 1" straight back from its attacker (S-19).
-3. On its Turn, a model below half its HP that is in contact disengages: it moves its full
-   Movement (half when crawling) straight away from the nearest enemy (S-18), then ends its Turn.
+3. On its Turn, a model below half its HP that is in contact disengages: it moves as far as its
+   Movement pays for (half as far when crawling, Knocked Down: S-6, S-23) straight away from the
+   nearest enemy (S-18), then ends its Turn.
 4. Otherwise it attacks an enemy in contact (the defender Blocks with a shield, or Parries with a
-   weapon that can, while its Reaction lasts), or moves toward the nearest enemy and attacks if it
-   then can; then the Turn ends.
+   weapon that can, while its Reaction lasts), or moves toward the nearest enemy (as far as its
+   Movement pays for, stopping 0.9" short) and attacks if it then can; then the Turn ends.
 """
 
 from __future__ import annotations
@@ -18,8 +19,8 @@ from tableside.encounter.strife_fight import CONTACT
 from tableside.encounter.strife_state import FightState, Model
 from tableside.majesty.geometry import Point, distance
 from tableside.strife.catalog import Catalog, builtin_catalog
-from tableside.strife.conditions import KNOCKED_DOWN
 from tableside.strife.loadout import loadout
+from tableside.strife.movement import Leg, inch_cost, under_conditions
 
 
 def _enemies(state: FightState, me: Model) -> list[Model]:
@@ -36,6 +37,11 @@ def _toward(start: Point, goal: Point, inches: float) -> Point:
     gap = distance(start, goal) or 1.0
     t = min(1.0, inches / gap)
     return tuple(round(a + (b - a) * t, 3) for a, b in zip(start, goal, strict=True))  # type: ignore[return-value]
+
+
+def reach(me: Model) -> float:
+    """Inches its Movement pays for on foot: 1 per inch walking, 2 crawling (S-6, S-23)."""
+    return me.sheet.movement / inch_cost(under_conditions(Leg(1), me.conditions))
 
 
 def reaction_for(catalog: Catalog, state: FightState, defender: Model) -> str | None:
@@ -85,15 +91,14 @@ def _turn(catalog: Catalog, state: FightState) -> Command:
     near = enemies[0]
     gap = distance(me.position, near.position)
     if gap <= CONTACT and "move" not in me.elements and 2 * me.sheet.hp < me.sheet.hp_max:
-        crawling = any(c.name == KNOCKED_DOWN for c in me.conditions)
-        inches = me.sheet.movement / (2 if crawling else 1)
-        return Command("move", {"id": me.id, "to": list(_away(me.position, near.position, inches))})
+        away = _away(me.position, near.position, reach(me))
+        return Command("move", {"id": me.id, "to": list(away)})
     if gap <= CONTACT:
         item = {"defender": near.id, "reaction": reaction_for(catalog, state, near)}
         return Command(
             "attack", {"attacker": me.id, "attacks": [{k: v for k, v in item.items() if v}]}
         )
     if "move" not in me.elements:
-        step = min(float(me.sheet.movement), gap - 0.9)
+        step = min(reach(me), gap - 0.9)
         return Command("move", {"id": me.id, "to": list(_toward(me.position, near.position, step))})
     return Command("next")
