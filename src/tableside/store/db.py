@@ -9,8 +9,9 @@ PostgreSQL delivers to listeners (other server processes) only if it commits.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from types import TracebackType
@@ -116,6 +117,9 @@ class Store:
         self._writer = writer(engine)
         self._closed = False
         self._announce = engine.dialect.name == "postgresql"
+        # SQLite has one writer at a time: its threads queue here, woken in turn, rather than
+        # in SQLite's busy handler, which sleeps up to 100 ms between tries.
+        self._write_turn = threading.RLock() if engine.dialect.name == "sqlite" else nullcontext()
 
     @classmethod
     def open(cls, url: str | None = None) -> Store:
@@ -387,7 +391,7 @@ class Store:
     @contextmanager
     def _write(self) -> Iterator[Connection]:
         self._require_open()
-        with self._writer.begin() as connection:
+        with self._write_turn, self._writer.begin() as connection:
             yield connection
 
     @contextmanager

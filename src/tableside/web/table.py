@@ -2,10 +2,10 @@
 
 Commands on one encounter are serialised by a lock per encounter in this process; across
 processes the store's revision check refuses the later of two writers (``StaleRevisionError``,
-HTTP 409) with nothing written. Every read a player makes leaves out the records of hidden
-commands (and their undo and redo); the Host sees them marked ``"hidden": true``. Every state,
-record and answer a player gets has the values of combatants secret to it concealed
-(:mod:`tableside.web.redact`).
+HTTP 409) with nothing written, and the refused process reloads the encounter on its next
+request. Every read a player makes leaves out the records of hidden commands (and their undo
+and redo); the Host sees them marked ``"hidden": true``. Every state, record and answer a
+player gets has the values of combatants secret to it concealed (:mod:`tableside.web.redact`).
 """
 
 from __future__ import annotations
@@ -70,16 +70,25 @@ class WebTable:
         self._guard = threading.Lock()
         self._locks: dict[int, threading.Lock] = {}
         self._live: dict[int, Encounter[Any]] = {}
+        self._seen = threading.local()  # this request's read: (encounter id, stored revision)
 
     def live(self, encounter_id: int) -> Encounter[Any]:
         """The encounter kept in memory, re-read only when the store has moved past it.
 
-        Call with the encounter's lock held. Another process's appends show as a newer stored
-        revision and cause a reload; the store's revision check still refuses stale appends.
+        Call with the encounter's lock held. The stored revision is the one :meth:`at_encounter`
+        read moments ago in the same request (thread), else it is read now. Another process's
+        appends show as a newer stored revision and cause a reload; a record this process
+        appended since that read leaves the memory ahead of it, which is current. The store's
+        revision check still refuses an append made against a stale encounter.
         """
-        stored = self.store.encounter(encounter_id).revision
+        seen: tuple[int, int] | None = getattr(self._seen, "revision", None)
+        self._seen.revision = None
+        if seen is not None and seen[0] == encounter_id:
+            stored = seen[1]
+        else:
+            stored = self.store.encounter(encounter_id).revision
         cached = self._live.get(encounter_id)
-        if cached is None or cached.revision != stored:
+        if cached is None or cached.revision < stored:
             cached = open_encounter(self.store, encounter_id)
             self._live[encounter_id] = cached
         return cached
@@ -97,6 +106,7 @@ class WebTable:
 
     def principal(self, token: str | None) -> Principal:
         """The holder of ``token``, or UnauthorisedError."""
+        self._seen.revision = None
         if not token:
             raise UnauthorisedError(
                 "This needs a token: send 'Authorization: Bearer <token>' (or ?token= on pages "
@@ -115,7 +125,24 @@ class WebTable:
         return who
 
     def at_encounter(self, token: str | None, encounter_id: int) -> tuple[Principal, EncounterInfo]:
-        """The holder of ``token``, who must sit at the table of encounter ``encounter_id``."""
+        """The holder of ``token``, who must sit at the table of encounter ``encounter_id``.
+
+        One read finds the encounter, its table and the token's holder there; the revision it
+        read is kept for :meth:`live` in the same request. Only a refusal reads again, step by
+        step, to name the first thing wrong: no token (401), an unknown token (401), no such
+        encounter (404), or another table's token (403).
+        """
+        if token:
+            found = tables.access(self.store, token_hash(token), encounter_id)
+            if found is not None and found.holder is not None:
+                self._seen.revision = (encounter_id, found.info.revision)
+                return Principal(found.holder.table_id, found.holder.seat), found.info
+        return self._refuse_at_encounter(token, encounter_id)
+
+    def _refuse_at_encounter(
+        self, token: str | None, encounter_id: int
+    ) -> tuple[Principal, EncounterInfo]:
+        """:meth:`at_encounter` step by step: the first refusal (or the answer, if it changed)."""
         who = self.principal(token)
         info = self.store.encounter(encounter_id)
         if tables.table_of(self.store, encounter_id) != who.table_id:
