@@ -420,8 +420,9 @@ ENCOUNTER_SETUP = (
 <td>{{ "secret from other players" if c.secret else "open" }}</td>
 <td><form method="post" action="{{ base }}/secrets?token={{ token | urlencode }}">
 <input type="hidden" name="combatant" value="{{ c.id }}">
-<select name="secret">{% for v in ("default", "secret", "open") %}<option{% if v == choice(c)
-%} selected{% endif %}>{{ v }}</option>{% endfor %}</select><button>Set</button></form></td></tr>
+<select name="secret">{% for v in ("default", "secret", "open") %}
+<option value="{{ v }}"{% if v == choice(c) %} selected{% endif %}>{{ v }}</option>
+{% endfor %}</select><button>Set</button></form></td></tr>
 {% else %}<tr><td colspan="4">No combatant yet.</td></tr>{% endfor %}</tbody></table>
 <form class="box" id="npc-setting" method="post"
  action="{{ base }}/secrets?token={{ token | urlencode }}">
@@ -435,12 +436,13 @@ NPCs' values (combatants no seat plays) are secret from players</label>
 <input type="hidden" name="mode" value="form">
 {% if info.game == "majesty-war" %}
 <label>Name <input name="name" required maxlength="80" value="{{ v.name }}"></label>
-<label>Side <select name="side">{% for s in ("holy", "fallen") %}<option{% if v.side == s
-%} selected{% endif %}>{{ s }}</option>{% endfor %}</select></label>
+<label>Side <select name="side">{% for s in ("holy", "fallen") %}
+<option value="{{ s }}"{% if v.side == s %} selected{% endif %}>{{ s }}</option>
+{% endfor %}</select></label>
 <label>Tier <input type="number" name="tier" min="1" value="{{ v.tier or 1 }}"></label>
 <label>Magnitude <input type="number" name="magnitude" min="1" value="{{ v.magnitude or 1 }}">
 </label>
-<label>Weapon <select name="weapon">{% for w in weapons %}<option{% if v.weapon == w
+<label>Weapon <select name="weapon">{% for w in weapons %}<option value="{{ w }}"{% if v.weapon == w
 %} selected{% endif %}>{{ w }}</option>{% endfor %}</select></label>
 <fieldset><legend>Natural Basic Attributes (M-1)</legend>{% for a in attributes %}
 <label>{{ a | capitalize }} <input type="number" name="{{ a }}" min="0" required
@@ -457,7 +459,7 @@ NPCs' values (combatants no seat plays) are secret from players</label>
 <label><input type="checkbox" name="defeated_by_epic"{% if v.defeated_by_epic %} checked
 {% endif %}> Defeated by an Epic result</label>
 {% else %}
-<label>Model <select name="model">{% for m in models %}<option{% if v.model == m
+<label>Model <select name="model">{% for m in models %}<option value="{{ m }}"{% if v.model == m
 %} selected{% endif %}>{{ m }}</option>{% endfor %}</select></label>
 <label>Side <input name="side" required maxlength="40" value="{{ v.side }}"></label>
 {% endif %}
@@ -492,7 +494,8 @@ PLACING = """{% macro placing(v) %}
 <fieldset><legend>Position (inches)</legend>{% for k in ("x", "y", "z") %}
 <label>{{ k }} <input name="{{ k }}" value="{{ v[k] or 0 }}"></label>{% endfor %}</fieldset>
 <label>Secret values <select name="secret">{% for s in ("default", "secret", "open") %}
-<option{% if v.secret == s %} selected{% endif %}>{{ s }}</option>{% endfor %}</select></label>
+<option value="{{ s }}"{% if v.secret == s %} selected{% endif %}>{{ s }}</option>
+{% endfor %}</select></label>
 {% endmacro %}"""
 
 TEMPLATES = {
