@@ -30,6 +30,7 @@ from tableside.encounter.war_args import StrikeArgs, parse_args
 from tableside.majesty.odds import strike_odds
 from tableside.web.demo import DemoLinks, create_demo
 from tableside.web.pages import log_lines
+from tableside.web.redact import redact_record
 from tableside.web.table import record_view
 
 DICE = "9, 4, 12, 3, 8, 1, 10"
@@ -245,13 +246,21 @@ def breakdown(texts: list[str]) -> list[str]:
 
 
 def test_the_page_writes_every_breakdown_as_the_server_does(play: Play) -> None:
-    records = war_strikes() + fight_attacks()
+    plain = war_strikes() + fight_attacks()
+    # as players see them when one side's values are secret to them (W-1)
+    concealed = [
+        redact_record(r, hidden.__contains__)
+        for hidden in (frozenset({"Watcher", "Goblin"}), frozenset({"Jackal", "Aldric"}))
+        for r in plain
+    ]
+    records = plain + concealed
     shown: list[str] = play.host.driver.execute_script(
         "return arguments[0].flatMap(r => lines(r));", records
     )
     served = [line["text"] for line in log_lines(records)]
     assert breakdown(shown) == breakdown(served)
     assert sum(line.startswith("      rulings ") for line in served) == len(records)
+    assert any("secret" in line for line in breakdown(served))
     for part in ("Adjustment die 1: 9→8 by defender", "Boon/Bane +1: discarded 3",
                  "Effects fired: 12 Effects 1 of 2", "Falter: Watcher 2 (Club 12 Effect 2)",
                  "Status: Watcher unchanged, Jackal defeated", "Defensive Hits", "d100 ",

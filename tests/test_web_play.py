@@ -17,8 +17,10 @@ import pytest
 from fastapi.testclient import TestClient
 
 from tableside.encounter import war
+from tableside.encounter.log import Command
 from tableside.encounter.roster import add_commands
 from tableside.encounter.war_args import StrikeArgs, parse_args
+from tableside.errors import TablesideError
 from tableside.majesty.geometry import distance
 from tableside.majesty.odds import strike_odds
 from tableside.majesty.odds_report import strike_odds_dict
@@ -172,7 +174,7 @@ def test_bad_strike_args_are_one_sentence_naming_the_value(
 ) -> None:
     before = snapshot(war_table)
     for path in ("/odds", "/preview"):
-        r = war_table.post(path, war_table.bo, {"kind": "strike", "args": args, "dice": DICE})
+        r = war_table.post(path, war_table.host, {"kind": "strike", "args": args, "dice": DICE})
         assert r.status_code == status, r.text
         error = r.json()["error"]
         assert named in error
@@ -332,7 +334,7 @@ def test_attack_odds_are_the_hit_law_by_brute_force_s7(
 ) -> None:
     attack = {"defender": "Goblin", "modifiers": modifiers}
     args = {"attacker": "Aldric", "attacks": [attack]}
-    r = fight_table.post("/odds", fight_table.ann, {"kind": "attack", "args": args})
+    r = fight_table.post("/odds", fight_table.host, {"kind": "attack", "args": args})
     assert r.status_code == 200, r.text
     found = r.json()["attacks"][0]
     goblin = fight_table.web.live(fight_table.eid).state.models["Goblin"].sheet
@@ -345,12 +347,66 @@ def test_attack_odds_are_the_hit_law_by_brute_force_s7(
     assert {k: v for k, v in shown.items() if v} == oracle
     hit = oracle.get("hit", Fraction(0)) + oracle.get("critical_hit", Fraction(0))
     assert Fraction(found["hit"]["fraction"]) == hit
+    assert Fraction(found["whole"]["hit"]["fraction"]) == hit  # no reaction: the same roll
+
+
+def every_attack(t: Table, args: dict[str, Any]) -> dict[str, Fraction]:
+    """Brute force: the live fight decides the attack for every d100 and damage die (1d8)."""
+    live = t.web.live(t.eid)
+    found: dict[str, Fraction] = {"defeat": Fraction(0), "damage": Fraction(0)}
+    for natural in range(1, D100 + 1):
+        for dice, weight in [((natural,), Fraction(1, D100))] + [
+            ((natural, d), Fraction(1, D100 * 8)) for d in range(1, 9)
+        ]:
+            try:
+                events = live.decide(Command("attack", args, dice), live.next_seq)
+            except TablesideError:
+                continue  # too few dice for this natural (it rolls damage) or too many
+            dealt = [e.data for e in events if e.kind == "hp_set"]
+            found["damage"] += weight * sum(d["damage"] for d in dealt)
+            found["defeat"] += weight * any(d["hp"] == 0 for d in dealt)
+    return found
+
+
+@pytest.mark.parametrize("modifiers", [[], [-60]], ids=["none", "minus"])
+def test_whole_attack_odds_agree_with_every_die_through_the_fight_s7_s14(
+    fight_table: Table, modifiers: list[int]
+) -> None:
+    args = {"attacker": "Aldric", "attacks": [{"defender": "Goblin", "modifiers": modifiers}]}
+    r = fight_table.post("/odds", fight_table.host, {"kind": "attack", "args": args})
+    whole = r.json()["attacks"][0]["whole"]
+    oracle = every_attack(fight_table, args)
+    assert Fraction(whole["defeat"]["fraction"]) == oracle["defeat"]
+    mean = sum(row["value"] * Fraction(row["eq"]["fraction"]) for row in whole["damage"]["values"])
+    assert mean == oracle["damage"]
+    assert whole["hp"] == fight_table.web.live(fight_table.eid).state.models["Goblin"].sheet.hp
+
+
+def test_a_player_gets_no_odds_against_a_secret_npc_until_the_host_opens_it_w1(
+    fight_table: Table,
+) -> None:
+    args = {"attacker": "Aldric", "attacks": [{"defender": "Goblin"}]}
+    body = {"kind": "attack", "args": args}
+    r = fight_table.post("/odds", fight_table.ann, body)
+    assert r.status_code == 403
+    assert r.json()["error"] == (
+        "Odds involving Goblin are not shown to players: its values are secret."
+    )
+    opened = fight_table.client.put(
+        f"/api/encounters/{fight_table.eid}/secrets/Goblin",
+        headers=fight_table.host,
+        json={"secret": False},
+    )
+    assert opened.status_code == 200, opened.text
+    r = fight_table.post("/odds", fight_table.ann, body)
+    assert r.status_code == 200, r.text
+    assert r.json() == fight_table.post("/odds", fight_table.host, body).json()
 
 
 def test_attack_odds_refuse_a_reaction_the_defender_cannot_make_s12(fight_table: Table) -> None:
     before = snapshot(fight_table)
     args = {"attacker": "Aldric", "attacks": [{"defender": "Goblin", "reaction": "parry"}]}
-    r = fight_table.post("/odds", fight_table.ann, {"kind": "attack", "args": args})
+    r = fight_table.post("/odds", fight_table.host, {"kind": "attack", "args": args})
     assert r.status_code == 400
     assert r.json()["error"] == "Spear has no Parry attribute; use an improvised parry (S-12)."
     assert snapshot(fight_table) == before
@@ -379,6 +435,8 @@ def test_a_fight_preview_writes_nothing_and_matches_the_attack_s7(fight_table: T
     body = {"kind": "attack", "args": args, "dice": [70, 8]}
     preview = fight_table.post("/preview", fight_table.ann, body).json()
     assert snapshot(fight_table) == before
+    (hp,) = [e["data"] for e in preview["record"]["events"] if e["kind"] == "hp_set"]
+    assert hp["damage"] == "secret"  # the Goblin's values are secret to the player (W-1)
     assert preview["adjustments"] == [] and preview["steps"] == []
     done = fight_table.post("/commands", fight_table.ann, body).json()["record"]
     assert preview["record"] == done

@@ -202,7 +202,9 @@ function strike(e, s) {
   out.push('      rulings ' + s.rulings.join(', '));
   return out;
 }
-const words = t => t.replace(/_/g, ' ');
+const words = t => String(t).replace(/_/g, ' ');
+// a value concealed from a player (W-1) is the string "secret": no object to read
+const isObject = v => v !== null && typeof v === 'object';
 function attackEffect(x, s) {
   if (x.kind === 'percent') return '      ' + x.name + ': d100 ' + x.roll + ' vs ' + x.chance +
     '% → ' + (x.applied ? 'applied' : 'not applied');
@@ -213,19 +215,21 @@ function attackEffect(x, s) {
 }
 function attack(e, s) {
   const out = ['    ' + e.kind + ' ' + s.attacker + ' → ' + s.defender + ' with ' + s.weapon +
-    (s.precision ? ' (Precision Attack)' : '') + '  [' + (e.rule || '-') + ']'];
-  if (s.ward_off) out.push('      Ward-off roll-off: ' + s.ward_off.winner + ' wins' +
+    (s.precision === true ? ' (Precision Attack)' : '') + '  [' + (e.rule || '-') + ']'];
+  if (isObject(s.ward_off)) out.push('      Ward-off roll-off: ' + s.ward_off.winner + ' wins' +
     (s.warded_off ? ', the attack is warded off' : ''));
   if (s.natural !== null) out.push('      d100 ' + s.naturals.join(' ') +
     labelled(s.modifiers) + ' → ' + s.modified + ' vs AC ' + s.ac + ', Dodge ' + s.dodge +
     ': ' + words(s.outcome));
   const r = s.reaction;
-  if (r) out.push('      ' + words(r.kind) + ' with ' + r.items.join(', ') + ': d20 ' + r.roll +
-    labelled(r.parts) + ' = ' + r.total + ', ' + r.result + (r.stopped ? ', stopped' : '') +
-    (r.disarmed ? ', disarmed' : '') + (r.item_damaged ? ', item damaged' : ''));
-  const d = s.damage;
+  if (isObject(r)) out.push('      ' + words(r.kind) + ' with ' + r.items.join(', ') +
+    ': d20 ' + r.roll + labelled(r.parts) + ' = ' + r.total + ', ' + r.result +
+    (r.stopped ? ', stopped' : '') + (r.disarmed ? ', disarmed' : '') +
+    (r.item_damaged ? ', item damaged' : ''));
+  const d = isObject(s.damage) ? s.damage : null;
+  const crit = d && typeof d.crit_multiplier === 'number' && d.crit_multiplier > 1;
   if (d) out.push('      damage ' + d.dice + ': rolled ' + d.rolls.join(' ') +
-    labelled(d.parts) + ' = ' + d.total + ' (' + d.basis + (d.crit_multiplier > 1 ? ', ×' +
+    labelled(d.parts) + ' = ' + d.total + ' (' + d.basis + (crit ? ', ×' +
     d.crit_multiplier : '') + (d.absorbed ? ', ' + d.absorbed + ' absorbed' : '') + ')');
   out.push(...s.effects.map(x => attackEffect(x, s)));
   out.push('      rulings ' + s.rulings.join(', '));
@@ -383,18 +387,31 @@ function showWarOdds(body) {
   $('odds-laws').replaceChildren(law('uncanceled Hits', d.uncanceled_hits),
     ...o.wear_kinds.map(k => law('Wear ' + k, d['wear_' + k])));
 }
+function chanceRows(t, title, chances) {
+  const shown = Object.entries(chances).filter(([, p]) => p.p > 0);
+  if (!shown.length) return;
+  const h = document.createElement('tr'); h.append(el('th', title), el('th', 'P'));
+  t.append(h);
+  for (const [k, p] of shown) { const tr = document.createElement('tr');
+    tr.append(el('td', words(k)), el('td', pct(p.p))); t.append(tr); }
+}
 function showAttackOdds(body) {
-  const tables = body.attacks.map(a => {
-    const t = el('table');
+  const tables = [];
+  for (const a of body.attacks) {
+    const t = el('table'), w = a.whole;
     t.append(el('caption', 'on ' + a.defender + ' with ' + a.weapon + ': modifier ' +
       signed(a.modifier) + ' vs AC ' + a.ac + ', Dodge ' + a.dodge));
-    for (const [k, p] of Object.entries(a.outcomes)) { const tr = document.createElement('tr');
-      tr.append(el('td', k.replace(/_/g, ' ')), el('td', pct(p.p))); t.append(tr); }
-    return t;
-  });
-  const hit = el('strong', 'P(hit) ' + body.attacks.map(a => pct(a.hit.p)).join(', '));
-  hit.id = 'odds-hit';
-  $('odds-summary').replaceChildren(hit, el('span', ' · before any reaction roll (S-7)'));
+    chanceRows(t, 'outcome', w.outcome);
+    if (a.reaction) chanceRows(t, words(a.reaction), w.reaction);
+    chanceRows(t, 'condition', w.conditions);
+    tables.push(t, law('damage to ' + a.defender, w.damage));
+  }
+  const all = f => body.attacks.map(f).join(', ');
+  const defeat = el('strong', 'P(defeat) ' + all(a => pct(a.whole.defeat.p)));
+  defeat.id = 'odds-defeat';
+  $('odds-summary').replaceChildren(defeat, el('span', ' · P(hit) ' +
+    all(a => pct(a.whole.hit.p)) + ' · damage mean ' +
+    all(a => a.whole.damage.mean.toFixed(2)) + ' · at ' + all(a => a.whole.hp) + ' HP'));
   $('odds-laws').replaceChildren(...tables);
 }
 let oddsTimer = null, oddsAsked = 0;
@@ -761,9 +778,9 @@ def encounter_page(
     )
 
 
-def words(text: str) -> str:
+def words(text: object) -> str:
     """An identifier as words (critical_hit → critical hit)."""
-    return text.replace("_", " ")
+    return str(text).replace("_", " ")
 
 
 def attack_effect(x: dict[str, Any], s: dict[str, Any]) -> str:
@@ -779,12 +796,12 @@ def attack_effect(x: dict[str, Any], s: dict[str, Any]) -> str:
 
 def attack_lines(event: dict[str, Any], s: dict[str, Any]) -> list[str]:
     """A Realm of Strife attack's breakdown (S-7 … S-14, S-23), as the script writes it."""
-    precision = " (Precision Attack)" if s["precision"] else ""
+    precision = " (Precision Attack)" if s["precision"] is True else ""
     out = [
         f"    {event['kind']} {s['attacker']} → {s['defender']} with {s['weapon']}{precision}"
         f"  [{event['rule'] or '-'}]"
     ]
-    if s["ward_off"]:
+    if isinstance(s["ward_off"], dict):
         warded = ", the attack is warded off" if s["warded_off"] else ""
         out.append(f"      Ward-off roll-off: {s['ward_off']['winner']} wins{warded}")
     if s["natural"] is not None:
@@ -804,7 +821,7 @@ def reaction_damage(s: dict[str, Any]) -> list[str]:
     """The reaction's roll (S-10 … S-13) and the damage dealt (S-14) of one attack."""
     out = []
     r = s["reaction"]
-    if r:
+    if isinstance(r, dict):
         out.append(
             f"      {words(r['kind'])} with {', '.join(r['items'])}: d20 {r['roll']}"
             f"{labelled(r['parts'])} = {r['total']}, {r['result']}"
@@ -813,8 +830,9 @@ def reaction_damage(s: dict[str, Any]) -> list[str]:
             + (", item damaged" if r["item_damaged"] else "")
         )
     d = s["damage"]
-    if d:
-        crit = f", ×{d['crit_multiplier']}" if d["crit_multiplier"] > 1 else ""
+    if isinstance(d, dict):
+        multiplier = d["crit_multiplier"]
+        crit = f", ×{multiplier}" if isinstance(multiplier, int) and multiplier > 1 else ""
         absorbed = f", {d['absorbed']} absorbed" if d["absorbed"] else ""
         out.append(
             f"      damage {d['dice']}: rolled {dice_text(d['rolls'])}{labelled(d['parts'])} = "

@@ -8,6 +8,7 @@ when the engine would refuse the command now.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -16,7 +17,7 @@ from tableside.dice import ScriptedRng, SeededRng
 from tableside.encounter import strife_fight as fight
 from tableside.encounter import war
 from tableside.encounter.engine import Encounter
-from tableside.encounter.log import Command, Event, LogRecord, RecordKind
+from tableside.encounter.log import Command, LogRecord, RecordKind
 from tableside.encounter.strife_state import FightState
 from tableside.encounter.war_args import StrikeArgs, parse_args
 from tableside.encounter.war_state import WarState
@@ -30,6 +31,7 @@ from tableside.strife import odds as strife_odds
 from tableside.strife.attack import AttackSetup, check_attack, hit_modifiers, hit_rule
 from tableside.strife.catalog import Element
 from tableside.strife.loadout import effective_ac, loadout
+from tableside.strife.odds_law import AttackOdds
 from tableside.strife.records import Part, total
 from tableside.web.auth import Principal, authorise_command
 from tableside.web.table import WebTable, current_actor, record_view
@@ -137,7 +139,12 @@ def attack_setup(snap: Snapshot, attacker: Any, item: fight.AttackItem) -> Attac
 
 
 def attack_odds(snap: Snapshot, attacker: Any, item: fight.AttackItem) -> dict[str, Any]:
-    """The chance of each hit outcome of one attack (S-7), before any reaction roll."""
+    """One attack's odds: its hit roll alone (S-7) and the whole attack with its reaction.
+
+    ``outcomes`` is the hit roll's law before any reaction roll; ``whole`` is the law of
+    everything the attack decides (Ward-off, a failed Parry ignoring Dodge, the reaction's
+    verdict, damage dealt and P(the defender is left at 0 HP), S-7, S-10 … S-14, S-21).
+    """
     setup = attack_setup(snap, attacker, item)
     use = check_attack(setup)
     modifier = total(hit_modifiers(setup, use))
@@ -152,7 +159,36 @@ def attack_odds(snap: Snapshot, attacker: Any, item: fight.AttackItem) -> dict[s
         "precision": setup.precision,
         "outcomes": {outcome.value: probability(p) for outcome, p in law.items()},
         "hit": probability(sum((p for o, p in law.items() if o.hits), Fraction(0))),
+        "whole": whole_attack(strife_odds.attack_odds(setup)),
     }
+
+
+def whole_attack(odds: AttackOdds) -> dict[str, Any]:
+    """The whole attack's law as JSON (every probability as ``{p, fraction}``)."""
+    chances = {
+        "outcome": odds.outcome,
+        "reaction": odds.reaction,
+        "damage_basis": odds.damage_basis,
+        "conditions": odds.conditions,
+        "damaged_items": odds.damaged_items,
+    }
+    return {
+        "hp": odds.hp,
+        "hit": probability(odds.hits),
+        "defeat": probability(odds.defeat),
+        "stopped": probability(odds.stopped),
+        **{name: {k: probability(p) for k, p in c.items()} for name, c in chances.items()},
+        "damage": law_dict(odds.damage.items(), odds.damage.mean),
+    }
+
+
+def law_dict(items: Iterable[tuple[int, Fraction]], mean: Fraction) -> dict[str, Any]:
+    """A law's mean and, per value, P(=) and P(≥)."""
+    rows, below = [], Fraction(0)
+    for value, p in items:
+        rows.append({"value": value, "eq": probability(p), "ge": probability(1 - below)})
+        below += p
+    return {"mean": float(mean), "values": rows}
 
 
 # --- preview ----------------------------------------------------------------------------------
@@ -176,18 +212,20 @@ def preview(table: WebTable, who: Principal, encounter_id: int, command: Command
     events = tuple(snap.game.decide(snap.state, command, rng))
     rng.expect_all_used()
     record = LogRecord(snap.revision + 1, RecordKind.COMMAND, snap.next_seq, command, events)
+    shown = record_view(record, frozenset())  # the caller conceals what is secret to ``who``
+    adjustments = adjustments_of(shown["events"])
     return {
         "revision": snap.revision,
-        "record": record_view(record, frozenset()),
-        "adjustments": adjustments_of(events),
-        "steps": steps_of(adjustments_of(events)),
+        "record": shown,
+        "adjustments": adjustments,
+        "steps": steps_of(adjustments),
     }
 
 
-def adjustments_of(events: tuple[Event, ...]) -> list[dict[str, Any]]:
+def adjustments_of(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The Adjustments of the Strike among ``events`` (die: 0-based index into the natural roll)."""
     for event in events:
-        result = event.data.get("result") if event.kind == "strike_resolved" else None
+        result = event["data"].get("result") if event["kind"] == "strike_resolved" else None
         if isinstance(result, dict):
             return list(result["adjustments"])
     return []
