@@ -284,6 +284,7 @@ def add_pages(app: FastAPI, table: WebTable) -> None:
         records = table.log(who, encounter_id)
         return encounter_page(view, info, table.state(encounter_id, who), records, token or "")
 
+
 def add_play(app: FastAPI, table: WebTable) -> None:
     """The play form's endpoints: odds, previews on a copy, the pickers' options (web/play.py)."""
 
