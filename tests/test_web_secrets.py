@@ -352,3 +352,38 @@ def test_w6_players_get_no_odds_against_a_secret_npc_and_previews_are_redacted(w
     assert host_result["data"]["result"]["guard"]["value"] == 977
     war.client.put(war.api("/secrets/Boss"), headers=war.host, json={"secret": False})
     assert war.client.post(war.api("/odds"), headers=war.ann, json=strike).status_code == 200
+
+
+def test_w4_a_players_attack_on_a_secret_strife_sheet_reveals_none_of_its_numbers(
+    client: TestClient,
+) -> None:
+    from tableside.strife.catalog import builtin_catalog
+
+    r = client.post("/api/tables", json={"name": "Mill"}).json()
+    tid, host = r["id"], auth(r["host_token"])
+    new = {"game": "strife-combat", "name": "Ambush", "seed": 5}
+    eid = client.post(f"/api/tables/{tid}/encounters", headers=host, json=new).json()["id"]
+    player = auth(seat(client, tid, host, "Al", ["Aldric"]))
+    goblin = builtin_catalog().combatant("Goblin").model_dump(mode="json")
+    brute = {**goblin, "name": "Brute", "hp": 4321, "hp_max": 4321, "ac": 83, "initiative": 29}
+    for body in ({"model": "Aldric", "side": "heroes"},
+                 {"sheet": brute, "side": "monsters", "position": [1, 0, 0]}):  # fmt: skip
+        r = client.post(f"/api/encounters/{eid}/characters", headers=host, json=body)
+        assert r.status_code == 201, r.text
+    url = f"/api/encounters/{eid}/commands"
+    assert client.post(url, headers=host, json={"kind": "start", "args": {}}).status_code == 200
+    state = client.get(f"/api/encounters/{eid}", headers=host).json()["state"]
+    if state["current"] != "Aldric":
+        assert client.post(url, headers=host, json={"kind": "next", "args": {}}).status_code == 200
+    attack = {"attacker": "Aldric", "attacks": [{"defender": "Brute"}]}
+    answer = client.post(url, headers=player, json={"kind": "attack", "args": attack})
+    assert answer.status_code == 200, answer.text
+    host_log = client.get(f"/api/encounters/{eid}/log", headers=host).text
+    score = next(m["score"] for m in state["models"] if m["id"] == "Brute")
+    numbers = {"4321", "83", str(score)}
+    assert all(n in host_log for n in numbers)
+    reads = [client.get(f"/api/encounters/{eid}{path}", headers=player) for path in ("", "/log")]
+    received = "\n".join([answer.text, *(r.text for r in reads)])
+    assert {n for n in numbers if f": {n}" in received or f":{n}" in received} == set()
+    shown = next(e for e in answer.json()["record"]["events"] if e["kind"] == "attack_resolved")
+    assert shown["data"]["result"]["ac"] == SECRET and shown["data"]["result"]["natural"] != SECRET
