@@ -17,6 +17,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from war_builders import add, do, until_turn_of, war
 
 from tableside.cli.app import main
@@ -179,6 +181,25 @@ def test_a_simulated_fight_equals_the_same_fight_through_the_engine(run: int) ->
     lost = {m.id: before[m.id].sheet.hp - m.sheet.hp for m in engine.state.models.values()}
     assert dict(outcome.losses) == {who: (hp,) for who, hp in lost.items()}
     assert set(outcome.fallen) == {m.id for m in engine.state.models.values() if m.down}
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(base=st.integers(0, 2**40), run=st.integers(0, 10**6))
+def test_any_simulated_fight_equals_the_engines_fight(base: int, run: int) -> None:
+    doc = load(FIGHT_FILE)
+    sim = StrifeSim()
+    outcome, final = play_run(sim, load_start(doc), base, run, 100)
+    engine = engine_run(doc, base, run, sim.next_command, 100)
+    assert final == engine.state and outcome.winner == engine.state.winner
+
+
+@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(base=st.integers(0, 2**40), run=st.integers(0, 10**6), rest=st.booleans())
+def test_any_simulated_war_equals_the_engines_war(base: int, run: int, rest: bool) -> None:
+    doc = load(WAR_FILE)
+    outcome, final = play_run(WarSim(rest=rest), load_start(doc), base, run, 100)
+    engine = engine_run(doc, base, run, WarPolicy(rest=rest), 100)
+    assert final == engine.state and outcome.winner == engine.state.winner
 
 
 def test_the_fast_path_keeps_every_state_changing_event() -> None:
