@@ -386,6 +386,7 @@ def _require_encounter(connection: Connection, encounter_id: int) -> None:
     if found is None:
         raise UnknownEncounterError(encounter_id)
 
+
 def _require_table(connection: Connection, table_id: int) -> None:
     found = connection.execute(
         select(GameTableRow.id).where(GameTableRow.id == table_id)
