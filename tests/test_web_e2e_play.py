@@ -28,6 +28,7 @@ from tableside.encounter.roster import add_commands
 from tableside.encounter.strife_fight import StrifeFight
 from tableside.encounter.war_args import StrikeArgs, parse_args
 from tableside.majesty.odds import strike_odds
+from tableside.web.auth import Principal
 from tableside.web.demo import DemoLinks, create_demo
 from tableside.web.pages import log_lines
 from tableside.web.redact import redact_record
@@ -266,3 +267,48 @@ def test_the_page_writes_every_breakdown_as_the_server_does(play: Play) -> None:
                  "Status: Watcher unchanged, Jackal defeated", "Defensive Hits", "d100 ",
                  "damage 1d8: rolled "):  # fmt: skip
         assert any(part in line for line in served), part
+
+
+def test_the_host_attacks_in_a_realm_of_strife_fight_with_typed_dice_s7(
+    server: LiveServer, browsers: tuple[WebDriver, WebDriver]
+) -> None:
+    host_token = fight_table(server)
+    host = Person("Host", browsers[0])
+    host.driver.get(f"{server.base}/tables/{host_token[0]}/encounters/{host_token[1]}"
+                    f"?token={host_token[2]}")  # fmt: skip
+    host.wait("the fight", lambda s: s.text("whose") == "Ambush round (heroes): Aldric's Turn")
+    host.wait("the pickers", lambda _s: "Aldric" in options(host, "p-actor"))
+    Select(host.find("p-actor")).select_by_value("Aldric")
+    host.wait("the target", lambda _s: target_texts(host) == ['Goblin (1")'])
+    assert options(host, "p-reaction") == ["", "ward_off"]
+    host.wait("the odds", lambda s: s.text("odds-summary").startswith("P(defeat) 25.00%"))
+    assert "P(hit) 90.00%" in host.text("odds-summary")
+    assert lines(host, "#odds-laws caption")[1] == "damage to Goblin (mean 5.22)"
+    host.type("my-dice", "70, 8")
+    host.find("use-dice").click()
+    host.wait("the preview", lambda _s: host.find("suggestion").is_displayed())
+    assert "d100 70 → 70 vs AC 8, Dodge 10: hit" in lines(host, "#suggestion-lines div")
+    host.find("accept").click()
+    host.wait("the attack", lambda s: s.text("whose") == "Ended — winner: heroes")
+    log = host.log()
+    at = log.index("attack_resolved Aldric → Goblin with Long Sword  [S-7]")
+    assert log[at + 1 : at + 4] == [
+        "d100 70 → 70 vs AC 8, Dodge 10: hit",
+        "damage 1d8: rolled 8 (1d8 8, Strength 1) = 9 (full)",
+        "rulings S-7, S-14",
+    ]
+
+
+def fight_table(server: LiveServer) -> tuple[int, int, str]:
+    """A Realm of Strife fight begun with an ambush: Aldric (heroes) next to a Goblin."""
+    web = server.table
+    table_id, token = web.create_table("Mill night")
+    host = Principal(table_id, None)
+    info = web.create_encounter(host, table_id, "strife-combat", "Ambush at the mill", 5)
+    goblin: dict[str, Any] = {"id": "Goblin", "model": "Goblin", "side": "monsters"}
+    goblin["position"] = [1, 0, 0]
+    aldric: dict[str, Any] = {"id": "Aldric", "model": "Aldric", "side": "heroes"}
+    for kind, args in [("add", aldric),
+                       ("add", goblin), ("start", {"ambush": "heroes"})]:  # fmt: skip
+        web.execute(host, info.id, Command(kind, args), None)
+    return table_id, info.id, token

@@ -250,8 +250,9 @@ function cellText(column, v) {
 function whose(state) {
   if (state.ended) return 'Ended — winner: ' + (state.winner || 'nobody');
   if (!state.current) return 'Not started';
-  return (WAR ? 'Cycle ' + state.cycle : 'Round ' + state.round) + ': ' + state.current +
-    "'s Turn";
+  const ambush = !WAR && state.round === 0 && state.ambush;
+  return (WAR ? 'Cycle ' + state.cycle : ambush ? 'Ambush round (' + state.ambush + ')'
+    : 'Round ' + state.round) + ': ' + state.current + "'s Turn";
 }
 let state = boot.state;
 const rowsOf = s => s.combatants || s.models || [];
@@ -605,6 +606,8 @@ def whose(state: dict[str, Any], war: bool) -> str:
     if not state.get("current"):
         return "Not started"
     when = f"Cycle {state['cycle']}" if war else f"Round {state['round']}"
+    if not war and state["round"] == 0 and state.get("ambush"):
+        when = f"Ambush round ({state['ambush']})"
     return f"{when}: {state['current']}'s Turn"
 
 
