@@ -1,13 +1,19 @@
-# Two entry points for a fresh machine with only Python 3.11+:
-#   make demo   - set up and run the main job (a seeded Strike with its full breakdown)
+# Entry points for a fresh machine with only Python 3.11+:
+#   make run    - set up and run the main job: the live web table on SQLite (tableside.db) with
+#                 a demo table of both games; prints the Host's and the players' links
+#                 (RUN_HOST=0.0.0.0 RUN_PORT=8080 RUN_DB=other.db to change where)
 #   make test   - set up and run every check and test (ruff, mypy --strict, pytest on SQLite
 #                 and on a local PostgreSQL server it starts)
+#   make demo   - set up and resolve one seeded Strike on the command line, with its breakdown
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+RUN_HOST ?= 127.0.0.1
+RUN_PORT ?= 8000
+RUN_DB ?= tableside.db
 
-.PHONY: setup demo test lint typecheck unit bench bench-store bench-war postgres browser screenshots clean
+.PHONY: setup run demo test lint typecheck unit bench bench-store bench-war postgres browser screenshots clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -16,6 +22,9 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 setup: $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/tableside serve --demo --host $(RUN_HOST) --port $(RUN_PORT) --db $(RUN_DB)
 
 demo: $(STAMP)
 	$(BIN)/tableside majesty strike --striker examples/herald.json --defender examples/fallen_warrior.json --seed 7

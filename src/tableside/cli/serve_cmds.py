@@ -1,41 +1,129 @@
-"""``tableside serve``: run the live web table (FastAPI on uvicorn)."""
+"""``tableside serve``: run the live web table (FastAPI on uvicorn).
+
+One server process serves SQLite: SQLite lets one writer at a time into the file, so a second
+process adds waiting, not throughput, and its live streams would see the other's records only
+by their 1-second poll. On PostgreSQL ``--workers N`` starts N processes on one port (uvicorn's
+workers, each building the app with :func:`tableside.web.create_app` from
+``TABLESIDE_DATABASE_URL``); every committed record reaches the streams of all of them by
+LISTEN/NOTIFY.
+"""
 
 from __future__ import annotations
 
+import errno
+import socket
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from tableside.errors import TablesideError
+
 if TYPE_CHECKING:  # the web stack loads only when serving, keeping the other commands quick
+    from tableside.web.demo import DemoLinks
     from tableside.web.table import WebTable
+
+GRACE = 2  # seconds open streams get to end when the server stops (they never end by themselves)
+APP_FACTORY = "tableside.web:create_app"
+
+
+class ServeError(TablesideError):
+    """Options under which the web table cannot be served."""
 
 
 def demo_lines(table: WebTable, base: str) -> list[str]:
-    """Create the demo table and the lines that tell the Host where to go."""
+    """Create the demo table; the lines that tell the Host where the War is and who joins."""
     from tableside.web.demo import create_demo
 
-    demo = create_demo(table)
+    return war_lines(create_demo(table), base)
+
+
+def war_lines(demo: DemoLinks, base: str) -> list[str]:
+    """The demo War's lines: its ids, the Host's page and each seat's join link."""
     lines = [f"Demo table {demo.table_id}, War {demo.encounter_id}.",
              f"Host:   {base}{demo.host_page}"]  # fmt: skip
-    lines += [f"{name}: {base}{link}" for name, link in demo.player_links.items()]
-    return lines
+    return lines + [f"{name}: {base}{link}" for name, link in demo.player_links.items()]
+
+
+def fight_lines(demo: DemoLinks, base: str) -> list[str]:
+    """The demo fight's lines: its id, the Host's page and each seat's join link."""
+    lines = [f"Realm of Strife fight {demo.fight_id} at the same table.",
+             f"Host:   {base}{demo.fight_page}"]  # fmt: skip
+    return lines + [f"{name}: {base}{link}" for name, link in demo.fight_links.items()]
+
+
+def link_base(host: str, port: int) -> str:
+    """The base of the printed links (a wildcard address is shown as loopback)."""
+    shown = "127.0.0.1" if host in ("0.0.0.0", "") else "[::1]" if host == "::" else host
+    return f"http://{shown}:{port}"
+
+
+def require_free(host: str, port: int) -> None:
+    """Refuse an address the server could not listen on, before anything is created."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except socket.gaierror:
+        raise ServeError(f"Cannot listen on host {host!r}: no such address.") from None
+    family, kind, proto, _name, address = infos[0]
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(address)
+        except OSError as error:
+            why = "it is in use" if error.errno == errno.EADDRINUSE else error.strerror
+            raise ServeError(f"Cannot listen on {host}:{port}: {why}.") from None
 
 
 def serve(
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
+    port: Annotated[int, typer.Option(min=1, max=65535, help="Port to listen on.")] = 8000,
     db: Annotated[str | None, typer.Option(help="SQLite file (default: as the CLI).")] = None,
     demo: Annotated[bool, typer.Option(help="Create a demo table and print its links.")] = False,
+    workers: Annotated[
+        int,
+        typer.Option(
+            min=1,
+            max=64,
+            help="Server processes on the port (PostgreSQL only: TABLESIDE_DATABASE_URL).",
+        ),
+    ] = 1,
 ) -> None:
     """Serve the web table: Host and players around one fight, live in the browser."""
     import uvicorn
 
+    from tableside.store import Store
     from tableside.web import create_app
 
-    app = create_app(None if db is None else f"sqlite:///{db}")
-    table: WebTable = app.state.table
-    typer.echo(f"Tableside web table on http://{host}:{port} (store {table.store.url})")
+    url = None if db is None else f"sqlite:///{db}"
+    require_free(host, port)
+    base = link_base(host, port)
+    if workers == 1:
+        app = create_app(url)
+        table: WebTable = app.state.table
+        announce(table, base, demo, workers)
+        uvicorn.run(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=GRACE)
+        return
+    from tableside.web.table import WebTable
+
+    with Store.open(url) as store:  # migrated once here, before the workers race to
+        if store.backend != "postgresql":
+            raise ServeError(
+                f"--workers {workers} needs PostgreSQL (set TABLESIDE_DATABASE_URL, no --db): on "
+                f"SQLite ({store.url}) one process serves, since its writers take turns in one "
+                "file and other processes' records would reach live pages only by polling."
+            )
+        announce(WebTable(store), base, demo, workers)
+    uvicorn.run(APP_FACTORY, factory=True, workers=workers, host=host, port=port,
+                log_level="warning", timeout_graceful_shutdown=GRACE)  # fmt: skip
+
+
+def announce(table: WebTable, base: str, demo: bool, workers: int) -> None:
+    """Print where the table is served and, with ``demo``, create it and print its links."""
+    from tableside.web.demo import create_demo
+
+    processes = f", {workers} processes" if workers > 1 else ""
+    typer.echo(f"Tableside web table on {base} (store {table.store.url}{processes})")
     if demo:
-        for line in demo_lines(table, f"http://{host}:{port}"):
+        made = create_demo(table)
+        for line in ["", *war_lines(made, base), "", *fight_lines(made, base), ""]:
             typer.echo(line)
-    uvicorn.run(app, host=host, port=port, log_level="warning")
+    typer.echo("Press Ctrl+C to stop.")
