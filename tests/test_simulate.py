@@ -232,9 +232,12 @@ def test_same_seed_same_report_and_one_worker_equals_two() -> None:
     assert json.dumps(simulate(doc, 6, seed=5, workers=1)) != json.dumps(one)
 
 
-def test_a_fight_report_is_the_same_on_one_and_two_workers() -> None:
+def test_a_fight_report_is_the_same_whatever_the_workers_and_chunks() -> None:
     doc = load(FIGHT_FILE)
-    assert simulate(doc, 12, workers=1) == simulate(doc, 12, workers=2)
+    assert chunks(30, 1) != chunks(30, 2)  # 8 chunks of 4 against 15 of 2
+    one = json.dumps(simulate(doc, 30, workers=1))
+    assert json.dumps(simulate(doc, 30, workers=2)) == one
+    assert json.dumps(simulate(doc, 30, workers=3)) == one
 
 
 def test_the_base_seed_defaults_to_the_encounters_seed() -> None:
