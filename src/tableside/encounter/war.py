@@ -160,7 +160,8 @@ def run_check(
 
 def check_war_end(p: Pending) -> None:
     """The War ends when one side has no combatant left standing."""
-    sides, standing = set(), set()
+    sides: set[Side] = set()
+    standing: set[Side] = set()
     for c in p.state.combatants.values():
         sides.add(c.character.side)
         if not c.defeated:
