@@ -108,7 +108,7 @@ def outcome_table(report: dict[str, Any]) -> Table:
 def clock_table(report: dict[str, Any]) -> Table:
     """The Cycle or round finished runs ended in."""
     clock, unit = report["clock"], report["clock"]["unit"]
-    table = Table(title=f"{unit} the encounter ended in (finished runs)")
+    table = Table(title=f"{unit[:1].upper()}{unit[1:]} the encounter ended in (finished runs)")
     for column in ("mean", "sd", "95% CI", "distribution"):
         table.add_column(column, justify="right")
     summary = clock["summary"]
