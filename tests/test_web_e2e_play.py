@@ -108,6 +108,7 @@ def close_in_and_aim(play: Play) -> Person:
     player = play.player
     player.wait("the pickers", lambda _s: "Jackal" in options(player, "p-actor"))
     assert options(player, "p-actor") == ["Warrior", "Jackal", "Deceiver", "Brute"]
+    assert Select(player.find("p-actor")).first_selected_option.text == "Jackal"  # whose Turn
     Select(player.find("p-actor")).select_by_value("Jackal")
     player.type("q-to", "4,2,0")
     player.find("q-move").click()

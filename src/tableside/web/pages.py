@@ -321,6 +321,8 @@ async function loadOptions() {
   const r = await fetch(api + '/options', {headers: auth}); if (!r.ok) return;
   const first = options === null; options = await r.json();
   choose($('p-actor'), options.actors.map(a => [a.id, a.id]), true);
+  if (first && options.actors.some(a => a.id === state.current))
+    $('p-actor').value = state.current;  // whose Turn it is, when the caller plays it
   if (first && WAR) for (const m of options.maneuvers) {
     const box = el('input'); box.type = 'checkbox'; box.value = m.name;
     const label = el('label', ' ' + m.name); label.prepend(box); $('p-maneuvers').append(label);
