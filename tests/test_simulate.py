@@ -36,7 +36,8 @@ from tableside.simulate import SimulationError, driver, run_seed, simulate
 from tableside.simulate.driver import chunks
 from tableside.simulate.games import StrifeSim, WarSim
 from tableside.simulate.runs import StreamRng, load_start, play_run
-from tableside.simulate.stats import Z95, mean_interval, wilson
+from tableside.simulate.stats import Z95, Moments, mean_interval, wilson
+from tableside.simulate.tally import Tally
 from tableside.store.formats import encounter_document, parse_encounter
 from tableside.strife.conditions import KNOCKED_DOWN, Condition
 
@@ -109,6 +110,40 @@ def test_mean_interval_against_the_statistics_module() -> None:
     assert mean_interval([]) is None
     single = mean_interval([5])
     assert single is not None and (single.sd, single.low, single.high) == (0.0, 5, 5)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(-300, 300), max_size=60))
+def test_exact_moments_give_what_the_plain_definition_gives(values: list[int]) -> None:
+    moments = Moments()
+    for value in values:
+        moments.add(value)
+    fast, plain = moments.summary(), mean_interval(values)
+    if plain is None:
+        assert fast is None
+        return
+    assert fast is not None and fast.n == plain.n
+    for got, want in ((fast.mean, plain.mean), (fast.sd, plain.sd), (fast.low, plain.low),
+                      (fast.high, plain.high)):  # fmt: skip
+        assert got == pytest.approx(want, rel=1e-9, abs=1e-9)
+
+
+def test_tallies_merged_in_any_order_agree() -> None:
+    sim, start = StrifeSim(), load_start(load(FIGHT_FILE))
+    outcomes = [play_run(sim, start, 2, run, 100)[0] for run in range(12)]
+
+    def tally_of(parts: list[list[Any]]) -> Tally:
+        total = Tally(sim.sides(start.state), 1)
+        for part in parts:
+            piece = Tally(sim.sides(start.state), 1)
+            for outcome in part:
+                piece.add(outcome)
+            total.merge(piece)
+        return total
+
+    whole = tally_of([outcomes])
+    assert tally_of([outcomes[5:], outcomes[:2], outcomes[2:5]]) == whole
+    assert whole.runs == 12 and sum(whole.wins.values()) + whole.draws + whole.unfinished == 12
 
 
 @pytest.mark.parametrize(("runs", "workers"), [(1, 1), (10, 2), (1000, 2), (17, 3), (5, 8)])

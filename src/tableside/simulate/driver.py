@@ -1,8 +1,9 @@
 """Running many runs on several processes and merging them in run order.
 
-Runs are cut into chunks of consecutive run numbers; each worker process rebuilds the starting
-state once (its initializer) and plays whole chunks. Results are put back in run order before
-anything is summed, so one worker and many give the same report, bit for bit.
+Runs are cut into chunks of consecutive run numbers; each worker process receives the starting
+state once (its initializer), plays whole chunks and sends back one :class:`Tally` per chunk.
+Tallies hold exact integer sums, so merging them gives the same report, bit for bit, for one
+worker or many.
 """
 
 from __future__ import annotations
@@ -16,15 +17,15 @@ from typing import Any
 
 from tableside.simulate.games import SimGame
 from tableside.simulate.runs import (
-    RunOutcome,
     SimulationError,
     Start,
     check_playable,
     load_start,
-    play_runs,
+    play_run,
     simulation_for,
 )
 from tableside.simulate.summary import Setup, report
+from tableside.simulate.tally import Tally
 
 DEFAULT_CAP = 100  # Cycles (War) or rounds (Realm of Strife)
 MAX_RUNS = 10_000_000
@@ -54,9 +55,17 @@ def _init_worker(plan: Plan) -> None:
     _WORKER_PLAN[:] = [(plan, plan.sim())]
 
 
-def _chunk_in_worker(first: int, count: int) -> list[RunOutcome]:
+def _chunk_in_worker(first: int, count: int) -> Tally:
     plan, sim = _WORKER_PLAN[0]
-    return play_runs(sim, plan.start, plan.seed, first, count, plan.cap)
+    return play_chunk(sim, plan, first, count)
+
+
+def play_chunk(sim: SimGame[Any], plan: Plan, first: int, count: int) -> Tally:
+    """Runs ``first`` … ``first + count − 1``, tallied."""
+    tally = Tally(sim.sides(plan.start.state), len(sim.measures))
+    for run in range(first, first + count):
+        tally.add(play_run(sim, plan.start, plan.seed, run, plan.cap)[0])
+    return tally
 
 
 def chunks(runs: int, workers: int) -> list[tuple[int, int]]:
@@ -65,16 +74,17 @@ def chunks(runs: int, workers: int) -> list[tuple[int, int]]:
     return [(first, min(size, runs - first)) for first in range(0, runs, size)]
 
 
-def run_all(plan: Plan, runs: int, workers: int, progress: Progress | None) -> list[RunOutcome]:
-    """Every run's outcome in run order, on ``workers`` processes (1: in this process)."""
+def run_all(plan: Plan, runs: int, workers: int, progress: Progress | None) -> Tally:
+    """Every run tallied, on ``workers`` processes (1: in this process)."""
     pieces = chunks(runs, workers)
     if workers == 1:
-        sim, done = plan.sim(), []
+        sim = plan.sim()
+        tally = Tally(sim.sides(plan.start.state), len(sim.measures))
         for first, count in pieces:
-            done += play_runs(sim, plan.start, plan.seed, first, count, plan.cap)
+            tally.merge(play_chunk(sim, plan, first, count))
             if progress is not None:
                 progress(count)
-        return done
+        return tally
     with ProcessPoolExecutor(workers, initializer=_init_worker, initargs=(plan,)) as pool:
         futures = [pool.submit(_chunk_in_worker, first, count) for first, count in pieces]
         if progress is not None:
@@ -84,12 +94,12 @@ def run_all(plan: Plan, runs: int, workers: int, progress: Progress | None) -> l
         return merged(futures)
 
 
-def merged(futures: list[Future[list[RunOutcome]]]) -> list[RunOutcome]:
-    """The chunks' outcomes concatenated in run order (waiting for each in turn)."""
-    outcomes: list[RunOutcome] = []
-    for future in futures:
-        outcomes += future.result()
-    return outcomes
+def merged(futures: list[Future[Tally]]) -> Tally:
+    """The chunks' tallies merged, in run order (the first refusal in run order is raised)."""
+    tally = futures[0].result()
+    for future in futures[1:]:
+        tally.merge(future.result())
+    return tally
 
 
 def require_counts(runs: int, workers: int, cap: int, unit: str) -> None:
@@ -155,10 +165,10 @@ def simulate(
         raise SimulationError(
             f"The encounter is already in {sim.unit} {sim.clock(start.state)}, past the cap {cap}."
         )
-    outcomes = run_all(plan, runs, min(workers, runs), progress)
-    setup = Setup(file, start.game, start.name, sim.unit, sim.measures,
-                  sim.sides(start.state), runs, plan.seed, cap, sim.policy)  # fmt: skip
-    return report(setup, outcomes)
+    tally = run_all(plan, runs, min(workers, runs), progress)
+    setup = Setup(file, start.game, start.name, sim.unit, sim.measures, runs, plan.seed, cap,
+                  sim.policy)  # fmt: skip
+    return report(setup, tally)
 
 
 def default_workers() -> int:

@@ -154,12 +154,6 @@ def outcome(sim: SimGame[Any], state: Any, run: int, commands: int, counts: Coun
     )
 
 
-def play_runs(sim: SimGame[Any], start: Start, base: int, first: int, count: int,
-              cap: int) -> list[RunOutcome]:  # fmt: skip
-    """Runs ``first`` … ``first + count − 1``, in order."""
-    return [play_run(sim, start, base, run, cap)[0] for run in range(first, first + count)]
-
-
 def simulation_for(start: Start, rest: bool) -> SimGame[Any]:
     """The game's simulation, with the War policy's Rest rule on or off."""
     return sim_game(start.game, rest)

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import math
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 Z95 = 1.959963984540054  # the 97.5th percentile of the standard normal distribution
@@ -64,7 +64,10 @@ class Mean:
 
 
 def mean_interval(values: Sequence[float], z: float = Z95) -> Mean | None:
-    """Mean ± z·sd/√n with the sample sd (n−1); None for no values, sd 0 for one value."""
+    """Mean ± z·sd/√n with the sample sd (n−1); None for no values, sd 0 for one value.
+
+    The plain definition, kept as the oracle of :class:`Moments` (which the report uses).
+    """
     n = len(values)
     if n == 0:
         return None
@@ -76,6 +79,34 @@ def mean_interval(values: Sequence[float], z: float = Z95) -> Mean | None:
     return Mean(n, mean, sd, mean - half, mean + half)
 
 
-def distribution(values: Sequence[int]) -> dict[int, int]:
-    """How many times each value occurred, in increasing order of value."""
-    return dict(sorted(Counter(values).items()))
+@dataclass(slots=True)
+class Moments:
+    """Count, sum and sum of squares of whole numbers: exact, so merging in any order agrees."""
+
+    n: int = 0
+    total: int = 0
+    squares: int = 0
+
+    def add(self, value: int) -> None:
+        """Count one value."""
+        self.n += 1
+        self.total += value
+        self.squares += value * value
+
+    def merge(self, other: Moments) -> None:
+        """Count another tally's values too."""
+        self.n += other.n
+        self.total += other.total
+        self.squares += other.squares
+
+    def summary(self, z: float = Z95) -> Mean | None:
+        """What :func:`mean_interval` gives for the same values (variance in exact arithmetic)."""
+        if self.n == 0:
+            return None
+        mean = self.total / self.n
+        if self.n < 2:
+            return Mean(self.n, mean, 0.0, mean, mean)
+        variance = Fraction(self.n * self.squares - self.total**2, self.n * (self.n - 1))
+        sd = math.sqrt(variance)
+        half = z * sd / math.sqrt(self.n)
+        return Mean(self.n, mean, sd, mean - half, mean + half)
