@@ -8,10 +8,15 @@ Prints, for one exact Strike distribution (every quantity of ``odds.strike_odds`
   * an ``icepool`` evaluator of the same law (net Hits − Stops with the 12/1 pairing, M-8) with
     no Adjustments, in the same process, and the ratio;
   * Monte Carlo Strikes per second with `best` Adjustments and the ratio to plain numpy sampling
-    of 7d12 with no rules at all (``rng.integers(1, 13, size=(n, 7))``).
+    of 7d12 with no rules at all (``rng.integers(1, 13, size=(n, 7))``);
+  * Realm of Strife: one exact attack law (``strife.odds.attack_odds``) cold (its cache of
+    dice-sum counts emptied) and warm, against the brute-force baseline in the same process
+    (every die sequence through ``roll_attack``, ``strife.odds_oracle``), asserted equal; and
+    Monte Carlo attacks per second through the engine (``simulate_attacks``).
 
 Every time is the minimum (and median) of several repeats: other work may share the machine.
-Run: ``python bench/odds_rate.py`` (``--quick`` for fewer repeats).
+Run: ``python bench/odds_rate.py`` (``--quick`` for fewer repeats, ``--strife`` for the Realm
+of Strife lines only).
 """
 
 from __future__ import annotations
@@ -26,11 +31,19 @@ from typing import Any
 import icepool  # type: ignore[import-untyped]
 import numpy as np
 
+from tableside.dice import SeededRng
 from tableside.majesty.adjust import AdjustMode
 from tableside.majesty.catalog import builtin_catalog
 from tableside.majesty.character import Attributes, Character, WarOverrides
 from tableside.majesty.odds import clear_caches, simulate_strikes, strike_odds
 from tableside.majesty.strike import StrikeOptions, StrikeSetup
+from tableside.strife import reactions
+from tableside.strife.attack import AttackSetup, roll_attack
+from tableside.strife.catalog import builtin_catalog as strife_catalog
+from tableside.strife.loadout import effective_ac
+from tableside.strife.odds import attack_odds, simulate_attacks
+from tableside.strife.odds_damage import dice_sum_counts
+from tableside.strife.odds_oracle import brute_force_attack_odds
 
 GUARD = 2
 ADVANTAGE = {0: 0, 3: 6, 10: 40}  # M-10: 6 → 3 Adjustments, 40 → 4 + 30 // 5 = 10
@@ -194,12 +207,72 @@ def monte_carlo_rows(n: int, repeat: int) -> None:
         )
 
 
+def strife_cases() -> list[tuple[str, AttackSetup]]:
+    """Attacks from the built-in Realm of Strife catalogue."""
+    catalog = strife_catalog()
+    aldric, sera = catalog.combatant("Aldric"), catalog.combatant("Sera")
+    goblin, troll = catalog.combatant("Goblin"), catalog.combatant("Cave Troll")
+    armoured = effective_ac(catalog, aldric).value
+    kite = reactions.block(aldric, catalog.shield("Kite Shield"))
+    return [
+        ("Aldric, Long Sword 1d8 → Goblin",
+         AttackSetup(aldric, goblin, catalog.weapon("Long Sword"))),
+        ("Goblin, Spear 1d8 → Aldric, Block",
+         AttackSetup(goblin, aldric, catalog.weapon("Spear"), defender_ac=armoured,
+                     reaction=kite)),
+        ("Aldric, Mace 1d6+1, 10 % Stun → Troll",
+         AttackSetup(aldric, troll, catalog.weapon("Mace"))),
+        ("Sera, Dagger 1d4, Precision → Goblin",
+         AttackSetup(sera, goblin, catalog.weapon("Dagger"), precision=True)),
+        ("Sera, Dagger 1d4 → Goblin, Ward-off",
+         AttackSetup(sera, goblin, catalog.weapon("Dagger"),
+                     reaction=reactions.ward_off(goblin, catalog.weapon("Spear")))),
+    ]  # fmt: skip
+
+
+def strife_rows(repeat: int, samples: int) -> None:
+    print("\nRealm of Strife: one exact attack law (every quantity), times in ms: min / median")
+    print(f"{'case':<48} {'cold':>10} {'warm':>22} {'brute force':>14} {'ratio':>8}")
+    for label, setup in strife_cases():
+        colds = []
+        for _ in range(max(1, repeat // 3)):
+            dice_sum_counts.cache_clear()
+            start = time.perf_counter()
+            attack_odds(setup)
+            colds.append(time.perf_counter() - start)
+
+        def warm(setup: AttackSetup = setup) -> object:
+            return attack_odds(setup)
+
+        fast = timed(warm, repeat)
+        start = time.perf_counter()
+        assert brute_force_attack_odds(setup) == attack_odds(setup)  # the very same law
+        brute = time.perf_counter() - start
+        print(
+            f"{label:<48} {ms(min(colds))} {ms(fast[0])} /{ms(fast[1])} "
+            f"{brute:12.2f} s {brute / fast[0]:8.0f}"
+        )
+    setup = strife_cases()[1][1]
+    rng = SeededRng(1)
+    engine = timed(lambda: [roll_attack(setup, rng) for _ in range(samples)], max(1, repeat // 3))
+    run = timed(lambda: simulate_attacks(setup, samples, seed=1), max(1, repeat // 3))
+    print(
+        f"  Monte Carlo (Goblin → Aldric, Block), {samples:,} attacks: "
+        f"{samples / run[0]:,.0f} attacks/s; roll_attack alone {samples / engine[0]:,.0f}/s "
+        f"(ratio {engine[0] / run[0]:.2f})"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--quick", action="store_true", help="fewer repeats")
     parser.add_argument("--rolls", type=int, default=10_000_000, help="Monte Carlo rolls per run")
+    parser.add_argument("--strife", action="store_true", help="Realm of Strife lines only")
     args = parser.parse_args()
     repeat = 3 if args.quick else 9
+    strife_rows(repeat, 20_000)
+    if args.strife:
+        return
     exact_rows(repeat)
     icepool_rows(repeat)
     monte_carlo_rows(args.rolls, 3 if args.quick else 5)

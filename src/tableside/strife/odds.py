@@ -18,6 +18,7 @@ against every die sequence run through ``roll_attack`` (``odds_oracle``) and aga
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from fractions import Fraction
@@ -47,7 +48,9 @@ from tableside.strife.odds_law import (
     AttackOdds,
     AttackTally,
     Branch,
+    branch_of,
     condition_label,
+    summary,
 )
 from tableside.strife.penalties import WeaponUse
 from tableside.strife.reactions import (
@@ -290,7 +293,8 @@ def simulate_attacks(setup: AttackSetup, n: int, seed: int, hp: int | None = Non
     setup = with_hp(setup, hp)
     check_attack(setup)
     rng = SeededRng(seed)
+    counts = Counter(summary(roll_attack(setup, rng)) for _ in range(n))
     tally = AttackTally()
-    for _ in range(n):
-        tally.add_result(Fraction(1, n), roll_attack(setup, rng))
+    for kind, count in counts.items():
+        tally.add(branch_of(kind, Fraction(count, n)))
     return tally.odds(setup, samples=n)

@@ -182,6 +182,40 @@ class Branch:
     damage: Mapping[int, Fraction]
 
 
+Summary = tuple[str, str, DamageBasis, bool, frozenset[str], tuple[str, ...], int]
+
+
+def summary(result: AttackResult) -> Summary:
+    """What the law counts of one resolved attack, hashable (to count samples by kind)."""
+    damage, reaction = result.damage, result.reaction
+    return (
+        WARDED_OFF if result.outcome is None else result.outcome.value,
+        NOT_ROLLED if reaction is None else reaction.verdict.value,
+        DamageBasis.NONE if damage is None else damage.basis,
+        reaction is not None and reaction.effect.stopped,
+        frozenset(condition_label(i) for i in result.inflicted),
+        result.damaged_items,
+        result.total_damage,
+    )
+
+
+def branch_of(result: AttackResult | Summary, weight: Fraction) -> Branch:
+    """A resolved attack (or its summary) as a branch of certain results."""
+    outcome, verdict, basis, stopped, labels, items, damage = (
+        summary(result) if isinstance(result, AttackResult) else result
+    )
+    return Branch(
+        weight=weight,
+        outcome=outcome,
+        verdict=verdict,
+        basis=basis,
+        stopped=stopped,
+        conditions={label: (Fraction(1),) for label in labels},
+        items=items,
+        damage={damage: Fraction(1)},
+    )
+
+
 class AttackTally:
     """Sums weighted branches into an :class:`AttackOdds`."""
 
@@ -212,20 +246,7 @@ class AttackTally:
 
     def add_result(self, weight: Fraction, result: AttackResult) -> None:
         """Count one resolved attack (a die sequence of the oracle, or a sample)."""
-        damage = result.damage
-        labels = {condition_label(i) for i in result.inflicted}
-        self.add(
-            Branch(
-                weight=weight,
-                outcome=WARDED_OFF if result.outcome is None else result.outcome.value,
-                verdict=NOT_ROLLED if result.reaction is None else result.reaction.verdict.value,
-                basis=DamageBasis.NONE if damage is None else damage.basis,
-                stopped=result.reaction is not None and result.reaction.effect.stopped,
-                conditions={label: (Fraction(1),) for label in labels},
-                items=result.damaged_items,
-                damage={result.total_damage: Fraction(1)},
-            )
-        )
+        self.add(branch_of(result, weight))
 
     def odds(self, setup: AttackSetup, samples: int | None = None) -> AttackOdds:
         """The law so far, for ``setup``'s defender at its current HP."""
