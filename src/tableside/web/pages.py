@@ -535,6 +535,8 @@ ENV = Environment(
     loader=DictLoader({"base.html": BASE, "join.html": JOIN, "encounter.html": ENCOUNTER}),
     autoescape=select_autoescape(default=True, default_for_string=True),
 )
+# ``tojson`` keeps the keys in the order the state has them (the combatants table's columns).
+ENV.policies["json.dumps_kwargs"] = {"sort_keys": False}
 
 
 def html(template: str, nonce: str = "", **values: Any) -> HTMLResponse:
