@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
+from tableside.encounter.engine import copy_with
 from tableside.encounter.log import Event
 from tableside.majesty.geometry import Point
 from tableside.strife.catalog import Combatant
@@ -61,7 +62,7 @@ class FightState:
 
     def with_model(self, model: Model) -> FightState:
         """The state with one model replaced."""
-        return replace(self, models={**self.models, model.id: model})
+        return copy_with(self, models={**self.models, model.id: model})
 
 
 def point(data: Any) -> Point:
@@ -83,7 +84,7 @@ def condition_json(item: Condition) -> JSON:
 
 
 def _update(state: FightState, d: JSON, **changes: Any) -> FightState:
-    return state.with_model(replace(state.models[d["id"]], **changes))
+    return state.with_model(copy_with(state.models[d["id"]], **changes))
 
 
 def _added(state: FightState, d: JSON) -> FightState:
@@ -93,57 +94,59 @@ def _added(state: FightState, d: JSON) -> FightState:
 
 
 def _round_started(state: FightState, d: JSON) -> FightState:
-    models = {k: replace(m, conditions=tick_round(m.conditions) if d["tick"] else m.conditions)
+    models = {k: copy_with(m, conditions=tick_round(m.conditions) if d["tick"] else m.conditions)
               for k, m in state.models.items()}  # fmt: skip
     rounds = state.rounds.next_round() if d["round"] > 0 else RoundTracker(0)
-    return replace(state, models=models, round=int(d["round"]), order=tuple(d["order"]), turn=-1,
-                   rounds=rounds, bottom=(), offers=(), ambush=d.get("ambush"))  # fmt: skip
+    return copy_with(state, models=models, round=int(d["round"]), order=tuple(d["order"]), turn=-1,
+                     rounds=rounds, bottom=(), offers=(), ambush=d.get("ambush"))  # fmt: skip
 
 
 def _turn_started(state: FightState, d: JSON) -> FightState:
     rounds, has_instant = state.rounds.start_turn(d["id"])
     m = state.models[d["id"]]
     elements = () if has_instant else ("instant",)  # used out of turn already (S-4)
-    model = replace(m, elements=elements, moved=0.0)
-    return replace(state.with_model(model), turn=int(d["turn"]), rounds=rounds, aoo=AooTracker(),
-                   offers=(), last_damaged=None)  # fmt: skip
+    model = copy_with(m, elements=elements, moved=0.0)
+    return copy_with(state.with_model(model), turn=int(d["turn"]), rounds=rounds, aoo=AooTracker(),
+                     offers=(), last_damaged=None)  # fmt: skip
 
 
 def _hp(state: FightState, d: JSON) -> FightState:
     m = state.models[d["id"]]
     sheet = m.sheet.model_copy(update={"hp": int(d["hp"])})
     damaged = d["id"] if d.get("damage") else state.last_damaged
-    return replace(state.with_model(replace(m, sheet=sheet)), last_damaged=damaged)
+    return copy_with(state.with_model(copy_with(m, sheet=sheet)), last_damaged=damaged)
 
 
 def _element(state: FightState, d: JSON) -> FightState:
     m = state.models[d["id"]]
-    return state.with_model(replace(m, elements=(*m.elements, d["element"])))
+    return state.with_model(copy_with(m, elements=(*m.elements, d["element"])))
 
 
 def _condition(state: FightState, d: JSON) -> FightState:
     m = state.models[d["id"]]
     return state.with_model(
-        replace(m, conditions=add_condition(m.conditions, condition_from(d["condition"])))
+        copy_with(m, conditions=add_condition(m.conditions, condition_from(d["condition"])))
     )
 
 
 def _condition_ended(state: FightState, d: JSON) -> FightState:
     m = state.models[d["id"]]
-    return state.with_model(replace(m, conditions=end_condition(m.conditions, d["name"])))
+    return state.with_model(copy_with(m, conditions=end_condition(m.conditions, d["name"])))
 
 
 def _reaction(state: FightState, d: JSON) -> FightState:
-    return replace(state, rounds=state.rounds.spend_reaction(d["id"], bool(d.get("failed_parry"))))
+    return copy_with(
+        state, rounds=state.rounds.spend_reaction(d["id"], bool(d.get("failed_parry")))
+    )
 
 
 def _owed(state: FightState, d: JSON) -> FightState:
-    return replace(state, rounds=state.rounds.use_out_of_turn_instant(d["id"]))
+    return copy_with(state, rounds=state.rounds.use_out_of_turn_instant(d["id"]))
 
 
 def _offers(state: FightState, d: JSON) -> FightState:
     offers = tuple(FreeAttack(o["attacker"], o["weapon"], o["target"]) for o in d["offers"])
-    return replace(state, offers=(*state.offers, *offers))
+    return copy_with(state, offers=(*state.offers, *offers))
 
 
 def _aoo_used(state: FightState, d: JSON) -> FightState:
@@ -151,7 +154,7 @@ def _aoo_used(state: FightState, d: JSON) -> FightState:
     used[d["attacker"]] = used.get(d["attacker"], frozenset()) | {d["weapon"]}
     offers = tuple(o for o in state.offers
                    if not (o.attacker == d["attacker"] and o.weapon == d["weapon"]))  # fmt: skip
-    return replace(state, aoo=AooTracker(used), offers=offers)
+    return copy_with(state, aoo=AooTracker(used), offers=offers)
 
 
 def _resources(state: FightState, d: JSON) -> FightState:
@@ -159,18 +162,18 @@ def _resources(state: FightState, d: JSON) -> FightState:
     sheet = Combatant.model_validate(
         {**m.sheet.model_dump(mode="json"), "resources": d["resources"]}
     )
-    return state.with_model(replace(m, sheet=sheet))
+    return state.with_model(copy_with(m, sheet=sheet))
 
 
 EVOLVE: dict[str, Callable[[FightState, JSON], FightState]] = {
     "model_added": _added,
-    "model_removed": lambda s, d: replace(
+    "model_removed": lambda s, d: copy_with(
         s, models={k: v for k, v in s.models.items() if k != d["id"]}
     ),
     "round_started": _round_started,
     "turn_started": _turn_started,
-    "order_set": lambda s, d: replace(s, order=tuple(d["order"]), turn=int(d["turn"])),
-    "bottom_of_queue": lambda s, d: replace(s, bottom=(*s.bottom, d["id"])),
+    "order_set": lambda s, d: copy_with(s, order=tuple(d["order"]), turn=int(d["turn"])),
+    "bottom_of_queue": lambda s, d: copy_with(s, bottom=(*s.bottom, d["id"])),
     "element_used": _element,
     "moved": lambda s, d: _update(s, d, position=point(d["to"]), moved=float(d["moved"])),
     "hp_set": _hp,
@@ -184,7 +187,7 @@ EVOLVE: dict[str, Callable[[FightState, JSON], FightState]] = {
     "initiative_penalty": lambda s, d: _update(s, d, initiative_penalty=int(d["penalty"])),
     "hidden_set": lambda s, d: _update(s, d, hidden=bool(d["hidden"])),
     "resources_set": _resources,
-    "fight_ended": lambda s, d: replace(s, ended=True, winner=d.get("winner")),
+    "fight_ended": lambda s, d: copy_with(s, ended=True, winner=d.get("winner")),
 }
 INFORMATIONAL = {"attack_resolved", "cast_resolved", "test_resolved", "initiative_rolled",
                  "turn_ended", "note"}  # fmt: skip

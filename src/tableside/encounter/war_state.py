@@ -9,28 +9,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from typing import Any, TypeVar
+from typing import Any
 
+from tableside.encounter.engine import copy_with
 from tableside.encounter.log import Event
 from tableside.majesty.character import Character, Status, WearKind
 from tableside.majesty.formats import character_from_data
 from tableside.majesty.geometry import Point
 
 JSON = dict[str, Any]
-R = TypeVar("R")
-
-
-def copy_with(record: R, **changes: Any) -> R:
-    """``dataclasses.replace`` for the War's own frozen records (Combatant, WarState).
-
-    Neither has ``__post_init__`` or slots, so a copy of the instance dictionary with the changed
-    fields is the very value ``replace`` builds, without its per-call field introspection (the
-    hottest line of a simulated War). Characters keep going through ``replace`` (they validate).
-    """
-    new = object.__new__(type(record))
-    new.__dict__.update(record.__dict__)
-    new.__dict__.update(changes)
-    return new
 
 
 @dataclass(frozen=True, slots=True, order=True)
