@@ -8,6 +8,7 @@ Exertion above Stamina).
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import statistics
@@ -23,7 +24,7 @@ from war_builders import add, do, until_turn_of, war
 
 from tableside.cli.app import main
 from tableside.dice import SeededRng
-from tableside.encounter.engine import Encounter
+from tableside.encounter.engine import Encounter, copy_with
 from tableside.encounter.log import Command
 from tableside.encounter.policy import WarPolicy, next_command
 from tableside.encounter.roster import add_commands
@@ -253,6 +254,23 @@ def test_the_fast_path_keeps_every_state_changing_event() -> None:
             folded = game.evolve(folded, event)
         assert after == folded
         state = after
+
+
+def test_copy_with_builds_what_dataclasses_replace_builds() -> None:
+    war_state = load_start(load(WAR_FILE)).state
+    fight_state = load_start(load(FIGHT_FILE)).state
+    combatant, model = war_state.combatants["Herald"], fight_state.models["Troll"]
+    cases: list[tuple[Any, dict[str, Any]]] = [
+        (war_state, {"cycle": 4, "turn": 2}),
+        (combatant, {"ap": 5, "position": (1.0, 2.0, 3.0)}),
+        (fight_state, {"round": 3, "offers": ()}),
+        (model, {"moved": 2.5, "elements": ("move",)}),
+    ]
+    for record, changes in cases:
+        before = dataclasses.replace(record)
+        copied = copy_with(record, **changes)
+        assert copied == dataclasses.replace(record, **changes) and type(copied) is type(record)
+        assert record == before and copied is not record
 
 
 # --- reproducible whatever the workers ----------------------------------------------------------
