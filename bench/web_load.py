@@ -1,17 +1,23 @@
 """A bounded load test of the web table on loopback: commands per second and latency.
 
-A real uvicorn server (a subprocess) serves the store, on SQLite and, when
+The real server (``tableside serve``, a subprocess) serves the store, on SQLite and, when
 TABLESIDE_TEST_POSTGRES_URL is set (``scripts/postgres.sh`` prints one), on PostgreSQL (a scratch
-schema, dropped afterwards), with one server process and with two on the same database. Each
-of ``--tables`` tables gets a War of the example roster and 4 player seats of 2 combatants; 4
-clients per table (asyncio, httpx) post the simple policy's next command against the table's
-fetched state (the records the answers carry) whenever it acts for one of their combatants,
-with the revision they saw, for ``--seconds``; when a War ends the Host starts another. The
-Host's set-up commands count as commands too. 409s and other refusals are counted, not fatal.
+schema, dropped afterwards) with one server process and with ``--workers 2`` (two processes on
+one port, every table's requests spread over both). Each of ``--tables`` tables gets a War of
+the example roster and 4 player seats of 2 combatants; 4 clients per table (asyncio, httpx)
+post the simple policy's next command against the table's fetched state (the records the
+answers carry) whenever it acts for one of their combatants, with their own token and the
+revision they saw, for ``--seconds``; when a War ends the Host starts another. The Host's set-up
+commands count as commands too. 409s and other refusals are counted, not fatal.
 
-Baseline (same process, same backend): the same kind of Wars through
-:class:`tableside.service.Session`, one after another, with no HTTP. The ratio is the HTTP
-rate over the baseline's rate; latency is per command, from sending to the whole answer.
+Baseline (this process, same backend, named "WebTable in process"): the same Wars and the same
+calls the server makes for each command (authorise the token, decide, append, answer) made
+directly on :class:`tableside.web.table.WebTable`, one after another, with no HTTP. The ratio is
+the HTTP rate over the baseline's rate. Latency is per command, from sending to the whole
+answer, queueing included. ``server CPU`` is the server processes' CPU time (user + system,
+from /proc, Linux) per command sent: unlike rates, it hardly moves when other work shares the
+machine. A second reference line runs the Wars through :class:`tableside.service.Session`
+(engine and store only, no authorisation or answer).
 """
 
 from __future__ import annotations
@@ -27,6 +33,8 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
 
 import httpx2 as httpx
 
@@ -39,15 +47,13 @@ from tableside.encounter.war import MajestyWar
 from tableside.encounter.war_state import WarState
 from tableside.store import Store
 from tableside.store.scratch import scratch_schema
+from tableside.web.auth import ForbiddenError, Principal
+from tableside.web.table import WebTable
 
-SERVER = """
-import sys, uvicorn
-from tableside.web import create_app
-uvicorn.run(create_app(sys.argv[1]), host="127.0.0.1", port=int(sys.argv[2]),
-            log_level="warning", timeout_graceful_shutdown=1)
-"""
+TABLESIDE = str(Path(sys.executable).with_name("tableside"))
 NAMES = [entry[0] for entry in FOUR_AGAINST_FOUR]
 SEATS = [tuple(NAMES[i : i + 2]) for i in range(0, len(NAMES), 2)]
+TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 
 
 @dataclass
@@ -58,23 +64,77 @@ class Figures:
     conflicts: int = 0
     refusals: int = 0
     wars: int = 0
+    cpu: float | None = None  # seconds of the server processes' CPU during the run
 
     def line(self, label: str, elapsed: float, baseline: float | None) -> float:
         ordered = sorted(self.latencies)
         rate = len(ordered) / elapsed
         p50, p99 = (ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000
                     for q in (0.50, 0.99))  # fmt: skip
+        sent = len(ordered) + self.conflicts + self.refusals
+        cpu = "" if self.cpu is None else f"  server CPU {self.cpu / sent * 1000:.2f} ms/cmd"
         ratio = "" if baseline is None else f"  ratio {rate / baseline:.3f}"
         print(
             f"{label:<40} {len(ordered):>6} cmds {rate:>8,.0f} /s  p50 {p50:6.1f} ms  "
             f"p99 {p99:6.1f} ms  409s {self.conflicts}  refused {self.refusals}  "
-            f"Wars {self.wars}{ratio}",
+            f"Wars {self.wars}{cpu}{ratio}",
             flush=True,
         )
         return rate
 
 
-# -- baseline: in process, no HTTP ------------------------------------------------------------
+# -- baselines: in process, no HTTP ----------------------------------------------------------
+
+
+def web_table_baseline(url: str, seconds: float) -> float:
+    """The server's calls for each command, made on a WebTable directly, for ``seconds``.
+
+    One table with the same 4 seats as the load's; each War's commands are sent with the token
+    of the seat whose combatant acts (the Host's for the rest) and the revision in memory.
+    """
+    figures = Figures()
+    table = WebTable(Store.open(url))
+    try:
+        table_id, host = table.create_table("Baseline")
+        owner = {}
+        for i, characters in enumerate(SEATS):
+            _seat, token = table.add_player(Principal(table_id, None), table_id, f"P{i}",
+                                            characters)  # fmt: skip
+            owner.update(dict.fromkeys(characters, token))
+        began = time.perf_counter()
+        deadline = began + seconds
+        while time.perf_counter() < deadline:
+            info = table.create_encounter(Principal(table_id, None), table_id, "majesty-war",
+                                          f"base {figures.wars}", figures.wars)  # fmt: skip
+            figures.wars += 1
+            replica: Encounter[WarState] = Encounter(MajestyWar(), info.seed)
+            setup = iter([*add_commands(), Command("next")])
+            while time.perf_counter() < deadline and not replica.state.ended:
+                command = next(setup, None)
+                token = host
+                if command is None:  # as the load's clients: the actor's player, else the Host
+                    command = next_command(replica.state)
+                    token = owner.get(acting(command, replica.state) or "", host)
+                start = time.perf_counter()
+                try:
+                    answer = direct(table, token, info.id, command, replica.revision)
+                except ForbiddenError:
+                    figures.refusals += 1
+                    answer = direct(table, host, info.id, command, replica.revision)
+                figures.latencies.append(time.perf_counter() - start)
+                replica.load(LogRecord.from_json(unmarked(answer["record"])))
+        return figures.line("baseline: WebTable in process, no HTTP",
+                            time.perf_counter() - began, None)  # fmt: skip
+    finally:
+        table.store.close()
+
+
+def direct(
+    table: WebTable, token: str, encounter_id: int, command: Command, revision: int
+) -> dict[str, Any]:
+    """What the command endpoint does, without HTTP: authorise, then execute and answer."""
+    who, _info = table.at_encounter(token, encounter_id)
+    return table.execute(who, encounter_id, command, revision)
 
 
 def baseline(url: str, seconds: float) -> float:
@@ -96,7 +156,7 @@ def baseline(url: str, seconds: float) -> float:
                 figures.latencies.append(time.perf_counter() - start)
                 if session.encounter.state.ended:
                     break
-        return figures.line("baseline: Session in process, no HTTP", time.perf_counter() - began,
+        return figures.line("reference: Session (engine + store)", time.perf_counter() - began,
                             None)  # fmt: skip
     finally:
         store.close()
@@ -115,6 +175,11 @@ class Table:
     encounter: int = 0
     replica: Encounter[WarState] = field(default_factory=lambda: Encounter(MajestyWar(), 0))
     changed: asyncio.Condition = field(default_factory=asyncio.Condition)
+
+
+def unmarked(record: dict[str, Any]) -> dict[str, Any]:
+    """A record of an answer without the web table's ``hidden`` mark."""
+    return {k: v for k, v in record.items() if k != "hidden"}
 
 
 def acting(command: Command, state: WarState) -> str | None:
@@ -143,8 +208,7 @@ async def post(
         figures.refusals += 1
         return False
     figures.latencies.append(elapsed)
-    data = {k: v for k, v in answer.json()["record"].items() if k != "hidden"}
-    record = LogRecord.from_json(data)
+    record = LogRecord.from_json(unmarked(answer.json()["record"]))
     async with table.changed:
         if record.revision == table.replica.revision + 1:
             table.replica.load(record)
@@ -232,47 +296,69 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
+def cpu_seconds(pid: int) -> float | None:
+    """User + system CPU of a process and its children so far (None off Linux)."""
+    proc = Path("/proc")
+    if not proc.is_dir():
+        return None
+    total = 0.0
+    for stat in proc.glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if int(stat.parent.name) == pid or int(fields[1]) == pid:  # fields[1]: the parent
+            total += (int(fields[11]) + int(fields[12])) / TICKS  # utime, stime
+    return total
+
+
 @contextmanager
-def servers(url: str, count: int) -> Iterator[list[str]]:
-    """``count`` uvicorn processes on the store at ``url``; their base URLs."""
-    Store.open(url).close()  # create the schema once, before the servers race to
-    ports = [free_port() for _ in range(count)]
-    procs = [subprocess.Popen([sys.executable, "-c", SERVER, url, str(p)]) for p in ports]
-    bases = [f"http://127.0.0.1:{p}" for p in ports]
+def server(url: str, workers: int) -> Iterator[tuple[str, int]]:
+    """``tableside serve`` with ``workers`` processes on the store at ``url``; base URL, pid."""
+    port = free_port()
+    where = ["--db", url.removeprefix("sqlite:///")] if url.startswith("sqlite") else []
+    env = {**os.environ, "TABLESIDE_DATABASE_URL": url}
+    proc = subprocess.Popen([TABLESIDE, "serve", "--port", str(port), "--workers", str(workers),
+                             *where], env=env, stdout=subprocess.DEVNULL)  # fmt: skip
+    base = f"http://127.0.0.1:{port}"
     try:
-        for proc, base in zip(procs, bases, strict=True):
-            deadline = time.monotonic() + 30
-            while True:
-                if proc.poll() is not None or time.monotonic() > deadline:
-                    raise SystemExit(f"the server on {base} did not start")
-                try:
-                    if httpx.get(f"{base}/openapi.json", timeout=1).status_code == 200:
-                        break
-                except httpx.TransportError:
-                    time.sleep(0.1)
-        yield bases
-    finally:
-        for proc in procs:
-            proc.terminate()
-        for proc in procs:
+        deadline = time.monotonic() + 60
+        while True:
+            if proc.poll() is not None or time.monotonic() > deadline:
+                raise SystemExit(f"the server on {base} did not start")
             try:
-                proc.wait(10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
+                if httpx.get(f"{base}/openapi.json", timeout=1).status_code == 200:
+                    break
+            except httpx.TransportError:
+                time.sleep(0.1)
+        yield base, proc.pid
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
 
 
-def measure(label: str, url: str, count: int, args: argparse.Namespace, base: float) -> None:
-    with servers(url, count) as bases:
-        figures, elapsed = asyncio.run(load(bases, args.tables, args.seconds))
+def measure(label: str, url: str, workers: int, args: argparse.Namespace, base: float) -> None:
+    """One HTTP run against ``tableside serve --workers N``, with its server CPU."""
+    with server(url, workers) as (address, pid):
+        before = cpu_seconds(pid)
+        figures, elapsed = asyncio.run(load([address], args.tables, args.seconds))
+        after = cpu_seconds(pid)
+    if before is not None and after is not None:
+        figures.cpu = after - before
     figures.line(label, elapsed, base)
 
 
 def backend(name: str, url: str, args: argparse.Namespace, counts: list[int]) -> None:
     print(f"-- {name}: {args.tables} tables x {len(SEATS)} clients, {args.seconds:g} s")
-    base = baseline(url, args.seconds)
+    base = web_table_baseline(url, args.seconds)
+    baseline(url, args.seconds)
     for count in counts:
-        measure(f"HTTP, {count} server process{'es' if count > 1 else ''}", url, count, args, base)
+        label = f"HTTP, {count} server process{'es' if count > 1 else ''}"
+        measure(label, url, count, args, base)
 
 
 def main() -> None:

@@ -30,6 +30,7 @@ from test_store_support import BACKENDS, database_url, postgres_base_url
 
 from tableside import errors
 from tableside.encounter.log import Command
+from tableside.service import open_encounter
 from tableside.store import Store
 from tableside.store.scratch import scratch_schema
 from tableside.web import create_app
@@ -337,3 +338,31 @@ def test_concurrent_commands_on_one_encounter_through_http_are_serialised(url: s
             thread.join()
         assert sorted(codes) == [200, 409, 409, 409, 409, 409]  # one wins, the rest refused
         assert client.get(path, headers=headers).json()["state"]["revision"] == start + 1
+
+
+def test_a_copy_behind_the_store_catches_up_record_by_record_to_the_rebuilt_state(
+    url: str,
+) -> None:
+    with Store.open(url) as mine, Store.open(url) as theirs:
+        here, there = WebTable(mine), WebTable(theirs)
+        demo = create_demo(here)
+        eid, host = demo.encounter_id, Principal(demo.table_id, None)
+        token = demo.host_page.split("?token=")[1]
+        here.at_encounter(token, eid)
+        with here.lock(eid):
+            copy = here.live(eid)
+        there.at_encounter(token, eid)
+        there.execute(host, eid, stance("Watcher"), None)
+        there.execute(host, eid, Command("next"), None, hidden=True)
+        there.step_back(host, eid, None, redo=False)
+        there.step_back(host, eid, None, redo=True)
+        there.execute(host, eid, stance("Guardian"), None)
+        here.at_encounter(token, eid)
+        with here.lock(eid):
+            caught = here.live(eid)
+        rebuilt = open_encounter(mine, eid)
+        assert caught is copy  # the same copy, brought up to date, not rebuilt from the log
+        assert caught.revision == rebuilt.revision == copy.revision
+        assert caught.state == rebuilt.state and caught.records == rebuilt.records
+        assert caught.next_seq == rebuilt.next_seq
+        assert here.state(eid, host) == there.state(eid, host)

@@ -77,9 +77,10 @@ class WebTable:
 
         Call with the encounter's lock held. The stored revision is the one :meth:`at_encounter`
         read moments ago in the same request (thread), else it is read now. Another process's
-        appends show as a newer stored revision and cause a reload; a record this process
-        appended since that read leaves the memory ahead of it, which is current. The store's
-        revision check still refuses an append made against a stale encounter.
+        appends show as a newer stored revision: the records after the copy's are read and
+        applied to it. A record this process appended since that read leaves the copy ahead of
+        it, which is current. The store's revision check still refuses an append made against
+        a stale copy.
         """
         seen: tuple[int, int] | None = getattr(self._seen, "revision", None)
         self._seen.revision = None
@@ -88,10 +89,22 @@ class WebTable:
         else:
             stored = self.store.encounter(encounter_id).revision
         cached = self._live.get(encounter_id)
-        if cached is None or cached.revision < stored:
+        if cached is None:
             cached = open_encounter(self.store, encounter_id)
             self._live[encounter_id] = cached
+        elif cached.revision < stored:
+            self._catch_up(encounter_id, cached)
         return cached
+
+    def _catch_up(self, encounter_id: int, cached: Encounter[Any]) -> None:
+        """Apply the records other processes appended since ``cached`` (not the whole log)."""
+        try:
+            records, _hidden = tables.records_after(self.store, encounter_id, cached.revision)
+            for record in records:
+                cached.load(record)
+        except BaseException:
+            self.forget(encounter_id)  # never keep a half-applied copy
+            raise
 
     def forget(self, encounter_id: int) -> None:
         """Drop the in-memory encounter (after a failed append it may be ahead of the store)."""
