@@ -173,12 +173,16 @@ def test_bad_strike_args_are_one_sentence_naming_the_value(
     war_table: Table, args: dict[str, Any], status: int, named: str
 ) -> None:
     before = snapshot(war_table)
-    for path in ("/odds", "/preview"):
-        r = war_table.post(path, war_table.host, {"kind": "strike", "args": args, "dice": DICE})
-        assert r.status_code == status, r.text
-        error = r.json()["error"]
-        assert named in error
-        assert error.endswith(".") and "Traceback" not in error
+    # the player too, but odds naming an unknown combatant are the secrets' refusal (403, W-6)
+    people = [war_table.host] + ([war_table.bo] if named != "'Nobody'" else [])
+    for who in people:
+        for path in ("/odds", "/preview"):
+            body = {"kind": "strike", "args": args, "dice": DICE}
+            r = war_table.post(path, who, body)
+            assert r.status_code == status, r.text
+            error = r.json()["error"]
+            assert named in error
+            assert error.endswith(".") and "Traceback" not in error
     assert snapshot(war_table) == before
 
 
