@@ -478,7 +478,8 @@ def test_cli_progress_bar_goes_to_stderr_and_leaves_stdout_whole(
     ("args", "message"),
     [
         ((str(FIGHT_FILE), "--runs", "0"), "The number of runs must be 1 to 10,000,000, got 0."),
-        ((str(FIGHT_FILE), "--workers", "0"), "The number of workers must be at least 1, got 0."),
+        ((str(FIGHT_FILE), "--workers", "0"), "The number of workers must be 1 to 64, got 0."),
+        ((str(FIGHT_FILE), "--workers", "65"), "The number of workers must be 1 to 64, got 65."),
         ((str(FIGHT_FILE), "--seed", "-4"), "The base seed must be zero or positive, got -4."),
         ((str(FIGHT_FILE), "--max-rounds", "0"), "The cap on rounds must be at least 1, got 0."),
         ((str(FIGHT_FILE), "--max-cycles", "5"), "--max-cycles does not apply to a strife-combat"),

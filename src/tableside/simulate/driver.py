@@ -29,6 +29,7 @@ from tableside.simulate.tally import Tally
 
 DEFAULT_CAP = 100  # Cycles (War) or rounds (Realm of Strife)
 MAX_RUNS = 10_000_000
+MAX_WORKERS = 64
 CHUNKS_PER_WORKER = 8
 MAX_CHUNK = 64
 Progress = Callable[[int], None]
@@ -106,8 +107,8 @@ def require_counts(runs: int, workers: int, cap: int, unit: str) -> None:
     """Refuse impossible numbers of runs, workers or a cap."""
     if not 1 <= runs <= MAX_RUNS:
         raise SimulationError(f"The number of runs must be 1 to {MAX_RUNS:,}, got {runs}.")
-    if workers < 1:
-        raise SimulationError(f"The number of workers must be at least 1, got {workers}.")
+    if not 1 <= workers <= MAX_WORKERS:
+        raise SimulationError(f"The number of workers must be 1 to {MAX_WORKERS}, got {workers}.")
     if cap < 1:
         raise SimulationError(f"The cap on {unit}s must be at least 1, got {cap}.")
 
