@@ -112,7 +112,7 @@ def test_s07_precision_keeps_the_lower_of_two_d100s_in_every_sequence() -> None:
     assert sum(w for w, _, _ in sequences) == 1
 
 
-def test_sa19_effects_only_when_full_damage_stands_and_hp_sets_defeat() -> None:
+def test_sa19_sa39_effects_only_when_full_damage_stands_and_a_condition_counts_once() -> None:
     plain = attack_odds(setup(weapon=MAUL), hp=4)
     blocked = attack_odds(setup(weapon=MAUL, reaction=reactions.block(DEFENDER, shield("Buckler"))))
     for odds in (plain, blocked):
@@ -140,7 +140,7 @@ def test_s13_ward_off_chance_over_all_400_pairs() -> None:
     assert attack_odds(case).outcome["warded_off"] == Fraction(wins, 400)
 
 
-def test_hp_below_one_and_an_impale_are_refused() -> None:
+def test_sa31_hp_below_one_and_an_s13_impale_are_refused() -> None:
     refused(attack_odds, setup(), hp=0, match="at least 1")
     impale = reactions.impale(DEFENDER, custom_weapon("Pike", group="Spears", impale=True))
     refused(attack_odds, setup(reaction=impale), match="Impale")

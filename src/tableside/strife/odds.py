@@ -55,6 +55,7 @@ from tableside.strife.odds_law import (
 from tableside.strife.penalties import WeaponUse
 from tableside.strife.reactions import (
     Family,
+    Reaction,
     ReactionEffect,
     ReactionKind,
     Verdict,
@@ -149,6 +150,8 @@ def warded_off_chance(setup: AttackSetup) -> Fraction:
 class ReactionCase:
     """The reaction d20's faces that resolve alike: same verdict, same improvised risk."""
 
+    reaction: Reaction
+    family: Family
     share: Fraction
     test: StatTest
     verdict: Verdict
@@ -170,16 +173,15 @@ def reaction_cases(setup: AttackSetup) -> list[ReactionCase]:
         key = (verdict_of(test), *risk)
         found = cases.get(key)
         share = Fraction(1, D20) + (found.share if found else 0)
-        cases[key] = ReactionCase(share, found.test if found else test, *key)
+        first = found.test if found else test
+        cases[key] = ReactionCase(reaction, reaction.family, share, first, *key)
     return list(cases.values())
 
 
-def _reaction_roll(setup: AttackSetup, case: ReactionCase, outcome: HitOutcome) -> ReactionRoll:
+def _reaction_roll(case: ReactionCase, outcome: HitOutcome, ranged: bool) -> ReactionRoll:
     """The engine's record of the reaction for this class of faces and hit outcome."""
-    reaction = setup.reaction
-    assert reaction is not None and reaction.family is not None
-    effect = reaction_effect(outcome, reaction.family, case.verdict, setup.ranged)
-    return ReactionRoll(reaction, case.test, case.verdict, effect, case.knocked, case.damaged)
+    effect = reaction_effect(outcome, case.family, case.verdict, ranged)
+    return ReactionRoll(case.reaction, case.test, case.verdict, effect, case.knocked, case.damaged)
 
 
 # --- the whole attack ---------------------------------------------------------------------------
@@ -244,11 +246,10 @@ class _Attack:
             for outcome, p in self.hit_law(False).items():
                 yield self.branch(mass * p, outcome, None)
             return
-        parrying = self.setup.reaction is not None and self.setup.reaction.family == Family.PARRY
         for case in cases:
-            ignore_dodge = parrying and case.verdict == Verdict.FAILURE
+            ignore_dodge = case.family == Family.PARRY and case.verdict == Verdict.FAILURE
             for outcome, p in self.hit_law(ignore_dodge).items():
-                roll = _reaction_roll(self.setup, case, outcome)
+                roll = _reaction_roll(case, outcome, self.setup.ranged)
                 yield self.branch(mass * case.share * p, outcome, roll)
 
 
