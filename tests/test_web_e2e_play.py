@@ -28,6 +28,7 @@ from tableside.encounter.roster import add_commands
 from tableside.encounter.strife_fight import StrifeFight
 from tableside.encounter.war_args import StrikeArgs, parse_args
 from tableside.majesty.odds import strike_odds
+from tableside.store import tables
 from tableside.web.auth import Principal
 from tableside.web.demo import DemoLinks, create_demo
 from tableside.web.pages import log_lines
@@ -289,6 +290,7 @@ def test_the_host_attacks_in_a_realm_of_strife_fight_with_typed_dice_s7(
     host.find("use-dice").click()
     host.wait("the preview", lambda _s: host.find("suggestion").is_displayed())
     assert "d100 70 → 70 vs AC 8, Dodge 10: hit" in lines(host, "#suggestion-lines div")
+    host.find("p-hidden").click()  # the Host's roll, hidden from players
     host.find("accept").click()
     host.wait("the attack", lambda s: s.text("whose") == "Ended — winner: heroes")
     log = host.log()
@@ -298,6 +300,8 @@ def test_the_host_attacks_in_a_realm_of_strife_fight_with_typed_dice_s7(
         "damage 1d8: rolled 8 (1d8 8, Strength 1) = 9 (full)",
         "rulings S-7, S-14",
     ]
+    assert tables.hidden_seqs(server.table.store, host_token[1]) == frozenset({3})
+    assert lines(host, "#log > div.hidden")[0].startswith("#4 attack ")
 
 
 def fight_table(server: LiveServer) -> tuple[int, int, str]:

@@ -88,7 +88,9 @@ and a target to see the odds.</p><div class="laws" id="odds-laws"></div></div>
 <p><button type="button" id="roll">Roll (server dice)</button>
 <label>My dice <input id="my-dice" size="28"
 placeholder="{% if war %}7 d12, Boon/Bane extras too{% else %}d100, then the rest{% endif %}">
-</label> <button type="button" id="use-dice">Use my dice</button></p>
+</label> <button type="button" id="use-dice">Use my dice</button>
+{% if view.role == "host" %}<label><input type="checkbox" id="p-hidden"> hidden from players
+</label>{% endif %}</p>
 <div id="suggestion" hidden><p id="suggestion-head"></p><ul id="suggestion-steps"></ul>
 <div id="suggestion-lines" class="lines"></div>
 <button type="button" id="accept">Accept</button>
@@ -448,6 +450,7 @@ function hideSuggestion() { pending = null; $('suggestion').hidden = true;
   if ($('change-box')) $('change-box').hidden = true; }
 async function send(args, dice) {
   const body = {kind: KIND, args: args}; if (dice) body.dice = dice;
+  if ($('p-hidden') && $('p-hidden').checked) body.hidden = true;
   if (await post('/commands', body)) hideSuggestion();
 }
 $('roll').addEventListener('click', () => {
