@@ -479,8 +479,10 @@ def plot_attack(odds: AttackOdds, path: Path) -> None:
     left.legend()
     shown = [(label, p) for label, p in odds.outcome.items() if p]
     labels = [_OUTCOME_NAMES[label] for label, _ in shown]
-    right.barh(labels, [float(p) * 100 for _, p in shown],
-               color=[_OUTCOME_COLOURS[label] for label, _ in shown])  # fmt: skip
+    bars = right.barh(labels, [float(p) * 100 for _, p in shown],
+                      color=[_OUTCOME_COLOURS[label] for label, _ in shown])  # fmt: skip
+    right.bar_label(bars, labels=[percent(p) for _, p in shown], padding=3)
+    right.set_xlim(0, max(float(p) for _, p in shown) * 118)
     right.invert_yaxis()
     right.set_xlabel("probability (%)")
     right.set_title("outcome of the attack")
