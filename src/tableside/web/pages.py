@@ -82,6 +82,8 @@ revision <span id="revision">{{ state.revision }}</span></p>
 {% else %}<label><input type="checkbox" id="p-precision"> Precision Attack</label>
 <label>Modifiers <input id="p-modifiers" size="10" placeholder="-10,5"></label>
 {% if view.role == "host" %}<label>Reaction <select id="p-reaction"></select></label>{% endif %}
+<button type="button" id="p-more">Another attack</button>
+<button type="button" id="p-clear">Only this one</button><ol id="p-queue"></ol>
 {% endif %}</form>
 <div id="odds"><p id="odds-summary">Choose {% if war %}a Striker{% else %}an attacker{% endif %}
 and a target to see the odds.</p><div class="laws" id="odds-laws"></div></div>
@@ -360,14 +362,28 @@ function warArgs() {
   }
   return args;
 }
+let queued = [];  // earlier attacks of the same Action (S-17: up to four, 4-3-2)
 function attackArgs() {
+  return {attacker: $('p-actor').value, attacks: [...queued, attackItem()]};
+}
+function attackItem() {
   const attack = {defender: $('p-target').value};
   if ($('p-weapon').value) attack.weapon = $('p-weapon').value;
   if ($('p-precision').checked) attack.precision = true;
   const mods = numbers($('p-modifiers').value, 'The modifiers');
   if (mods.length) attack.modifiers = mods;
   if ($('p-reaction') && $('p-reaction').value) attack.reaction = $('p-reaction').value;
-  return {attacker: $('p-actor').value, attacks: [attack]};
+  return attack;
+}
+function showQueue() {
+  $('p-queue').replaceChildren(...queued.map(a => el('li', a.defender +
+    (a.weapon ? ' with ' + a.weapon : '') + (a.reaction ? ', ' + words(a.reaction) : ''))));
+  oddsSoon();
+}
+if (!WAR) {
+  $('p-more').addEventListener('click', () => {
+    try { queued.push(attackItem()); showQueue(); } catch (e) { report(e.message); } });
+  $('p-clear').addEventListener('click', () => { queued = []; showQueue(); });
 }
 const playArgs = () => WAR ? warArgs() : attackArgs();
 const pct = p => p === 0 ? '0%' : p < 0.0001 ? '<0.01%' : (100 * p).toFixed(2) + '%';
@@ -451,7 +467,7 @@ function hideSuggestion() { pending = null; $('suggestion').hidden = true;
 async function send(args, dice) {
   const body = {kind: KIND, args: args}; if (dice) body.dice = dice;
   if ($('p-hidden') && $('p-hidden').checked) body.hidden = true;
-  if (await post('/commands', body)) hideSuggestion();
+  if (await post('/commands', body)) { hideSuggestion(); if (!WAR) { queued = []; showQueue(); } }
 }
 $('roll').addEventListener('click', () => {
   try { send(playArgs(), null); } catch (e) { report(e.message); } });
