@@ -66,6 +66,12 @@ CASES: dict[str, AttackSetup] = {
     "s11-parry-failure-ignores-dodge": setup(
         reaction=reactions.parry(DEFENDER, weapon("Long Sword"))
     ),
+    "s11-parry-crit-requires-hit": setup(
+        ruleset=CRIT_REQUIRES_HIT, reaction=reactions.parry(DEFENDER, weapon("Long Sword"))
+    ),
+    "s16-sa26-thrown-after-moving": setup(
+        weapon=weapon("Dagger"), context=PenaltyContext(inches_moved=2, thrown=True)
+    ),
     "s11-combined-parry": setup(
         reaction=reactions.combined_parry(DEFENDER, weapon("Long Sword"), weapon("Dagger"))
     ),
