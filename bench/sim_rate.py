@@ -5,13 +5,17 @@ Baseline (same process, same runs): each run through the plain engine with full 
 every policy command (full Strike reports, a log record per command, the events folded again).
 Then ``tableside.simulate.simulate`` on 1 worker and on 2 worker processes (wall clock; the report
 is the same on both). The files are examples/war_4v4.json and examples/strife_ambush.json.
-Each figure is the best of ``--repeat`` timings (the machine may be shared).
+Each figure is the best of ``--repeat`` timings (the machine may be shared); next to the wall-clock
+rate, the CPU milliseconds per run of this process and its worker processes together, and the
+load average, show how much the other jobs on the machine held the workers back.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import resource
 import time
 from collections.abc import Callable
 from functools import partial
@@ -43,22 +47,31 @@ def engine_runs(document: dict[str, Any], runs: int) -> None:
             encounter.execute(policy(encounter.state))
 
 
-def best_seconds(work: Callable[[], object], repeat: int) -> float:
-    """The shortest wall-clock time of ``repeat`` calls of ``work``."""
-    times = []
+def cpu_seconds() -> float:
+    """CPU time of this process and of its finished children (the worker processes)."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
+def best_seconds(work: Callable[[], object], repeat: int) -> tuple[float, float]:
+    """The shortest wall-clock time of ``repeat`` calls of ``work``, and that call's CPU time."""
+    timings = []
     for _ in range(repeat):
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), cpu_seconds()
         work()
-        times.append(time.perf_counter() - start)
-    return min(times)
+        timings.append((time.perf_counter() - start, cpu_seconds() - cpu))
+    return min(timings)
 
 
 def timed(label: str, work: Callable[[], object], runs: int, baseline: float | None,
           repeat: int) -> float:  # fmt: skip
     """Time ``work`` and print runs per second (and the ratio to the baseline)."""
-    rate = runs / best_seconds(work, repeat)
+    wall, cpu = best_seconds(work, repeat)
+    rate = runs / wall
     ratio = "" if baseline is None else f"  x{rate / baseline:.2f} baseline"
-    print(f"  {label:<40} {runs:>6} runs {rate:>9,.1f} /s{ratio}")
+    print(f"  {label:<32} {runs:>5} runs {rate:>7,.1f} /s  CPU {1000 * cpu / runs:5.1f} ms/run"
+          f"{ratio}")  # fmt: skip
     return rate
 
 
@@ -81,8 +94,10 @@ def main() -> None:
     parser.add_argument("--fights", type=int, default=200, help="fight runs per measurement")
     parser.add_argument("--repeat", type=int, default=3, help="timings per figure (best kept)")
     args = parser.parse_args()
+    print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs")
     bench("war_4v4.json", args.wars, args.repeat)
     bench("strife_ambush.json", args.fights, args.repeat)
+    print(f"load average {os.getloadavg()[0]:.2f}")
 
 
 if __name__ == "__main__":
