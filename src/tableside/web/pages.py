@@ -1,4 +1,10 @@
-"""Server-rendered pages (Jinja2, every value auto-escaped) with a little script for live updates.
+"""Server-rendered pages (Jinja2, every value auto-escaped) with a script for live play.
+
+The fight page shows whose Turn it is, the combatants and the live log, and has the Strike or
+attack form: its odds (``POST …/odds``), the server's dice or physical dice with ``best``'s
+suggestion (``POST …/preview``), accepted or changed into explicit steps (docs/web.md, The play
+form). The log's breakdown lines are written here for the first render and by the script for
+live records, the same lines (a browser test compares them).
 
 The script builds every node with ``textContent`` (never ``innerHTML``) and the page's data is
 passed to it as JSON through ``tojson``; a Content-Security-Policy with a per-page nonce lets no
