@@ -329,6 +329,14 @@ def test_a_war_nobody_can_fight_is_unfinished_at_the_cap() -> None:
     assert report["combatants"]["Herald"]["losses"]["E"]["mean"] == 0
 
 
+def test_an_encounter_already_past_the_cap_is_refused() -> None:
+    encounter = four_against_four(8)
+    while encounter.state.cycle < 2:
+        encounter.execute(next_command(encounter.state))
+    with pytest.raises(SimulationError, match="already in Cycle 2, past the cap 1"):
+        simulate(document(encounter), 3, max_cycles=1)
+
+
 def test_a_war_continues_from_where_the_file_stopped() -> None:
     encounter = four_against_four(8)
     for _ in range(30):

@@ -88,11 +88,23 @@ def run_all(plan: Plan, runs: int, workers: int, progress: Progress | None) -> T
         return tally
     with ProcessPoolExecutor(workers, initializer=_init_worker, initargs=(plan,)) as pool:
         futures = [pool.submit(_chunk_in_worker, first, count) for first, count in pieces]
-        if progress is not None:
-            sizes = {future: count for future, (_, count) in zip(futures, pieces, strict=True)}
-            for future in as_completed(futures):
-                progress(sizes[future])
-        return merged(futures)
+        try:
+            report_progress(futures, pieces, progress)
+            return merged(futures)
+        except BaseException:  # a refused run or Ctrl-C: drop the chunks not yet started
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise
+
+
+def report_progress(
+    futures: list[Future[Tally]], pieces: list[tuple[int, int]], progress: Progress | None
+) -> None:
+    """Tell ``progress`` how many runs each chunk held, as chunks finish."""
+    if progress is None:
+        return
+    sizes = {future: count for future, (_, count) in zip(futures, pieces, strict=True)}
+    for future in as_completed(futures):
+        progress(sizes[future])
 
 
 def merged(futures: list[Future[Tally]]) -> Tally:
