@@ -18,14 +18,19 @@ import pytest
 from strife_builders import custom_weapon, refused, sheet, shield, weapon
 
 from tableside.strife import reactions
-from tableside.strife.attack import AttackSetup
+from tableside.strife.attack import AttackSetup, impale_setup, resolve_impale
 from tableside.strife.catalog import PercentEffect, Weapon
 from tableside.strife.damage import DamageBasis, DamageInputs
 from tableside.strife.dice import parse_dice
-from tableside.strife.odds import attack_odds, simulate_attacks, warded_off_chance
+from tableside.strife.odds import (
+    attack_odds,
+    impale_odds,
+    simulate_attacks,
+    warded_off_chance,
+)
 from tableside.strife.odds_damage import damage_law, dice_sum_counts, faces_summing_to
-from tableside.strife.odds_law import AttackOdds
-from tableside.strife.odds_oracle import brute_force_attack_odds, every_sequence
+from tableside.strife.odds_law import AttackOdds, AttackTally
+from tableside.strife.odds_oracle import brute_force_attack_odds, every_sequence, resolutions
 from tableside.strife.penalties import PenaltyContext
 from tableside.strife.records import Part
 from tableside.strife.ruleset import CRIT_REQUIRES_HIT
@@ -144,6 +149,22 @@ def test_s13_ward_off_chance_over_all_400_pairs() -> None:
     wins = sum(1 for a in range(1, 21) for b in range(1, 21) if b + 5 > a + 4)
     assert warded_off_chance(case) == Fraction(wins, 400)
     assert attack_odds(case).outcome["warded_off"] == Fraction(wins, 400)
+
+
+def test_s13_sa22_impale_equals_every_die_sequence_of_resolve_impale() -> None:
+    # The impaler (Initiative 4) needs 17+ on the d20; its attack gets +3 for 3" moved.
+    pike = custom_weapon("Pike", damage="1d2", group="Spears", impale=True)
+    attack = setup(weapon=pike, defender=DEFENDER.model_copy(update={"ac": 60}))
+    odds = impale_odds(attack, 3, hp=4)
+    sequences = list(resolutions(lambda rng: resolve_impale(attack, 3, rng)))
+    made = [(w, r.attack) for w, _, r in sequences if r.attack is not None]
+    passes = sum(w for w, _ in made)
+    assert odds.passes == passes == Fraction(4, 20)
+    tally = AttackTally()
+    for weight, result in made:
+        tally.add_result(weight / passes, result)
+    assert odds.attack == tally.odds(attack_odds(impale_setup(attack, 3), hp=4).setup)
+    assert odds.defeat == passes * odds.attack.defeat
 
 
 def test_sa31_hp_below_one_and_an_s13_impale_are_refused() -> None:

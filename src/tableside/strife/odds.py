@@ -33,12 +33,13 @@ from tableside.strife.attack import (
     damaged_items,
     hit_modifiers,
     hit_rule,
+    impale_setup,
     inflicted_conditions,
     roll_attack,
     roll_effects,
     ward_off_roll,
 )
-from tableside.strife.checks import D20, StatTest, Winner
+from tableside.strife.checks import D20, StatTest, Winner, stat_test_with_natural
 from tableside.strife.damage import DamageBasis, DamageInputs
 from tableside.strife.hit import D100, HitOutcome, HitRule, classify_hit, crit_threshold
 from tableside.strife.odds_damage import damage_law
@@ -64,7 +65,7 @@ from tableside.strife.reactions import (
     reaction_test_with_natural,
     verdict_of,
 )
-from tableside.strife.records import total
+from tableside.strife.records import Part, total
 
 # --- the hit roll -----------------------------------------------------------------------------
 
@@ -299,3 +300,35 @@ def simulate_attacks(setup: AttackSetup, n: int, seed: int, hp: int | None = Non
     for kind, count in counts.items():
         tally.add(branch_of(kind, Fraction(count, n)))
     return tally.odds(setup, samples=n)
+
+
+# --- Impale (S-13) ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ImpaleOdds:
+    """An Impale (S-13): the impaler's Initiative test, and its attack when the test passes.
+
+    Attributes:
+        passes: P(the Initiative test passes).
+        attack: The law of the impaling attack given that it is made (``+1`` damage per inch).
+    """
+
+    passes: Fraction
+    attack: AttackOdds
+
+    @property
+    def defeat(self) -> Fraction:
+        """P(the mover is reduced to 0 HP by the Impale)."""
+        return self.passes * self.attack.defeat
+
+
+def impale_odds(attack: AttackSetup, inches: int, hp: int | None = None) -> ImpaleOdds:
+    """The exact law of an Impale as ``attack.resolve_impale`` makes it (S-13, SA-22).
+
+    ``attack`` is the impaler's attack on the moving foe; ``hp`` the mover's current HP.
+    """
+    setup = impale_setup(attack, inches)
+    initiative = Part("Initiative", setup.attacker.initiative)
+    passing = [n for n in range(1, D20 + 1) if stat_test_with_natural(n, initiative).success]
+    return ImpaleOdds(Fraction(len(passing), D20), attack_odds(setup, hp))

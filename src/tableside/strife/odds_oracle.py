@@ -8,12 +8,16 @@ reaction and 1d8 damage is already thousands of sequences), and kept for tests a
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from fractions import Fraction
+from typing import TypeVar
 
+from tableside.dice import Rng
 from tableside.strife.attack import AttackResult, AttackSetup, roll_attack
 from tableside.strife.odds import with_hp
 from tableside.strife.odds_law import AttackOdds, AttackTally
+
+T = TypeVar("T")
 
 
 class _DieNeededError(Exception):
@@ -37,18 +41,23 @@ class _PrefixRng:
         return self.prefix[self.used - 1]
 
 
-def every_sequence(setup: AttackSetup) -> Iterator[tuple[Fraction, tuple[int, ...], AttackResult]]:
-    """Every complete die sequence of the attack, its probability, and the engine's result."""
+def resolutions(resolve: Callable[[Rng], T]) -> Iterator[tuple[Fraction, tuple[int, ...], T]]:
+    """Every complete die sequence ``resolve`` can ask for, its probability and its result."""
     stack: list[tuple[tuple[int, ...], Fraction]] = [((), Fraction(1))]
     while stack:
         prefix, weight = stack.pop()
         try:
-            result = roll_attack(setup, _PrefixRng(prefix))
+            result = resolve(_PrefixRng(prefix))
         except _DieNeededError as need:
             share = weight / need.sides
             stack.extend(((*prefix, face), share) for face in range(need.sides, 0, -1))
             continue
         yield weight, prefix, result
+
+
+def every_sequence(setup: AttackSetup) -> Iterator[tuple[Fraction, tuple[int, ...], AttackResult]]:
+    """Every complete die sequence of the attack, its probability, and the engine's result."""
+    return resolutions(lambda rng: roll_attack(setup, rng))
 
 
 def brute_force_attack_odds(setup: AttackSetup, hp: int | None = None) -> AttackOdds:
