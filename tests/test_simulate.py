@@ -33,6 +33,7 @@ from tableside.encounter.strife_policy import reach
 from tableside.encounter.war import MajestyWar
 from tableside.encounter.war_state import WarState
 from tableside.errors import RulesError, TablesideError
+from tableside.majesty.geometry import distance
 from tableside.simulate import SimulationError, driver, run_seed, simulate
 from tableside.simulate.driver import chunks
 from tableside.simulate.games import StrifeSim, WarSim
@@ -392,6 +393,110 @@ def test_m4_the_simulated_war_policy_rests_by_default() -> None:
     engine = engine_run(doc, 21, 0, WarPolicy(rest=True), 100)
     kinds = {r.command.kind for r in engine.records[len(doc["records"]) :] if r.command}
     assert "rest" in kinds
+
+
+# --- the War policy with a ranged-only weapon (M-15, M-27) --------------------------------------
+
+
+def archer_war(gap: float, ap: int = 6) -> Encounter[WarState]:
+    encounter = war(6)
+    add(encounter, "Herald", weapon="Bow", swiftness=80)
+    add(encounter, "Warrior", (gap, 0.0, 0.0), side="fallen")
+    until_turn_of(encounter, "Herald")
+    do(encounter, "host_set", id="Herald", field="ap", value=ap)
+    return encounter
+
+
+def test_m27_a_bow_strikes_at_range_beyond_melee_range() -> None:
+    encounter = archer_war(6.0)
+    command = WarPolicy()(encounter.state)
+    assert command == Command(
+        "strike", {"striker": "Herald", "defender": "Warrior", "ranged": True}
+    )
+    do(encounter, "strike", **command.args)  # the engine accepts it (M-15: beyond 3", within 12")
+
+
+def test_m15_a_bow_steps_back_out_of_melee_range_and_then_strikes() -> None:
+    encounter = archer_war(2.0)
+    command = WarPolicy()(encounter.state)
+    assert command.kind == "move"
+    assert distance(tuple(command.args["to"]), (2.0, 0.0, 0.0)) == pytest.approx(3.5)
+    do(encounter, "move", **command.args)
+    assert WarPolicy()(encounter.state).args.get("ranged") is True
+
+
+def test_m15_a_bow_closes_to_one_inch_inside_its_range_as_far_as_its_ap_allow() -> None:
+    far = archer_war(16.0)
+    command = WarPolicy()(far.state)
+    assert distance(tuple(command.args["to"]), (16.0, 0.0, 0.0)) == pytest.approx(11.0)
+    farther = archer_war(30.0, ap=5)
+    command = WarPolicy()(farther.state)
+    assert distance(tuple(command.args["to"]), (30.0, 0.0, 0.0)) == pytest.approx(25.0)
+
+
+def test_m4_a_weary_archer_in_its_band_strikes_rather_than_rests() -> None:
+    encounter = archer_war(6.0)
+    do(encounter, "host_set", id="Herald", field="exertion", value=20)
+    assert WarPolicy(rest=True)(encounter.state).kind == "strike"
+    far = archer_war(20.0)
+    do(far, "host_set", id="Herald", field="exertion", value=20)
+    assert WarPolicy(rest=True)(far.state).kind == "rest"
+
+
+# --- the Realm of Strife policy's Moves (S-6, S-23) ---------------------------------------------
+
+
+def test_s19_a_model_without_movement_does_not_roll_with_the_blow_nor_attack_unarmed() -> None:
+    fight = strife([
+        {"id": "Aldric", "model": "Aldric", "side": "heroes", "position": [0.0, 0.0, 0.0]},
+        {"id": "Door", "model": "Oak Door", "side": "monsters", "position": [0.8, 0.0, 0.0]},
+    ])  # fmt: skip
+    report = simulate(document(fight), 6, seed=2, max_rounds=30)  # no command is refused
+    heroes = report["outcome"]["wins"]["heroes"]["count"]
+    assert heroes + report["outcome"]["unfinished"]["count"] == 6
+    assert report["combatants"]["Door"]["fallen"]["count"] == heroes > 0
+    assert report["combatants"]["Aldric"]["losses"]["HP"]["mean"] == 0  # the door never attacks
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    weapons=st.lists(st.sampled_from(["Sword", "Axe", "Hammer", "Club", "Spear", "Bow", "Sling",
+                                      "Staff"]), min_size=2, max_size=4),
+    places=st.lists(st.tuples(st.floats(-12, 12), st.floats(-12, 12), st.floats(0, 3)),
+                    min_size=4, max_size=4),
+    seed=st.integers(0, 10**6),
+    rest=st.booleans(),
+)  # fmt: skip
+def test_the_war_policy_plays_any_roster_to_the_end_without_a_refused_command(
+    weapons: list[str], places: list[tuple[float, float, float]], seed: int, rest: bool
+) -> None:
+    encounter = war(seed)
+    for index, weapon in enumerate(weapons):
+        side = "holy" if index % 2 == 0 else "fallen"
+        add(encounter, f"E{index}", places[index], side=side, weapon=weapon)
+    outcome, _ = play_run(WarSim(rest=rest), load_start(document(encounter)), seed, 0, 40)
+    assert outcome.commands > 0
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    models=st.lists(st.sampled_from(["Aldric", "Sera", "Goblin", "Cave Troll", "Oak Door"]),
+                    min_size=2, max_size=5),
+    places=st.lists(st.tuples(st.floats(-10, 10), st.floats(-10, 10)), min_size=5, max_size=5),
+    seed=st.integers(0, 10**6),
+    ambush=st.sampled_from([None, "heroes", "monsters"]),
+)  # fmt: skip
+def test_the_strife_policy_plays_any_fight_to_the_end_without_a_refused_command(
+    models: list[str], places: list[tuple[float, float]], seed: int, ambush: str | None
+) -> None:
+    fight = strife([
+        {"id": f"M{i}", "model": name, "side": "heroes" if i % 2 == 0 else "monsters",
+         "position": [*places[i], 0.0]} for i, name in enumerate(models)
+    ], seed)  # fmt: skip
+    if ambush is not None:
+        fight.execute(Command("start", {"ambush": ambush}))
+    outcome, _ = play_run(StrifeSim(), load_start(document(fight)), seed, 0, 40)
+    assert outcome.commands > 0
 
 
 # --- the Realm of Strife policy's Moves (S-6, S-23) ---------------------------------------------

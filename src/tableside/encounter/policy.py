@@ -4,26 +4,36 @@ On its Turn each combatant: Strikes the nearest standing enemy within Melee Rang
 the AP; otherwise moves straight toward the nearest standing enemy until 2.5" from it (or as far
 as its AP allow) and Strikes if it then can; when nothing more is possible, it ends the Turn.
 
+A combatant whose weapon cannot Strike in melee (a Bow or a Sling) makes Ranged Strikes instead
+(M-27), which reach beyond 3" and up to the weapon's range (M-15). Its target is still the
+nearest standing enemy: within that band it Strikes it; nearer, it steps straight back until
+3.5" away; beyond its range, it moves toward it until 1" inside the range (as far as its AP
+allow), and Strikes if it then can.
+
 With the rest rule on (:class:`WarPolicy` ``rest=True``, the simulation's default; the golden
 transcript runs without it), two things change, both about Exertion (M-4):
 
-1. A Weary combatant (Exertion above its Stamina) with no standing enemy within Melee Range
-   first Rests off the excess (Exertion less Stamina, at most its AP and 7) before it advances.
+1. A Weary combatant (Exertion above its Stamina) whose target is out of its Strike's reach
+   (beyond Melee Range; for a ranged-only weapon, outside the band above) first Rests off the
+   excess (Exertion less Stamina, at most its AP and 7) before it moves.
 2. AP it would otherwise lose at the end of its Turn (too few left to Strike or to Move) are
    spent on Rest while it has Exertion (at most 7 AP per Rest).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from tableside.encounter.log import Command
 from tableside.encounter.war_state import Combatant, WarState
+from tableside.majesty.catalog import Catalog, Weapon, builtin_catalog
 from tableside.majesty.geometry import Point, distance
 
 STRIKE_AP = 3
 MELEE_RANGE = 3.0
 CLOSE_TO = 2.5
+BACK_TO = 3.5  # a ranged-only Striker steps back to this distance (beyond Melee Range)
+INSIDE_RANGE = 1.0  # and closes to this much inside its weapon's range
 REST_AP_MAX = 7
 
 
@@ -71,16 +81,60 @@ def fight(me: Combatant, target: Combatant) -> Command | None:
     return None
 
 
+def step_away(start: Point, source: Point, inches: float) -> Point:
+    """The point ``inches`` from start straight away from source (along +x if they coincide)."""
+    gap = distance(start, source)
+    if gap == 0:
+        return (start[0] + inches, start[1], start[2])
+    t = inches / gap
+    return (
+        start[0] + (start[0] - source[0]) * t,
+        start[1] + (start[1] - source[1]) * t,
+        start[2] + (start[2] - source[2]) * t,
+    )
+
+
+def move_to(me: Combatant, target: Combatant, keep: float) -> Command | None:
+    """Move straight toward (or away from) the target to end ``keep``" from it, AP allowing."""
+    gap = distance(me.position, target.position)
+    inches = min(abs(gap - keep), float(me.ap))
+    if me.ap < 1 or inches <= 0:
+        return None
+    if keep > gap:
+        destination = step_away(me.position, target.position, inches)
+    else:
+        destination = step_toward(me.position, target.position, inches)
+    return Command("move", {"id": me.id, "to": list(destination)})
+
+
+def shoot(me: Combatant, target: Combatant, weapon: Weapon) -> Command | None:
+    """A ranged-only Striker: Strike in the band (3", range], else step into it (M-15, M-27)."""
+    gap, reach = distance(me.position, target.position), float(weapon.ranged_range or 0)
+    if MELEE_RANGE < gap <= reach:
+        if me.ap < STRIKE_AP:
+            return None
+        return Command("strike", {"striker": me.id, "defender": target.id, "ranged": True})
+    return move_to(me, target, BACK_TO if gap <= MELEE_RANGE else reach - INSIDE_RANGE)
+
+
 def rest(me: Combatant, most: int) -> Command | None:
     """Rest for up to ``most`` Exertion (1 per AP, at most 7 AP, M-4); None if nothing to rest."""
     ap = min(most, me.ap, me.character.exertion, REST_AP_MAX)
     return Command("rest", {"id": me.id, "ap": ap}) if ap >= 1 else None
 
 
-def weary_rest(me: Combatant, target: Combatant) -> Command | None:
-    """Rule 1: Weary and out of Melee Range → Rest off the Exertion above Stamina first."""
+def in_reach(me: Combatant, target: Combatant, weapon: Weapon) -> bool:
+    """Whether it could Strike the target from where it stands (M-15, M-27)."""
+    gap = distance(me.position, target.position)
+    if weapon.melee:
+        return gap <= MELEE_RANGE
+    return MELEE_RANGE < gap <= float(weapon.ranged_range or 0)
+
+
+def weary_rest(me: Combatant, target: Combatant, weapon: Weapon) -> Command | None:
+    """Rule 1: Weary and out of its Strike's reach → Rest off the Exertion above Stamina first."""
     excess = me.character.exertion - me.character.war.stamina
-    if excess <= 0 or distance(me.position, target.position) <= MELEE_RANGE:
+    if excess <= 0 or in_reach(me, target, weapon):
         return None
     return rest(me, excess)
 
@@ -90,6 +144,11 @@ class WarPolicy:
     """The War policy; ``rest`` adds the two Rest rules of the module docstring."""
 
     rest: bool = False
+    catalog: Catalog = field(default_factory=builtin_catalog)
+
+    def attack(self, me: Combatant, target: Combatant, weapon: Weapon) -> Command | None:
+        """Strike or close in: in melee, or with Ranged Strikes for a ranged-only weapon."""
+        return fight(me, target) if weapon.melee else shoot(me, target, weapon)
 
     def __call__(self, state: WarState) -> Command:
         """The next command for whoever's Turn it is (or 'next')."""
@@ -97,8 +156,9 @@ class WarPolicy:
         target = None if me is None else nearest_enemy(state, me)
         if me is None or target is None:
             return Command("next")
-        chosen = weary_rest(me, target) if self.rest else None
-        chosen = chosen or fight(me, target)
+        weapon = self.catalog.weapon(me.character.weapon)
+        chosen = weary_rest(me, target, weapon) if self.rest else None
+        chosen = chosen or self.attack(me, target, weapon)
         if chosen is None and self.rest:
             chosen = rest(me, REST_AP_MAX)
         return chosen or Command("next")

@@ -3,13 +3,16 @@
 In order of preference:
 1. Attacks of Opportunity on offer are taken (S-18).
 2. A model that has just taken damage, is below half HP and still has its Reaction Rolls with the
-   Blow 1" straight back from its attacker (S-19).
+   Blow 1" straight back from its attacker (less if half its Movement is less; not at all with
+   no Movement) (S-19).
 3. On its Turn, a model below half its HP that is in contact disengages: it moves as far as its
    Movement pays for (half as far when crawling, Knocked Down: S-6, S-23) straight away from the
    nearest enemy (S-18), then ends its Turn.
-4. Otherwise it attacks an enemy in contact (the defender Blocks with a shield, or Parries with a
-   weapon that can, while its Reaction lasts), or moves toward the nearest enemy (as far as its
-   Movement pays for, stopping 0.9" short) and attacks if it then can; then the Turn ends.
+4. Otherwise it attacks an enemy in contact with its first equipped weapon (the defender Blocks
+   with a shield, or Parries with a weapon that can, while its Reaction lasts), or moves toward
+   the nearest enemy (as far as its Movement pays for, stopping 0.9" short) and attacks if it
+   then can; then the Turn ends. A model with no weapon equipped, or no Movement, does only what
+   it can of this (no attack; no move) and ends its Turn.
 """
 
 from __future__ import annotations
@@ -21,6 +24,8 @@ from tableside.majesty.geometry import Point, distance
 from tableside.strife.catalog import Catalog, builtin_catalog
 from tableside.strife.loadout import loadout
 from tableside.strife.movement import Leg, inch_cost, under_conditions
+
+ROUNDING = 0.005  # positions are rounded to 1/1000"; stay this far inside a hard limit
 
 
 def _enemies(state: FightState, me: Model) -> list[Model]:
@@ -75,9 +80,12 @@ def _roll_with_the_blow(state: FightState) -> Command | None:
         return None
     if not state.rounds.can_react(hurt.id) or hurt.id in state.rounds.failed_parry:
         return None
+    inches = min(1.0, hurt.sheet.movement / 2 - ROUNDING)  # at most half Movement (S-6, S-19)
+    if inches <= 0:
+        return None
     return Command(
         "roll_with_the_blow",
-        {"id": hurt.id, "to": list(_away(hurt.position, attacker.position, 1.0))},
+        {"id": hurt.id, "to": list(_away(hurt.position, attacker.position, inches))},
     )
 
 
@@ -90,15 +98,17 @@ def _turn(catalog: Catalog, state: FightState) -> Command:
         return Command("next")
     near = enemies[0]
     gap = distance(me.position, near.position)
-    if gap <= CONTACT and "move" not in me.elements and 2 * me.sheet.hp < me.sheet.hp_max:
+    can_move = "move" not in me.elements and reach(me) > 0
+    armed = bool(loadout(catalog, me.sheet).weapons)
+    if gap <= CONTACT and can_move and 2 * me.sheet.hp < me.sheet.hp_max:
         away = _away(me.position, near.position, reach(me))
         return Command("move", {"id": me.id, "to": list(away)})
-    if gap <= CONTACT:
+    if gap <= CONTACT and armed:
         item = {"defender": near.id, "reaction": reaction_for(catalog, state, near)}
         return Command(
             "attack", {"attacker": me.id, "attacks": [{k: v for k, v in item.items() if v}]}
         )
-    if "move" not in me.elements:
+    if gap > CONTACT and can_move and armed:
         step = min(reach(me), gap - 0.9)
         return Command("move", {"id": me.id, "to": list(_toward(me.position, near.position, step))})
     return Command("next")

@@ -112,7 +112,7 @@ class WarSim:
 
     def next_command(self, state: WarState) -> Command:
         """The War policy."""
-        return WarPolicy(rest=self.rest)(state)
+        return WarPolicy(rest=self.rest, catalog=self.game.catalog)(state)
 
     def clock(self, state: WarState) -> int:
         """The Cycle."""
