@@ -4,18 +4,19 @@ The real server (``tableside serve``, a subprocess) serves the store, on SQLite 
 TABLESIDE_TEST_POSTGRES_URL is set (``scripts/postgres.sh`` prints one), on PostgreSQL (a scratch
 schema, dropped afterwards) with one server process and with ``--workers 2`` (two processes on
 one port, every table's requests spread over both). Each of ``--tables`` tables gets a War of
-the example roster and 4 player seats of 2 combatants; 4 clients per table (asyncio, httpx)
-post the simple policy's next command against the table's fetched state (the records the
-answers carry) whenever it acts for one of their combatants, with their own token and the
-revision they saw, for ``--seconds``; when a War ends the Host starts another. The Host's set-up
-commands count as commands too. 409s and other refusals are counted, not fatal.
+the example roster and 4 player seats of 2 combatants; 4 clients per table (asyncio, with a
+minimal keep-alive HTTP/1.1 client, :class:`Loopback`) post the simple policy's next command
+against the table's fetched state (the records the answers carry) whenever it acts for one of
+their combatants, with their own token and the revision they saw, for ``--seconds``; when a War
+ends the Host starts another. The Host's set-up commands count as commands too. 409s and other
+refusals are counted, not fatal.
 
 Baseline (this process, same backend, named "WebTable in process"): the same Wars and the same
 calls the server makes for each command (authorise the token, decide, append, answer) made
 directly on :class:`tableside.web.table.WebTable`, one after another, with no HTTP. The ratio is
 the HTTP rate over the baseline's rate. Latency is per command, from sending to the whole
 answer, queueing included. ``server CPU`` is the server processes' CPU time (user + system,
-from /proc, Linux) per command sent: unlike rates, it hardly moves when other work shares the
+from /proc, Linux) per command sent: it moves much less than rates when other work shares the
 machine. A second reference line runs the Wars through :class:`tableside.service.Session`
 (engine and store only, no authorisation or answer).
 """
@@ -24,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import socket
 import subprocess
@@ -54,6 +56,7 @@ TABLESIDE = str(Path(sys.executable).with_name("tableside"))
 NAMES = [entry[0] for entry in FOUR_AGAINST_FOUR]
 SEATS = [tuple(NAMES[i : i + 2]) for i in range(0, len(NAMES), 2)]
 TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+dumps = json.JSONEncoder(separators=(",", ":")).encode
 
 
 @dataclass
@@ -165,6 +168,63 @@ def baseline(url: str, seconds: float) -> float:
 # -- the load over HTTP -----------------------------------------------------------------------
 
 
+class Answer:
+    """An HTTP answer: its status and JSON body."""
+
+    def __init__(self, status_code: int, body: bytes) -> None:
+        self.status_code = status_code
+        self.body = body
+
+    def json(self) -> Any:
+        return json.loads(self.body)
+
+    def raise_for_status(self) -> None:
+        if self.status_code >= 400:
+            raise SystemExit(f"HTTP {self.status_code}: {self.body[:200]!r}")
+
+
+class Loopback:
+    """A minimal HTTP/1.1 keep-alive client for JSON POSTs on loopback.
+
+    It costs the benchmark's process a fraction of a general client's CPU per request; on a
+    machine of 2 cores the load generator must leave the server its share.
+    """
+
+    def __init__(self, base: str) -> None:
+        host, _, port = base.removeprefix("http://").partition(":")
+        self.host, self.port = host, int(port)
+        self.idle: list[tuple[asyncio.StreamReader, asyncio.StreamWriter]] = []
+
+    async def post(
+        self,
+        path: str,
+        document: Any,
+        headers: dict[str, str] | None = None,
+    ) -> Answer:
+        body = dumps(document).encode()
+        lines = [f"POST {path} HTTP/1.1", f"Host: {self.host}:{self.port}",
+                 "Content-Type: application/json", f"Content-Length: {len(body)}",
+                 *(f"{k}: {v}" for k, v in (headers or {}).items())]  # fmt: skip
+        request = ("\r\n".join(lines) + "\r\n\r\n").encode() + body
+        reader, writer = self.idle.pop() if self.idle else await self.connect()
+        writer.write(request)
+        head = (await reader.readuntil(b"\r\n\r\n")).decode("latin-1").split("\r\n")
+        length = next(
+            int(h.split(":", 1)[1]) for h in head if h.lower().startswith("content-length:")
+        )
+        answer = Answer(int(head[0].split()[1]), await reader.readexactly(length))
+        self.idle.append((reader, writer))
+        return answer
+
+    async def connect(self) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+        return await asyncio.open_connection(self.host, self.port)
+
+    async def aclose(self) -> None:
+        for _reader, writer in self.idle:
+            writer.close()
+        self.idle.clear()
+
+
 @dataclass
 class Table:
     """One table as its clients know it: tokens and the fetched state of its current War."""
@@ -193,12 +253,12 @@ def acting(command: Command, state: WarState) -> str | None:
 
 
 async def post(
-    http: httpx.AsyncClient, table: Table, token: str, command: Command, figures: Figures
+    http: Loopback, table: Table, token: str, command: Command, figures: Figures
 ) -> bool:
     """Send one command with the revision seen; on success fold its record into the state."""
     body = {"kind": command.kind, "args": command.args, "revision": table.replica.revision}
     start = time.perf_counter()
-    answer = await http.post(f"/api/encounters/{table.encounter}/commands", json=body,
+    answer = await http.post(f"/api/encounters/{table.encounter}/commands", document=body,
                              headers={"Authorization": f"Bearer {token}"})  # fmt: skip
     elapsed = time.perf_counter() - start
     if answer.status_code == 409:
@@ -216,11 +276,11 @@ async def post(
     return True
 
 
-async def new_war(http: httpx.AsyncClient, table: Table, seed: int, figures: Figures) -> None:
+async def new_war(http: Loopback, table: Table, seed: int, figures: Figures) -> None:
     """The Host starts a War at the table: the roster added and Cycle 1 begun."""
     headers = {"Authorization": f"Bearer {table.host}"}
     body = {"game": "majesty-war", "name": f"War {seed}", "seed": seed}
-    made = await http.post(f"/api/tables/{table.id}/encounters", headers=headers, json=body)
+    made = await http.post(f"/api/tables/{table.id}/encounters", headers=headers, document=body)
     made.raise_for_status()
     table.encounter = made.json()["id"]
     table.replica = Encounter(MajestyWar(), seed)
@@ -230,7 +290,7 @@ async def new_war(http: httpx.AsyncClient, table: Table, seed: int, figures: Fig
 
 
 async def client(
-    http: httpx.AsyncClient, table: Table, seat: int, deadline: float, figures: Figures
+    http: Loopback, table: Table, seat: int, deadline: float, figures: Figures
 ) -> None:
     """A player (seat 0 also holds the Host's token) acting whenever the state says it may."""
     token, characters = table.seats[seat]
@@ -250,7 +310,7 @@ async def client(
 
 
 async def run_table(
-    http: httpx.AsyncClient, table: Table, number: int, deadline: float, figures: Figures
+    http: Loopback, table: Table, number: int, deadline: float, figures: Figures
 ) -> None:
     war = 0
     while time.perf_counter() < deadline:
@@ -260,22 +320,21 @@ async def run_table(
                                for seat in range(len(table.seats))))  # fmt: skip
 
 
-async def open_table(http: httpx.AsyncClient, number: int) -> Table:
+async def open_table(http: Loopback, number: int) -> Table:
     """A table with 4 player seats (2 combatants each)."""
-    made = (await http.post("/api/tables", json={"name": f"Load {number}"})).json()
+    made = (await http.post("/api/tables", document={"name": f"Load {number}"})).json()
     headers = {"Authorization": f"Bearer {made['host_token']}"}
     seats = []
     for i, characters in enumerate(SEATS):
         body = {"name": f"Player {i}", "characters": list(characters)}
-        seat = await http.post(f"/api/tables/{made['id']}/players", headers=headers, json=body)
+        seat = await http.post(f"/api/tables/{made['id']}/players", headers=headers, document=body)
         seats.append((seat.json()["token"], characters))
     return Table(made["id"], made["host_token"], seats)
 
 
 async def load(bases: list[str], tables: int, seconds: float) -> tuple[Figures, float]:
     """Open the tables (spread over the servers) and run their clients for ``seconds``."""
-    limits = httpx.Limits(max_connections=None, max_keepalive_connections=None)
-    clients = [httpx.AsyncClient(base_url=b, limits=limits, timeout=60) for b in bases]
+    clients = [Loopback(b) for b in bases]
     try:
         opened = await asyncio.gather(*(open_table(clients[i % len(clients)], i)
                                         for i in range(tables)))  # fmt: skip
@@ -318,8 +377,9 @@ def server(url: str, workers: int) -> Iterator[tuple[str, int]]:
     port = free_port()
     where = ["--db", url.removeprefix("sqlite:///")] if url.startswith("sqlite") else []
     env = {**os.environ, "TABLESIDE_DATABASE_URL": url}
-    proc = subprocess.Popen([TABLESIDE, "serve", "--port", str(port), "--workers", str(workers),
-                             *where], env=env, stdout=subprocess.DEVNULL)  # fmt: skip
+    several = ["--workers", str(workers)] if workers > 1 else []
+    proc = subprocess.Popen([TABLESIDE, "serve", "--port", str(port), *several, *where],
+                            env=env, stdout=subprocess.DEVNULL)  # fmt: skip
     base = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 60
