@@ -29,6 +29,7 @@ from sqlalchemy import event
 from test_store_support import BACKENDS, database_url, postgres_base_url
 
 from tableside import errors
+from tableside.cli.serve_cmds import link_base
 from tableside.encounter.log import Command
 from tableside.service import open_encounter
 from tableside.store import Store
@@ -151,9 +152,38 @@ def test_serve_without_demo_serves_an_empty_store(tmp_path: Path) -> None:
         assert made.status_code == 201 and made.json()["id"] == 1
 
 
-def run_serve(
-    args: list[str], env: dict[str, str] | None = None
-) -> subprocess.CompletedProcess[str]:
+def test_the_demo_table_holds_a_war_and_a_fight_under_way_with_a_seat_per_side(url: str) -> None:
+    with Store.open(url) as store:
+        table = WebTable(store)
+        demo = create_demo(table)
+        host = Principal(demo.table_id, None)
+        view = table.table_view(host)
+        assert [(e["id"], e["game"], e["revision"]) for e in view["encounters"]] == [
+            (demo.encounter_id, "majesty-war", 9), (demo.fight_id, "strife-combat", 6)]  # fmt: skip
+        assert [(s["name"], s["characters"]) for s in view["seats"]][2:] == [
+            ("The heroes' player", ["Aldric", "Sera"]),
+            ("The monsters' player", ["Goblin-1", "Goblin-2", "Troll"])]  # fmt: skip
+        fight = table.state(demo.fight_id, host)
+        assert fight["ambush"] == "heroes" and fight["current"] == "Sera" and not fight["ended"]
+        heroes = table.principal(demo.fight_links["The heroes' player"].removeprefix("/join/"))
+        sera = Command("bottom", {"id": "Sera"})
+        assert table.execute(heroes, demo.fight_id, sera, 6)["record"]["revision"] == 7
+
+
+ADDRESSES = [
+    ("127.0.0.1", "http://127.0.0.1:8000"),
+    ("0.0.0.0", "http://127.0.0.1:8000"),
+    ("::", "http://[::1]:8000"),
+    ("table.local", "http://table.local:8000"),
+]
+
+
+@pytest.mark.parametrize(("host", "base"), ADDRESSES)
+def test_printed_links_name_an_address_a_browser_can_open(host: str, base: str) -> None:
+    assert link_base(host, 8000) == base
+
+
+def run_serve(args: list[str], env: dict[str, str] | None = None) -> Done:
     return subprocess.run([TABLESIDE, "serve", *args], capture_output=True, text=True,
                           env={**os.environ, **(env or {})}, timeout=120)  # fmt: skip
 
