@@ -443,7 +443,40 @@ def test_m4_a_weary_archer_in_its_band_strikes_rather_than_rests() -> None:
     assert WarPolicy(rest=True)(far.state).kind == "rest"
 
 
-# --- the Realm of Strife policy's Moves (S-6, S-23) ---------------------------------------------
+# --- the War policy and Grappling (M-37) -------------------------------------------------------
+
+
+def grapple_war(might: int) -> Encounter[WarState]:
+    encounter = war(8)
+    add(encounter, "Herald", might=might, swiftness=80)
+    add(encounter, "Warrior", (2.0, 0.0, 0.0), side="fallen", might=40)
+    add(encounter, "Jackal", (1.0, 0.0, 0.0), side="fallen", might=40)
+    add(encounter, "Watcher", (0.0, 1.0, 0.0), might=40)
+    until_turn_of(encounter, "Herald")
+    do(encounter, "host_set", id="Herald", field="ap", value=6)
+    return encounter
+
+
+def test_m37_a_grappler_without_a_40_might_margin_strikes_the_one_it_holds() -> None:
+    encounter = grapple_war(60)
+    do(encounter, "apply_effect", id="Warrior", effect="grappled", by="Herald")
+    assert WarPolicy()(encounter.state).args["defender"] == "Warrior"  # not the nearer Jackal
+    do(encounter, "strike", **WarPolicy()(encounter.state).args)  # the engine accepts it
+
+
+def test_m37_a_grappler_with_40_more_might_strikes_the_nearest_enemy() -> None:
+    encounter = grapple_war(80)
+    do(encounter, "apply_effect", id="Warrior", effect="grappled", by="Herald")
+    assert WarPolicy()(encounter.state).args["defender"] == "Jackal"
+
+
+def test_m37_a_grappler_holding_only_an_ally_ends_its_turn() -> None:
+    encounter = grapple_war(60)
+    do(encounter, "apply_effect", id="Watcher", effect="grappled", by="Herald")
+    assert WarPolicy()(encounter.state) == Command("next")
+
+
+# --- any roster: models without weapon or Movement (S-19), random rosters of both games --------
 
 
 def test_s19_a_model_without_movement_does_not_roll_with_the_blow_nor_attack_unarmed() -> None:

@@ -10,6 +10,9 @@ nearest standing enemy: within that band it Strikes it; nearer, it steps straigh
 3.5" away; beyond its range, it moves toward it until 1" inside the range (as far as its AP
 allow), and Strikes if it then can.
 
+A Grappler (M-37) that may not Strike others (less than 40 more Might than one it holds) takes
+as its target the nearest standing enemy it holds, and with none it ends its Turn.
+
 With the rest rule on (:class:`WarPolicy` ``rest=True``, the simulation's default; the golden
 transcript runs without it), two things change, both about Exertion (M-4):
 
@@ -26,7 +29,9 @@ from dataclasses import dataclass, field
 
 from tableside.encounter.log import Command
 from tableside.encounter.war_state import Combatant, WarState
+from tableside.majesty import special
 from tableside.majesty.catalog import Catalog, Weapon, builtin_catalog
+from tableside.majesty.character import Attribute
 from tableside.majesty.geometry import Point, distance
 
 STRIKE_AP = 3
@@ -44,6 +49,24 @@ def nearest_enemy(state: WarState, me: Combatant) -> Combatant | None:
         for c in state.combatants.values()
         if c.character.side != me.character.side and not c.defeated
     ]
+    return min(enemies, key=lambda c: (distance(me.position, c.position), c.id), default=None)
+
+
+def held_by(state: WarState, me: Combatant) -> list[Combatant]:
+    """Everyone ``me`` is Grappling (M-37)."""
+    return [c for c in state.combatants.values() if c.grappled_by == me.id]
+
+
+def target_of(state: WarState, me: Combatant) -> Combatant | None:
+    """The nearest standing enemy; a Grappler that may not Strike others, one it holds (M-37)."""
+    held = held_by(state, me)
+    might = me.character.referenced(Attribute.MIGHT) if held else 0
+    if all(
+        special.grappler_options(might, c.character.referenced(Attribute.MIGHT)).strike_others
+        for c in held
+    ):
+        return nearest_enemy(state, me)
+    enemies = [c for c in held if c.character.side != me.character.side and not c.defeated]
     return min(enemies, key=lambda c: (distance(me.position, c.position), c.id), default=None)
 
 
@@ -153,7 +176,7 @@ class WarPolicy:
     def __call__(self, state: WarState) -> Command:
         """The next command for whoever's Turn it is (or 'next')."""
         me = acting(state)
-        target = None if me is None else nearest_enemy(state, me)
+        target = None if me is None else target_of(state, me)
         if me is None or target is None:
             return Command("next")
         weapon = self.catalog.weapon(me.character.weapon)
