@@ -218,6 +218,17 @@ def test_a_port_in_use_is_refused_in_one_sentence_before_anything_is_created(
     assert done.stdout == "" and not (tmp_path / "t.db").exists()
 
 
+def test_an_unknown_address_or_an_unusable_database_is_one_sentence(tmp_path: Path) -> None:
+    done = run_serve(["--host", "no.such.host.invalid", "--db", str(tmp_path / "t.db")])
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == "error: Cannot listen on host 'no.such.host.invalid': no such address.\n"
+    missing = tmp_path / "missing" / "t.db"
+    done = run_serve(["--port", str(free_port()), "--db", str(missing)])
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr.startswith(f"error: Cannot open the database sqlite+pysqlite:///{missing}")
+    assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+
+
 def test_several_workers_need_postgresql(tmp_path: Path) -> None:
     done = run_serve(["--workers", "2", "--db", str(tmp_path / "t.db"), "--port",
                       str(free_port())])  # fmt: skip
