@@ -497,20 +497,32 @@ def resolve_attack(
 ) -> None:
     """Roll one attack with the defender's reaction and apply damage and conditions."""
     defender = p.model(item.defender)
+    setup = attack_setup(game, p, attacker, item, free_attack)
+    result = roll_attack(setup, rng)
+    p.emit("attack_resolved", "S-7", attacker=attacker.id, defender=defender.id,
+           result=attack_dict(result) if p.describe else None)  # fmt: skip
+    apply_attack(p, attacker.id, defender.id, result)
+
+
+def attack_setup(
+    game: StrifeFight, p: Pending, attacker: Model, item: AttackItem, free_attack: bool = False
+) -> AttackSetup:
+    """One attack's setup from the fight's state: weapon, reach, reaction, AC (S-7, S-10 … S-14).
+
+    Refuses an attack on oneself, out of reach (unless ``free_attack``) or with a reaction that
+    cannot be declared. The fight and the web table's odds both build attacks here.
+    """
+    defender = p.model(item.defender)
     if defender.id == attacker.id:
         raise RulesError(f"{attacker.id} cannot attack itself.")
     weapon = game.catalog.weapon(item.weapon or _default_weapon(game, attacker))
     if not free_attack:
         check_reach(attacker, defender, weapon)
     reaction = declare_reaction(game, p, defender, item.reaction)
-    setup = AttackSetup(attacker.sheet, defender.sheet, weapon, precision=item.precision,
-                        hit_modifiers=tuple(Part("modifier", m) for m in item.modifiers),
-                        defender_ac=effective_ac(game.catalog, defender.sheet).value,
-                        reaction=reaction, ruleset=game.ruleset)  # fmt: skip
-    result = roll_attack(setup, rng)
-    p.emit("attack_resolved", "S-7", attacker=attacker.id, defender=defender.id,
-           result=attack_dict(result) if p.describe else None)  # fmt: skip
-    apply_attack(p, attacker.id, defender.id, result)
+    return AttackSetup(attacker.sheet, defender.sheet, weapon, precision=item.precision,
+                       hit_modifiers=tuple(Part("modifier", m) for m in item.modifiers),
+                       defender_ac=effective_ac(game.catalog, defender.sheet).value,
+                       reaction=reaction, ruleset=game.ruleset)  # fmt: skip
 
 
 def check_reach(attacker: Model, defender: Model, weapon: Weapon) -> None:

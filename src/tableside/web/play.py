@@ -30,9 +30,9 @@ from tableside.majesty.strike import strike_cost
 from tableside.strife import odds as strife_odds
 from tableside.strife.attack import AttackSetup, check_attack, hit_modifiers, hit_rule
 from tableside.strife.catalog import Element
-from tableside.strife.loadout import effective_ac, loadout
+from tableside.strife.loadout import loadout
 from tableside.strife.odds_law import AttackOdds
-from tableside.strife.records import Part, total
+from tableside.strife.records import total
 from tableside.web.auth import Principal, authorise_command
 from tableside.web.table import WebTable, current_actor, record_view
 
@@ -124,18 +124,8 @@ def fight_odds(snap: Snapshot, raw: dict[str, Any]) -> dict[str, Any]:
 
 
 def attack_setup(snap: Snapshot, attacker: Any, item: fight.AttackItem) -> AttackSetup:
-    """One attack's setup exactly as the fight builds it (``strife_fight.resolve_attack``)."""
-    game, state = snap.game, snap.state
-    p = fight.Pending(state)
-    defender = p.model(item.defender)
-    # the dry run has refused an attack with no weapon named and none equipped
-    equipped = loadout(game.catalog, attacker.sheet).weapons
-    weapon = game.catalog.weapon(item.weapon or equipped[0].name)
-    reaction = fight.declare_reaction(game, p, defender, item.reaction)
-    return AttackSetup(attacker.sheet, defender.sheet, weapon, precision=item.precision,
-                       hit_modifiers=tuple(Part("modifier", m) for m in item.modifiers),
-                       defender_ac=effective_ac(game.catalog, defender.sheet).value,
-                       reaction=reaction, ruleset=game.ruleset)  # fmt: skip
+    """One attack's setup exactly as the fight builds it (``strife_fight.attack_setup``)."""
+    return fight.attack_setup(snap.game, fight.Pending(snap.state), attacker, item)
 
 
 def attack_odds(snap: Snapshot, attacker: Any, item: fight.AttackItem) -> dict[str, Any]:
