@@ -234,7 +234,8 @@ def test_several_workers_need_postgresql(tmp_path: Path) -> None:
                       str(free_port())])  # fmt: skip
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.startswith("error: --workers 2 needs PostgreSQL")
-    assert done.stderr.count(".") >= 1 and "Traceback" not in done.stderr
+    assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+    assert not (tmp_path / "t.db").exists()
 
 
 def test_workers_on_postgresql_serve_the_demo_from_several_processes(tmp_path: Path) -> None:

@@ -73,6 +73,19 @@ def require_free(host: str, port: int) -> None:
             raise ServeError(f"Cannot listen on {host}:{port}: {why}.") from None
 
 
+def require_postgresql(url: str | None, workers: int) -> None:
+    """Refuse several processes on SQLite (see the module's docstring), opening nothing."""
+    from tableside.store.url import resolve_url, shown
+
+    target = resolve_url(url)
+    if target.get_backend_name() != "postgresql":
+        raise ServeError(
+            f"--workers {workers} needs PostgreSQL (set TABLESIDE_DATABASE_URL, no --db): on "
+            f"SQLite ({shown(target)}) one process serves, since its writers take turns in one "
+            "file and other processes' records would reach live pages only by polling."
+        )
+
+
 def serve(
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(min=1, max=65535, help="Port to listen on.")] = 8000,
@@ -88,29 +101,38 @@ def serve(
     ] = 1,
 ) -> None:
     """Serve the web table: Host and players around one fight, live in the browser."""
-    import uvicorn
-
-    from tableside.store import Store
-    from tableside.web import create_app
-
     url = None if db is None else f"sqlite:///{db}"
+    if workers > 1:
+        require_postgresql(url, workers)
     require_free(host, port)
     base = link_base(host, port)
     if workers == 1:
-        app = create_app(url)
-        table: WebTable = app.state.table
-        announce(table, base, demo, workers)
-        uvicorn.run(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=GRACE)
-        return
+        serve_one(url, host, port, base, demo)
+    else:
+        serve_workers(url, host, port, base, demo, workers)
+
+
+def serve_one(url: str | None, host: str, port: int, base: str, demo: bool) -> None:
+    """One server process: the app built here, its store open until the server stops."""
+    import uvicorn
+
+    from tableside.web import create_app
+
+    app = create_app(url)
+    announce(app.state.table, base, demo, 1)
+    uvicorn.run(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=GRACE)
+
+
+def serve_workers(
+    url: str | None, host: str, port: int, base: str, demo: bool, workers: int
+) -> None:
+    """Several worker processes on one port, each building the app from the environment."""
+    import uvicorn
+
+    from tableside.store import Store
     from tableside.web.table import WebTable
 
     with Store.open(url) as store:  # migrated once here, before the workers race to
-        if store.backend != "postgresql":
-            raise ServeError(
-                f"--workers {workers} needs PostgreSQL (set TABLESIDE_DATABASE_URL, no --db): on "
-                f"SQLite ({store.url}) one process serves, since its writers take turns in one "
-                "file and other processes' records would reach live pages only by polling."
-            )
         announce(WebTable(store), base, demo, workers)
     uvicorn.run(APP_FACTORY, factory=True, workers=workers, host=host, port=port,
                 log_level="warning", timeout_graceful_shutdown=GRACE)  # fmt: skip
