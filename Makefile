@@ -55,8 +55,10 @@ bench-store: $(STAMP)
 bench-war: $(STAMP)
 	$(BIN)/python bench/war_rate.py
 
-# The web table under load on loopback (real uvicorn servers; 50 tables x 4 clients): commands
-# per second and p50/p99 latency on SQLite, and on PostgreSQL when TABLESIDE_TEST_POSTGRES_URL is set.
+# The web table under load on loopback (tableside serve; 50 tables x 4 clients): commands per
+# second, p50/p99 latency and server CPU per command against the same commands on a WebTable in
+# process, on SQLite, and on PostgreSQL (1 process and --workers 2) when
+# TABLESIDE_TEST_POSTGRES_URL is set.
 bench-web: $(STAMP)
 	$(BIN)/python bench/web_load.py
 
