@@ -259,6 +259,32 @@ def test_workers_on_postgresql_serve_the_demo_from_several_processes(tmp_path: P
             assert [a.status_code for a in answers] == [200] * 6
             revisions = [a.json()["record"]["revision"] for a in answers]
             assert revisions == list(range(revisions[0], revisions[0] + 6))
+            concurrent_commands_are_stored_or_refused_whole(port, token, revisions[-1])
+
+
+def concurrent_commands_are_stored_or_refused_whole(port: int, token: str, start: int) -> None:
+    """12 commands at once, each on a connection of its own (so both workers get some)."""
+    base, headers = (
+        f"http://127.0.0.1:{port}/api/encounters/1",
+        {"Authorization": f"Bearer {token}"},
+    )
+    answers: list[httpx.Response] = []
+
+    def send(i: int) -> None:
+        body = {"kind": "stance", "args": {"id": "Watcher", "on": i % 2 == 0}}
+        answers.append(httpx.post(f"{base}/commands", headers=headers, json=body, timeout=30))
+
+    threads = [threading.Thread(target=send, args=(i,)) for i in range(12)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    stored = sorted(a.json()["record"]["revision"] for a in answers if a.status_code == 200)
+    refused = [a for a in answers if a.status_code != 200]
+    assert all(a.status_code == 409 and list(a.json()) == ["error"] for a in refused)
+    assert stored == list(range(start + 1, start + 1 + len(stored)))  # no gap, no duplicate
+    log = httpx.get(f"{base}/log", headers=headers, timeout=10).json()["records"]
+    assert [r["revision"] for r in log] == list(range(1, start + 1 + len(stored)))
 
 
 # -- the serving path --------------------------------------------------------------------------
