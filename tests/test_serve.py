@@ -264,10 +264,8 @@ def test_workers_on_postgresql_serve_the_demo_from_several_processes(tmp_path: P
 
 def concurrent_commands_are_stored_or_refused_whole(port: int, token: str, start: int) -> None:
     """12 commands at once, each on a connection of its own (so both workers get some)."""
-    base, headers = (
-        f"http://127.0.0.1:{port}/api/encounters/1",
-        {"Authorization": f"Bearer {token}"},
-    )
+    base = f"http://127.0.0.1:{port}/api/encounters/1"
+    headers = {"Authorization": f"Bearer {token}"}
     answers: list[httpx.Response] = []
 
     def send(i: int) -> None:
