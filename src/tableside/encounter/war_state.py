@@ -8,7 +8,7 @@ vocabulary of ``docs/events.md``; deciding which events a command produces is
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from tableside.encounter.engine import copy_with
@@ -190,7 +190,7 @@ def _wear(state: WarState, d: JSON) -> WarState:
 
 def _exertion(state: WarState, d: JSON) -> WarState:
     c = state.get(d["id"])
-    character = replace(c.character, exertion=int(d["exertion"]))
+    character = c.character.with_exertion(int(d["exertion"]))
     return state.with_combatant(copy_with(c, character=character, window_exertion=int(d["window"])))
 
 
@@ -217,7 +217,7 @@ def _timed_expired(state: WarState, d: JSON) -> WarState:
     timed = c.timed[:index] + c.timed[index + 1 :]
     character = c.character
     if d["name"] == "status_lowered":
-        character = replace(character, status_lowered=max(0, character.status_lowered - 1))
+        character = character.with_status_lowered(max(0, character.status_lowered - 1))
     return state.with_combatant(copy_with(c, timed=timed, character=character))
 
 

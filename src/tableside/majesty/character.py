@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from enum import StrEnum
 from functools import cached_property
+from typing import Any
 
 from tableside.errors import RulesError
 
@@ -71,7 +72,7 @@ class Attributes:
 
     def get(self, attribute: Attribute) -> int:
         """Return one attribute's value."""
-        return int(getattr(self, attribute.value))
+        return int(getattr(self, _FIELD[attribute]))
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,11 +97,22 @@ class Wear:
 
     def of(self, kind: WearKind) -> int:
         """Return the Wear of one kind."""
-        return int(getattr(self, kind.value))
+        return int(getattr(self, _FIELD[kind]))
 
     def plus(self, kind: WearKind, amount: int) -> Wear:
         """Return this Wear with ``amount`` more of ``kind``."""
-        return replace(self, **{kind.value: self.of(kind) + amount})
+        return Wear(*(value + amount if k == kind else value for k, value in self.by_kind()))
+
+    def by_kind(self) -> tuple[tuple[WearKind, int], ...]:
+        """Every kind with its Wear, in the order E, R, P."""
+        return ((WearKind.E, self.E), (WearKind.R, self.R), (WearKind.P, self.P))
+
+
+# Field names by enum member, read once: an enum's ``.value`` is a slow descriptor.
+_FIELD: dict[Attribute | WearKind, str] = {
+    **{attribute: attribute.value for attribute in Attribute},
+    **{kind: kind.value for kind in WearKind},
+}
 
 
 SPEED_STEPS = (
@@ -150,23 +162,31 @@ class Character:
 
     def current(self, attribute: Attribute) -> int:
         """Current value: natural less Wear of its kind, never below −40 (M-1)."""
-        value = self.natural.get(attribute)
-        kind = ATTRIBUTE_WEAR.get(attribute)
-        if kind is not None:
-            value -= self.wear.of(kind)
-        return max(WEAR_FLOOR, value)
+        return self.currents[attribute]
+
+    @cached_property
+    def currents(self) -> dict[Attribute, int]:
+        """Every current value (see :meth:`current`), worked out once per character."""
+        values = {}
+        for attribute in Attribute:
+            value = self.natural.get(attribute)
+            kind = ATTRIBUTE_WEAR.get(attribute)
+            if kind is not None:
+                value -= self.wear.of(kind)
+            values[attribute] = max(WEAR_FLOOR, value)
+        return values
 
     def referenced(self, attribute: Attribute) -> int:
         """The value used when rules reference it: Weakened caps it at half natural (M-3)."""
-        value = self.current(attribute)
-        if self.status == Status.WEAKENED:
+        value = self.currents[attribute]
+        if self.status is Status.WEAKENED:
             value = min(value, self.natural.get(attribute) // 2)
         return value
 
     @cached_property
     def threshold_weakened(self) -> bool:
         """M-3 (a): one of E/R/P at ≤ 1/3 of natural and another at ≤ 1/2 of natural."""
-        vitals = [(self.current(k.attribute), self.natural.get(k.attribute)) for k in WearKind]
+        vitals = [(self.current(a), self.natural.get(a)) for a in WEAR_ATTRIBUTE.values()]
         for i, (cur_a, nat_a) in enumerate(vitals):
             for j, (cur_b, nat_b) in enumerate(vitals):
                 if i != j and 3 * cur_a <= nat_a and 2 * cur_b <= nat_b:
@@ -176,7 +196,8 @@ class Character:
     @cached_property
     def status(self) -> Status:
         """Status from Wear, thresholds and timed lowerings (M-1, M-3, M-24)."""
-        if self.defeated_by_epic or any(self.current(k.attribute) <= 0 for k in WearKind):
+        currents = self.currents
+        if self.defeated_by_epic or any(currents[a] <= 0 for a in WEAR_ATTRIBUTE.values()):
             return Status.DEFEATED
         sources = int(self.threshold_weakened) + self.status_lowered
         if sources >= 2:
@@ -205,16 +226,42 @@ class Character:
 
     def take_wear(self, kind: WearKind, amount: int) -> Character:
         """Return the character after ``amount`` Wear of ``kind`` (current floors at −40)."""
-        return replace(self, wear=self.wear.plus(kind, amount))
+        return self._changed(False, wear=self.wear.plus(kind, amount))
 
     def defeat_by_epic(self) -> Character:
         """Defeated whatever its Wear, current Endurance set to −40 (M-24)."""
         floor_wear = self.natural.endurance - WEAR_FLOOR
-        return replace(self, wear=replace(self.wear, E=floor_wear), defeated_by_epic=True)
+        return self._changed(False, wear=replace(self.wear, E=floor_wear), defeated_by_epic=True)
 
     def lower_status(self) -> Character:
         """Add a timed lowering of Status by one rung (M-3 b)."""
-        return replace(self, status_lowered=self.status_lowered + 1)
+        return self._changed(False, status_lowered=self.status_lowered + 1)
+
+    def with_status_lowered(self, lowered: int) -> Character:
+        """The character with ``lowered`` active timed lowerings of Status (M-3 b)."""
+        return self._changed(False, status_lowered=lowered)
+
+    def with_exertion(self, exertion: int) -> Character:
+        """The character with this much Exertion (M-4); Status and War Attributes are unchanged."""
+        return self._changed(True, exertion=exertion)
+
+    def _changed(self, keep_derived: bool, **changes: Any) -> Character:
+        """A copy with ``changes`` to fields that were already checked (no new natural values).
+
+        Derived values cached on this character (current values, Status, War Attributes) are
+        carried over only when ``keep_derived`` says the changes cannot alter them.
+        """
+        copy = object.__new__(Character)
+        values = {name: self.__dict__[name] for name in _CHARACTER_FIELDS}
+        if keep_derived:
+            values.update((k, v) for k, v in self.__dict__.items() if k in _DERIVED)
+        values.update(changes)
+        copy.__dict__.update(values)
+        return copy
+
+
+_CHARACTER_FIELDS = tuple(f.name for f in fields(Character))
+_DERIVED = frozenset({"currents", "threshold_weakened", "status", "war"})
 
 
 @dataclass(frozen=True, slots=True)

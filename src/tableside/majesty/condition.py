@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from tableside.errors import require_non_negative
 from tableside.majesty.character import Character
@@ -29,15 +29,13 @@ def gain_exertion(
     ignored = min(amount, free)
     added = amount - ignored
     total = window_so_far + (amount if self_generated else 0)
-    return ExertionGain(
-        replace(character, exertion=character.exertion + added), added, ignored, total
-    )
+    return ExertionGain(character.with_exertion(character.exertion + added), added, ignored, total)
 
 
 def rest(character: Character, ap: int) -> Character:
     """Rest removes 1 Exertion per AP spent (M-4)."""
     require_non_negative({"AP of Rest": ap})
-    return replace(character, exertion=max(0, character.exertion - ap))
+    return character.with_exertion(max(0, character.exertion - ap))
 
 
 def is_weary(character: Character) -> bool:

@@ -85,8 +85,11 @@ class Tally:
     def of(cls, faces: tuple[int, ...], reading: Reading) -> Tally:
         """Tally the given faces under ``reading``."""
         counts = [0] * len(Category)
+        table = _category_table(reading)
         for face in faces:
-            counts[reading.category(face)] += 1
+            if not 1 <= face <= FACES:
+                raise RulesError(f"A d12 cannot show {face}; faces run from 1 to 12.")
+            counts[table[face]] += 1
         return cls(
             positives=counts[Category.POSITIVE],
             twelves=counts[Category.TWELVE],
@@ -228,9 +231,10 @@ class EpicState:
 def face_bounds(natural: tuple[int, ...], reading: Reading) -> tuple[tuple[int, int], ...]:
     """Per die, the lowest and highest face Adjustments may reach (M-9 locks, M-12 range)."""
     epic = EpicState.of(natural, reading)
+    table = _category_table(reading)
     bounds = []
     for face in natural:
-        category = reading.category(face)
+        category = table[face]
         low = face if epic.positive and category == Category.TWELVE else 1
         high = face if epic.negative and category == Category.ONE else FACES
         bounds.append((low, high))
