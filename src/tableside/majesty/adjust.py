@@ -14,19 +14,11 @@ from functools import lru_cache
 
 from tableside.dice import Adjustment, Side
 from tableside.errors import RulesError
-from tableside.majesty.rolls import Category, Reading, Tally
+from tableside.majesty.rolls import Category, Reading, Tally, face_categories
 
 Objective = Callable[[Tally], tuple[int, ...]]
 TallyKey = tuple[int, int, int, int]  # positives, twelves, ones, negatives
 Bounds = tuple[tuple[int, int], ...]
-
-_UNIT = {
-    Category.POSITIVE: (1, 0, 0, 0),
-    Category.TWELVE: (0, 1, 0, 0),
-    Category.ONE: (0, 0, 1, 0),
-    Category.NEGATIVE: (0, 0, 0, 1),
-    Category.NEUTRAL: (0, 0, 0, 0),
-}
 
 
 class AdjustMode(StrEnum):
@@ -76,40 +68,77 @@ def _options(
     return tuple(options)
 
 
-def _add(a: TallyKey, b: TallyKey) -> TallyKey:
-    return (a[0] + b[0], a[1] + b[1], a[2] + b[2], a[3] + b[3])
+def _packing(dice: int) -> tuple[int, dict[Category, int]]:
+    """Base and per-category units that pack a tally of ``dice`` dice into one int.
+
+    A tally (positives, twelves, ones, negatives) of at most ``dice`` dice is the number
+    ``((positives·B + twelves)·B + ones)·B + negatives`` with ``B = dice + 1``, so adding a die's
+    category to a tally is adding its unit; the packing is one to one.
+    """
+    base = dice + 1
+    units = {
+        Category.POSITIVE: base**3,
+        Category.TWELVE: base**2,
+        Category.ONE: base,
+        Category.NEGATIVE: 1,
+        Category.NEUTRAL: 0,
+    }
+    return base, units
+
+
+def _unpack(packed: int, base: int) -> TallyKey:
+    rest, negatives = divmod(packed, base)
+    rest, ones = divmod(rest, base)
+    positives, twelves = divmod(rest, base)
+    return (positives, twelves, ones, negatives)
+
+
+def _packed_tables(
+    faces: tuple[int, ...], bounds: Bounds, reading: Reading, budget: int
+) -> list[dict[int, int]]:
+    """:func:`_suffix_tables` with every tally packed by :func:`_packing`."""
+    _, units = _packing(len(faces))
+    category = face_categories(reading)
+    tables: list[dict[int, int]] = [{} for _ in faces] + [{0: 0}]
+    for i in range(len(faces) - 1, -1, -1):
+        table, following = tables[i], tables[i + 1]
+        for target, cost in _options(faces[i], bounds[i], reading, budget):
+            unit, room = units[category[target]], budget - cost
+            for tally, used in following.items():
+                if used > room:
+                    continue
+                key, total = tally + unit, used + cost
+                if total < table.get(key, budget + 1):
+                    table[key] = total
+    return tables
 
 
 def _suffix_tables(
     faces: tuple[int, ...], bounds: Bounds, reading: Reading, budget: int
 ) -> list[dict[TallyKey, int]]:
     """tables[i]: every tally dice i.. can reach, with the fewest Adjustments that reach it."""
-    tables: list[dict[TallyKey, int]] = [{} for _ in faces] + [{(0, 0, 0, 0): 0}]
-    for i in range(len(faces) - 1, -1, -1):
-        table = tables[i]
-        for target, cost in _options(faces[i], bounds[i], reading, budget):
-            unit = _UNIT[reading.category(target)]
-            for tally, used in tables[i + 1].items():
-                total = used + cost
-                if total > budget:
-                    continue
-                key = _add(tally, unit)
-                if total < table.get(key, budget + 1):
-                    table[key] = total
-    return tables
+    base, _ = _packing(len(faces))
+    packed = _packed_tables(faces, bounds, reading, budget)
+    return [{_unpack(key, base): used for key, used in table.items()} for table in packed]
 
 
-class _Scores(dict[TallyKey, tuple[int, ...]]):
-    """Memoised objective values of tallies, for one search."""
+class _Scores(dict[int, tuple[int, ...]]):
+    """Memoised objective values of packed tallies of ``dice`` dice, kept across searches."""
 
-    def __init__(self, objective: Objective) -> None:
+    def __init__(self, objective: Objective, dice: int) -> None:
         super().__init__()
-        self.objective = objective
+        self.objective, self.base = objective, dice + 1
 
-    def __missing__(self, tally: TallyKey) -> tuple[int, ...]:
-        value = self.objective(Tally(*tally))
+    def __missing__(self, tally: int) -> tuple[int, ...]:
+        value = self.objective(Tally(*_unpack(tally, self.base)))
         self[tally] = value
         return value
+
+
+@lru_cache(maxsize=256)
+def _scores(objective: Objective, dice: int) -> _Scores:
+    """The memo of one objective's values (an objective is a pure function of the tally)."""
+    return _Scores(objective, dice)
 
 
 @lru_cache(maxsize=65536)
@@ -121,8 +150,8 @@ def best_faces(
     objective: Objective,
 ) -> tuple[int, ...]:
     """Final faces after the adjuster's best use of at most ``budget`` Adjustments."""
-    tables = _suffix_tables(faces, bounds, reading, budget)
-    scores = _Scores(objective)
+    tables = _packed_tables(faces, bounds, reading, budget)
+    scores = _scores(objective, len(faces))
     best, cost = max((scores[t], -c) for t, c in tables[0].items())
     return _choose(faces, bounds, reading, budget, scores, tables, best, -cost)
 
@@ -133,19 +162,20 @@ def _choose(
     reading: Reading,
     budget: int,
     scores: _Scores,
-    tables: list[dict[TallyKey, int]],
+    tables: list[dict[int, int]],
     best: tuple[int, ...],
     cost: int,
 ) -> tuple[int, ...]:
     """Walk the dice from the lowest index, giving each the largest move that stays optimal."""
-    prefix: TallyKey = (0, 0, 0, 0)
-    spent = 0
+    _, units = _packing(len(faces))
+    category = face_categories(reading)
+    prefix, spent = 0, 0
     chosen = []
     for i, face in enumerate(faces):
         options = sorted(_options(face, bounds[i], reading, budget), key=lambda o: (-o[1], o[0]))
         for target, step_cost in options:
-            head = _add(prefix, _UNIT[reading.category(target)])
-            if _completes(head, spent + step_cost, tables[i + 1], scores, best, cost):
+            head = prefix + units[category[target]]
+            if _completes(head, cost - spent - step_cost, tables[i + 1], scores, best):
                 chosen.append(target)
                 prefix, spent = head, spent + step_cost
                 break
@@ -153,16 +183,10 @@ def _choose(
 
 
 def _completes(
-    head: TallyKey,
-    spent: int,
-    table: dict[TallyKey, int],
-    scores: _Scores,
-    best: tuple[int, ...],
-    cost: int,
+    head: int, room: int, table: dict[int, int], scores: _Scores, best: tuple[int, ...]
 ) -> bool:
-    return any(
-        spent + used <= cost and scores[_add(head, tail)] == best for tail, used in table.items()
-    )
+    """Whether some tail within ``room`` more Adjustments completes ``head`` to the best score."""
+    return any(used <= room and scores[head + tail] == best for tail, used in table.items())
 
 
 def steps_between(die: int, start: int, end: int, side: Side, why: str) -> list[Adjustment]:

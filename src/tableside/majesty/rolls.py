@@ -38,7 +38,7 @@ class Reading:
         """Return the category of one die face (1–12)."""
         if not 1 <= face <= FACES:
             raise RulesError(f"A d12 cannot show {face}; faces run from 1 to 12.")
-        return _category_table(self)[face]
+        return face_categories(self)[face]
 
     def faces_of(self, category: Category) -> range:
         """Return the contiguous faces that read as ``category`` (empty when none do)."""
@@ -56,7 +56,7 @@ def _read(reading: Reading, face: int) -> Category:
 
 
 @cache
-def _category_table(reading: Reading) -> tuple[Category, ...]:
+def face_categories(reading: Reading) -> tuple[Category, ...]:
     """Category of every face 0..12 (index 0 unused), computed once per reading."""
     return (Category.NEUTRAL, *(_read(reading, face) for face in range(1, FACES + 1)))
 
@@ -85,7 +85,7 @@ class Tally:
     def of(cls, faces: tuple[int, ...], reading: Reading) -> Tally:
         """Tally the given faces under ``reading``."""
         counts = [0] * len(Category)
-        table = _category_table(reading)
+        table = face_categories(reading)
         for face in faces:
             if not 1 <= face <= FACES:
                 raise RulesError(f"A d12 cannot show {face}; faces run from 1 to 12.")
@@ -231,7 +231,7 @@ class EpicState:
 def face_bounds(natural: tuple[int, ...], reading: Reading) -> tuple[tuple[int, int], ...]:
     """Per die, the lowest and highest face Adjustments may reach (M-9 locks, M-12 range)."""
     epic = EpicState.of(natural, reading)
-    table = _category_table(reading)
+    table = face_categories(reading)
     bounds = []
     for face in natural:
         category = table[face]

@@ -10,7 +10,6 @@ run depends only on (file, S, i, policy, caps), never on how runs are shared amo
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -36,25 +35,57 @@ def run_seed(base: int, run: int) -> int:
     return int(child.generate_state(1, np.uint64)[0]) >> 1
 
 
-class StreamRng:
-    """``SeededRng.stream(seed, stream)``'s dice, built only when the first die is rolled.
+MAX_SIDES = 2**32  # the largest die numpy draws from one 32-bit word (so StreamRng does too)
+_WORD = 0xFFFFFFFF
+_RAW_BATCH = 4  # 64-bit outputs fetched at a time: eight 32-bit words, a Strike's 7d12 and more
 
-    Most commands (moving, resting, ending a Turn) roll nothing, so most streams are never built;
-    those that are give exactly ``SeededRng.stream``'s dice (tests/test_simulate.py checks it).
+
+class StreamRng:
+    """``SeededRng.stream(seed, stream)``'s dice, drawn exactly as numpy draws them, only faster.
+
+    ``Generator.integers(1, sides + 1)`` on a PCG64 takes, for ``sides`` up to 2**32, 32-bit words
+    from the bit generator (the low half of each 64-bit output first, then the high half) and
+    maps each to a die with Lemire's method, drawing again on the rare rejected word. This class
+    does the same in plain Python on words fetched a few outputs at a time, which spares a numpy
+    call per die; most commands (moving, resting, ending a Turn) roll nothing, so the generator is
+    built only when the first die is rolled. tests/test_simulate.py checks the dice against
+    ``SeededRng.stream`` for many seeds and die sizes, rejections included.
     """
 
-    __slots__ = ("_integers", "seed", "stream")
+    __slots__ = ("_bits", "_words", "seed", "stream")
 
     def __init__(self, seed: int, stream: int) -> None:
         self.seed, self.stream = seed, stream
-        self._integers: Callable[[int, int], Any] | None = None
+        self._bits: np.random.PCG64 | None = None
+        self._words: list[int] = []  # 32-bit words not used yet, the next one last
 
     def roll(self, sides: int) -> int:
-        """One die of ``sides`` faces (the same call as ``SeededRng.roll``)."""
-        if self._integers is None:
-            sequence = np.random.SeedSequence([self.seed, self.stream])
-            self._integers = np.random.Generator(np.random.PCG64(sequence)).integers
-        return int(self._integers(1, sides + 1))
+        """One die of ``sides`` faces (the same die as ``SeededRng.roll``)."""
+        if not 1 <= sides <= MAX_SIDES:
+            raise SimulationError(f"A simulated die needs 1 to {MAX_SIDES} faces, not {sides}.")
+        if sides == 1:
+            return 1  # numpy draws nothing for a range of one value
+        if sides == MAX_SIDES:
+            return 1 + self._next_word()
+        scaled = self._next_word() * sides
+        leftover = scaled & _WORD
+        if leftover < sides:
+            threshold = (_WORD - (sides - 1)) % sides
+            while leftover < threshold:
+                scaled = self._next_word() * sides
+                leftover = scaled & _WORD
+        return 1 + (scaled >> 32)
+
+    def _next_word(self) -> int:
+        if not self._words:
+            if self._bits is None:
+                self._bits = np.random.PCG64(np.random.SeedSequence([self.seed, self.stream]))
+            words: list[int] = []
+            for output in self._bits.random_raw(_RAW_BATCH).tolist():
+                words += (output & _WORD, output >> 32)
+            words.reverse()
+            self._words = words
+        return self._words.pop()
 
 
 @dataclass(frozen=True)
