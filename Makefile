@@ -13,7 +13,7 @@ RUN_HOST ?= 127.0.0.1
 RUN_PORT ?= 8000
 RUN_DB ?= tableside.db
 
-.PHONY: setup run demo test lint typecheck unit bench bench-store bench-war postgres browser screenshots clean
+.PHONY: setup run demo test lint typecheck unit bench bench-store bench-war bench-web bench-sim bench-odds postgres browser screenshots clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -67,6 +67,11 @@ bench-web: $(STAMP)
 bench-sim: $(STAMP)
 	$(BIN)/python bench/sim_rate.py
 
+# Exact odds (cold and warm, against icepool and brute force) and Monte Carlo Strikes per second.
+bench-odds: $(STAMP)
+	$(BIN)/python bench/odds_rate.py
+	$(BIN)/python bench/odds_rate.py --strife
+
 # Start a private PostgreSQL server for the store's tests (prints its URL; see README).
 postgres:
 	@bash scripts/postgres.sh
@@ -80,6 +85,7 @@ browser:
 # The web table's screenshots in docs/screenshots/ (see docs/web.md).
 screenshots: $(STAMP) browser
 	$(BIN)/python scripts/screenshots.py
+	$(BIN)/python scripts/setup_screenshots.py
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache
