@@ -11,8 +11,9 @@ import pytest
 from builders import defender_adjusts, strike_setup, striker_adjusts
 
 from tableside.dice import Side
+from tableside.dice.laws import Distribution
 from tableside.majesty.adjust import _options, _suffix_tables
-from tableside.majesty.odds import Distribution, strike_odds
+from tableside.majesty.odds import strike_odds
 from tableside.majesty.odds_tables import (
     CHILD,
     STATES,

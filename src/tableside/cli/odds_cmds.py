@@ -25,6 +25,7 @@ from tableside.cli.majesty_cmds import build_check_setup, build_strike_setup
 from tableside.cli.output import print_json
 from tableside.cli.parsing import InputError
 from tableside.cli.sources import FileError
+from tableside.dice.laws import Chances
 from tableside.majesty.odds import (
     CheckOdds,
     StrikeOdds,
@@ -36,7 +37,7 @@ from tableside.majesty.odds import (
 from tableside.majesty.odds_report import check_odds_dict, strike_odds_dict
 from tableside.majesty.report import reading_name
 from tableside.strife.odds import attack_odds, simulate_attacks
-from tableside.strife.odds_law import AttackOdds, Chances
+from tableside.strife.odds_law import AttackOdds
 from tableside.strife.odds_report import attack_odds_dict
 
 app = typer.Typer(

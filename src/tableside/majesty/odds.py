@@ -19,7 +19,7 @@ Effects) are not reported: they depend on the order of the dice, not only on the
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import cache, lru_cache
@@ -29,6 +29,7 @@ import numpy as np
 import numpy.typing as npt
 
 from tableside.dice import Side
+from tableside.dice.laws import Chances, Distribution
 from tableside.errors import RulesError
 from tableside.majesty import odds_law, odds_tables
 from tableside.majesty.adjust import AdjustMode, AdjustPass
@@ -62,84 +63,6 @@ I64 = npt.NDArray[np.int64]
 K = TypeVar("K")
 
 # --- distributions ------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Distribution:
-    """The law of an integer quantity: exact fractions, or sample frequencies (Monte Carlo)."""
-
-    values: tuple[int, ...]
-    probabilities: tuple[Fraction, ...]
-
-    @classmethod
-    def of(cls, values: I64, weights: I64, total: int) -> Distribution:
-        """Group ``weights`` (out of ``total``) by integer ``values``."""
-        low = int(values.min())
-        sums = np.bincount(values - low, weights=weights)
-        kept = np.flatnonzero(sums)
-        return cls(
-            tuple(int(v) + low for v in kept),
-            tuple(Fraction(round(float(sums[v])), total) for v in kept),
-        )
-
-    def p(self, value: int) -> Fraction:
-        """P(X = value)."""
-        return sum((q for v, q in self.items() if v == value), Fraction(0))
-
-    def at_least(self, value: int) -> Fraction:
-        """P(X ≥ value)."""
-        return sum((q for v, q in self.items() if v >= value), Fraction(0))
-
-    def at_most(self, value: int) -> Fraction:
-        """P(X ≤ value)."""
-        return sum((q for v, q in self.items() if v <= value), Fraction(0))
-
-    def items(self) -> Iterable[tuple[int, Fraction]]:
-        """(value, probability) pairs in increasing value."""
-        return zip(self.values, self.probabilities, strict=True)
-
-    @property
-    def mean(self) -> Fraction:
-        """Expected value."""
-        return sum((v * q for v, q in self.items()), Fraction(0))
-
-    @property
-    def variance(self) -> Fraction:
-        """Variance."""
-        mean = self.mean
-        return sum(((v - mean) ** 2 * q for v, q in self.items()), Fraction(0))
-
-    @property
-    def sd(self) -> float:
-        """Standard deviation."""
-        return math.sqrt(self.variance)
-
-    @property
-    def total(self) -> Fraction:
-        """Sum of the probabilities (exactly 1)."""
-        return sum(self.probabilities, Fraction(0))
-
-
-@dataclass(frozen=True, slots=True)
-class Chances:
-    """Probabilities of named outcomes (in a fixed order)."""
-
-    labels: tuple[str, ...]
-    probabilities: tuple[Fraction, ...]
-
-    def __getitem__(self, label: str) -> Fraction:
-        """Probability of ``label``."""
-        return self.probabilities[self.labels.index(label)]
-
-    def items(self) -> Iterable[tuple[str, Fraction]]:
-        """(label, probability) pairs."""
-        return zip(self.labels, self.probabilities, strict=True)
-
-    @classmethod
-    def of(cls, labels: tuple[str, ...], which: I64, weights: I64, total: int) -> Chances:
-        """``which[c]``: the label index of class c."""
-        sums = np.bincount(which, weights=weights, minlength=len(labels))
-        return cls(labels, tuple(Fraction(round(float(x)), total) for x in sums))
 
 
 # --- results ------------------------------------------------------------------------------------
@@ -342,16 +265,16 @@ def _strike_laws(
         wear_to_striker_kind=setup.defender_weapon.wear_kind, wear_to_striker=law_of(to_striker),
         defensive_hits=law_of(defensive), twelve_effects=law_of(fired),
         striker_falter=law_of(keys.falter[law.tally]),
-        epic=Chances.of(EPIC_STRIKE_LABELS, epic, weights, total),
-        defender_status=Chances.of(STATUS_LABELS, defender % 3, weights, total),
-        striker_status=Chances.of(STATUS_LABELS, striker, weights, total),
+        epic=Chances.of_arrays(EPIC_STRIKE_LABELS, epic, weights, total),
+        defender_status=Chances.of_arrays(STATUS_LABELS, defender % 3, weights, total),
+        striker_status=Chances.of_arrays(STATUS_LABELS, striker, weights, total),
         defeat=Fraction(round(float(weights[defender >= 3].sum())), total),
     )  # fmt: skip
 
 
 def _law_maker(weights: I64, total: int) -> Callable[[I64], Distribution]:
     def make(values: I64) -> Distribution:
-        return Distribution.of(values, weights, total)
+        return Distribution.of_arrays(values, weights, total)
 
     return make
 
@@ -545,11 +468,11 @@ def _check_laws(
     law_of = _law_maker(weights, total)
     return CheckOdds(
         setup=plan.setup, samples=samples, passes=plan.passes,
-        outcome=Chances.of(OUTCOME_LABELS, outcome, weights, total),
-        automatic=Chances.of(AUTOMATIC_LABELS, automatic, weights, total),
+        outcome=Chances.of_arrays(OUTCOME_LABELS, outcome, weights, total),
+        automatic=Chances.of_arrays(AUTOMATIC_LABELS, automatic, weights, total),
         net=law_of(net), passes_short=law_of(np.maximum(0, SUCCESS_AT - net)),
         degree=law_of(np.asarray(degree, dtype=np.int64)),
-        epic=Chances.of(EPIC_CHECK_LABELS, epic, weights, total),
+        epic=Chances.of_arrays(EPIC_CHECK_LABELS, epic, weights, total),
     )  # fmt: skip
 
 

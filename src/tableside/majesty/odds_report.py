@@ -5,47 +5,16 @@ Every probability appears as a float and, exactly, as a fraction string "numerat
 
 from __future__ import annotations
 
-from fractions import Fraction
 from typing import Any
 
+from tableside.dice.laws import chances_dict, distribution_dict, probability
 from tableside.majesty.adjust import AdjustPass
-from tableside.majesty.odds import Chances, CheckOdds, Distribution, StrikeOdds
+from tableside.majesty.odds import CheckOdds, StrikeOdds
 from tableside.majesty.report import reading_name
 
 STRIKE_ODDS_SCHEMA = "tableside/majesty-strike-odds"
 CHECK_ODDS_SCHEMA = "tableside/majesty-check-odds"
 SCHEMA_VERSION = 1
-
-
-def probability(value: Fraction) -> dict[str, Any]:
-    """``{p, fraction}``: a float and the exact fraction."""
-    return {"p": float(value), "fraction": f"{value.numerator}/{value.denominator}"}
-
-
-def distribution_dict(law: Distribution) -> dict[str, Any]:
-    """Mean, standard deviation and, per value, P(=), P(≥) and P(≤)."""
-    rows = []
-    below = Fraction(0)
-    for value, p in law.items():
-        rows.append({
-            "value": value,
-            "eq": probability(p),
-            "ge": probability(1 - below),
-            "le": probability(below + p),
-        })  # fmt: skip
-        below += p
-    mean = law.mean
-    return {
-        "mean": float(mean),
-        "mean_fraction": f"{mean.numerator}/{mean.denominator}",
-        "sd": law.sd,
-        "values": rows,
-    }
-
-
-def chances_dict(chances: Chances) -> dict[str, Any]:
-    """Label → ``{p, fraction}``."""
-    return {label: probability(p) for label, p in chances.items()}
 
 
 def passes_list(passes: tuple[AdjustPass, ...]) -> list[dict[str, Any]]:

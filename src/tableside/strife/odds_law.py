@@ -7,12 +7,12 @@ so the three methods report in the same shape and can be compared with ``==``.
 
 from __future__ import annotations
 
-import math
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 
+from tableside.dice.laws import Chances, Distribution
 from tableside.strife.attack import AttackResult, AttackSetup, Inflicted
 from tableside.strife.damage import DamageBasis
 from tableside.strife.hit import HitOutcome
@@ -23,83 +23,6 @@ NOT_ROLLED = "not_rolled"
 OUTCOMES = (WARDED_OFF, *(o.value for o in HitOutcome))
 VERDICTS = (NOT_ROLLED, *(v.value for v in Verdict))
 BASES = tuple(b.value for b in DamageBasis)
-
-
-@dataclass(frozen=True, slots=True)
-class Distribution:
-    """The law of an integer quantity: exact fractions, or sample frequencies (Monte Carlo)."""
-
-    values: tuple[int, ...]
-    probabilities: tuple[Fraction, ...]
-
-    @classmethod
-    def of(cls, weights: Mapping[int, Fraction]) -> Distribution:
-        """The values of nonzero weight, in increasing order."""
-        kept = sorted(v for v, p in weights.items() if p)
-        return cls(tuple(kept), tuple(weights[v] for v in kept))
-
-    def items(self) -> Iterable[tuple[int, Fraction]]:
-        """(value, probability) pairs in increasing value."""
-        return zip(self.values, self.probabilities, strict=True)
-
-    def p(self, value: int) -> Fraction:
-        """P(X = value)."""
-        return sum((q for v, q in self.items() if v == value), Fraction(0))
-
-    def at_least(self, value: int) -> Fraction:
-        """P(X ≥ value)."""
-        return sum((q for v, q in self.items() if v >= value), Fraction(0))
-
-    def at_most(self, value: int) -> Fraction:
-        """P(X ≤ value)."""
-        return sum((q for v, q in self.items() if v <= value), Fraction(0))
-
-    @property
-    def mean(self) -> Fraction:
-        """Expected value."""
-        return sum((v * q for v, q in self.items()), Fraction(0))
-
-    @property
-    def variance(self) -> Fraction:
-        """Variance."""
-        mean = self.mean
-        return sum(((v - mean) ** 2 * q for v, q in self.items()), Fraction(0))
-
-    @property
-    def sd(self) -> float:
-        """Standard deviation."""
-        return math.sqrt(self.variance)
-
-    @property
-    def total(self) -> Fraction:
-        """Sum of the probabilities (exactly 1)."""
-        return sum(self.probabilities, Fraction(0))
-
-
-@dataclass(frozen=True, slots=True)
-class Chances:
-    """Probabilities of named outcomes, in a fixed order."""
-
-    labels: tuple[str, ...]
-    probabilities: tuple[Fraction, ...]
-
-    @classmethod
-    def of(cls, weights: Mapping[str, Fraction], labels: Iterable[str] | None = None) -> Chances:
-        """``labels`` in that order (zeros kept), or else every nonzero label sorted."""
-        order = (
-            tuple(labels)
-            if labels is not None
-            else tuple(sorted(k for k, p in weights.items() if p))
-        )
-        return cls(order, tuple(weights.get(label, Fraction(0)) for label in order))
-
-    def __getitem__(self, label: str) -> Fraction:
-        """Probability of ``label`` (0 when absent)."""
-        return dict(self.items()).get(label, Fraction(0))
-
-    def items(self) -> Iterable[tuple[str, Fraction]]:
-        """(label, probability) pairs."""
-        return zip(self.labels, self.probabilities, strict=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -251,16 +174,16 @@ class AttackTally:
     def odds(self, setup: AttackSetup, samples: int | None = None) -> AttackOdds:
         """The law so far, for ``setup``'s defender at its current HP."""
         hp = setup.defender.hp
-        damage = Distribution.of(self.damage)
+        damage = Distribution.of_weights(self.damage)
         return AttackOdds(
             setup=setup,
             hp=hp,
-            outcome=Chances.of(self.outcome, OUTCOMES),
-            reaction=Chances.of(self.verdict, VERDICTS),
-            damage_basis=Chances.of(self.basis, BASES),
+            outcome=Chances.of_weights(self.outcome, OUTCOMES),
+            reaction=Chances.of_weights(self.verdict, VERDICTS),
+            damage_basis=Chances.of_weights(self.basis, BASES),
             stopped=self.stopped,
-            conditions=Chances.of(self.conditions),
-            damaged_items=Chances.of(self.items),
+            conditions=Chances.of_weights(self.conditions),
+            damaged_items=Chances.of_weights(self.items),
             damage=damage,
             defeat=damage.at_least(hp),
             samples=samples,

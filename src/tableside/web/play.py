@@ -14,6 +14,7 @@ from fractions import Fraction
 from typing import Any
 
 from tableside.dice import ScriptedRng, SeededRng
+from tableside.dice.laws import probability
 from tableside.encounter import strife_fight as fight
 from tableside.encounter import war
 from tableside.encounter.engine import Encounter
@@ -25,7 +26,7 @@ from tableside.errors import RulesError
 from tableside.majesty.adjust import AdjustMode
 from tableside.majesty.geometry import distance
 from tableside.majesty.odds import strike_odds
-from tableside.majesty.odds_report import probability, strike_odds_dict
+from tableside.majesty.odds_report import strike_odds_dict
 from tableside.majesty.strike import strike_cost
 from tableside.strife import odds as strife_odds
 from tableside.strife.attack import AttackSetup, check_attack, hit_modifiers, hit_rule
