@@ -37,7 +37,7 @@ from tableside.errors import RulesError
 from tableside.majesty import scroll, special
 from tableside.majesty.adjust import Step
 from tableside.majesty.catalog import Catalog, builtin_catalog
-from tableside.majesty.character import Attribute, Side, WearKind
+from tableside.majesty.character import Attribute, Side, Status, WearKind
 from tableside.majesty.checks import CheckResult, CheckSetup, roll_check
 from tableside.majesty.condition import gain_exertion
 from tableside.majesty.formats import character_from_data, character_to_data
@@ -163,9 +163,10 @@ def check_war_end(p: Pending) -> None:
     sides: set[Side] = set()
     standing: set[Side] = set()
     for c in p.state.combatants.values():
-        sides.add(c.character.side)
-        if not c.defeated:
-            standing.add(c.character.side)
+        character = c.character
+        sides.add(character.side)
+        if character.status is not Status.DEFEATED:
+            standing.add(character.side)
     if len(sides) == 2 and len(standing) < 2 and not p.state.ended:
         winner = next(iter(standing)).value if standing else None
         p.emit("war_ended", None, winner=winner)

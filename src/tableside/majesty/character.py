@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from functools import cached_property
 from typing import Any
@@ -251,17 +251,19 @@ class Character:
         Derived values cached on this character (current values, Status, War Attributes) are
         carried over only when ``keep_derived`` says the changes cannot alter them.
         """
-        copy = object.__new__(Character)
-        values = {name: self.__dict__[name] for name in _CHARACTER_FIELDS}
-        if keep_derived:
-            values.update((k, v) for k, v in self.__dict__.items() if k in _DERIVED)
+        values = self.__dict__.copy()
+        for name in _EXERTION_DEPENDENT if keep_derived else _CACHED:
+            values.pop(name, None)
         values.update(changes)
+        copy = object.__new__(Character)
         copy.__dict__.update(values)
         return copy
 
 
-_CHARACTER_FIELDS = tuple(f.name for f in fields(Character))
-_DERIVED = frozenset({"currents", "threshold_weakened", "status", "war"})
+# Every value Character caches, and those Exertion can change (none: it enters no derived value).
+_CACHED = frozenset(name for name, value in vars(Character).items()
+                    if isinstance(value, cached_property))  # fmt: skip
+_EXERTION_DEPENDENT = _CACHED - {"currents", "threshold_weakened", "status", "war"}
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from functools import cache
 
 from tableside.dice import Adjustment, Rng, Side
 from tableside.errors import RulesError, require_non_negative
@@ -660,17 +661,34 @@ def _apply_to_striker(
 
 
 def _rulings(setup: StrikeSetup, result_bits: dict[str, bool]) -> tuple[str, ...]:
+    return _rulings_for(
+        setup.options.boon != setup.options.bane,
+        setup.placement is not None,
+        setup.defender_state.surprised or setup.defender_state.exposed,
+        result_bits["defensive"],
+        result_bits["epic"],
+        setup.options.ranged,
+        bool(setup.maneuvers) or setup.options.superiority > 0,
+    )
+
+
+@cache
+def _rulings_for(
+    boon_bane: bool, placed: bool, reading: bool, defensive: bool, epic: bool, ranged: bool,
+    maneuvers: bool,
+) -> tuple[str, ...]:  # fmt: skip
+    """The rulings a Strike used, from the seven facts that decide the conditional ones."""
     used = ["M-6", "M-8", "M-9", "M-10", "M-11", "M-12", "M-13", "M-14", "M-17", "M-18",
             "M-20", "M-21", "M-22", "M-25", "M-26", "M-28"]  # fmt: skip
     conditional = {
         "M-2": True,
-        "M-7": setup.options.boon != setup.options.bane,
-        "M-15": setup.placement is not None,
-        "M-19": setup.defender_state.surprised or setup.defender_state.exposed,
-        "M-23": result_bits["defensive"],
-        "M-24": result_bits["epic"],
-        "M-27": setup.options.ranged,
-        "M-29": bool(setup.maneuvers) or setup.options.superiority > 0,
+        "M-7": boon_bane,
+        "M-15": placed,
+        "M-19": reading,
+        "M-23": defensive,
+        "M-24": epic,
+        "M-27": ranged,
+        "M-29": maneuvers,
     }
     used += [rid for rid, on in conditional.items() if on]
     return tuple(sorted(set(used), key=lambda r: int(r.split("-")[1])))
