@@ -11,10 +11,12 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import event as sql_event
 from test_store_support import BACKENDS, database_url
 
+from tableside.store import tables
 from tableside.web import create_app
-from tableside.web.auth import Principal
+from tableside.web.auth import Principal, token_hash
 from tableside.web.hub import record_stream
 from tableside.web.redact import SECRET, conceal, redact_event, redact_state
 from tableside.web.table import WebTable
@@ -387,3 +389,90 @@ def test_w4_a_players_attack_on_a_secret_strife_sheet_reveals_none_of_its_number
     assert {n for n in numbers if f": {n}" in received or f":{n}" in received} == set()
     shown = next(e for e in answer.json()["record"]["events"] if e["kind"] == "attack_resolved")
     assert shown["data"]["result"]["ac"] == SECRET and shown["data"]["result"]["natural"] != SECRET
+
+
+# -- the secrecy read folded into the authorising read (tables.access) -------------------------
+
+
+def other_process(war: War) -> TestClient:
+    """A second server on the same store: its own WebTable, Store and connection pool."""
+    return TestClient(create_app(war.table.store.url))
+
+
+def test_w5_a_change_made_through_another_process_applies_to_the_next_request(war: War) -> None:
+    war.command(war.host, "next")
+    assert war.row(war.ann, "Boss")["endurance"] == SECRET  # this process read the secrecy
+    with other_process(war) as other:
+        r = other.put(war.api("/secrets/Boss"), headers=war.host, json={"secret": False})
+        assert r.status_code == 200, r.text
+        assert war.row(war.ann, "Boss")["endurance"] == 4321
+        answer = war.command(war.ann, "stance", id="Herald").json()
+        boss = next(r for r in answer["state"]["combatants"] if r["id"] == "Boss")
+        assert boss["endurance"] == 4321
+        r = other.put(war.api("/secrets"), headers=war.host, json={"npcs_secret": True})
+        r = other.put(war.api("/secrets/Boss"), headers=war.host, json={"secret": None})
+        assert r.status_code == 200, r.text
+        answer = war.command(war.ann, "stance", id="Herald").json()
+        boss = next(r for r in answer["state"]["combatants"] if r["id"] == "Boss")
+        assert boss["endurance"] == SECRET
+        assert war.row(war.ann, "Boss")["endurance"] == SECRET
+        # A seat given to Boss in the other process opens it to every player (W-1).
+        seat(other, war.tid, war.host, "Cy", ["Boss"])
+        assert war.row(war.bo, "Boss")["endurance"] == 4321
+
+
+def test_w5_a_request_uses_the_secrecy_of_its_authorising_read_once(war: War) -> None:
+    who, _info = war.table.at_encounter(war.ann_token, war.eid)
+    with other_process(war) as other:
+        other.put(war.api("/secrets/Boss"), headers=war.host, json={"secret": False})
+        first = war.table.state(war.eid, who)  # this request was authorised before the change
+        again = war.table.state(war.eid, who)  # anything later reads the secrecy anew
+    assert next(r for r in first["combatants"] if r["id"] == "Boss")["endurance"] == SECRET
+    assert next(r for r in again["combatants"] if r["id"] == "Boss")["endurance"] == 4321
+
+
+def test_w5_a_stream_reads_the_secrecy_anew_for_every_batch(war: War) -> None:
+    war.command(war.host, "next")
+    war.command(war.host, "strike", striker="Boss", defender="Herald", **NONE)
+    who, _info = war.table.at_encounter(war.ann_token, war.eid)  # the stream's authorising read
+    assert "4321" not in json.dumps(war.table.visible_after(who, war.eid, 0)[0])
+    who, _info = war.table.at_encounter(war.ann_token, war.eid)  # its read is left unused here
+    with other_process(war) as other:
+        other.put(war.api("/secrets/Boss"), headers=war.host, json={"secret": False})
+        records = json.dumps(war.table.visible_after(who, war.eid, 0)[0])
+    assert "4321" in records
+
+
+def test_w1_the_authorising_read_carries_a_players_secrecy_only(war: War) -> None:
+    war.client.put(war.api("/secrets/Herald"), headers=war.host, json={"secret": True})
+    war.client.put(war.api("/secrets"), headers=war.host, json={"npcs_secret": False})
+    seat(war.client, war.tid, war.host, "Cy", ["Boss", "Nobody"])
+    store = war.table.store
+    player = tables.access(store, token_hash(war.ann_token), war.eid)
+    assert player is not None and player.secrecy is not None
+    assert player.secrecy == tables.secrecy(store, war.eid)
+    played = frozenset({"Herald", "Boss", "Nobody"})
+    assert player.secrecy == tables.Secrecy(False, {"Herald": True}, played)
+    host = tables.access(store, token_hash(war.host_token), war.eid)
+    assert host is not None and host.holder is not None and host.secrecy is None
+    stranger = tables.access(store, token_hash("nobody's"), war.eid)
+    assert stranger is not None and stranger.holder is None and stranger.secrecy is None
+    assert tables.secrecy(store, 999) == tables.Secrecy(True, {}, frozenset())
+
+
+def test_w5_a_players_read_costs_two_statements_in_one_transaction(war: War) -> None:
+    war.row(war.ann, "Boss")  # the encounter is now in memory
+    statements: list[str] = []
+
+    def count(*args: Any) -> None:
+        statements.append(str(args[2]).split()[0])
+
+    engine = war.table.store._engine
+    sql_event.listen(engine, "before_cursor_execute", count)
+    try:
+        assert war.row(war.ann, "Boss")["endurance"] == SECRET
+    finally:
+        sql_event.remove(engine, "before_cursor_execute", count)
+    # the authorising read and the secrecy; SQLite's explicit BEGIN shows, PostgreSQL's does not
+    assert [s for s in statements if s != "BEGIN"] == ["SELECT", "SELECT"]
+    assert statements.count("BEGIN") <= 1

@@ -8,9 +8,11 @@ record, so a record is never visible to players, even for a moment, if its comma
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
-from sqlalchemy import bindparam, delete, insert, select
+from sqlalchemy import bindparam, delete, insert, literal_column, null, select, union_all
 from sqlalchemy.engine import Connection
+from sqlalchemy.sql.selectable import CompoundSelect
 
 from tableside.encounter.log import LogRecord
 from tableside.errors import DataError
@@ -185,11 +187,14 @@ class Access:
         table_id: Its table (None for an encounter of no table).
         holder: Who holds the token at that table: its Host, or one of its seats; None when the
             token is neither (unknown, or another table's).
+        secrecy: The encounter's secrecy, read in the same transaction, when the holder is a
+            seat (None for the Host, who sees every value, and for a refused token).
     """
 
     info: EncounterInfo
     table_id: int | None
     holder: Holder | None
+    secrecy: Secrecy | None = None
 
 
 # Built once: every request on an encounter runs it (one read instead of three).
@@ -220,7 +225,10 @@ _ACCESS = (
 
 
 def access(store: Store, token_hash: str, encounter_id: int) -> Access | None:
-    """An encounter, its table and the holder of the token with this hash there, in one query.
+    """An encounter, its table and the holder of the token with this hash there, in one read.
+
+    For a seat's token the same transaction also reads the encounter's secrecy (one more
+    statement), so that a player's request needs no read of its own for it.
 
     Returns:
         None when no encounter has this id.
@@ -229,16 +237,16 @@ def access(store: Store, token_hash: str, encounter_id: int) -> Access | None:
         row = connection.execute(
             _ACCESS, {"token_hash": token_hash, "encounter_id": encounter_id}
         ).one_or_none()
-    if row is None:
-        return None
-    eid, name, game, seed, revision, table_id, host_hash, seat_id, seat_name, characters = row
-    info = EncounterInfo(eid, name, game, seed, revision)
-    found: Holder | None = None
-    if table_id is not None and host_hash == token_hash:
-        found = Holder(table_id, None)
-    elif seat_id is not None:
-        found = Holder(table_id, Seat(seat_id, table_id, seat_name, tuple(characters)))
-    return Access(info, table_id, found)
+        if row is None:
+            return None
+        eid, name, game, seed, revision, table_id, host_hash, seat_id, seat_name, characters = row
+        info = EncounterInfo(eid, name, game, seed, revision)
+        if table_id is not None and host_hash == token_hash:
+            return Access(info, table_id, Holder(table_id, None))
+        if seat_id is None:
+            return Access(info, table_id, None)
+        seat = Seat(seat_id, table_id, seat_name, tuple(characters))
+        return Access(info, table_id, Holder(table_id, seat), _read_secrecy(connection, eid))
 
 
 def append(store: Store, encounter_id: int, record: LogRecord, hidden: bool = False) -> None:
@@ -326,27 +334,54 @@ class Secrecy:
         return self.npcs_secret and combatant not in self.played
 
 
+# Built once: the setting (part 0), the Host's choices (part 1) and every seat's characters at
+# the encounter's table (part 2), in one statement. The seats' part comes first so that the
+# union's last column keeps the JSON type of ``characters``.
+_SECRECY: CompoundSelect[Any] = union_all(
+    select(
+        literal_column("2").label("part"),
+        null().label("combatant"),
+        null().label("flag"),
+        SeatRow.characters.label("characters"),
+    )
+    .join(TableEncounterRow, TableEncounterRow.table_id == SeatRow.table_id)
+    .where(TableEncounterRow.encounter_id == bindparam("secrecy_id")),
+    select(
+        literal_column("0"),
+        null(),
+        EncounterSecrecyRow.npcs_secret,
+        null(),
+    ).where(EncounterSecrecyRow.encounter_id == bindparam("secrecy_id")),
+    select(
+        literal_column("1"),
+        SecretValueRow.combatant,
+        SecretValueRow.secret,
+        null(),
+    ).where(SecretValueRow.encounter_id == bindparam("secrecy_id")),
+)
+
+
 def secrecy(store: Store, encounter_id: int) -> Secrecy:
-    """The encounter's secrecy settings and its table's seats, in one consistent read."""
+    """The encounter's secrecy settings and its table's seats, in one statement."""
     with store._read() as connection:
-        setting = connection.execute(
-            select(EncounterSecrecyRow.npcs_secret).where(
-                EncounterSecrecyRow.encounter_id == encounter_id
-            )
-        ).scalar_one_or_none()
-        choices = connection.execute(
-            select(SecretValueRow.combatant, SecretValueRow.secret).where(
-                SecretValueRow.encounter_id == encounter_id
-            )
-        ).all()
-        characters = connection.execute(
-            select(SeatRow.characters)
-            .join(TableEncounterRow, TableEncounterRow.table_id == SeatRow.table_id)
-            .where(TableEncounterRow.encounter_id == encounter_id)
-        ).scalars()
-        played = frozenset(c for seat in characters for c in seat)
-    npcs_secret = True if setting is None else bool(setting)
-    return Secrecy(npcs_secret, {c: bool(s) for c, s in choices}, played)
+        return _read_secrecy(connection, encounter_id)
+
+
+def _read_secrecy(connection: Connection, encounter_id: int) -> Secrecy:
+    """The encounter's secrecy on an open connection (one statement)."""
+    npcs_secret = True  # the default when the encounter has no setting stored
+    choices: dict[str, bool] = {}
+    played: set[str] = set()
+    for part, combatant, flag, characters in connection.execute(
+        _SECRECY, {"secrecy_id": encounter_id}
+    ):
+        if part == 0:
+            npcs_secret = bool(flag)
+        elif part == 1:
+            choices[combatant] = bool(flag)
+        else:
+            played.update(characters)
+    return Secrecy(npcs_secret, choices, frozenset(played))
 
 
 def set_npcs_secret(store: Store, encounter_id: int, npcs_secret: bool) -> None:

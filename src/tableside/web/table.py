@@ -71,6 +71,7 @@ class WebTable:
         self._locks: dict[int, threading.Lock] = {}
         self._live: dict[int, Encounter[Any]] = {}
         self._seen = threading.local()  # this request's read: (encounter id, stored revision)
+        self._secrecy = threading.local()  # this request's read: (who, encounter id, Secrecy)
 
     def live(self, encounter_id: int) -> Encounter[Any]:
         """The encounter kept in memory, re-read only when the store has moved past it.
@@ -120,6 +121,7 @@ class WebTable:
     def principal(self, token: str | None) -> Principal:
         """The holder of ``token``, or UnauthorisedError."""
         self._seen.revision = None
+        self._secrecy.read = None
         if not token:
             raise UnauthorisedError(
                 "This needs a token: send 'Authorization: Bearer <token>' (or ?token= on pages "
@@ -140,16 +142,21 @@ class WebTable:
     def at_encounter(self, token: str | None, encounter_id: int) -> tuple[Principal, EncounterInfo]:
         """The holder of ``token``, who must sit at the table of encounter ``encounter_id``.
 
-        One read finds the encounter, its table and the token's holder there; the revision it
-        read is kept for :meth:`live` in the same request. Only a refusal reads again, step by
-        step, to name the first thing wrong: no token (401), an unknown token (401), no such
-        encounter (404), or another table's token (403).
+        One read finds the encounter, its table and the token's holder there (and, for a
+        player, the encounter's secrecy); the revision it read is kept for :meth:`live` and the
+        secrecy for the first :meth:`secret_to` in the same request. Only a refusal reads again,
+        step by step, to name the first thing wrong: no token (401), an unknown token (401), no
+        such encounter (404), or another table's token (403).
         """
+        self._secrecy.read = None
         if token:
             found = tables.access(self.store, token_hash(token), encounter_id)
             if found is not None and found.holder is not None:
+                who = Principal(found.holder.table_id, found.holder.seat)
                 self._seen.revision = (encounter_id, found.info.revision)
-                return Principal(found.holder.table_id, found.holder.seat), found.info
+                if found.secrecy is not None:
+                    self._secrecy.read = (who, encounter_id, found.secrecy)
+                return who, found.info
         return self._refuse_at_encounter(token, encounter_id)
 
     def _refuse_at_encounter(
@@ -260,11 +267,25 @@ class WebTable:
 
     # -- secret values ------------------------------------------------------------------
 
-    def secret_to(self, who: Principal, encounter_id: int) -> IsSecret:
-        """Which combatants' values are secret to ``who`` in this encounter (none to the Host)."""
+    def secret_to(self, who: Principal, encounter_id: int, fresh: bool = False) -> IsSecret:
+        """Which combatants' values are secret to ``who`` in this encounter (none to the Host).
+
+        The secrecy :meth:`at_encounter` read for this very ``who`` (the same object) in this
+        request (thread) is used once, then dropped; any other call, or ``fresh``, reads it now.
+        So a request sees the secrecy stored when it was authorised, and a change made by any
+        process before that applies to it.
+        """
         if who.is_host:
             return secret_to(who, tables.Secrecy(False, {}, frozenset()))
-        return secret_to(who, tables.secrecy(self.store, encounter_id))
+        return secret_to(who, self._take_secrecy(who, encounter_id, fresh))
+
+    def _take_secrecy(self, who: Principal, encounter_id: int, fresh: bool) -> tables.Secrecy:
+        """The secrecy read with ``who``'s authorising read (used once), else a new read."""
+        read: tuple[Principal, int, tables.Secrecy] | None = getattr(self._secrecy, "read", None)
+        self._secrecy.read = None
+        if not fresh and read is not None and read[0] is who and read[1] == encounter_id:
+            return read[2]
+        return tables.secrecy(self.store, encounter_id)
 
     def refuse_secret_odds(self, who: Principal, encounter_id: int, args: dict[str, Any]) -> None:
         """Refuse a player odds that involve a combatant secret to it (they follow its values)."""
@@ -292,11 +313,15 @@ class WebTable:
     def visible_after(
         self, who: Principal, encounter_id: int, after: int
     ) -> tuple[list[dict[str, Any]], int]:
-        """The records after revision ``after`` that ``who`` may see, and the revision reached."""
+        """The records after revision ``after`` that ``who`` may see, and the revision reached.
+
+        The secrecy is read afresh: a stream calls this with the ``who`` it was opened with, long
+        after its authorising read.
+        """
         records, hidden = tables.records_after(self.store, encounter_id, after)
         reached = records[-1].revision if records else after
         shown = [r for r in records if who.is_host or r.seq not in hidden]
-        secret = self.secret_to(who, encounter_id)
+        secret = self.secret_to(who, encounter_id, fresh=True)
         return [redact_record(record_view(r, hidden), secret) for r in shown], reached
 
     def log(self, who: Principal, encounter_id: int) -> list[dict[str, Any]]:
