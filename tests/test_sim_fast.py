@@ -16,7 +16,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tableside.dice import SeededRng, Side
-from tableside.majesty.adjust import _packing, _suffix_tables, _unpack, best_faces
+from tableside.majesty.adjust import (
+    _one_step,
+    _packing,
+    _searched,
+    _suffix_tables,
+    _unpack,
+    best_faces,
+)
 from tableside.majesty.rolls import EXPOSED, PLAIN, SURPRISED, Reading, Tally, face_bounds
 from tableside.majesty.strike import StrikeObjective
 from tableside.simulate.runs import MAX_SIDES, SimulationError, StreamRng
@@ -96,3 +103,31 @@ def test_m12_m13_best_is_optimal_and_cheapest_against_brute_force(
         key = (t.positives, t.twelves, t.ones, t.negatives)
         reached[key] = min(reached.get(key, budget + 1), cost(faces, f))
     assert table == reached
+
+
+objectives = st.builds(
+    StrikeObjective, st.sampled_from(list(Side)), st.integers(0, 2), st.booleans()
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.tuples(*(st.integers(1, 12) for _ in range(7))), readings, objectives)
+def test_m13_one_adjustment_shortcut_equals_the_programme(
+    faces: tuple[int, ...], reading: Reading, objective: StrikeObjective
+) -> None:
+    """M-13: with one Adjustment, the shortcut picks the programme's spread, ties included."""
+    bounds = face_bounds(faces, reading)
+    assert _one_step(faces, bounds, reading, objective) == _searched(
+        faces, bounds, reading, 1, objective
+    )
+
+
+@pytest.mark.parametrize("side", list(Side))
+def test_m13_one_adjustment_shortcut_on_every_four_dice_roll(side: Side) -> None:
+    """M-13: every roll of 4d12 read plainly, one Adjustment: shortcut = programme."""
+    objective = StrikeObjective(side, 0, True)
+    for faces in itertools.product(range(1, 13), repeat=4):
+        bounds = face_bounds(faces, PLAIN)
+        assert _one_step(faces, bounds, PLAIN, objective) == _searched(
+            faces, bounds, PLAIN, 1, objective
+        ), faces

@@ -150,10 +150,53 @@ def best_faces(
     objective: Objective,
 ) -> tuple[int, ...]:
     """Final faces after the adjuster's best use of at most ``budget`` Adjustments."""
+    if budget == 1:
+        return _one_step(faces, bounds, reading, objective)
+    return _searched(faces, bounds, reading, budget, objective)
+
+
+def _searched(
+    faces: tuple[int, ...],
+    bounds: Bounds,
+    reading: Reading,
+    budget: int,
+    objective: Objective,
+) -> tuple[int, ...]:
+    """:func:`best_faces` by the dynamic programme, for any budget."""
     tables = _packed_tables(faces, bounds, reading, budget)
     scores = _scores(objective, len(faces))
     best, cost = max((scores[t], -c) for t, c in tables[0].items())
     return _choose(faces, bounds, reading, budget, scores, tables, best, -cost)
+
+
+def _one_step(
+    faces: tuple[int, ...], bounds: Bounds, reading: Reading, objective: Objective
+) -> tuple[int, ...]:
+    """:func:`best_faces` with one Adjustment, the usual case, without the programme's tables.
+
+    The only spreads are the roll itself and each single step of one die into a neighbouring
+    category. The programme keeps the roll when nothing scores better (fewest Adjustments), and
+    otherwise its walk from the lowest index takes the first die, and that die's lowest target,
+    whose step reaches the best score: so does this.
+    """
+    _, units = _packing(len(faces))
+    category = face_categories(reading)
+    scores = _scores(objective, len(faces))
+    here = [units[category[face]] for face in faces]
+    start = sum(here)
+    steps = [
+        (i, target, start - here[i] + units[category[target]])
+        for i, face in enumerate(faces)
+        for target, cost in sorted(_options(face, bounds[i], reading, 1))
+        if cost == 1
+    ]
+    if not steps:
+        return faces
+    best = max(scores[tally] for _, _, tally in steps)
+    if scores[start] >= best:
+        return faces
+    die, target = next((i, target) for i, target, tally in steps if scores[tally] == best)
+    return (*faces[:die], target, *faces[die + 1 :])
 
 
 def _choose(
