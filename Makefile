@@ -86,6 +86,7 @@ browser:
 screenshots: $(STAMP) browser
 	$(BIN)/python scripts/screenshots.py
 	$(BIN)/python scripts/setup_screenshots.py
+	$(BIN)/python scripts/play_screenshots.py
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache
