@@ -255,7 +255,7 @@ class Character:
         for name in _EXERTION_DEPENDENT if keep_derived else _CACHED:
             values.pop(name, None)
         values.update(changes)
-        copy = object.__new__(Character)
+        copy = object.__new__(type(self))
         copy.__dict__.update(values)
         return copy
 
