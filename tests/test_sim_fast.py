@@ -3,6 +3,7 @@
 * ``StreamRng`` draws numpy's dice in plain Python: compared die by die with ``SeededRng.stream``
   (``Generator.integers``) for many seeds, streams and die sizes, including sizes where Lemire's
   method rejects a word a quarter of the time.
+* Command arguments validated once are kept only for identical plain values.
 * ``best`` (M-13) packs tallies into ints and keeps objective values across searches: compared
   with a direct search over every spread of Adjustments (brute force).
 """
@@ -10,12 +11,16 @@
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tableside.dice import SeededRng, Side
+from tableside.encounter.war import cached_args
+from tableside.encounter.war_args import Args, RestArgs, StrikeArgs, parse_args
+from tableside.errors import TablesideError
 from tableside.majesty.adjust import (
     _one_step,
     _packing,
@@ -131,3 +136,42 @@ def test_m13_one_adjustment_shortcut_on_every_four_dice_roll(side: Side) -> None
         assert _one_step(faces, bounds, PLAIN, objective) == _searched(
             faces, bounds, PLAIN, 1, objective
         ), faces
+
+
+RAW_ARGS: list[tuple[type[Args], dict[str, object]]] = [
+    (RestArgs, {"id": "Herald", "ap": 1}),
+    (RestArgs, {"id": "Herald", "ap": True}),
+    (RestArgs, {"id": "Herald", "ap": 1.0}),
+    (RestArgs, {"id": "Herald", "ap": 1.5}),
+    (RestArgs, {"id": "Herald", "ap": 9}),
+    (RestArgs, {"id": "Herald", "ap": "2"}),
+    (RestArgs, {"id": "Herald"}),
+    (StrikeArgs, {"striker": "Herald", "defender": "Warrior"}),
+    (StrikeArgs, {"striker": "Herald", "defender": "Warrior", "ranged": True}),
+    (StrikeArgs, {"striker": "Herald", "defender": "Warrior", "boon": 1, "bane": None}),
+    (StrikeArgs, {"striker": "Herald", "defender": "Warrior", "maneuvers": ["Feint"]}),
+    (StrikeArgs, {"striker": "Herald", "defender": "Warrior", "surprise": 1}),
+]
+
+
+def outcome_of(
+    parse: Callable[[type[Args], dict[str, object], str], Args],
+    model: type[Args],
+    raw: dict[str, object],
+) -> tuple[str, object]:
+    """The validated arguments, or the refusal's sentence."""
+    try:
+        return "ok", parse(model, dict(raw), "rest")
+    except TablesideError as error:
+        return "refused", str(error)
+
+
+def test_validated_arguments_are_kept_only_for_identical_plain_values() -> None:
+    """Kept arguments equal a fresh validation; 1, 1.0 and True are validated apart."""
+    for _ in range(2):
+        for model, raw in RAW_ARGS:
+            fresh = outcome_of(parse_args, model, raw)
+            assert outcome_of(cached_args, model, raw) == fresh, raw
+    first = cached_args(StrikeArgs, {"striker": "Herald", "defender": "Warrior"}, "strike")
+    again = cached_args(StrikeArgs, {"striker": "Herald", "defender": "Warrior"}, "strike")
+    assert first is again

@@ -12,13 +12,16 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field, replace
-from typing import Any
+from functools import lru_cache
+from typing import Any, cast
 
 from tableside.dice import Rng
 from tableside.dice import Side as AdjustSide
 from tableside.encounter.log import Command, Event
 from tableside.encounter.war_args import (
+    A,
     AddArgs,
+    Args,
     CarryArgs,
     EffectArgs,
     HostArgs,
@@ -79,6 +82,28 @@ class Pending:
             known = ", ".join(self.state.combatants) or "none yet"
             raise RulesError(f"There is no combatant {combatant!r} in this War (known: {known}).")
         return found
+
+
+_PLAIN = frozenset({str, int, float, bool, type(None)})
+
+
+def cached_args(model: type[A], raw: dict[str, Any], command: str) -> A:
+    """``parse_args``, validated once per distinct arguments when they are plain scalars.
+
+    The argument models are frozen and hold only immutable values, so one validated instance
+    serves every command with the same arguments (a simulated War strikes with the same few
+    again and again). The key keeps each value's type, so arguments that merely compare equal
+    (1, 1.0, True) are validated apart; a refusal is raised again each time, never kept.
+    """
+    if isinstance(raw, dict) and all(type(value) in _PLAIN for value in raw.values()):
+        items = tuple((key, type(value), value) for key, value in raw.items())
+        return cast(A, _validated(model, items, command))
+    return parse_args(model, raw, command)
+
+
+@lru_cache(maxsize=4096)
+def _validated(model: type[Args], items: tuple[tuple[str, type, Any], ...], command: str) -> Args:
+    return parse_args(model, {key: value for key, _, value in items}, command)
 
 
 # --- shared effects ---------------------------------------------------------------------------
@@ -250,7 +275,7 @@ class MajestyWar:
 
 def do_add(game: MajestyWar, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
     """Add a combatant (a seeded tie-break number is drawn for M-40)."""
-    args = parse_args(AddArgs, raw, "add")
+    args = cached_args(AddArgs, raw, "add")
     if args.id in p.state.combatants:
         raise RulesError(f"There is already a combatant {args.id!r} in this War.")
     character = character_from_data(args.character, f"combatant {args.id}")
@@ -267,14 +292,14 @@ def do_add(game: MajestyWar, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
 
 def do_remove(game: MajestyWar, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
     """Remove a combatant; its remaining Turns this Cycle are skipped."""
-    args = parse_args(IdArgs, raw, "remove")
+    args = cached_args(IdArgs, raw, "remove")
     p.combatant(args.id)
     p.emit("combatant_removed", "M-40", id=args.id)
 
 
 def do_next(game: MajestyWar, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
     """End the current Turn and start the next one (a new Cycle when the order is done)."""
-    parse_args(NoArgs, raw, "next")
+    cached_args(NoArgs, raw, "next")
     if p.state.ended:
         raise RulesError("The War has ended; there is no next Turn.")
     if len(p.state.combatants) == 0:
@@ -404,7 +429,7 @@ def grant_turn_ap(p: Pending, who: str, ap: int) -> None:
 
 def do_strike(game: MajestyWar, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
     """A Strike on a live Defender, applying everything it produces (M-14 … M-29)."""
-    args = parse_args(StrikeArgs, raw, "strike")
+    args = cached_args(StrikeArgs, raw, "strike")
     striker, defender = p.combatant(args.striker), p.combatant(args.defender)
     if striker.id == defender.id:
         raise RulesError(f"{striker.id} cannot Strike itself.")
@@ -588,7 +613,7 @@ def collide(p: Pending, who: str, hit: special.Collision, rng: Rng) -> None:
 
 def do_move(game: MajestyWar, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
     """Move in 3D for 1 AP per inch, whole inches rounded up."""
-    args = parse_args(MoveArgs, raw, "move")
+    args = cached_args(MoveArgs, raw, "move")
     c = p.combatant(args.id)
     require_free(c, "Move")
     inches = distance(c.position, args.to)
@@ -599,7 +624,7 @@ def do_move(game: MajestyWar, p: Pending, raw: dict[str, Any], rng: Rng) -> None
 
 def do_stance(game: MajestyWar, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
     """Enter or leave Defensive Stance (not while Grappled or Grappling, M-37)."""
-    args = parse_args(StanceArgs, raw, "stance")
+    args = cached_args(StanceArgs, raw, "stance")
     c = p.combatant(args.id)
     if args.on:
         require_free(c, "take Defensive Stance")
@@ -610,7 +635,7 @@ def do_stance(game: MajestyWar, p: Pending, raw: dict[str, Any], rng: Rng) -> No
 
 def do_rest(game: MajestyWar, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
     """Rest removes 1 Exertion per AP (M-4); allowed while Bound or Grappled (M-36, M-37)."""
-    args = parse_args(RestArgs, raw, "rest")
+    args = cached_args(RestArgs, raw, "rest")
     c = p.combatant(args.id)
     spend_ap(p, c.id, args.ap, "Rest")
     after = max(0, c.character.exertion - args.ap)
@@ -628,7 +653,7 @@ def do_rest(game: MajestyWar, p: Pending, raw: dict[str, Any], rng: Rng) -> None
 
 def do_stand_ready(game: MajestyWar, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
     """Hold AP for up to two declared uses before the next Turn (M-41)."""
-    args = parse_args(ReadyArgs, raw, "stand_ready")
+    args = cached_args(ReadyArgs, raw, "stand_ready")
     ready = scroll.stand_ready(args.ap, args.uses)
     c = p.combatant(args.id)
     spend_ap(p, c.id, ready.ap, "Stand Ready")
@@ -637,7 +662,7 @@ def do_stand_ready(game: MajestyWar, p: Pending, raw: dict[str, Any], rng: Rng) 
 
 def do_carry_over(game: MajestyWar, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
     """Move AP into the character's next Turn while it has fewer than 7 (M-41)."""
-    args = parse_args(CarryArgs, raw, "carry_over")
+    args = cached_args(CarryArgs, raw, "carry_over")
     c = p.combatant(args.id)
     following = next_turn_ap(p.state, c.id)
     _, new_next = scroll.carry_over(c.ap, following + c.carried, args.ap)
@@ -653,7 +678,7 @@ def next_turn_ap(state: WarState, who: str) -> int:
 
 def do_break_free(game: MajestyWar, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
     """3 AP and 3 Exertion per attempt; a Might Check against the Grappler (M-37)."""
-    args = parse_args(IdArgs, raw, "break_free")
+    args = cached_args(IdArgs, raw, "break_free")
     c = p.combatant(args.id)
     if c.grappled_by is None:
         raise RulesError(f"{c.id} is not Grappled or Entangled.")
@@ -668,7 +693,7 @@ def do_break_free(game: MajestyWar, p: Pending, raw: dict[str, Any], rng: Rng) -
 
 def do_interpose(game: MajestyWar, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
     """An elohim in Defensive Stance takes the Strike if it passes a Control Check (M-16)."""
-    args = parse_args(InterposeArgs, raw, "interpose")
+    args = cached_args(InterposeArgs, raw, "interpose")
     c, s, d = p.combatant(args.id), p.combatant(args.striker), p.combatant(args.defender)
     require_interpose(c.position, c.stance, s.position, d.position, args.ranged)
     check = interpose_check(c.character, s.character)
@@ -684,7 +709,7 @@ def do_interpose(game: MajestyWar, p: Pending, raw: dict[str, Any], rng: Rng) ->
 
 def do_effect(game: MajestyWar, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
     """Apply a special effect by hand (M-34 … M-39)."""
-    args = parse_args(EffectArgs, raw, "apply_effect")
+    args = cached_args(EffectArgs, raw, "apply_effect")
     c = p.combatant(args.id)
     EFFECTS[args.effect](p, c, args, rng)
 
@@ -797,7 +822,7 @@ EFFECTS: dict[str, Any] = {
 
 def do_host_set(game: MajestyWar, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
     """The Host sets a value by hand; logged like everything else."""
-    args = parse_args(HostArgs, raw, "host_set")
+    args = cached_args(HostArgs, raw, "host_set")
     c = p.combatant(args.id)
     value = args.value
     if args.field == "position":
