@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -11,10 +12,12 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from sqlalchemy import event as sql_event
 from test_store_support import BACKENDS, database_url
 
-from tableside.store import tables
+from tableside.store import Store, tables
 from tableside.web import create_app
 from tableside.web.auth import Principal, token_hash
 from tableside.web.hub import record_stream
@@ -476,3 +479,57 @@ def test_w5_a_players_read_costs_two_statements_in_one_transaction(war: War) -> 
     # the authorising read and the secrecy; SQLite's explicit BEGIN shows, PostgreSQL's does not
     assert [s for s in statements if s != "BEGIN"] == ["SELECT", "SELECT"]
     assert statements.count("BEGIN") <= 1
+
+
+COMBATANTS = ["Boss", "Herald", "Imp", "Jackal"]
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    seats=st.lists(st.lists(st.sampled_from(COMBATANTS), max_size=3), min_size=1, max_size=3),
+    choices=st.dictionaries(st.sampled_from(COMBATANTS), st.sampled_from([True, False, None])),
+    npcs_secret=st.sampled_from([True, False, None]),
+)
+def test_w1_the_one_statement_read_matches_what_was_stored(
+    seats: list[list[str]], choices: dict[str, bool | None], npcs_secret: bool | None
+) -> None:
+    """The setting, the choices and the seats' characters, against a model of what was written;
+    another table's seats and another encounter's choices at the same table never count."""
+    with tempfile.TemporaryDirectory() as folder:
+        store = Store.open(f"sqlite:///{folder}/secrecy.db")
+        try:
+            eid = store_secrecy(store, seats, choices, npcs_secret)
+            expected = tables.Secrecy(
+                npcs_secret is not False,
+                {c: s for c, s in choices.items() if s is not None},
+                frozenset(c for characters in seats for c in characters),
+            )
+            assert tables.secrecy(store, eid) == expected
+            found = tables.access(store, token_hash("p0"), eid)
+            assert found is not None and found.secrecy == expected
+        finally:
+            store.close()
+
+
+def store_secrecy(
+    store: Store, seats: list[list[str]], choices: dict[str, bool | None], npcs_secret: bool | None
+) -> int:
+    """An encounter with these seats, choices and setting (each first written the other way),
+    next to decoys: another encounter's choices, another table's seat; its id."""
+    tid = tables.create_table(store, "Here", token_hash("host"))
+    eid = tables.create_table_encounter(store, tid, "Ford", "majesty-war", 1)
+    elsewhere = tables.create_table_encounter(store, tid, "Mill", "majesty-war", 2)
+    other = tables.create_table(store, "There", token_hash("other host"))
+    tables.create_table_encounter(store, other, "Inn", "majesty-war", 3)
+    tables.add_seat(store, other, "Stranger", tuple(COMBATANTS), token_hash("stranger"))
+    tables.set_secret(store, elsewhere, "Boss", False)
+    tables.set_npcs_secret(store, elsewhere, False)
+    for n, characters in enumerate(seats):
+        tables.add_seat(store, tid, f"P{n}", tuple(characters), token_hash(f"p{n}"))
+    for combatant, secret in choices.items():
+        tables.set_secret(store, eid, combatant, not secret)
+        tables.set_secret(store, eid, combatant, secret)
+    if npcs_secret is not None:
+        tables.set_npcs_secret(store, eid, not npcs_secret)
+        tables.set_npcs_secret(store, eid, npcs_secret)
+    return eid
