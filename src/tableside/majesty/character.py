@@ -101,11 +101,11 @@ class Wear:
 
     def plus(self, kind: WearKind, amount: int) -> Wear:
         """Return this Wear with ``amount`` more of ``kind``."""
-        return Wear(*(value + amount if k == kind else value for k, value in self.by_kind()))
-
-    def by_kind(self) -> tuple[tuple[WearKind, int], ...]:
-        """Every kind with its Wear, in the order E, R, P."""
-        return ((WearKind.E, self.E), (WearKind.R, self.R), (WearKind.P, self.P))
+        if kind == WearKind.E:
+            return Wear(self.E + amount, self.R, self.P)
+        if kind == WearKind.R:
+            return Wear(self.E, self.R + amount, self.P)
+        return Wear(self.E, self.R, self.P + amount)
 
 
 # Field names by enum member, read once: an enum's ``.value`` is a slow descriptor.
