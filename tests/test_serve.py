@@ -122,14 +122,16 @@ def test_serve_demo_prints_links_to_both_games_that_open(tmp_path: Path) -> None
         printed = links(lines)
         assert [who for who, _url in printed] == [
             "Host", "The holy player", "The fallen player",
-            "Host", "The heroes' player", "The monsters' player"]  # fmt: skip
+            "Host", "The heroes' player", "The monsters' player", "Host table"]  # fmt: skip
         base = f"http://127.0.0.1:{port}"
         assert all(url.startswith(base) for _who, url in printed)
         war, fight = printed[0][1], printed[3][1]
         assert war.startswith(f"{base}/tables/1/encounters/1?token=")
         assert fight.startswith(f"{base}/tables/1/encounters/2?token=")
         pages = {url: get(url) for _who, url in printed}
-        assert [r.status_code for r in pages.values()] == [200] * 6
+        assert [r.status_code for r in pages.values()] == [200] * 7
+        assert printed[6][1] == f"{base}/tables/1?token={war.partition('?token=')[2]}"
+        assert "Skirmish at the ford" in pages[printed[6][1]].text
         assert "War Scroll" in pages[war].text
         assert "Troll" in pages[fight].text and "Aldric" in pages[fight].text
         joined = pages[printed[1][1]].text

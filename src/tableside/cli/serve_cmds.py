@@ -138,6 +138,13 @@ def serve_workers(
                 log_level="warning", timeout_graceful_shutdown=GRACE)  # fmt: skip
 
 
+def setup_lines(demo: DemoLinks, base: str) -> list[str]:
+    """The Host's table page, where encounters, seats and characters are added."""
+    token = demo.host_page.partition("?token=")[2]
+    return ["Add encounters, players and characters on the table's page (the Host's only):",
+            f"Host table: {base}/tables/{demo.table_id}?token={token}"]  # fmt: skip
+
+
 def announce(table: WebTable, base: str, demo: bool, workers: int) -> None:
     """Print where the table is served and, with ``demo``, create it and print its links."""
     from tableside.web.demo import create_demo
@@ -146,6 +153,14 @@ def announce(table: WebTable, base: str, demo: bool, workers: int) -> None:
     typer.echo(f"Tableside web table on {base} (store {table.store.url}{processes})")
     if demo:
         made = create_demo(table)
-        for line in ["", *war_lines(made, base), "", *fight_lines(made, base), ""]:
+        lines = [
+            "",
+            *war_lines(made, base),
+            "",
+            *fight_lines(made, base),
+            "",
+            *setup_lines(made, base),
+        ]
+        for line in [*lines, ""]:
             typer.echo(line)
     typer.echo("Press Ctrl+C to stop.")
