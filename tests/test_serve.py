@@ -247,7 +247,7 @@ def test_workers_on_postgresql_serve_the_demo_from_several_processes(tmp_path: P
         with serving(["--demo", "--workers", "2", "--port", str(port)], env) as lines:
             assert lines[0].endswith(", 2 processes)")
             printed = links(lines)
-            assert len(printed) == 6
+            assert len(printed) == 7
             for _who, link in printed:
                 assert get(link).status_code == 200
             assert len(workers()) == 2
