@@ -98,7 +98,7 @@ def outcome_table(report: dict[str, Any]) -> Table:
     table = Table(title=f"{report['encounter']}: {report['runs']} runs, seed {report['seed']}")
     for column in ("result", "runs", "probability", "95% CI (Wilson)"):
         table.add_column(column, justify="left" if column == "result" else "right")
-    rows = [(f"{side} wins", block) for side, block in outcome["wins"].items()]
+    rows = [(f"side {side} wins", block) for side, block in outcome["wins"].items()]
     rows += [("draw", outcome["draws"]), ("unfinished", outcome["unfinished"])]
     for label, block in rows:
         table.add_row(label, str(block["count"]), *interval(block, 3))
