@@ -18,32 +18,14 @@ sys.path.insert(0, str(ROOT / "scripts"))
 
 from screenshots import shoot  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
-from selenium.webdriver.remote.webdriver import WebDriver  # noqa: E402
 from selenium.webdriver.support.ui import Select  # noqa: E402
 from test_web_e2e import CHROMEDRIVER, CHROMIUM, LiveServer, Seat, open_browser  # noqa: E402
+from test_web_e2e_setup import body, fill, submit  # noqa: E402
 
 HERALD = ROOT / "examples" / "herald.json"
 BOSS = {"name": "Boss", "might": "47", "swiftness": "37", "control": "33", "endurance": "4321",
         "resolve": "3142", "passion": "1732", "x": "1"}  # fmt: skip
 WAR = "Ford at dusk"
-
-
-def fill(driver: WebDriver, form: str, values: dict[str, str]) -> None:
-    """Type ``values`` into the named fields of form ``form``."""
-    for name, value in values.items():
-        box = driver.find_element(By.CSS_SELECTOR, f"#{form} [name='{name}']")
-        box.clear()
-        box.send_keys(value)
-
-
-def submit(driver: WebDriver, form: str) -> None:
-    """Press the form's button."""
-    driver.find_element(By.CSS_SELECTOR, f"#{form} button").click()
-
-
-def body(seat: Seat) -> str:
-    """The page's text."""
-    return seat.driver.find_element(By.TAG_NAME, "body").text
 
 
 def host_sets_up(host: Seat, base: str, saved: list[Path]) -> str:
