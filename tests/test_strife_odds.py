@@ -123,7 +123,8 @@ def test_s07_precision_keeps_the_lower_of_two_d100s_in_every_sequence() -> None:
     assert sum(w for w, _, _ in sequences) == 1
 
 
-def test_sa19_sa39_effects_only_when_full_damage_stands_and_a_condition_counts_once() -> None:
+def test_sa19_sa38_sa39_effects_with_full_damage_defeat_at_hp_a_condition_counts_once() -> None:
+    """SA-19 effects need full damage; SA-38 P(defeat) = P(damage ≥ HP); SA-39 counts once."""
     plain = attack_odds(setup(weapon=MAUL), hp=4)
     blocked = attack_odds(setup(weapon=MAUL, reaction=reactions.block(DEFENDER, shield("Buckler"))))
     for odds in (plain, blocked):
