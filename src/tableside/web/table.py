@@ -15,10 +15,9 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from tableside.cli.fight_render import fight_json
-from tableside.cli.war_cmds import state_json
 from tableside.encounter.engine import Encounter
 from tableside.encounter.log import Command, LogRecord
+from tableside.encounter.views import fight_json, state_json
 from tableside.service import game_for, open_encounter
 from tableside.store import Store, tables
 from tableside.store.db import EncounterInfo
