@@ -230,9 +230,7 @@ def redact_command(command: Mapping[str, Any], secret: IsSecret) -> Json:
     return {**command, "args": shown}
 
 
-def redact_event(
-    event: Json, secret: IsSecret, command: Mapping[str, Any] | None = None
-) -> Json:
+def redact_event(event: Json, secret: IsSecret, command: Mapping[str, Any] | None = None) -> Json:
     """One event as a player may see it (``command``: the record's, naming a Check's opponent)."""
     data = event.get("data")
     if not isinstance(data, Mapping):
@@ -366,6 +364,8 @@ TEXT_KEYS = frozenset({"why", "source", "reason", "text"})
 # Ruling ids (M-10, S-7, SA-38, W-4) are names, not values.
 RULING_ID = re.compile(r"\b[A-Z]{1,2}-\d+\b")
 DIGIT = re.compile(r"\d")
+# The engine's fixed words that hold a digit but no value: rules' names.
+PUBLIC_WORDS = frozenset({"unpaired 1s", "F:1 Cycle"})
 # The engine's texts that carry numbers, each with its form built from public values only.
 TEXT_REWRITES: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"^(best: )?Precision -?\d+ vs Guard -?\d+, raw sources (\(M-10, M-11, M-18\))$"),
@@ -389,6 +389,8 @@ def public_text(text: Any) -> Any:
     """
     if not isinstance(text, str):
         return conceal(text)
+    if text in PUBLIC_WORDS:
+        return text
     for pattern, public in TEXT_REWRITES:
         if pattern.match(text):
             return pattern.sub(public, text)
