@@ -83,7 +83,10 @@ def dry_run(snap: Snapshot, command: Command) -> None:
 def odds(
     table: WebTable, who: Principal, encounter_id: int, kind: str, args: dict[str, Any]
 ) -> dict[str, Any]:
-    """The exact odds of a ``strike`` (War) or ``attack`` (Realm of Strife) from the state now."""
+    """The exact odds of a ``strike`` (War) or ``attack`` (Realm of Strife) from the state now.
+
+    The engine's refusals reach a player as public values only (W-9), as a command's do.
+    """
     command = Command(kind, args)
     snap = authorised(table, who, encounter_id, command)
     expected = ODDS_KINDS[snap.game.name]
@@ -91,9 +94,9 @@ def odds(
         raise RulesError(
             f"Odds are given for the {expected!r} command of this encounter, not for {kind!r}."
         )
-    if kind == "strike":
-        return {"revision": snap.revision, **war_odds(snap, args)}
-    return {"revision": snap.revision, **fight_odds(snap, args)}
+    with table.refusals(who, encounter_id, snap.game.name, snap.state, command):
+        found = war_odds(snap, args) if kind == "strike" else fight_odds(snap, args)
+    return {"revision": snap.revision, **found}
 
 
 def war_odds(snap: Snapshot, raw: dict[str, Any]) -> dict[str, Any]:
