@@ -309,8 +309,7 @@ def add_play(app: FastAPI, table: WebTable) -> None:
     ) -> dict[str, Any]:
         who, _info = table.at_encounter(bearer(authorization), encounter_id)
         dice = None if body.dice is None else tuple(body.dice)
-        answer = play.preview(table, who, encounter_id, Command(body.kind, body.args, dice))
-        return {**answer, "record": table.shown_record(who, encounter_id, answer["record"])}
+        return play.preview(table, who, encounter_id, Command(body.kind, body.args, dice))
 
     @app.get("/api/encounters/{encounter_id}/options")
     def options(encounter_id: int, authorization: Authorization = None) -> dict[str, Any]:
