@@ -9,8 +9,10 @@ from typing import Any
 
 import pytest
 from builders import strike, strike_setup, striker_adjusts
+from war_builders import add, do, until_turn_of, war, who
 
 from tableside.cli.app import main
+from tableside.errors import TablesideError
 from tableside.majesty.adjust import AdjustMode
 from tableside.majesty.odds import strike_odds
 from tableside.majesty.rolls import EXPOSED
@@ -75,3 +77,31 @@ def test_m36_bound_odds_are_the_law_of_the_exposed_reading(
     cli_bound = cli_json([*base, "--bound"], capsys, monkeypatch)
     cli_exposed = cli_json([*base, "--bound", "--exposed"], capsys, monkeypatch)
     assert cli_bound["distributions"] == cli_exposed["distributions"]
+
+
+# --- 2. Carry Over never above 7 (M-41) ---------------------------------------------------------
+
+
+def test_m41_carry_over_into_the_next_cycle_never_above_7() -> None:
+    encounter = war()
+    add(encounter, "Herald", speed=7, swiftness=40)
+    add(encounter, "Warrior", (9.0, 0.0, 0.0), side="fallen", speed=7, swiftness=10)
+    until_turn_of(encounter, "Herald")
+    assert who(encounter, "Herald").ap == 7
+    with pytest.raises(TablesideError, match="fewer than 7 AP"):
+        do(encounter, "carry_over", id="Herald", ap=3)  # its next Turn: Cycle 2, Segment 1, 7 AP
+    until_turn_of(encounter, "Herald")
+    assert (encounter.state.cycle, who(encounter, "Herald").ap) == (2, 7)
+
+
+def test_m41_carry_over_into_the_next_cycles_short_turn() -> None:
+    encounter = war()
+    add(encounter, "Herald", speed=3, swiftness=40)
+    add(encounter, "Warrior", (9.0, 0.0, 0.0), side="fallen", speed=7, swiftness=10)
+    until_turn_of(encounter, "Herald")
+    do(encounter, "host_set", id="Herald", field="ap", value=5)
+    with pytest.raises(TablesideError, match="exceed 7 AP"):
+        do(encounter, "carry_over", id="Herald", ap=5)  # 3 + 5 > 7
+    do(encounter, "carry_over", id="Herald", ap=4)
+    until_turn_of(encounter, "Herald")
+    assert (encounter.state.cycle, who(encounter, "Herald").ap) == (2, 7)

@@ -373,7 +373,7 @@ def start_turn(p: Pending, index: int) -> None:
     )
     rest_readied(p, c.id)
     poison_tick(p, c.id)
-    grant_turn_ap(p, c.id, turn.ap + carried)
+    grant_turn_ap(p, c.id, min(turn.ap + carried, scroll.TURN_AP))  # never above 7: A-29
     c = p.combatant(c.id)
     weary = c.character.exertion > c.character.war.stamina
     if weary != c.weary:
@@ -671,9 +671,15 @@ def do_carry_over(game: MajestyWar, p: Pending, raw: dict[str, Any], rng: Rng) -
 
 
 def next_turn_ap(state: WarState, who: str) -> int:
-    """AP of the combatant's next Turn in this Cycle's order (0 if none is left)."""
+    """AP of the combatant's next Turn: later in this Cycle, else its first of the next (M-41).
+
+    The next Cycle's first Turn is Segment 1's chunk of the combatant's current Speed (M-40).
+    """
     later = [t for t in state.order[state.turn + 1 :] if t.combatant == who]
-    return later[0].ap if later else 0
+    if later:
+        return later[0].ap
+    speed = state.get(who).character.war.speed
+    return scroll.turn_chunks(speed)[0] if speed > 0 else 0
 
 
 def do_break_free(game: MajestyWar, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
