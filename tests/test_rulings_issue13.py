@@ -105,3 +105,32 @@ def test_m41_carry_over_into_the_next_cycles_short_turn() -> None:
     do(encounter, "carry_over", id="Herald", ap=4)
     until_turn_of(encounter, "Herald")
     assert (encounter.state.cycle, who(encounter, "Herald").ap) == (2, 7)
+
+
+# --- 3. F:1 Cycle wastes Readied AP (M-34) ------------------------------------------------------
+
+
+def test_m34_falter_cycle_wastes_readied_ap() -> None:
+    encounter = war()
+    add(encounter, "Herald", speed=7, swiftness=40)
+    add(encounter, "Warrior", (2.0, 0.0, 0.0), side="fallen", speed=7, swiftness=10)
+    until_turn_of(encounter, "Herald")
+    do(encounter, "stand_ready", id="Herald", ap=3, uses=["Strike"])
+    until_turn_of(encounter, "Warrior")
+    record = do(encounter, "apply_effect", id="Herald", effect="falter_cycle", source="Song")
+    wasted = [e.data for e in record.events if e.kind == "ap_wasted"]
+    assert {"pool": "readied", "ap": 3} in [{k: w[k] for k in ("pool", "ap")} for w in wasted]
+    assert who(encounter, "Herald").readied == 0
+    with pytest.raises(TablesideError, match="F:1 Cycle until just before Cycle 2"):
+        do(encounter, "strike", (9, 5, 5, 5, 5, 5, 5), striker="Herald", defender="Warrior")
+
+
+def test_m34_falter_cycle_refuses_host_given_readied_ap() -> None:
+    encounter = war()
+    add(encounter, "Herald", speed=7, swiftness=40)
+    add(encounter, "Warrior", (2.0, 0.0, 0.0), side="fallen", speed=7, swiftness=10)
+    until_turn_of(encounter, "Warrior")
+    do(encounter, "apply_effect", id="Herald", effect="falter_cycle", source="Song")
+    do(encounter, "host_set", id="Herald", field="readied", value=3)
+    with pytest.raises(TablesideError, match="F:1 Cycle"):
+        do(encounter, "strike", (9, 5, 5, 5, 5, 5, 5), striker="Herald", defender="Warrior")

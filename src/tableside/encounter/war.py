@@ -205,6 +205,14 @@ def spend_ap(p: Pending, who: str, cost: int, action: str) -> None:
     c = p.combatant(who)
     if p.state.ended:
         raise RulesError("The War has ended; no more actions can be taken.")
+    timed = c.falter_cycle
+    if timed is not None:
+        until = (
+            ""
+            if timed.ends is None
+            else f" until just before Cycle {timed.ends.cycle}, Turn {timed.ends.turn + 1}"
+        )
+        raise RulesError(f"{who} is under F:1 Cycle{until}: every AP is wasted (M-34).")
     current = p.state.current
     if current is not None and current.combatant == who and c.ap >= cost:
         p.emit("ap_set", "M-40", id=who, ap=c.ap - cost, spent=cost, action=action)
@@ -767,8 +775,17 @@ def _falter_cycle(p: Pending, c: Combatant, args: EffectArgs, rng: Rng) -> None:
         ends=one_cycle_later(p.state).to_json(),
     )
     convert_falter(p, c.id)
-    p.emit("ap_wasted", "M-34", id=c.id, pool="ap", ap=c.ap, reason="F:1 Cycle")
-    p.emit("ap_set", "M-34", id=c.id, ap=0)
+    waste_all_ap(p, c.id)
+
+
+def waste_all_ap(p: Pending, who: str) -> None:
+    """F:1 Cycle wastes every AP held, Readied AP included (M-34)."""
+    c = p.combatant(who)
+    if c.readied:
+        p.emit("ap_wasted", "M-34", id=who, pool="readied", ap=c.readied, reason="F:1 Cycle")
+        p.emit("readied_set", "M-34", id=who, ap=0, uses=[])
+    p.emit("ap_wasted", "M-34", id=who, pool="ap", ap=c.ap, reason="F:1 Cycle")
+    p.emit("ap_set", "M-34", id=who, ap=0)
 
 
 def _release_cycle(p: Pending, c: Combatant, args: EffectArgs, rng: Rng) -> None:
