@@ -134,3 +134,39 @@ def test_m34_falter_cycle_refuses_host_given_readied_ap() -> None:
     do(encounter, "host_set", id="Herald", field="readied", value=3)
     with pytest.raises(TablesideError, match="F:1 Cycle"):
         do(encounter, "strike", (9, 5, 5, 5, 5, 5, 5), striker="Herald", defender="Warrior")
+
+
+# --- 4. Defeat converts Falter (M-34) -----------------------------------------------------------
+
+
+def falter_wear(record: Any) -> list[tuple[str, int]]:
+    return [
+        (e.data["kind"], e.data["amount"])
+        for e in record.events
+        if e.kind == "wear_taken" and "Falter converted" in e.data["source"]
+    ]
+
+
+def test_m34_defeat_by_wear_converts_falter_to_wear_r_and_wear_p() -> None:
+    encounter = war()
+    add(encounter, "Herald", speed=7, swiftness=40)
+    add(encounter, "Warrior", (2.0, 0.0, 0.0), side="fallen", speed=7, swiftness=10, resolve=60)
+    add(encounter, "Jackal", (4.0, 0.0, 0.0), side="fallen", speed=7, swiftness=10)
+    do(encounter, "apply_effect", id="Warrior", effect="falter", amount=2)
+    record = do(encounter, "apply_effect", id="Warrior", effect="wear_e", amount=60)
+    warrior = who(encounter, "Warrior")
+    assert warrior.defeated and warrior.falter == 0
+    assert falter_wear(record) == [("R", 6), ("P", 6)]
+    assert warrior.character.wear.R == 6 and warrior.character.wear.P == 6
+
+
+def test_m34_defeat_by_lowered_status_converts_falter() -> None:
+    encounter = war()
+    add(encounter, "Herald", speed=7, swiftness=40)
+    add(encounter, "Warrior", (2.0, 0.0, 0.0), side="fallen", speed=7, swiftness=10)
+    add(encounter, "Jackal", (4.0, 0.0, 0.0), side="fallen", speed=7, swiftness=10)
+    do(encounter, "apply_effect", id="Warrior", effect="falter", amount=1)
+    do(encounter, "apply_effect", id="Warrior", effect="lower_status")
+    record = do(encounter, "apply_effect", id="Warrior", effect="lower_status")
+    assert who(encounter, "Warrior").defeated and who(encounter, "Warrior").falter == 0
+    assert falter_wear(record) == [("R", 3), ("P", 3)]

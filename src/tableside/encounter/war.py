@@ -166,6 +166,14 @@ def deal_wear(p: Pending, who: str, kind: str, amount: int, source: str, rule: s
     """Wear to one combatant (the −40 floor is the character's, M-1)."""
     if amount > 0:
         p.emit("wear_taken", rule, id=who, kind=kind, amount=amount, source=source)
+        convert_if_defeated(p, who)
+
+
+def convert_if_defeated(p: Pending, who: str) -> None:
+    """A Defeated elohim's F:# all converts to WearR and WearP at once (M-34)."""
+    c = p.state.combatants.get(who)
+    if c is not None and c.defeated and c.falter:
+        inflict_falter(p, who, 0, "Defeated")
 
 
 def one_cycle_later(state: WarState) -> EndPoint:
@@ -274,6 +282,8 @@ class MajestyWar:
             raise RulesError(f"Unknown War command {command.kind!r}; known: {', '.join(HANDLERS)}.")
         p = Pending(state, describe=describe)
         handler(self, p, command.args, rng)
+        for who in list(p.state.combatants):
+            convert_if_defeated(p, who)  # however it became Defeated (M-34)
         check_war_end(p)
         return p
 
@@ -578,6 +588,7 @@ def epic_consequences(p: Pending, result: StrikeResult, striker: str, defender: 
             )
         if defeat:
             p.emit("defeated", "M-24", id=who, source="Epic result")
+        convert_if_defeated(p, who)
 
 
 def knock_back(p: Pending, who: str, origin: Any, inches: float, rng: Rng) -> None:
