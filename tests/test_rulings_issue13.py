@@ -170,3 +170,47 @@ def test_m34_defeat_by_lowered_status_converts_falter() -> None:
     record = do(encounter, "apply_effect", id="Warrior", effect="lower_status")
     assert who(encounter, "Warrior").defeated and who(encounter, "Warrior").falter == 0
     assert falter_wear(record) == [("R", 3), ("P", 3)]
+
+
+# --- 5. "For 1 Cycle" means one Cycle (M-24, M-39, A-30) ---------------------------------------
+
+
+def cycle_order(record: Any) -> list[str]:
+    started = next(e for e in record.events if e.kind == "cycle_started")
+    return [f"{t['segment']}:{t['combatant']}:{t['ap']}" for t in started.data["order"]]
+
+
+def lowered_in_cycle_one(times: int) -> Any:
+    encounter = war()
+    add(encounter, "Herald", swiftness=60)  # Speed 14; Weakened: Swiftness 30, Speed 11
+    add(encounter, "Watcher", (0.0, 2.0, 0.0), speed=7, swiftness=20)
+    add(encounter, "Warrior", (9.0, 0.0, 0.0), side="fallen", speed=7, swiftness=10)
+    until_turn_of(encounter, "Warrior")
+    for _ in range(times):
+        do(encounter, "apply_effect", id="Herald", effect="lower_status", source="Epic result")
+    return encounter
+
+
+def next_cycle_record(encounter: Any) -> Any:
+    for _ in range(10):
+        record = do(encounter, "next")
+        if any(e.kind == "cycle_started" for e in record.events):
+            return record
+    raise AssertionError("no new Cycle")
+
+
+def test_m24_m39_status_lowered_for_1_cycle_does_not_cost_the_next_cycles_turns() -> None:
+    encounter = lowered_in_cycle_one(1)
+    assert who(encounter, "Herald").character.status.value == "weakened"
+    record = next_cycle_record(encounter)
+    assert [t for t in cycle_order(record) if "Herald" in t] == ["1:Herald:7", "A:Herald:7"]
+
+
+def test_m24_m39_lowered_to_defeated_for_1_cycle_still_gets_the_next_cycles_turns() -> None:
+    encounter = lowered_in_cycle_one(2)
+    assert who(encounter, "Herald").defeated
+    record = next_cycle_record(encounter)
+    assert [t for t in cycle_order(record) if "Herald" in t] == ["1:Herald:7", "A:Herald:7"]
+    until_turn_of(encounter, "Herald")  # the lowering ended just before Cycle 2's Warrior Turn
+    assert encounter.state.current is not None and encounter.state.current.segment == "A"
+    assert not who(encounter, "Herald").defeated and who(encounter, "Herald").ap == 7

@@ -40,7 +40,7 @@ from tableside.errors import RulesError
 from tableside.majesty import scroll, special
 from tableside.majesty.adjust import Step
 from tableside.majesty.catalog import Catalog, builtin_catalog
-from tableside.majesty.character import Attribute, Side, Status, WearKind
+from tableside.majesty.character import Attribute, Character, Side, Status, WearKind
 from tableside.majesty.checks import CheckResult, CheckSetup, roll_check
 from tableside.majesty.condition import gain_exertion
 from tableside.majesty.formats import character_from_data, character_to_data
@@ -352,18 +352,27 @@ def end_turn(p: Pending) -> None:
 
 
 def start_cycle(p: Pending) -> None:
-    """Assign every standing combatant's Turns to Segments for a new Cycle (M-40)."""
-    entrants = [
-        scroll.Entrant(
-            c.id,
-            c.character.war.speed,
-            c.character.referenced(Attribute.SWIFTNESS),
-            c.character.side == Side.HOLY,
-            c.tiebreak,
+    """Assign every standing combatant's Turns to Segments for a new Cycle (M-40).
+
+    Timed effects ending before the new Cycle's first Turn expire first, and a Status lowered
+    "for 1 Cycle" that ends during the new Cycle does not shape its War Scroll (M-24, M-39, A-30).
+    """
+    upcoming = p.state.cycle + 1
+    expire_timed(p, EndPoint(upcoming, 0))
+    entrants = []
+    for c in p.state.combatants.values():
+        character = scroll_character(c, upcoming)
+        if character.status is Status.DEFEATED:
+            continue
+        entrants.append(
+            scroll.Entrant(
+                c.id,
+                character.war.speed,
+                character.referenced(Attribute.SWIFTNESS),
+                character.side == Side.HOLY,
+                c.tiebreak,
+            )
         )
-        for c in p.state.combatants.values()
-        if not c.defeated
-    ]
     segments = scroll.war_scroll(entrants)
     order = [
         {"combatant": t.combatant, "segment": t.segment, "ap": t.ap}
@@ -371,6 +380,18 @@ def start_cycle(p: Pending) -> None:
         for t in segment.turns
     ]
     p.emit("cycle_started", "M-40", cycle=p.state.cycle + 1, order=order)
+
+
+def scroll_character(c: Combatant, cycle: int) -> Character:
+    """The character a Cycle's War Scroll is built from: lowerings ending in it left out (A-30)."""
+    ending = sum(
+        1
+        for t in c.timed
+        if t.name == "status_lowered" and t.ends is not None and t.ends.cycle <= cycle
+    )
+    if not ending:
+        return c.character
+    return c.character.with_status_lowered(max(0, c.character.status_lowered - ending))
 
 
 def start_turn(p: Pending, index: int) -> None:
