@@ -12,6 +12,7 @@ from builders import strike, strike_setup, striker_adjusts
 from war_builders import add, do, until_turn_of, war, who
 
 from tableside.cli.app import main
+from tableside.encounter.war_state import EndPoint
 from tableside.errors import TablesideError
 from tableside.majesty.adjust import AdjustMode
 from tableside.majesty.odds import strike_odds
@@ -214,3 +215,33 @@ def test_m24_m39_lowered_to_defeated_for_1_cycle_still_gets_the_next_cycles_turn
     until_turn_of(encounter, "Herald")  # the lowering ended just before Cycle 2's Warrior Turn
     assert encounter.state.current is not None and encounter.state.current.segment == "A"
     assert not who(encounter, "Herald").defeated and who(encounter, "Herald").ap == 7
+
+
+# --- 6. Effects applied before the War starts (M-39, A-31) --------------------------------------
+
+
+def test_m39_falter_cycle_before_the_war_lasts_all_of_cycle_one() -> None:
+    encounter = war()
+    add(encounter, "Herald", speed=7, swiftness=40)
+    add(encounter, "Warrior", (9.0, 0.0, 0.0), side="fallen", speed=7, swiftness=10)
+    do(encounter, "apply_effect", id="Herald", effect="falter_cycle", source="Song")
+    timed = who(encounter, "Herald").falter_cycle
+    assert timed is not None and timed.ends == EndPoint(2, 0)
+    until_turn_of(encounter, "Herald")
+    assert encounter.state.cycle == 1 and who(encounter, "Herald").ap == 0  # every AP wasted
+    until_turn_of(encounter, "Herald")
+    assert encounter.state.cycle == 2 and who(encounter, "Herald").ap == 7
+    assert who(encounter, "Herald").falter_cycle is None
+
+
+def test_m24_m39_status_lowered_before_the_war_lasts_all_of_cycle_one() -> None:
+    encounter = war()
+    add(encounter, "Herald", swiftness=60)  # Speed 14; Weakened: 11
+    add(encounter, "Warrior", (9.0, 0.0, 0.0), side="fallen", speed=7, swiftness=10)
+    do(encounter, "apply_effect", id="Herald", effect="lower_status", source="Epic result")
+    record = do(encounter, "next")
+    assert [t for t in cycle_order(record) if "Herald" in t] == ["1:Herald:7", "A:Herald:4"]
+    assert who(encounter, "Herald").character.status.value == "weakened"
+    record = next_cycle_record(encounter)
+    assert [t for t in cycle_order(record) if "Herald" in t] == ["1:Herald:7", "A:Herald:7"]
+    assert who(encounter, "Herald").character.status.value == "normal"

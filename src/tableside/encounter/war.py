@@ -177,7 +177,12 @@ def convert_if_defeated(p: Pending, who: str) -> None:
 
 
 def one_cycle_later(state: WarState) -> EndPoint:
-    """'For 1 Cycle': until this point of the next Cycle (M-39)."""
+    """'For 1 Cycle': until this point of the next Cycle (M-39, A-20).
+
+    Before the War starts (Cycle 0) it lasts all of Cycle 1: until just before Cycle 2 (A-31).
+    """
+    if state.cycle == 0:
+        return EndPoint(2, 0)
     return EndPoint(state.cycle + 1, max(state.turn, 0))
 
 
