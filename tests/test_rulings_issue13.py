@@ -245,3 +245,31 @@ def test_m24_m39_status_lowered_before_the_war_lasts_all_of_cycle_one() -> None:
     record = next_cycle_record(encounter)
     assert [t for t in cycle_order(record) if "Herald" in t] == ["1:Herald:7", "A:Herald:7"]
     assert who(encounter, "Herald").character.status.value == "normal"
+
+
+# --- 7. Knock Back meets every elohim on its path (M-35) ----------------------------------------
+
+
+def test_m35_knock_back_meets_every_elohim_on_its_path() -> None:
+    encounter = war()
+    add(encounter, "Herald", (0.0, 0.0, 0.0), swiftness=40)
+    add(encounter, "Warrior", (2.0, 0.0, 0.0), side="fallen", endurance=45, control=30)
+    add(encounter, "Nimble", (4.0, 0.0, 0.0), side="fallen", swiftness=60)
+    add(encounter, "Wall", (6.0, 0.0, 0.0), side="fallen", endurance=80, swiftness=10, control=30)
+    # Nimble's Swiftness Check: three unpaired 12s succeed (M-33), it steps aside; Wall's fails,
+    # then Wall's collision Control Check and Warrior's Knock Back Control Check.
+    dice = (12, 12, 12, 5, 5, 5, 5) + (5,) * 21
+    record = do(encounter, "apply_effect", dice, id="Warrior", effect="knock_back", amount=8.5,
+                by="Herald")  # fmt: skip
+    checks = [
+        (e.data["id"], e.data["purpose"]) for e in record.events if e.kind == "check_resolved"
+    ]
+    assert checks[:2] == [
+        ("Nimble", "Swiftness Check to avoid a collision"),
+        ("Wall", "Swiftness Check to avoid a collision"),
+    ]
+    wear = {(e.data["id"], e.data["amount"]) for e in record.events if e.kind == "wear_taken"}
+    # Stopped 1" short of Wall's centre: 5.5" left → 5 Hits; Force 3 + 8 − 4 = 7 (M-35).
+    assert wear == {("Warrior", 35), ("Wall", 15)}
+    assert who(encounter, "Warrior").position == pytest.approx((5.0, 0.0, 0.0))
+    assert who(encounter, "Nimble").character.wear.E == 0

@@ -622,10 +622,11 @@ def knock_back(p: Pending, who: str, origin: Any, inches: float, rng: Rng) -> No
     c = p.combatant(who)
     end = special.knock_back_destination(origin, c.position, inches)
     others = {o.id: o.position for o in p.state.combatants.values() if o.id != who}
-    hit = special.first_collision(c.position, end, others)
-    if hit is not None and not avoided(p, hit.other, rng):
-        collide(p, who, hit, rng)
-        end = hit.point
+    for hit in special.path_collisions(c.position, end, others):
+        if not avoided(p, hit.other, rng):  # each elohim met in turn, until one is hit
+            collide(p, who, hit, rng)
+            end = hit.point
+            break
     p.emit("moved", "M-35", id=who, to=list(end), inches=inches, ap=0, forced=True)
     setup = special.knock_back_check(c.character.referenced(Attribute.CONTROL), inches)
     result = run_check(p, who, setup, rng, "Knock Back Control Check", "M-35")
