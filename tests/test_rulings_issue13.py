@@ -273,3 +273,19 @@ def test_m35_knock_back_meets_every_elohim_on_its_path() -> None:
     assert wear == {("Warrior", 35), ("Wall", 15)}
     assert who(encounter, "Warrior").position == pytest.approx((5.0, 0.0, 0.0))
     assert who(encounter, "Nimble").character.wear.E == 0
+
+
+# --- 8. A Grappler cannot be in Defensive Stance (M-37) -----------------------------------------
+
+
+def test_m37_grappling_ends_the_grapplers_defensive_stance() -> None:
+    encounter = war()
+    add(encounter, "Herald", swiftness=40)
+    add(encounter, "Warrior", (1.0, 0.0, 0.0), side="fallen", swiftness=10)
+    do(encounter, "stance", id="Herald", on=True)
+    do(encounter, "stance", id="Warrior", on=True)
+    do(encounter, "apply_effect", id="Warrior", effect="grappled", by="Herald")
+    assert not who(encounter, "Herald").stance
+    assert not who(encounter, "Warrior").stance
+    with pytest.raises(TablesideError, match="Grappling"):
+        do(encounter, "stance", id="Herald", on=True)

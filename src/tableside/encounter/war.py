@@ -786,6 +786,8 @@ def _grappled(p: Pending, c: Combatant, args: EffectArgs, rng: Rng) -> None:
         p.combatant(args.by)
     p.emit("condition_set", "M-37", id=c.id, name="grappled_by", value=args.by or args.source)
     p.emit("stance_set", "M-37", id=c.id, on=False)
+    if args.by is not None and p.combatant(args.by).stance:
+        p.emit("stance_set", "M-37", id=args.by, on=False, reason="Grappling")
     convert_falter(p, c.id)
 
 
