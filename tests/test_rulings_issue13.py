@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 from builders import strike, strike_setup, striker_adjusts
-from war_builders import add, do, until_turn_of, war, who
+from war_builders import add, do, kinds, until_turn_of, war, who
 
 from tableside.cli.app import main
 from tableside.encounter.war_state import EndPoint
@@ -289,3 +289,33 @@ def test_m37_grappling_ends_the_grapplers_defensive_stance() -> None:
     assert not who(encounter, "Warrior").stance
     with pytest.raises(TablesideError, match="Grappling"):
         do(encounter, "stance", id="Herald", on=True)
+
+
+# --- 9. Weary as soon as Exertion passes Stamina (M-4, A-32) ------------------------------------
+
+
+def test_m4_weary_as_soon_as_exertion_passes_stamina_during_its_turn() -> None:
+    encounter = war()
+    add(encounter, "Herald", (0.0, 0.0, 0.0), swiftness=40)  # Stamina 3 + 60 // 10 = 9
+    add(encounter, "Warrior", (1.0, 0.0, 0.0), side="fallen", swiftness=10, endurance=200)
+    until_turn_of(encounter, "Herald")
+    do(encounter, "host_set", id="Herald", field="exertion", value=8)
+    do(encounter, "strike", (5,) * 7, striker="Herald", defender="Warrior")  # first 3 ignored
+    assert who(encounter, "Herald").character.exertion == 8 and not who(encounter, "Herald").weary
+    record = do(encounter, "strike", (5,) * 7, striker="Herald", defender="Warrior")
+    assert who(encounter, "Herald").character.exertion == 11
+    assert who(encounter, "Herald").weary
+    assert "weary_set" in kinds(record)
+    do(encounter, "rest", id="Herald", ap=1)  # 10: still above 9
+    assert who(encounter, "Herald").weary
+
+
+def test_m4_exertion_outside_its_turn_makes_it_weary_when_its_turn_begins() -> None:
+    encounter = war()
+    add(encounter, "Herald", (0.0, 0.0, 0.0), swiftness=40)
+    add(encounter, "Warrior", (1.0, 0.0, 0.0), side="fallen", swiftness=10)
+    until_turn_of(encounter, "Warrior")
+    do(encounter, "apply_effect", id="Herald", effect="exertion", amount=12)
+    assert not who(encounter, "Herald").weary  # not during its own Turn (M-4)
+    until_turn_of(encounter, "Herald")
+    assert who(encounter, "Herald").weary

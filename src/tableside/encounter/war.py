@@ -42,7 +42,7 @@ from tableside.majesty.adjust import Step
 from tableside.majesty.catalog import Catalog, builtin_catalog
 from tableside.majesty.character import Attribute, Character, Side, Status, WearKind
 from tableside.majesty.checks import CheckResult, CheckSetup, roll_check
-from tableside.majesty.condition import gain_exertion
+from tableside.majesty.condition import gain_exertion, is_weary
 from tableside.majesty.formats import character_from_data, character_to_data
 from tableside.majesty.geometry import distance
 from tableside.majesty.interpose import interpose_check, require_interpose
@@ -160,6 +160,7 @@ def add_exertion(p: Pending, who: str, amount: int, self_generated: bool, source
         ignored=gain.ignored,
         source=source,
     )
+    update_weary(p, who)
 
 
 def deal_wear(p: Pending, who: str, kind: str, amount: int, source: str, rule: str) -> None:
@@ -289,6 +290,8 @@ class MajestyWar:
         handler(self, p, command.args, rng)
         for who in list(p.state.combatants):
             convert_if_defeated(p, who)  # however it became Defeated (M-34)
+        if p.state.current is not None:
+            update_weary(p, p.state.current.combatant)  # Stamina may have changed (M-4)
         check_war_end(p)
         return p
 
@@ -418,10 +421,18 @@ def start_turn(p: Pending, index: int) -> None:
     rest_readied(p, c.id)
     poison_tick(p, c.id)
     grant_turn_ap(p, c.id, min(turn.ap + carried, scroll.TURN_AP))  # never above 7: A-29
-    c = p.combatant(c.id)
-    weary = c.character.exertion > c.character.war.stamina
+    update_weary(p, c.id)
+
+
+def update_weary(p: Pending, who: str) -> None:
+    """Weary as soon as Exertion is above current Stamina during its own Turn (M-4, A-32)."""
+    current = p.state.current
+    c = p.state.combatants.get(who)
+    if c is None or current is None or current.combatant != who:
+        return
+    weary = is_weary(c.character)
     if weary != c.weary:
-        p.emit("weary_set", "M-4", id=c.id, weary=weary)
+        p.emit("weary_set", "M-4", id=who, weary=weary)
 
 
 def expire_timed(p: Pending, now: EndPoint) -> None:
@@ -695,6 +706,7 @@ def do_rest(game: MajestyWar, p: Pending, raw: dict[str, Any], rng: Rng) -> None
         ignored=0,
         source="Rest",
     )
+    update_weary(p, c.id)
 
 
 def do_stand_ready(game: MajestyWar, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
