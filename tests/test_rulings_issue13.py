@@ -319,3 +319,22 @@ def test_m4_exertion_outside_its_turn_makes_it_weary_when_its_turn_begins() -> N
     assert not who(encounter, "Herald").weary  # not during its own Turn (M-4)
     until_turn_of(encounter, "Herald")
     assert who(encounter, "Herald").weary
+
+
+# --- 10. A Sword's 12-Effect AP on a Strike with Readied AP (M-21, M-41, A-33) ------------------
+
+
+def test_m21_m41_sword_twelve_effect_ap_on_a_readied_strike_can_be_spent() -> None:
+    encounter = war()
+    add(encounter, "Herald", (0.0, 0.0, 0.0), swiftness=40, weapon="Sword")
+    add(encounter, "Warrior", (1.0, 0.0, 0.0), side="fallen", swiftness=10, endurance=200)
+    until_turn_of(encounter, "Herald")
+    do(encounter, "stand_ready", id="Herald", ap=5, uses=["Strike", "Strike"])
+    until_turn_of(encounter, "Warrior")
+    do(encounter, "strike", (12, 9, 9, 5, 5, 5, 5), striker="Herald", defender="Warrior",
+       mode="none")  # fmt: skip
+    herald = who(encounter, "Herald")
+    assert herald.twelves_this_turn == 1
+    assert (herald.readied, herald.ap, herald.ready_uses) == (3, 0, ("Strike",))
+    do(encounter, "strike", (5,) * 7, striker="Herald", defender="Warrior", mode="none")
+    assert who(encounter, "Herald").readied == 0

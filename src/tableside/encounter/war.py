@@ -605,8 +605,21 @@ def grant_strike_ap(p: Pending, striker: str, result: StrikeResult) -> None:
             id=striker,
             count=c.twelves_this_turn + result.effects.twelve_fired,
         )
-    if result.effects.ap_gained:
+    if not result.effects.ap_gained:
+        return
+    current = p.state.current
+    if current is not None and current.combatant == striker:
         p.emit("ap_set", "M-21", id=striker, ap=c.ap + result.effects.ap_gained)
+        return
+    # A Strike with Readied AP outside its Turn: the AP join the Readied AP.
+    p.emit(
+        "readied_set",
+        "M-21",
+        id=striker,
+        ap=c.readied + result.effects.ap_gained,
+        uses=list(c.ready_uses),
+        gained=result.effects.ap_gained,
+    )
 
 
 def epic_consequences(p: Pending, result: StrikeResult, striker: str, defender: str) -> None:
