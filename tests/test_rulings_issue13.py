@@ -17,6 +17,7 @@ from tableside.errors import TablesideError
 from tableside.majesty.adjust import AdjustMode
 from tableside.majesty.odds import strike_odds
 from tableside.majesty.rolls import EXPOSED
+from tableside.majesty.scroll import use_for
 from tableside.majesty.strike import DefenderState
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -338,3 +339,60 @@ def test_m21_m41_sword_twelve_effect_ap_on_a_readied_strike_can_be_spent() -> No
     assert (herald.readied, herald.ap, herald.ready_uses) == (3, 0, ("Strike",))
     do(encounter, "strike", (5,) * 7, striker="Herald", defender="Warrior", mode="none")
     assert who(encounter, "Herald").readied == 0
+
+
+# --- 11. Stand Ready's declared uses (M-41, M-36, A-34) -----------------------------------------
+
+
+def readied_war(uses: list[str]) -> Any:
+    encounter = war()
+    add(encounter, "Herald", (0.0, 0.0, 0.0), swiftness=40)
+    add(encounter, "Warrior", (1.0, 0.0, 0.0), side="fallen", swiftness=10, endurance=200)
+    until_turn_of(encounter, "Herald")
+    do(encounter, "stand_ready", id="Herald", ap=6, uses=uses)
+    until_turn_of(encounter, "Warrior")
+    return encounter
+
+
+def test_m41_a_move_uses_up_the_declared_move_not_the_strike() -> None:
+    encounter = readied_war(["Counter Strike", "Move"])
+    do(encounter, "move", id="Herald", to=[0.0, 1.0, 0.0])
+    assert who(encounter, "Herald").ready_uses == ("Counter Strike",)
+    do(encounter, "strike", (5,) * 7, striker="Herald", defender="Warrior")
+    assert who(encounter, "Herald").ready_uses == ()
+    assert who(encounter, "Herald").readied == 2
+
+
+def test_m41_readied_ap_refuse_an_action_not_declared() -> None:
+    encounter = readied_war(["Strike"])
+    with pytest.raises(TablesideError, match="declared for 'Strike', not for Move"):
+        do(encounter, "move", id="Herald", to=[0.0, 1.0, 0.0])
+    assert who(encounter, "Herald").readied == 6
+
+
+def test_m36_bound_may_stand_ready_only_for_what_a_bound_elohim_may_do() -> None:
+    encounter = war()
+    add(encounter, "Herald", (0.0, 0.0, 0.0), swiftness=40)
+    add(encounter, "Warrior", (1.0, 0.0, 0.0), side="fallen", swiftness=10)
+    until_turn_of(encounter, "Herald")
+    do(encounter, "apply_effect", id="Herald", effect="bound")
+    with pytest.raises(TablesideError, match="Bound and may Stand Ready only"):
+        do(encounter, "stand_ready", id="Herald", ap=3, uses=["Rest", "Strike"])
+    do(encounter, "stand_ready", id="Herald", ap=3, uses=["Song", "Rest"])
+    assert who(encounter, "Herald").readied == 3
+
+
+@pytest.mark.parametrize(
+    ("uses", "action", "index"),
+    [
+        (("Counter Strike", "Move"), "Move", 1),
+        (("counter strike",), "Strike", 0),
+        (("Move",), "Strike", None),
+        (("Break free",), "break free", 0),
+        (("Interpose",), "Strike", None),
+    ],
+)
+def test_m41_a_declared_use_names_the_action_by_its_words(
+    uses: tuple[str, ...], action: str, index: int | None
+) -> None:
+    assert use_for(uses, action) == index

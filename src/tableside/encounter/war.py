@@ -231,17 +231,29 @@ def spend_ap(p: Pending, who: str, cost: int, action: str) -> None:
     if current is not None and current.combatant == who and c.ap >= cost:
         p.emit("ap_set", "M-40", id=who, ap=c.ap - cost, spent=cost, action=action)
         return
-    if c.readied >= cost and c.ready_uses:
-        uses = list(c.ready_uses[1:])
+    use = scroll.use_for(c.ready_uses, action)
+    if c.readied >= cost and use is not None:
+        uses = [u for i, u in enumerate(c.ready_uses) if i != use]
         p.emit(
             "readied_set", "M-41", id=who, ap=c.readied - cost, uses=uses, spent=cost, action=action
         )
         return
+    if c.readied >= cost and c.ready_uses:
+        declared = " and ".join(repr(clip(u)) for u in c.ready_uses)
+        raise RulesError(
+            f"{who}'s {c.readied} Readied AP are declared for {declared}, "
+            f"not for {action} (M-41, A-34)."
+        )
     whose = "nobody's" if current is None else f"{current.combatant}'s"
     raise RulesError(
         f"{who} cannot {action} for {cost} AP: it is {whose} Turn and {who} has {c.ap} AP "
         f"and {c.readied} Readied AP."
     )
+
+
+def clip(text: str, limit: int = 40) -> str:
+    """A value cut to ``limit`` characters for an error message."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def require_free(c: Combatant, action: str) -> None:
@@ -727,6 +739,12 @@ def do_stand_ready(game: MajestyWar, p: Pending, raw: dict[str, Any], rng: Rng) 
     args = cached_args(ReadyArgs, raw, "stand_ready")
     ready = scroll.stand_ready(args.ap, args.uses)
     c = p.combatant(args.id)
+    refused = scroll.refused_while_bound(ready.uses) if c.bound else None
+    if refused is not None:
+        raise RulesError(
+            f"{c.id} is Bound and may Stand Ready only to speak, use Spiritual Effects, Sing or "
+            f"Rest, not for {clip(refused)!r} (M-36, A-34)."
+        )
     spend_ap(p, c.id, ready.ap, "Stand Ready")
     p.emit("readied_set", "M-41", id=c.id, ap=c.readied + ready.ap, uses=list(ready.uses))
 
