@@ -396,3 +396,68 @@ def test_m41_a_declared_use_names_the_action_by_its_words(
     uses: tuple[str, ...], action: str, index: int | None
 ) -> None:
     assert use_for(uses, action) == index
+
+
+# --- 12. The Grappler's Strike (M-37, A-35) -----------------------------------------------------
+
+
+def grappling_war(herald_might: int = 42, warrior_might: int = 42) -> Any:
+    encounter = war()
+    add(encounter, "Herald", swiftness=40, might=herald_might)
+    add(encounter, "Warrior", (1.0, 0.0, 0.0), side="fallen", swiftness=10, might=warrior_might)
+    do(encounter, "apply_effect", id="Warrior", effect="grappled", by="Herald")
+    until_turn_of(encounter, "Herald")
+    return encounter
+
+
+def test_m37_grapplers_two_ap_strike_is_a_might_check_and_keeps_the_grapple() -> None:
+    encounter = grappling_war()
+    ap = who(encounter, "Herald").ap
+    record = do(encounter, "strike", (9, 9, 10, 5, 5, 5, 5), striker="Herald",
+                defender="Warrior", two_ap=True, mode="none")  # fmt: skip
+    assert "strike_resolved" not in kinds(record)  # no Strike Roll
+    check = next(e for e in record.events if e.kind == "check_resolved")
+    assert check.data["purpose"] == "Grappler's Strike on Warrior"
+    assert (check.data["result"]["factor"], check.data["result"]["opposing"]) == (4, 4)
+    # 3 net Passes are 3 Hits at Force 3 + 42 // 14 = 6: 18 WearE (M-26, A-35).
+    wear = [(e.data["id"], e.data["kind"], e.data["amount"]) for e in record.events
+            if e.kind == "wear_taken"]  # fmt: skip
+    assert wear == [("Warrior", "E", 18)]
+    assert who(encounter, "Herald").ap == ap - 2
+    assert who(encounter, "Warrior").grappled_by == "Herald"  # not released
+    exertion = [e.data for e in record.events if e.kind == "exertion_set"]
+    assert exertion[0]["id"] == "Herald" and exertion[0]["added"] + exertion[0]["ignored"] == 2
+
+
+def test_m37_grapplers_strike_check_that_fails_deals_no_wear() -> None:
+    encounter = grappling_war(herald_might=42, warrior_might=72)  # Factor 4 vs 7: 2 against
+    record = do(encounter, "strike", (9, 9, 5, 5, 5, 5, 2), striker="Herald",
+                defender="Warrior", two_ap=True)  # fmt: skip
+    check = next(e for e in record.events if e.kind == "check_resolved").data["result"]
+    assert (check["adjuster"], check["final"]) == ("opponent", [8, 8, 5, 5, 5, 5, 2])
+    assert (check["net"], check["outcome"]) == (-1, "failure")
+    assert "wear_taken" not in kinds(record)  # no Defensive Hits either: not a Strike Roll
+    assert who(encounter, "Warrior").grappled_by == "Herald"
+
+
+def test_m37_m33_grapplers_strike_epic_check_counts_three_hits() -> None:
+    encounter = grappling_war()
+    record = do(encounter, "strike", (12, 12, 12, 3, 3, 3, 3), striker="Herald",
+                defender="Warrior", two_ap=True, mode="none")  # fmt: skip
+    check = next(e for e in record.events if e.kind == "check_resolved").data["result"]
+    assert (check["net"], check["outcome"]) == (2, "success")  # three unpaired 12s (M-33)
+    wear = [e.data["amount"] for e in record.events if e.kind == "wear_taken"]
+    assert wear == [18]  # at least a success's 3 Hits × Force 6
+
+
+def test_m37_grapplers_strike_refuses_strike_roll_options() -> None:
+    encounter = grappling_war()
+    with pytest.raises(TablesideError, match="Might Check, not a Strike Roll: --ranged"):
+        do(encounter, "strike", striker="Herald", defender="Warrior", two_ap=True, ranged=True)
+
+
+def test_m37_a_regular_strike_on_the_grappled_still_releases_it() -> None:
+    encounter = grappling_war()
+    record = do(encounter, "strike", (9, 5, 5, 5, 5, 5, 5), striker="Herald", defender="Warrior")
+    assert "strike_resolved" in kinds(record)
+    assert who(encounter, "Warrior").grappled_by is None

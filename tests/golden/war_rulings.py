@@ -90,6 +90,16 @@ SCRIPT: list[Command] = [
     NEXT,  # Cycle 2: Herald 7 + 7; Nimble's F:1 Cycle over
     NEXT,  # Nimble: 7 AP
     NEXT,  # Watcher: 3 + 3 carried
+    # M-37 / A-35: the Grappler's 2-AP Strike is a Might vs Might Check; the Grapple holds.
+    c("apply_effect", id="Nimble", effect="grappled", by="Watcher"),
+    c(
+        "strike",
+        (9, 9, 10, 5, 5, 5, 5),
+        striker="Watcher",
+        defender="Nimble",
+        two_ap=True,
+        mode="none",
+    ),
 ]
 
 

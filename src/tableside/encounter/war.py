@@ -57,6 +57,7 @@ from tableside.majesty.strike import (
     roll_strike,
     strike_cost,
 )
+from tableside.majesty.wear import Part
 
 TIEBREAK_SIDES = 1_000_000
 
@@ -502,6 +503,9 @@ def do_strike(game: MajestyWar, p: Pending, raw: dict[str, Any], rng: Rng) -> No
         raise RulesError(f"{striker.id} cannot Strike itself.")
     require_free(striker, "Strike")
     held = grappling(p.state, striker.id)
+    if args.two_ap and defender in held:
+        grappler_strike(game, p, args, striker, defender, rng)
+        return
     check_grappler_target(striker, defender, held)
     setup = strike_setup(game, args, striker, defender)
     cost = strike_cost(setup)
@@ -520,6 +524,68 @@ def do_strike(game: MajestyWar, p: Pending, raw: dict[str, Any], rng: Rng) -> No
     if defender in held and result.outcome.twelve_effects == 0:
         p.emit("condition_set", "M-37", id=defender.id, name="grappled_by", value=None,
                reason="released after the Grappler's Strike")  # fmt: skip
+
+
+# Strike options that belong to a Strike Roll, by their command-line names (M-37, A-35).
+NOT_IN_GRAPPLER_STRIKE = {
+    "maneuvers": "--maneuver", "ranged": "--ranged", "path": "--path",
+    "full_defensive_stance": "--full-defensive-stance", "ignore_stops": "--ignore-stops",
+    "superiority": "--superiority",
+}  # fmt: skip
+
+
+def grappler_strike(
+    game: MajestyWar, p: Pending, args: StrikeArgs, striker: Combatant, defender: Combatant,
+    rng: Rng,
+) -> None:  # fmt: skip
+    """The Grappler's 2-AP Strike on the one it Grapples: a Might vs Might Check (M-37, A-35).
+
+    Its net Passes are the Strike's Hits (Wear by the Grappler's Force and weapon, M-26); it
+    costs 2 AP and 2 Exertion and keeps the Grapple.
+    """
+    for name, option in NOT_IN_GRAPPLER_STRIKE.items():
+        if getattr(args, name):
+            raise RulesError(
+                f"{striker.id}'s 2-AP Strike on {defender.id}, whom it Grapples, is a Might Check, "
+                f"not a Strike Roll: {option} does not apply (M-37, A-35)."
+            )
+    weapon = game.catalog.weapon(args.weapon or striker.character.weapon)
+    spend_ap(p, striker.id, special.GRAPPLE_STRIKE_AP, "Strike")
+    setup = replace(
+        special.grapple_strike_check(
+            holder_might(p.state, striker.id), defender.character.referenced(Attribute.MIGHT)
+        ),
+        boon=args.boon, bane=args.bane, raw_for=args.striker_adjustments,
+        raw_against=args.defender_adjustments, inspiration=args.inspiration,
+        obstruction=args.obstruction, mode=args.mode, steps=check_steps(args),
+    )  # fmt: skip
+    result = run_check(p, striker.id, setup, rng, f"Grappler's Strike on {defender.id}", "M-37")
+    flats = (Part("flat Wear", args.wear_flat),) if args.wear_flat else ()
+    percents = tuple(
+        Part(label, amount)
+        for label, amount in ((weapon.name, weapon.wear_percent), ("% Wear", args.wear_percent))
+        if amount
+    )
+    line = special.grapple_strike_wear(
+        weapon.wear_kind,
+        special.grapple_strike_hits(result),
+        striker.character.war.force,
+        flats,
+        percents,
+    )
+    deal_wear(p, defender.id, line.kind.value, line.amount, "Grappler's Strike", "M-37")
+    add_exertion(p, striker.id, special.GRAPPLE_STRIKE_EXERTION, True, "Grappler's Strike")
+
+
+def check_steps(args: StrikeArgs) -> tuple[Step, ...]:
+    """A Strike's explicit Adjustments on a Check: the Striker rolls, the Defender opposes."""
+    sides = {"striker": AdjustSide.ROLLER, "defender": AdjustSide.OPPONENT, None: None}
+    return tuple(Step(s.die, s.delta, sides[s.side]) for s in args.steps)
+
+
+def holder_might(state: WarState, grappler: str) -> int:
+    """The Grappler's Might against each one it holds (M-37)."""
+    return state.get(grappler).character.referenced(Attribute.MIGHT)
 
 
 def grappling(state: WarState, who: str) -> list[Combatant]:

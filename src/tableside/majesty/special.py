@@ -34,8 +34,9 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from tableside.errors import RulesError, require_non_negative
-from tableside.majesty.character import WEAR_FLOOR
+from tableside.majesty.character import WEAR_FLOOR, WearKind
 from tableside.majesty.checks import (
+    SUCCESS_AT,
     CheckKind,
     CheckOutcome,
     CheckResult,
@@ -50,6 +51,7 @@ from tableside.majesty.scroll import (
     next_activation,
     one_cycle_later,
 )
+from tableside.majesty.wear import Part, WearLine, deal_wear
 
 # --- M-34 Falter ------------------------------------------------------------------------------
 
@@ -496,6 +498,31 @@ def grapple_strike_check(grappler_might: int, grappled_might: int) -> CheckSetup
     return CheckSetup(
         CheckKind.ATTRIBUTE, factor_value(grappler_might), opposing=factor_value(grappled_might)
     )
+
+
+def grapple_strike_hits(result: CheckResult) -> int:
+    """Hits of the Grappler's Strike: its Might Check's net Passes (M-37, A-35).
+
+    A failed Check (0 or fewer net Passes, or three unpaired natural 1s, M-33) deals nothing; an
+    Epic success (three unpaired natural 12s) counts at least a success's 3 Passes.
+    """
+    if result.outcome == CheckOutcome.FAILURE:
+        return 0
+    if result.automatic == CheckOutcome.SUCCESS:
+        return max(result.net, SUCCESS_AT)
+    return max(0, result.net)
+
+
+def grapple_strike_wear(
+    kind: WearKind,
+    hits: int,
+    force: int,
+    flats: tuple[Part, ...] = (),
+    percents: tuple[Part, ...] = (),
+) -> WearLine:
+    """The Grappler's Strike's Wear: Hits × Force by the Wear rules of a Strike (M-26, A-35)."""
+    require_non_negative({"Hits": hits, "Force": force})
+    return deal_wear(kind, hits, force, flats, percents)
 
 
 @dataclass(frozen=True, slots=True)
