@@ -461,3 +461,93 @@ def test_m37_a_regular_strike_on_the_grappled_still_releases_it() -> None:
     record = do(encounter, "strike", (9, 5, 5, 5, 5, 5, 5), striker="Herald", defender="Warrior")
     assert "strike_resolved" in kinds(record)
     assert who(encounter, "Warrior").grappled_by is None
+
+
+# --- 13. A second Grapple and the Grappled elohim as a weapon (M-37, A-36, A-37) ---------------
+
+
+def three_war(herald_might: int, held_might: int = 42) -> Any:
+    encounter = war()
+    add(encounter, "Herald", swiftness=40, might=herald_might)
+    add(encounter, "Warrior", (1.0, 0.0, 0.0), side="fallen", swiftness=10, might=held_might)
+    add(encounter, "Nimble", (0.0, 1.0, 0.0), side="fallen", swiftness=10, might=held_might)
+    add(encounter, "Wall", (2.0, 0.0, 0.0), side="fallen", swiftness=10, endurance=80)
+    return encounter
+
+
+def test_m37_second_grapple_needs_40_more_might_and_never_a_third() -> None:
+    weak = three_war(herald_might=60)
+    do(weak, "apply_effect", id="Warrior", effect="grappled", by="Herald")
+    with pytest.raises(TablesideError, match="at least 40 more Might than the one it holds"):
+        do(weak, "apply_effect", id="Nimble", effect="grappled", by="Herald")
+    strong = three_war(herald_might=100)
+    do(strong, "apply_effect", id="Warrior", effect="grappled", by="Herald")
+    do(strong, "apply_effect", id="Nimble", effect="grappled", by="Herald")
+    assert who(strong, "Nimble").grappled_by == "Herald"
+    with pytest.raises(TablesideError, match="already holds 2 elohim"):
+        do(strong, "apply_effect", id="Wall", effect="grappled", by="Herald")
+
+
+def test_m37_two_held_split_the_grapplers_might_for_breaking_free() -> None:
+    encounter = three_war(herald_might=100)
+    do(encounter, "apply_effect", id="Warrior", effect="grappled", by="Herald")
+    do(encounter, "apply_effect", id="Nimble", effect="grappled", by="Herald")
+    until_turn_of(encounter, "Warrior")
+    record = do(encounter, "break_free", (5,) * 7, id="Warrior")
+    check = next(e for e in record.events if e.kind == "check_resolved").data["result"]
+    assert (check["factor"], check["opposing"]) == (4, 5)  # 100 // 2 = 50 → Factor 5
+
+
+def test_m37_two_held_split_the_grapplers_might_for_striking_others() -> None:
+    encounter = three_war(herald_might=100)
+    do(encounter, "apply_effect", id="Warrior", effect="grappled", by="Herald")
+    until_turn_of(encounter, "Herald")
+    do(encounter, "strike", (5,) * 7, striker="Herald", defender="Wall")  # 100 − 42 ≥ 40
+    do(encounter, "apply_effect", id="Nimble", effect="grappled", by="Herald")
+    with pytest.raises(TablesideError, match="at least 40 more Might"):
+        do(encounter, "strike", (5,) * 7, striker="Herald", defender="Wall")  # 50 − 42 < 40
+    record = do(encounter, "strike", (9, 9, 10, 5, 5, 5, 5), striker="Herald",
+                defender="Nimble", two_ap=True, mode="none")  # fmt: skip
+    check = next(e for e in record.events if e.kind == "check_resolved").data["result"]
+    assert check["factor"] == 5  # the Grappler's Strike too uses the split Might
+
+
+def test_m37_grappled_elohim_used_as_a_weapon_wears_both() -> None:
+    encounter = three_war(herald_might=130)  # Force 3 + 130 // 14 = 12
+    do(encounter, "apply_effect", id="Warrior", effect="grappled", by="Herald")
+    until_turn_of(encounter, "Herald")
+    record = do(encounter, "strike", (9, 9, 9, 2, 5, 5, 5), striker="Herald", defender="Wall",
+                body="Warrior", mode="none")  # fmt: skip
+    strike_event = next(e for e in record.events if e.kind == "strike_resolved")
+    assert strike_event.data["result"]["weapon"] == "Warrior (Grappled)"
+    wear = [(e.data["id"], e.data["kind"], e.data["amount"], e.data["source"])
+            for e in record.events if e.kind == "wear_taken"]  # fmt: skip
+    # 3 Hits, 1 Stop: 2 × 12 WearE; collision Force (E 60 vs 80): Warrior 3 + 8 − 6 = 5 per Hit
+    # regardless of Stops (3), Wall 3 per uncanceled Hit (2) (M-35, M-37).
+    assert wear == [
+        ("Wall", "E", 24, "Strike"),
+        ("Warrior", "E", 15, "used as a weapon (collision)"),
+        ("Wall", "E", 6, "struck with Warrior (collision)"),
+    ]
+    assert who(encounter, "Warrior").grappled_by == "Herald"
+
+
+def test_m37_a_defeated_body_adds_3_force_and_no_collision() -> None:
+    encounter = three_war(herald_might=130)
+    do(encounter, "apply_effect", id="Warrior", effect="grappled", by="Herald")
+    do(encounter, "apply_effect", id="Warrior", effect="wear_e", amount=200)
+    until_turn_of(encounter, "Herald")
+    record = do(encounter, "strike", (9, 9, 9, 2, 5, 5, 5), striker="Herald", defender="Wall",
+                body="Warrior", mode="none")  # fmt: skip
+    wear = [(e.data["id"], e.data["amount"]) for e in record.events if e.kind == "wear_taken"]
+    assert wear == [("Wall", 30)]  # 2 × (12 + 3)
+
+
+def test_m37_a_body_weapon_needs_80_more_might() -> None:
+    encounter = three_war(herald_might=100)  # 58 more: may Strike others, not with the body
+    do(encounter, "apply_effect", id="Warrior", effect="grappled", by="Herald")
+    until_turn_of(encounter, "Herald")
+    with pytest.raises(TablesideError, match="at least 80 more Might than Warrior"):
+        do(encounter, "strike", striker="Herald", defender="Wall", body="Warrior")
+    with pytest.raises(TablesideError, match="not Grappling Nimble"):
+        do(encounter, "strike", striker="Herald", defender="Wall", body="Nimble")

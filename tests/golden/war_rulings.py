@@ -40,6 +40,7 @@ def c(kind: str, dice: tuple[int, ...] | None = None, **args: Any) -> Command:
 
 
 NEXT = c("next")
+TITAN_NEXTS = 3
 SCRIPT: list[Command] = [
     add("Herald", "holy", [0.0, 0.0, 0.0], swiftness=60),  # Speed 14: Turns in Segments 1 and A
     add("Watcher", "holy", [0.0, 4.0, 0.0], "Spear", swiftness=40, speed=3),
@@ -97,6 +98,29 @@ SCRIPT: list[Command] = [
         (9, 9, 10, 5, 5, 5, 5),
         striker="Watcher",
         defender="Nimble",
+        two_ap=True,
+        mode="none",
+    ),
+    # Titan joins mid-War and takes its first Turn in Cycle 3.
+    add("Titan", "holy", [4.0, 1.0, 0.0], might=130, swiftness=60),
+    *[NEXT] * TITAN_NEXTS,  # to Titan's first Turn
+    # with 88 more Might, Titan swings Nimble at Wall: collision WearE to both.
+    c("apply_effect", id="Nimble", effect="grappled", by="Titan"),
+    c(
+        "strike",
+        (9, 9, 9, 2, 5, 5, 5),
+        striker="Titan",
+        defender="Wall",
+        body="Nimble",
+        mode="none",
+    ),
+    # a second Grapple (88 ≥ 40 more); Titan's Might is now split, 65 against each.
+    c("apply_effect", id="Warrior", effect="grappled", by="Titan"),
+    c(
+        "strike",
+        (9, 9, 10, 5, 5, 5, 5),
+        striker="Titan",
+        defender="Warrior",
         two_ap=True,
         mode="none",
     ),

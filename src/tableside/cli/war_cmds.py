@@ -72,12 +72,24 @@ def strike(
     obstruction: int = 0,
     superiority: int = 0,
     mode: AdjustMode = AdjustMode.BEST,
+    with_grappled: Annotated[
+        str | None,
+        typer.Option(
+            "--with-grappled",
+            help="Strike with this elohim the Striker Grapples as the weapon (80 more Might, "
+            "M-37).",
+        ),
+    ] = None,
     dice: Dice = None,
     db: Db = None,
     revision: Revision = None,
     json_out: Json = False,
 ) -> None:
-    """A Strike between two combatants, applying everything it produces."""
+    """A Strike between two combatants, applying everything it produces.
+
+    With --two-ap on the one the Striker Grapples, the Grappler's Strike: a Might vs Might Check
+    that keeps the Grapple (M-37).
+    """
     waypoints = [list(p) for p in parse_path(path)] if path else None
     run(db, encounter_id, "strike", revision, json_out, dice, striker=striker, defender=defender,
         weapon=weapon, maneuvers=maneuver or None, ranged=ranged or None, path=waypoints,
@@ -87,7 +99,7 @@ def strike(
         striker_adjustments=striker_adjustments or None,
         defender_adjustments=defender_adjustments or None, inspiration=inspiration or None,
         obstruction=obstruction or None, superiority=superiority or None,
-        mode=None if mode == AdjustMode.BEST else mode.value)  # fmt: skip
+        mode=None if mode == AdjustMode.BEST else mode.value, body=with_grappled)  # fmt: skip
 
 
 @app.command()

@@ -60,7 +60,7 @@ def held_by(state: WarState, me: Combatant) -> list[Combatant]:
 def target_of(state: WarState, me: Combatant) -> Combatant | None:
     """The nearest standing enemy; a Grappler that may not Strike others, one it holds (M-37)."""
     held = held_by(state, me)
-    might = me.character.referenced(Attribute.MIGHT) if held else 0
+    might = special.grappler_might(me.character.referenced(Attribute.MIGHT), len(held))
     if all(
         special.grappler_options(might, c.character.referenced(Attribute.MIGHT)).strike_others
         for c in held

@@ -39,7 +39,7 @@ from tableside.encounter.war_state import Combatant, EndPoint, WarState, evolve
 from tableside.errors import RulesError
 from tableside.majesty import scroll, special
 from tableside.majesty.adjust import Step
-from tableside.majesty.catalog import Catalog, builtin_catalog
+from tableside.majesty.catalog import Catalog, Weapon, builtin_catalog
 from tableside.majesty.character import Attribute, Character, Side, Status, WearKind
 from tableside.majesty.checks import CheckResult, CheckSetup, roll_check
 from tableside.majesty.condition import gain_exertion, is_weary
@@ -503,11 +503,14 @@ def do_strike(game: MajestyWar, p: Pending, raw: dict[str, Any], rng: Rng) -> No
         raise RulesError(f"{striker.id} cannot Strike itself.")
     require_free(striker, "Strike")
     held = grappling(p.state, striker.id)
-    if args.two_ap and defender in held:
+    if args.two_ap and defender in held and args.body is None:
         grappler_strike(game, p, args, striker, defender, rng)
         return
-    check_grappler_target(striker, defender, held)
+    check_grappler_target(p.state, striker, defender, held)
     setup = strike_setup(game, args, striker, defender)
+    body = None if args.body is None else body_weapon(p, setup, args.body, striker, defender)
+    if body is not None:
+        setup = body.setup
     cost = strike_cost(setup)
     spend_ap(p, striker.id, cost.ap, "Strike")
     result = roll_strike(setup, rng)
@@ -521,6 +524,8 @@ def do_strike(game: MajestyWar, p: Pending, raw: dict[str, Any], rng: Rng) -> No
         result=strike_dict(result) if p.describe else None,
     )
     apply_strike(p, result, striker.id, defender.id, rng)
+    if body is not None:
+        body_collision(p, body, result, defender.id)
     if defender in held and result.outcome.twelve_effects == 0:
         p.emit("condition_set", "M-37", id=defender.id, name="grappled_by", value=None,
                reason="released after the Grappler's Strike")  # fmt: skip
@@ -584,8 +589,71 @@ def check_steps(args: StrikeArgs) -> tuple[Step, ...]:
 
 
 def holder_might(state: WarState, grappler: str) -> int:
-    """The Grappler's Might against each one it holds (M-37)."""
-    return state.get(grappler).character.referenced(Attribute.MIGHT)
+    """The Grappler's Might against each one it holds: split evenly when it holds two (M-37)."""
+    might = state.get(grappler).character.referenced(Attribute.MIGHT)
+    return special.grappler_might(might, len(grappling(state, grappler)))
+
+
+@dataclass(frozen=True)
+class BodyWeapon:
+    """A Strike made with a Grappled elohim as the weapon (M-37, A-37)."""
+
+    setup: StrikeSetup
+    body: str
+    defeated: bool
+    body_endurance: int
+    target_endurance: int
+
+
+def body_weapon(
+    p: Pending, setup: StrikeSetup, body_id: str, striker: Combatant, defender: Combatant
+) -> BodyWeapon:
+    """Swing a Grappled elohim at another Target: 80 more Might, WearE, +3 Force if Defeated."""
+    body = p.combatant(body_id)
+    if body.grappled_by != striker.id:
+        raise RulesError(f"{striker.id} is not Grappling {body.id}, so it cannot Strike with it.")
+    if body.id == defender.id:
+        raise RulesError(
+            f"{striker.id} cannot Strike {body.id} with {body.id}; its 2-AP Strike on the one it "
+            "Grapples is --two-ap (M-37, A-35)."
+        )
+    might = holder_might(p.state, striker.id)
+    if not special.grappler_options(
+        might, body.character.referenced(Attribute.MIGHT)
+    ).use_as_weapon:
+        raise RulesError(
+            f"{striker.id} (Might {might}) needs at least {special.BODY_WEAPON_MARGIN} more Might "
+            f"than {body.id} to Strike with it as a weapon (M-37)."
+        )
+    if setup.options.ranged:
+        raise RulesError(f"A Strike with {body.id} as the weapon is a Melee Strike, not Ranged.")
+    weapon = Weapon(name=f"{body.id} (Grappled)", wear_kind=WearKind.E)
+    force = setup.options.force + (special.DEFEATED_BODY_FORCE if body.defeated else 0)
+    return BodyWeapon(
+        replace(setup, weapon=weapon, options=replace(setup.options, force=force)),
+        body.id,
+        body.defeated,
+        body.character.current_endurance,
+        defender.character.current_endurance,
+    )
+
+
+def body_collision(p: Pending, body: BodyWeapon, result: StrikeResult, target: str) -> None:
+    """A non-Defeated body used as a weapon: collision WearE to it and the Target (M-37, M-35).
+
+    The body counts the Strike's Hits regardless of Stops, the Target only uncanceled Hits;
+    both at the collision Force of their Endurances before the Strike (A-37).
+    """
+    if body.defeated:
+        return
+    wear = special.body_weapon_wear(
+        body.body_endurance,
+        body.target_endurance,
+        result.outcome.hits,
+        result.outcome.uncanceled_hits,
+    )
+    deal_wear(p, body.body, "E", wear.grappled, "used as a weapon (collision)", "M-37")
+    deal_wear(p, target, "E", wear.struck, f"struck with {body.body} (collision)", "M-37")
 
 
 def grappling(state: WarState, who: str) -> list[Combatant]:
@@ -593,11 +661,16 @@ def grappling(state: WarState, who: str) -> list[Combatant]:
     return [c for c in state.combatants.values() if c.grappled_by == who]
 
 
-def check_grappler_target(striker: Combatant, defender: Combatant, held: list[Combatant]) -> None:
-    """A Grappler may Strike others only with 40 more Might than each one it holds (M-37)."""
+def check_grappler_target(
+    state: WarState, striker: Combatant, defender: Combatant, held: list[Combatant]
+) -> None:
+    """A Grappler may Strike others only with 40 more Might than each one it holds (M-37).
+
+    Holding two, its Might is split evenly between them (M-37, A-36).
+    """
     if not held or defender in held:
         return
-    might = striker.character.referenced(Attribute.MIGHT)
+    might = holder_might(state, striker.id)
     for grappled in held:
         options = special.grappler_options(might, grappled.character.referenced(Attribute.MIGHT))
         if not options.strike_others:
@@ -846,8 +919,8 @@ def do_break_free(game: MajestyWar, p: Pending, raw: dict[str, Any], rng: Rng) -
     spend_ap(p, c.id, special.BREAK_FREE_AP, "break free")
     add_exertion(p, c.id, special.BREAK_FREE_EXERTION, True, "break free")
     holder = p.state.combatants.get(c.grappled_by)
-    holder_might = holder.character.referenced(Attribute.MIGHT) if holder else 0
-    setup = special.break_free_check(c.character.referenced(Attribute.MIGHT), holder_might)
+    against = holder_might(p.state, holder.id) if holder else 0
+    setup = special.break_free_check(c.character.referenced(Attribute.MIGHT), against)
     if special.breaks_free(run_check(p, c.id, setup, rng, "break free Might Check", "M-37")):
         p.emit("condition_set", "M-37", id=c.id, name="grappled_by", value=None)
 
@@ -892,12 +965,31 @@ def convert_falter(p: Pending, who: str) -> None:
 
 def _grappled(p: Pending, c: Combatant, args: EffectArgs, rng: Rng) -> None:
     if args.by is not None:
-        p.combatant(args.by)
+        check_grapple(p, p.combatant(args.by), c)
     p.emit("condition_set", "M-37", id=c.id, name="grappled_by", value=args.by or args.source)
     p.emit("stance_set", "M-37", id=c.id, on=False)
     if args.by is not None and p.combatant(args.by).stance:
         p.emit("stance_set", "M-37", id=args.by, on=False, reason="Grappling")
     convert_falter(p, c.id)
+
+
+def check_grapple(p: Pending, grappler: Combatant, target: Combatant) -> None:
+    """One more Grapple: a second only with 40 more Might than the one held, never a third."""
+    if grappler.id == target.id:
+        raise RulesError(f"{grappler.id} cannot Grapple itself.")
+    require_free(grappler, "Grapple")
+    held = [h for h in grappling(p.state, grappler.id) if h.id != target.id]
+    if not held:
+        return
+    might = grappler.character.referenced(Attribute.MIGHT)
+    why = special.second_grapple_allowed(
+        might, [h.character.referenced(Attribute.MIGHT) for h in held]
+    )
+    if why is not None:
+        raise RulesError(
+            f"{grappler.id} (Might {might}) cannot Grapple {target.id} as well as "
+            f"{', '.join(h.id for h in held)}: {why} (M-37, A-36)."
+        )
 
 
 def _surprised(p: Pending, c: Combatant, args: EffectArgs, rng: Rng) -> None:

@@ -69,6 +69,8 @@ class StrikeArgs(Args):
     superiority: int = 0
     mode: AdjustMode = AdjustMode.BEST
     steps: tuple[StepArgs, ...] = ()
+    # The Grappled elohim the Striker swings as a weapon (M-37, A-37).
+    body: str | None = Field(default=None, min_length=1, max_length=40, pattern=r"^[\w.\-]+$")
 
 
 class MoveArgs(Args):

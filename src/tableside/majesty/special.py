@@ -475,6 +475,30 @@ def split_might(might: int) -> int:
     return might // 2
 
 
+MAX_HELD = 2  # M-37: a Grappler may hold a second Target, never a third
+
+
+def grappler_might(might: int, holding: int) -> int:
+    """The Grappler's Might against each one it holds: split evenly when it holds two (M-37)."""
+    require_non_negative({"Might": might, "Grappled elohim held": holding})
+    return split_might(might) if holding >= MAX_HELD else might
+
+
+def second_grapple_allowed(grappler_might_now: int, held_mights: Sequence[int]) -> str | None:
+    """Why the Grappler may not take one more Grapple, or None when it may (M-37, A-36).
+
+    Args:
+        grappler_might_now: its Might holding only those it holds now (not yet split).
+        held_mights: the Might of each elohim it already holds.
+    """
+    if len(held_mights) >= MAX_HELD:
+        return f"it already holds {MAX_HELD} elohim"
+    for held in held_mights:
+        if not grappler_options(grappler_might_now, held).hold_second:
+            return f"it needs at least {STRIKE_OTHERS_MARGIN} more Might than the one it holds"
+    return None
+
+
 def break_free_check(might: int, holder_might: int) -> CheckSetup:
     """Opposed Might Check to break free (M-37).
 
