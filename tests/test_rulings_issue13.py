@@ -551,3 +551,47 @@ def test_m37_a_body_weapon_needs_80_more_might() -> None:
         do(encounter, "strike", striker="Herald", defender="Wall", body="Warrior")
     with pytest.raises(TablesideError, match="not Grappling Nimble"):
         do(encounter, "strike", striker="Herald", defender="Wall", body="Nimble")
+
+
+# --- 14. Entangled by a source with a strength (M-37, A-38) -------------------------------------
+
+
+def test_m37_entangled_breaks_free_against_binds_resolve_allotment() -> None:
+    encounter = war()
+    add(encounter, "Herald", swiftness=40, might=53)
+    add(encounter, "Warrior", (1.0, 0.0, 0.0), side="fallen", swiftness=10)
+    do(encounter, "apply_effect", id="Herald", effect="entangled", amount=40, source="Bind")
+    herald = who(encounter, "Herald")
+    assert (herald.grappled_by, herald.entangled_strength) == ("Bind", 40)
+    until_turn_of(encounter, "Herald")
+    with pytest.raises(TablesideError, match="Herald is Entangled by Bind and cannot Move"):
+        do(encounter, "move", id="Herald", to=[0.0, 1.0, 0.0])
+    record = do(encounter, "break_free", (9, 9, 10, 5, 5, 5, 5), id="Herald")
+    check = next(e for e in record.events if e.kind == "check_resolved").data["result"]
+    assert (check["factor"], check["opposing"]) == (5, 4)  # Might 53 against Allotment 40
+    herald = who(encounter, "Herald")
+    assert (herald.grappled_by, herald.entangled_strength) == (None, None)
+
+
+def test_m37_a_hold_with_no_strength_refuses_breaking_free_before_spending() -> None:
+    encounter = war()
+    add(encounter, "Herald", swiftness=40)
+    add(encounter, "Warrior", (1.0, 0.0, 0.0), side="fallen", swiftness=10)
+    do(encounter, "apply_effect", id="Herald", effect="grappled", source="vines")
+    until_turn_of(encounter, "Herald")
+    with pytest.raises(TablesideError, match="has no strength to break free against"):
+        do(encounter, "break_free", id="Herald")
+    assert who(encounter, "Herald").ap == 7
+
+
+def test_m37_entangled_source_is_no_grappler() -> None:
+    encounter = war()
+    add(encounter, "Herald", swiftness=40)
+    add(encounter, "Warrior", (1.0, 0.0, 0.0), side="fallen", swiftness=10)
+    with pytest.raises(TablesideError, match="Entangled comes from a source"):
+        do(encounter, "apply_effect", id="Herald", effect="entangled", amount=40, by="Warrior")
+    do(encounter, "apply_effect", id="Herald", effect="entangled", amount=40, source="Warrior")
+    until_turn_of(encounter, "Warrior")
+    do(encounter, "stance", id="Warrior", on=True)  # the source's name makes no Grappler
+    do(encounter, "apply_effect", id="Herald", effect="released")
+    assert who(encounter, "Herald").entangled_strength is None

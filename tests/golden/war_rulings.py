@@ -124,6 +124,10 @@ SCRIPT: list[Command] = [
         two_ap=True,
         mode="none",
     ),
+    # Entangled by Bind, Herald breaks free against its Resolve Allotment (40).
+    c("apply_effect", id="Herald", effect="entangled", amount=40, source="Bind"),
+    NEXT,  # Herald
+    c("break_free", (9, 9, 10, 5, 5, 5, 5), id="Herald"),
 ]
 
 

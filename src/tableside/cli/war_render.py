@@ -27,7 +27,9 @@ def conditions(state: WarState, c: Combatant) -> str:
     parts = [name for name, on in (("Defensive Stance", c.stance), ("Bound", c.bound),
                                    ("Exposed", c.exposed), ("Asleep", c.asleep),
                                    ("Weary", c.weary)) if on]  # fmt: skip
-    if c.grappled_by:
+    if c.grappled_by and c.entangled_strength is not None:
+        parts.append(f"Entangled by {c.grappled_by} (strength {c.entangled_strength})")
+    elif c.grappled_by:
         parts.append(f"Grappled by {c.grappled_by}")
     if c.surprised_by:
         parts.append(f"Surprised by {', '.join(c.surprised_by)} (until just before its next Turn)")

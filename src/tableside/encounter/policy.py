@@ -54,7 +54,11 @@ def nearest_enemy(state: WarState, me: Combatant) -> Combatant | None:
 
 def held_by(state: WarState, me: Combatant) -> list[Combatant]:
     """Everyone ``me`` is Grappling (M-37)."""
-    return [c for c in state.combatants.values() if c.grappled_by == me.id]
+    return [
+        c
+        for c in state.combatants.values()
+        if c.grappled_by == me.id and c.entangled_strength is None
+    ]
 
 
 def target_of(state: WarState, me: Combatant) -> Combatant | None:

@@ -37,6 +37,7 @@ def combatant_json(c: Any) -> dict[str, Any]:
         "passion": ch.current_passion, "falter": c.falter, "poison": c.poison, "ap": c.ap,
         "readied": c.readied, "exertion": ch.exertion, "position": list(c.position),
         "stance": c.stance, "bound": c.bound, "grappled_by": c.grappled_by,
+        "entangled_strength": c.entangled_strength,
         "exposed": c.exposed, "asleep": c.asleep, "surprised_by": list(c.surprised_by),
         "timed": [{"name": t.name, "source": t.source,
                    "ends": None if t.ends is None else t.ends.to_json()} for t in c.timed],

@@ -264,7 +264,8 @@ def require_free(c: Combatant, action: str) -> None:
     if c.bound:
         raise RulesError(f"{c.id} is Bound and cannot {action} (M-36).")
     if c.grappled_by is not None:
-        raise RulesError(f"{c.id} is Grappled by {c.grappled_by} and cannot {action} (M-37).")
+        held = "Entangled" if c.entangled_strength is not None else "Grappled"
+        raise RulesError(f"{c.id} is {held} by {c.grappled_by} and cannot {action} (M-37).")
 
 
 @dataclass(frozen=True)
@@ -657,8 +658,12 @@ def body_collision(p: Pending, body: BodyWeapon, result: StrikeResult, target: s
 
 
 def grappling(state: WarState, who: str) -> list[Combatant]:
-    """Everyone ``who`` is Grappling (M-37)."""
-    return [c for c in state.combatants.values() if c.grappled_by == who]
+    """Everyone ``who`` is Grappling (M-37); the Entangled are held by a source, not by it."""
+    return [
+        c
+        for c in state.combatants.values()
+        if c.grappled_by == who and c.entangled_strength is None
+    ]
 
 
 def check_grappler_target(
@@ -849,7 +854,7 @@ def do_stance(game: MajestyWar, p: Pending, raw: dict[str, Any], rng: Rng) -> No
     c = p.combatant(args.id)
     if args.on:
         require_free(c, "take Defensive Stance")
-        if any(o.grappled_by == c.id for o in p.state.combatants.values()):
+        if grappling(p.state, c.id):
             raise RulesError(f"{c.id} is Grappling and cannot be in Defensive Stance (M-37).")
     p.emit("stance_set", "M-17", id=c.id, on=args.on)
 
@@ -916,13 +921,30 @@ def do_break_free(game: MajestyWar, p: Pending, raw: dict[str, Any], rng: Rng) -
     c = p.combatant(args.id)
     if c.grappled_by is None:
         raise RulesError(f"{c.id} is not Grappled or Entangled.")
+    held_against(p, c)  # refuse before spending anything
     spend_ap(p, c.id, special.BREAK_FREE_AP, "break free")
     add_exertion(p, c.id, special.BREAK_FREE_EXERTION, True, "break free")
-    holder = p.state.combatants.get(c.grappled_by)
-    against = holder_might(p.state, holder.id) if holder else 0
-    setup = special.break_free_check(c.character.referenced(Attribute.MIGHT), against)
+    setup = special.break_free_check(c.character.referenced(Attribute.MIGHT), held_against(p, c))
     if special.breaks_free(run_check(p, c.id, setup, rng, "break free Might Check", "M-37")):
-        p.emit("condition_set", "M-37", id=c.id, name="grappled_by", value=None)
+        release(p, c.id)
+
+
+def held_against(p: Pending, c: Combatant) -> int:
+    """What breaking free is a Check against: the Grappler's Might or the source's strength.
+
+    Entangled: the Entangling source's strength (Bind: its Resolve Allotment, M-37, A-38).
+    Grappled: the Grappler's Might, split when it holds two (A-36).
+    """
+    if c.entangled_strength is not None:
+        return c.entangled_strength
+    holder = p.state.combatants.get(c.grappled_by or "")
+    if holder is None:
+        raise RulesError(
+            f"{c.id} is held by {clip(c.grappled_by or '')!r}, which is no combatant and has no "
+            "strength to break free against; apply entangled with its strength as --amount "
+            "(M-37, A-38)."
+        )
+    return holder_might(p.state, holder.id)
 
 
 def do_interpose(game: MajestyWar, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
@@ -967,6 +989,8 @@ def _grappled(p: Pending, c: Combatant, args: EffectArgs, rng: Rng) -> None:
     if args.by is not None:
         check_grapple(p, p.combatant(args.by), c)
     p.emit("condition_set", "M-37", id=c.id, name="grappled_by", value=args.by or args.source)
+    if c.entangled_strength is not None:
+        p.emit("condition_set", "M-37", id=c.id, name="entangled_strength", value=None)
     p.emit("stance_set", "M-37", id=c.id, on=False)
     if args.by is not None and p.combatant(args.by).stance:
         p.emit("stance_set", "M-37", id=args.by, on=False, reason="Grappling")
@@ -990,6 +1014,28 @@ def check_grapple(p: Pending, grappler: Combatant, target: Combatant) -> None:
             f"{grappler.id} (Might {might}) cannot Grapple {target.id} as well as "
             f"{', '.join(h.id for h in held)}: {why} (M-37, A-36)."
         )
+
+
+def _entangled(p: Pending, c: Combatant, args: EffectArgs, rng: Rng) -> None:
+    """Entangled by a source of a given strength, not by a Grappler (M-37, A-38)."""
+    if args.by is not None:
+        raise RulesError(
+            "Entangled comes from a source, not a Grappler: give --source (e.g. Bind) and its "
+            "strength as --amount, or use grappled --by for a Grappler (M-37, A-38)."
+        )
+    strength = _amount(args)
+    p.emit("condition_set", "M-37", id=c.id, name="grappled_by", value=args.source)
+    p.emit("condition_set", "M-37", id=c.id, name="entangled_strength", value=strength)
+    p.emit("stance_set", "M-37", id=c.id, on=False)
+    convert_falter(p, c.id)
+
+
+def release(p: Pending, who: str) -> None:
+    """No longer Grappled or Entangled (M-37)."""
+    c = p.combatant(who)
+    p.emit("condition_set", "M-37", id=who, name="grappled_by", value=None)
+    if c.entangled_strength is not None:
+        p.emit("condition_set", "M-37", id=who, name="entangled_strength", value=None)
 
 
 def _surprised(p: Pending, c: Combatant, args: EffectArgs, rng: Rng) -> None:
@@ -1067,7 +1113,8 @@ EFFECTS: dict[str, Any] = {
     "bound": _flag("bound", True, "M-36"),
     "unbound": _flag("bound", False, "M-36"),
     "grappled": _grappled,
-    "released": _flag("grappled_by", None, "M-37"),
+    "released": lambda p, c, a, r: release(p, c.id),
+    "entangled": _entangled,
     "exposed": _flag("exposed", True, "M-19"),
     "unexposed": _flag("exposed", False, "M-19"),
     "surprised": _surprised,

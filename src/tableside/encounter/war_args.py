@@ -120,7 +120,7 @@ class InterposeArgs(Args):
 
 EffectName = Literal[
     "falter", "falter_cycle", "release_falter_cycle", "poison", "bound", "unbound", "grappled",
-    "released", "exposed", "unexposed", "surprised", "asleep", "awake", "knock_back",
+    "released", "entangled", "exposed", "unexposed", "surprised", "asleep", "awake", "knock_back",
     "lower_status", "wear_e", "wear_r", "wear_p", "exertion",
 ]  # fmt: skip
 

@@ -74,6 +74,7 @@ class Combatant:
     bound: bool = False
     asleep: bool = False
     grappled_by: str | None = None
+    entangled_strength: int | None = None  # an Entangling source's strength (M-37)
     exposed: bool = False
     surprised_by: tuple[str, ...] = ()
     timed: tuple[Timed, ...] = ()
