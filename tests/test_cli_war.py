@@ -139,3 +139,72 @@ def test_a_bad_character_is_refused_and_nothing_saved(cli: Cli, tmp_path: Path) 
     code, _, err = cli.run_in("character", "save", str(bad))
     assert code == 2 and "attributes.control" in err
     assert cli.json_in("character", "list")["characters"] == []
+
+
+# --- issue 13: the Host's command line ----------------------------------------------------------
+
+STRIKE_DICE = "9,5,4,2,12,6,7"
+
+
+def test_war_strike_prints_a_sentence_then_the_majesty_strike_breakdown(cli: Cli) -> None:
+    war_id = str(started(cli))
+    code, out, err = cli.run("strike", war_id, "Herald", "Warrior", "--dice", STRIKE_DICE)
+    assert code == 0, err
+    lines = out.splitlines()
+    assert (
+        lines[0] == "Herald Strikes Warrior with Sword: 1 uncanceled Hit(s); Warrior takes 7 WearE."
+    )
+    argv = ["tableside", "majesty", "strike", "--striker", HERALD, "--defender", WARRIOR, "--dice",
+            STRIKE_DICE]  # fmt: skip
+    cli.monkeypatch.setattr(sys, "argv", argv)
+    with pytest.raises(SystemExit):
+        main()
+    one_shot, err = cli.capsys.readouterr()
+    flat = " ".join(out.split())  # the one-shot Strike wraps at 80 columns
+    for line in one_shot.splitlines():
+        if line.startswith(("Melee Strike", "Cost", "Adjusting", "Hits", "12 Effects", "Passion",
+                            "WearE", "  %", "  minimum", "Defender", "Striker")):  # fmt: skip
+            assert " ".join(line.split()) in flat, line
+    assert lines.index("Melee Strike: Herald (Sword) → Fallen Warrior [ruleset standard]") == 1
+
+
+def test_war_strike_adjust_makes_explicit_adjustments(cli: Cli) -> None:
+    war_id = str(started(cli))
+    done = cli.json("strike", war_id, "Herald", "Warrior", "--dice", STRIKE_DICE, "--mode",
+                    "explicit", "--adjust", "defender:3+")  # fmt: skip
+    command = done["record"]["command"]
+    assert command["args"]["steps"] == [{"die": 2, "delta": 1, "side": "defender"}]
+    result = done["record"]["events"][1]["data"]["result"]
+    assert result["final"][2] == 5 and result["adjustments"][0]["by"] == "defender"
+    code, _, err = cli.run("strike", war_id, "Herald", "Warrior", "--adjust", "3+")
+    assert code == 2 and "--mode explicit" in err
+
+
+def test_war_remove_takes_a_combatant_out(cli: Cli) -> None:
+    war_id = str(started(cli))
+    done = cli.json("remove", war_id, "Warrior")
+    assert [c["id"] for c in done["state"]["combatants"]] == ["Herald"]
+    code, _, err = cli.run("remove", war_id, "Nobody")
+    assert code == 2 and "There is no combatant 'Nobody'" in err
+
+
+def test_war_errors_say_a_list_is_too_long_plainly(cli: Cli) -> None:
+    war_id = str(started(cli))
+    code, _, err = cli.run("ready", war_id, "Herald", "--ap", "2", "--use", "a", "--use", "b",
+                           "--use", "c")  # fmt: skip
+    assert code == 2
+    assert "uses: takes at most 2 items, not 3" in err
+    assert "after validation" not in err
+
+
+def test_m37_war_strike_with_grappled_and_the_grapplers_strike_breakdown(cli: Cli) -> None:
+    war_id = str(started(cli))
+    cli.json("effect", war_id, "Warrior", "grappled", "--by", "Herald")
+    code, out, err = cli.run("strike", war_id, "Herald", "Warrior", "--two-ap", "--dice",
+                             "9,9,10,5,5,5,5", "--mode", "none")  # fmt: skip
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[0].startswith("Herald Strikes Warrior, whom it Grapples, with a Might Check: net")
+    assert lines[1].startswith("Attribute Check: Factor")
+    code, _, err = cli.run("strike", war_id, "Herald", "Warrior", "--with-grappled", "Warrior")
+    assert code == 2 and "cannot Strike Warrior with Warrior" in err

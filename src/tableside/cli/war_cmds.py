@@ -10,9 +10,10 @@ import typer
 
 from tableside.cli import encounter_cmds
 from tableside.cli.encounter_cmds import Db, Dice, EncounterId, EncounterKind, Json, Revision
-from tableside.cli.parsing import parse_path, parse_point
+from tableside.cli.parsing import InputError, parse_path, parse_point, parse_steps
 from tableside.cli.sources import read_text
 from tableside.cli.war_render import war_view
+from tableside.encounter.log import LogRecord
 from tableside.encounter.views import state_json
 from tableside.majesty.adjust import AdjustMode
 
@@ -72,6 +73,13 @@ def strike(
     obstruction: int = 0,
     superiority: int = 0,
     mode: AdjustMode = AdjustMode.BEST,
+    adjust: Annotated[
+        str | None,
+        typer.Option(
+            help='Explicit Adjustments with --mode explicit, e.g. "3+,5-,defender:2-" (dice from '
+            "1)."
+        ),
+    ] = None,
     with_grappled: Annotated[
         str | None,
         typer.Option(
@@ -91,7 +99,8 @@ def strike(
     that keeps the Grapple (M-37).
     """
     waypoints = [list(p) for p in parse_path(path)] if path else None
-    run(db, encounter_id, "strike", revision, json_out, dice, striker=striker, defender=defender,
+    steps = explicit_steps(adjust, mode)
+    run_strike(db, encounter_id, revision, json_out, dice, striker=striker, defender=defender,
         weapon=weapon, maneuvers=maneuver or None, ranged=ranged or None, path=waypoints,
         two_ap=two_ap or None, full_defensive_stance=full_defensive_stance or None,
         boon=boon or None, bane=bane or None, wear_flat=wear_flat or None,
@@ -99,7 +108,77 @@ def strike(
         striker_adjustments=striker_adjustments or None,
         defender_adjustments=defender_adjustments or None, inspiration=inspiration or None,
         obstruction=obstruction or None, superiority=superiority or None,
-        mode=None if mode == AdjustMode.BEST else mode.value, body=with_grappled)  # fmt: skip
+        mode=None if mode == AdjustMode.BEST else mode.value, body=with_grappled,
+        steps=steps)  # fmt: skip
+
+
+def explicit_steps(adjust: str | None, mode: AdjustMode) -> list[dict[str, Any]] | None:
+    """--adjust "3+,5-,defender:2-" as the strike command's explicit Adjustments (M-12)."""
+    if adjust is None:
+        return None
+    if mode != AdjustMode.EXPLICIT:
+        raise InputError("--adjust names Adjustments; give --mode explicit with it.")
+    sides = {"striker": "striker", "roller": "striker", "defender": "defender",
+             "opponent": "defender"}  # fmt: skip
+    return [
+        {"die": s.die, "delta": s.delta, "side": None if s.side is None else sides[s.side.value]}
+        for s in parse_steps(adjust)
+    ]
+
+
+def run_strike(db: str | None, encounter_id: int, revision: int | None, as_json: bool,
+               dice: str | None, /, **args: Any) -> None:  # fmt: skip
+    """Run a strike; print one plain sentence, the full breakdown, then the events and state."""
+    from tableside import service
+    from tableside.cli.parsing import parse_dice
+
+    with encounter_cmds.opened(db) as store:
+        command = service.command("strike", None if dice is None else parse_dice(dice), **args)
+        encounter = service.open_encounter(store, encounter_id, WAR.game)
+        before = encounter.state
+        record = encounter.execute(command, revision)
+        store.append(encounter_id, record)
+    if not as_json:
+        print_strike(encounter.game, before, record)
+    encounter_cmds.report(WAR, encounter, record, as_json)
+
+
+def print_strike(game: Any, before: Any, record: LogRecord) -> None:
+    """The plain sentence and the same breakdown as ``majesty strike`` (or the Might Check)."""
+    from tableside.cli import render
+    from tableside.cli.war_render import strike_sentence
+    from tableside.encounter.war import strike_breakdown
+    from tableside.majesty.checks import CheckResult
+    from tableside.majesty.report import check_dict, strike_dict
+
+    event = next(e for e in record.events if e.kind in ("strike_resolved", "check_resolved"))
+    if record.command is None:
+        return
+    result = strike_breakdown(
+        game, before, record.command.args, tuple(event.data["result"]["rolled"])
+    )
+    console = encounter_cmds.wide_console()
+    console.print(strike_sentence(record), markup=False)
+    if isinstance(result, CheckResult):
+        same = check_dict(result) == event.data["result"]
+        shown = render.check_text(result)
+    else:
+        same = strike_dict(result) == event.data["result"]
+        shown = render.strike_text(result)
+    if same:  # the breakdown is the recorded result's, never a different one
+        console.print(shown)
+
+
+@app.command()
+def remove(
+    encounter_id: EncounterId,
+    who: Annotated[str, typer.Argument(help="Combatant id.")],
+    db: Db = None,
+    revision: Revision = None,
+    json_out: Json = False,
+) -> None:
+    """Remove a combatant from the War; its remaining Turns this Cycle are skipped (A-28)."""
+    run(db, encounter_id, "remove", revision, json_out, id=who)
 
 
 @app.command()

@@ -164,3 +164,44 @@ def record_head(record: LogRecord) -> str:
         return f"#{record.revision} {record.command.kind} {args}{dice}".rstrip()
     what = record.command.kind if record.command else "?"
     return f"#{record.revision} {record.kind.value} ({what}, command {record.seq})"
+
+
+def _wear_phrases(record: LogRecord) -> list[str]:
+    return [
+        f"{e.data['id']} takes {e.data['amount']} Wear{e.data['kind']}"
+        for e in record.events
+        if e.kind == "wear_taken"
+    ]
+
+
+def strike_sentence(record: LogRecord) -> str:
+    """One plain sentence of what a ``strike`` command did (before its full breakdown)."""
+    args = record.command.args if record.command is not None else {}
+    wear = _wear_phrases(record)
+    released = any(
+        e.kind == "condition_set" and e.data.get("reason") == "released after the Grappler's Strike"
+        for e in record.events
+    )
+    strike = next((e for e in record.events if e.kind == "strike_resolved"), None)
+    if strike is None:
+        check = next(e for e in record.events if e.kind == "check_resolved")
+        r = check.data["result"]
+        head = (
+            f"{args['striker']} Strikes {args['defender']}, whom it Grapples, with a Might Check: "
+            f"net {r['net']:+d} ({r['outcome']})"
+        )
+    else:
+        r = strike.data["result"]
+        net = int(r["net"])
+        outcome = (
+            f"{net} uncanceled Hit(s)"
+            if net > 0
+            else f"{-net} uncanceled Stop(s)"
+            if net < 0
+            else "every Hit canceled"
+        )
+        head = f"{args['striker']} Strikes {args['defender']} with {r['weapon']}: {outcome}"
+    tail = ", ".join(wear) if wear else "no Wear"
+    if released:
+        tail += f"; {args['defender']} is released from the Grapple"
+    return f"{head}; {tail}."

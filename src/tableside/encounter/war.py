@@ -41,7 +41,7 @@ from tableside.majesty import scroll, special
 from tableside.majesty.adjust import Step
 from tableside.majesty.catalog import Catalog, Weapon, builtin_catalog
 from tableside.majesty.character import Attribute, Character, Side, Status, WearKind
-from tableside.majesty.checks import CheckResult, CheckSetup, roll_check
+from tableside.majesty.checks import CheckResult, CheckSetup, check_with_dice, roll_check
 from tableside.majesty.condition import gain_exertion, is_weary
 from tableside.majesty.formats import character_from_data, character_to_data
 from tableside.majesty.geometry import distance
@@ -56,6 +56,7 @@ from tableside.majesty.strike import (
     StrikeSetup,
     roll_strike,
     strike_cost,
+    strike_with_dice,
 )
 from tableside.majesty.wear import Part
 
@@ -557,14 +558,7 @@ def grappler_strike(
             )
     weapon = game.catalog.weapon(args.weapon or striker.character.weapon)
     spend_ap(p, striker.id, special.GRAPPLE_STRIKE_AP, "Strike")
-    setup = replace(
-        special.grapple_strike_check(
-            holder_might(p.state, striker.id), defender.character.referenced(Attribute.MIGHT)
-        ),
-        boon=args.boon, bane=args.bane, raw_for=args.striker_adjustments,
-        raw_against=args.defender_adjustments, inspiration=args.inspiration,
-        obstruction=args.obstruction, mode=args.mode, steps=check_steps(args),
-    )  # fmt: skip
+    setup = grappler_check(p.state, args, striker, defender)
     result = run_check(p, striker.id, setup, rng, f"Grappler's Strike on {defender.id}", "M-37")
     flats = (Part("flat Wear", args.wear_flat),) if args.wear_flat else ()
     percents = tuple(
@@ -581,6 +575,20 @@ def grappler_strike(
     )
     deal_wear(p, defender.id, line.kind.value, line.amount, "Grappler's Strike", "M-37")
     add_exertion(p, striker.id, special.GRAPPLE_STRIKE_EXERTION, True, "Grappler's Strike")
+
+
+def grappler_check(
+    state: WarState, args: StrikeArgs, striker: Combatant, defender: Combatant
+) -> CheckSetup:
+    """The Grappler's Strike's Might Check with the Strike's Boon, tokens and Adjustments."""
+    return replace(
+        special.grapple_strike_check(
+            holder_might(state, striker.id), defender.character.referenced(Attribute.MIGHT)
+        ),
+        boon=args.boon, bane=args.bane, raw_for=args.striker_adjustments,
+        raw_against=args.defender_adjustments, inspiration=args.inspiration,
+        obstruction=args.obstruction, mode=args.mode, steps=check_steps(args),
+    )  # fmt: skip
 
 
 def check_steps(args: StrikeArgs) -> tuple[Step, ...]:
@@ -1203,3 +1211,23 @@ HANDLERS: dict[str, Any] = {
     "apply_effect": do_effect,
     "host_set": do_host_set,
 }
+
+
+def strike_breakdown(
+    game: MajestyWar, before: WarState, raw: dict[str, Any], rolled: tuple[int, ...]
+) -> StrikeResult | CheckResult:
+    """The full result of a ``strike`` command, rebuilt from the state before it and its dice.
+
+    The same setup :func:`do_strike` made (the Grappler's Strike: its Might Check), resolved on
+    the dice it rolled (Boon/Bane extras included, in the order rolled), for the breakdown the
+    command line prints; nothing is applied.
+    """
+    args = cached_args(StrikeArgs, raw, "strike")
+    p = Pending(before, describe=False)
+    striker, defender = p.combatant(args.striker), p.combatant(args.defender)
+    if args.two_ap and args.body is None and defender in grappling(before, striker.id):
+        return check_with_dice(grappler_check(before, args, striker, defender), rolled)
+    strike = strike_setup(game, args, striker, defender)
+    if args.body is not None:
+        strike = body_weapon(p, strike, args.body, striker, defender).setup
+    return strike_with_dice(strike, rolled)

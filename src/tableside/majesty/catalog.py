@@ -111,7 +111,17 @@ def validation_sentence(error: ValidationError, what: str) -> str:
     path = ".".join(str(part) for part in first["loc"]) or "(top level)"
     value = first.get("input")
     shown = "" if isinstance(value, dict | list) else f" (got {value!r})"
-    return f"{what}: field {path}: {first['msg']}{shown}."
+    return f"{what}: field {path}: {_plain_message(first)}{shown}."
+
+
+def _plain_message(error: Any) -> str:
+    """Pydantic's message, with a list of the wrong length said plainly (no "after validation")."""
+    ctx = error.get("ctx") or {}
+    if error["type"] == "too_long" and "actual_length" in ctx:
+        return f"takes at most {ctx['max_length']} items, not {ctx['actual_length']}"
+    if error["type"] == "too_short" and "actual_length" in ctx:
+        return f"needs at least {ctx['min_length']} items, not {ctx['actual_length']}"
+    return str(error["msg"])
 
 
 def parse_catalog(data: Any, what: str = "catalogue") -> CatalogFile:
