@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -208,3 +210,27 @@ def test_m37_war_strike_with_grappled_and_the_grapplers_strike_breakdown(cli: Cl
     assert lines[1].startswith("Attribute Check: Factor")
     code, _, err = cli.run("strike", war_id, "Herald", "Warrior", "--with-grappled", "Warrior")
     assert code == 2 and "cannot Strike Warrior with Warrior" in err
+
+
+LOADED = """
+import sys
+from tableside.cli.app import main
+sys.argv = ["tableside", *sys.argv[1:]]
+try:
+    main()
+except SystemExit:
+    pass
+heavy = ("alembic", "numpy", "tableside.encounter.strife_fight", "tableside.cli.odds_cmds",
+         "tableside.majesty.odds", "tableside.simulate")
+print(sorted({m.split(".")[0] if m.startswith(("alembic", "numpy")) else m
+              for m in sys.modules if m.startswith(heavy)}), file=sys.stderr)
+"""
+
+
+def test_a_war_command_imports_only_what_it_uses(cli: Cli) -> None:
+    war_id = str(started(cli))
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    for args in (["--help"], ["war", "--help"], ["war", "show", war_id, "--db", cli.db]):
+        done = subprocess.run([sys.executable, "-c", LOADED, *args], env=env,
+                              capture_output=True, text=True, check=True)  # fmt: skip
+        assert done.stderr.strip().splitlines()[-1] == "[]", (args, done.stderr)

@@ -11,14 +11,26 @@ from typing import Any
 
 from tableside.encounter.engine import Encounter, Game
 from tableside.encounter.log import Command, LogRecord
-from tableside.encounter.strife_fight import StrifeFight
-from tableside.encounter.war import MajestyWar
 from tableside.errors import TablesideError
 from tableside.store import Store
 
+
+def _majesty_war() -> Game[Any]:
+    from tableside.encounter.war import MajestyWar
+
+    return MajestyWar()
+
+
+def _strife_fight() -> Game[Any]:
+    from tableside.encounter.strife_fight import StrifeFight
+
+    return StrifeFight()
+
+
+# Each game is imported only when an encounter of it is opened (a War never loads the fight).
 GAMES: dict[str, Callable[[], Game[Any]]] = {
-    "majesty-war": MajestyWar,
-    "strife-combat": StrifeFight,
+    "majesty-war": _majesty_war,
+    "strife-combat": _strife_fight,
 }
 
 

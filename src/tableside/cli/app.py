@@ -1,33 +1,103 @@
-"""Entry point: ``tableside``. Refusals print one sentence and exit with code 2."""
+"""Entry point: ``tableside``. Refusals print one sentence and exit with code 2.
+
+Start-up is lazy: only the command group named on the command line is imported (``tableside war
+…`` never loads the Realm of Strife, the odds or the simulator); the other groups are listed by
+name and help alone. ``bench/cli_startup.py`` measures it.
+"""
 
 from __future__ import annotations
 
 import sys
+from importlib import import_module
+from typing import Any
 
 import typer
 
-from tableside.cli import character_cmds, fight_cmds, majesty_cmds, odds_cmds, strife_cmds, war_cmds
-from tableside.cli.serve_cmds import serve
-from tableside.cli.simulate_cmds import simulate
 from tableside.errors import TablesideError
 
-app = typer.Typer(
-    help="Tableside: rules engine and live table for Allies of Majesty and Realm of Strife.",
-    no_args_is_help=True,
-    pretty_exceptions_enable=False,
-    add_completion=False,
-    rich_markup_mode=None,
-)
-app.add_typer(majesty_cmds.app, name="majesty")
-app.add_typer(war_cmds.app, name="war")
-app.add_typer(character_cmds.app, name="character")
-app.add_typer(fight_cmds.app, name="fight")
-app.add_typer(strife_cmds.app, name="strife")
-app.add_typer(odds_cmds.app, name="odds")
-app.command("serve")(serve)
-app.command("simulate")(simulate)
+HELP = "Tableside: rules engine and live table for Allies of Majesty and Realm of Strife."
+
+# Command groups: name → (module holding its ``app``, its one-line help for the listing).
+GROUPS: dict[str, tuple[str, str]] = {
+    "majesty": (
+        "tableside.cli.majesty_cmds",
+        "Allies of Majesty: Strikes, Checks and plain rolls.",
+    ),
+    "war": (
+        "tableside.cli.war_cmds",
+        "A stored War: add combatants, Strike, Move, next Turn, undo/redo, log, export.",
+    ),
+    "character": (
+        "tableside.cli.character_cmds",
+        "Characters in the store: save from a JSON file, list, show, export, import.",
+    ),
+    "fight": (
+        "tableside.cli.fight_cmds",
+        "A stored Realm of Strife combat: add models, start (ambush), move, attack, react, undo.",
+    ),
+    "strife": (
+        "tableside.cli.strife_cmds",
+        "Realm of Strife: one-shot attacks, casts, stat tests and roll-offs.",
+    ),
+    "odds": (
+        "tableside.cli.odds_cmds",
+        "Exact odds (or Monte Carlo) of Allies of Majesty Strikes and Checks and of Realm of "
+        "Strife attacks.",
+    ),
+}
+# Single commands: name → (module, function name, one-line help for the listing).
+COMMANDS: dict[str, tuple[str, str, str]] = {
+    "serve": (
+        "tableside.cli.serve_cmds",
+        "serve",
+        "Serve the web table: Host and players around one fight, live in the browser.",
+    ),
+    "simulate": (
+        "tableside.cli.simulate_cmds",
+        "simulate",
+        "Play an exported War or fight to its end many times: win odds, length, Wear or HP lost.",
+    ),
+}
 
 USAGE_ERROR = 2
+
+
+def build_app(load: str | None = "*") -> typer.Typer:
+    """The ``tableside`` app with the group or command ``load`` imported in full.
+
+    Args:
+        load: the name to import (``"*"``: all of them; None or an unknown name: none, every
+            group listed by its help only, which is all ``tableside --help`` needs).
+    """
+    app = typer.Typer(
+        help=HELP,
+        no_args_is_help=True,
+        pretty_exceptions_enable=False,
+        add_completion=False,
+        rich_markup_mode=None,
+    )
+    for name, (module, summary) in GROUPS.items():
+        if load in ("*", name):
+            app.add_typer(import_module(module).app, name=name)
+        else:
+            app.add_typer(typer.Typer(help=summary, rich_markup_mode=None), name=name)
+    for name, (module, function, summary) in COMMANDS.items():
+        if load in ("*", name):
+            app.command(name)(getattr(import_module(module), function))
+        else:
+            app.command(name, help=summary)(_listed_only)
+    return app
+
+
+def _listed_only() -> None:
+    """Stands in for a command that was not loaded (never run: its name loads it)."""
+
+
+def __getattr__(name: str) -> Any:
+    """``app``: the whole command line, every group loaded (for tests and tools)."""
+    if name == "app":
+        return build_app("*")
+    raise AttributeError(name)
 
 
 def main() -> None:
@@ -36,8 +106,9 @@ def main() -> None:
     Option-parsing errors (an unknown option, a value of the wrong type) are reported by Typer
     with its usage line and also exit with code 2.
     """
+    chosen = sys.argv[1] if len(sys.argv) > 1 else None
     try:
-        app()
+        build_app(chosen)()
     except TablesideError as error:
         print(f"error: {error}", file=sys.stderr)
         sys.exit(USAGE_ERROR)

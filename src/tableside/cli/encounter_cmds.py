@@ -11,21 +11,22 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any
+from types import ModuleType
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console, RenderableType
 
-from tableside import service
 from tableside.cli.output import print_json
 from tableside.cli.parsing import parse_dice
 from tableside.cli.sources import read_text
 from tableside.cli.war_render import event_text, log_lines, record_head
-from tableside.encounter.engine import Encounter
 from tableside.encounter.log import LogRecord
 from tableside.errors import DataError
-from tableside.store import Store
-from tableside.store.formats import parse_encounter
+
+if TYPE_CHECKING:  # the store (SQLAlchemy) is imported when a command opens it
+    from tableside.encounter.engine import Encounter
+    from tableside.store import Store
 
 Db = Annotated[
     str | None,
@@ -49,9 +50,18 @@ class EncounterKind:
     to_json: Callable[[Any, int], dict[str, Any]]
 
 
+def _service() -> ModuleType:
+    """The service module, imported on first use (it loads the store and SQLAlchemy)."""
+    from tableside import service
+
+    return service
+
+
 @contextmanager
 def opened(db: str | None) -> Iterator[Store]:
     """The store named by --db, or by the environment."""
+    from tableside.store import Store
+
     store = Store.open(None if db is None else f"sqlite:///{db}")
     try:
         yield store
@@ -85,17 +95,24 @@ def run(kind: EncounterKind, db: str | None, encounter_id: int, command_kind: st
         **args: Any) -> None:  # fmt: skip
     """Run one command through the store and report it."""
     with opened(db) as store:
-        command = service.command(command_kind, None if dice is None else parse_dice(dice), **args)
-        encounter, record = service.run_command(store, encounter_id, command, revision, kind.game)
+        command = _service().command(
+            command_kind, None if dice is None else parse_dice(dice), **args
+        )
+        encounter, record = _service().run_command(
+            store, encounter_id, command, revision, kind.game
+        )
     report(kind, encounter, record, as_json)
 
 
 def checked_import(store: Store, document: Any, game: str) -> int:
     """Validate, replay from the seed, and only then store an exported encounter."""
+    from tableside.encounter.engine import Encounter
+    from tableside.store.formats import parse_encounter
+
     doc, records = parse_encounter(document)
     if doc.game != game:
         raise DataError(f"This file holds a {doc.game} encounter, not a {game} one.")
-    Encounter.from_records(service.game_for(game), doc.seed, records).verify_replay()
+    Encounter.from_records(_service().game_for(game), doc.seed, records).verify_replay()
     return store.import_encounter(document)
 
 
@@ -112,7 +129,7 @@ def add_common(app: typer.Typer, kind: EncounterKind) -> None:
     ) -> None:
         """Create a new encounter and print its id."""
         with opened(db) as store:
-            encounter_id = service.new_encounter(store, name, seed, kind.game)
+            encounter_id = _service().new_encounter(store, name, seed, kind.game)
         if json_out:
             print_json({"id": encounter_id, "name": name, "seed": seed})
         else:
@@ -122,7 +139,7 @@ def add_common(app: typer.Typer, kind: EncounterKind) -> None:
     def show(encounter_id: EncounterId, db: Db = None, json_out: Json = False) -> None:
         """The order of play and every participant's state."""
         with opened(db) as store:
-            encounter = service.open_encounter(store, encounter_id, kind.game)
+            encounter = _service().open_encounter(store, encounter_id, kind.game)
         if json_out:
             print_json(kind.to_json(encounter.state, encounter.revision))
         else:
@@ -133,7 +150,7 @@ def add_common(app: typer.Typer, kind: EncounterKind) -> None:
              json_out: Json = False) -> None:  # fmt: skip
         """Undo the last command in effect."""
         with opened(db) as store:
-            encounter, record = service.undo(store, encounter_id, revision, kind.game)
+            encounter, record = _service().undo(store, encounter_id, revision, kind.game)
         report(kind, encounter, record, json_out)
 
     @app.command()
@@ -141,14 +158,14 @@ def add_common(app: typer.Typer, kind: EncounterKind) -> None:
              json_out: Json = False) -> None:  # fmt: skip
         """Redo the last undone command, exactly as it was."""
         with opened(db) as store:
-            encounter, record = service.redo(store, encounter_id, revision, kind.game)
+            encounter, record = _service().redo(store, encounter_id, revision, kind.game)
         report(kind, encounter, record, json_out)
 
     @app.command()
     def log(encounter_id: EncounterId, db: Db = None, json_out: Json = False) -> None:
         """The whole log: commands, undos, redos, and every event with its ruling."""
         with opened(db) as store:
-            encounter = service.open_encounter(store, encounter_id, kind.game)
+            encounter = _service().open_encounter(store, encounter_id, kind.game)
         if json_out:
             print_json({"records": [r.to_json() for r in encounter.records]})
         else:
@@ -162,7 +179,7 @@ def add_common(app: typer.Typer, kind: EncounterKind) -> None:
     ) -> None:
         """Export as versioned JSON (tableside/encounter v1)."""
         with opened(db) as store:
-            service.open_encounter(store, encounter_id, kind.game)
+            _service().open_encounter(store, encounter_id, kind.game)
             document = store.export_encounter(encounter_id)
         text = json.dumps(document, indent=2, ensure_ascii=False)
         if out is None:

@@ -9,8 +9,6 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Protocol
 
-import numpy as np
-
 from tableside.errors import RulesError
 
 
@@ -32,6 +30,8 @@ class SeededRng:
     def __init__(self, seed: int) -> None:
         if seed < 0:
             raise RulesError(f"A seed must be zero or positive, not {seed}.")
+        import numpy as np  # imported on the first roll: a command that rolls nothing starts faster
+
         self.seed = seed
         self._generator = np.random.Generator(np.random.PCG64(seed))
 
@@ -40,6 +40,8 @@ class SeededRng:
         """An independent, reproducible stream for one command of an encounter seeded ``seed``."""
         if stream < 0:
             raise RulesError(f"A dice stream number must be zero or positive, not {stream}.")
+        import numpy as np
+
         rng = cls(seed)
         sequence = np.random.SeedSequence([seed, stream])
         rng._generator = np.random.Generator(np.random.PCG64(sequence))

@@ -12,22 +12,25 @@ into ``src/tableside/store/migrations/versions`` and tidies it with ruff when ru
 
 from __future__ import annotations
 
+import re
 import shutil
 import sys
 import tempfile
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from alembic import command
-from alembic.config import Config
-from alembic.runtime.migration import MigrationContext
-from alembic.script import ScriptDirectory
 from sqlalchemy import text
 from sqlalchemy.engine import URL, Connection, Engine
+from sqlalchemy.exc import DBAPIError
 
 from tableside.store.engine import create_store_engine, writer
 
+if TYPE_CHECKING:  # Alembic is imported only when a migration has to run (start-up time)
+    from alembic.config import Config
+
 SCRIPT_LOCATION = str(Path(__file__).resolve().parent / "migrations")
 PG_MIGRATION_LOCK = 7_305_112_019  # pg_advisory_xact_lock key: one migrator at a time
+_REVISION = re.compile(r'^(down_revision|revision)\b[^=]*=\s*"([^"]+)"', re.MULTILINE)
 
 
 def alembic_config(connection: Connection | None = None) -> Config:
@@ -39,6 +42,8 @@ def alembic_config(connection: Connection | None = None) -> Config:
     Returns:
         The configuration.
     """
+    from alembic.config import Config
+
     config = Config()
     config.set_main_option("script_location", SCRIPT_LOCATION)
     config.attributes["connection"] = connection
@@ -47,6 +52,8 @@ def alembic_config(connection: Connection | None = None) -> Config:
 
 def head_revision() -> str:
     """The newest migration's id."""
+    from alembic.script import ScriptDirectory
+
     head = ScriptDirectory.from_config(alembic_config()).get_current_head()
     assert head is not None, "the store ships at least one migration"
     return head
@@ -54,6 +61,8 @@ def head_revision() -> str:
 
 def current_revision(engine: Engine) -> str | None:
     """The migration the database is at (None before the first)."""
+    from alembic.runtime.migration import MigrationContext
+
     with engine.connect() as connection:
         return MigrationContext.configure(connection).get_current_revision()
 
@@ -64,13 +73,48 @@ def upgrade(engine: Engine, target: str = "head") -> None:
     Args:
         engine: The store's engine.
         target: An Alembic revision (``head`` by default).
+
+    A database already at the shipped head is left alone without loading Alembic (one read of
+    ``alembic_version``), which keeps every command's start-up short.
     """
+    if target == "head" and _at_head(engine):
+        return
+    from alembic import command
+
     with writer(engine).begin() as connection:
         if connection.dialect.name == "postgresql":
             connection.execute(
                 text("SELECT pg_advisory_xact_lock(:key)"), {"key": PG_MIGRATION_LOCK}
             )
         command.upgrade(alembic_config(connection), target)
+
+
+def shipped_head() -> str | None:
+    """The newest migration's id read from the shipped files (None unless exactly one head)."""
+    revisions: set[str] = set()
+    parents: set[str] = set()
+    for path in (Path(SCRIPT_LOCATION) / "versions").glob("v*.py"):
+        found = dict((key, value) for key, value in _REVISION.findall(path.read_text("utf-8")))
+        if "revision" not in found:
+            return None
+        revisions.add(found["revision"])
+        if "down_revision" in found:
+            parents.add(found["down_revision"])
+    heads = revisions - parents
+    return next(iter(heads)) if len(heads) == 1 else None
+
+
+def _at_head(engine: Engine) -> bool:
+    """True when the database records exactly the shipped head (any doubt: False)."""
+    head = shipped_head()
+    if head is None:
+        return False
+    try:
+        with engine.connect() as connection:
+            rows = connection.execute(text("SELECT version_num FROM alembic_version")).all()
+    except DBAPIError:
+        return False  # no table yet, or unreachable: the full upgrade says why
+    return [row[0] for row in rows] == [head]
 
 
 def downgrade(engine: Engine, target: str) -> None:
@@ -80,6 +124,8 @@ def downgrade(engine: Engine, target: str) -> None:
         engine: The store's engine.
         target: An Alembic revision, or ``base``.
     """
+    from alembic import command
+
     with writer(engine).begin() as connection:
         command.downgrade(alembic_config(connection), target)
 
@@ -90,6 +136,8 @@ def make_revision(message: str) -> None:
     Args:
         message: What the migration does; it becomes the file's docstring and slug.
     """
+    from alembic import command
+
     with tempfile.TemporaryDirectory() as folder:
         engine = create_store_engine(URL.create("sqlite+pysqlite", database=f"{folder}/head.db"))
         upgrade(engine)
