@@ -53,6 +53,7 @@ MODIFIER_MAX = 100  # |a to-hit, casting or damage modifier|: the rolls are d100
 MODIFIERS_MAX = 10  # modifiers on one attack or cast
 SPELL_POWER_MAX = 1_000  # spell power shared among those hit (S-15)
 ROUNDS_MAX = 100  # rounds a condition lasts (S-23)
+STAT_MAX = 100  # |a stat given as a number| of a stat test (S-1)
 MOVED_MAX = 1_000  # whole inches moved this Turn (S-16)
 
 # --- positions, dice typed in, names and free text ----------------------------------------------
@@ -67,15 +68,16 @@ LABEL_MAX = 200  # a table's, encounter's or seat's name; free text such as a so
 ID_MAX = 40  # a combatant id (letters, digits, '_', '.', '-')
 
 # --- the CLI's own counts -----------------------------------------------------------------------
-MC_MAX = 10_000_000  # Monte Carlo rolls: about 5 s and 300 MB on one core
-RUNS_MAX = 100_000  # simulated runs of one encounter
+MC_MAX = 10_000_000  # Monte Carlo rolls of a Strike or Check: about 5 s and 300 MB
+ATTACK_MC_MAX = 50_000  # Monte Carlo attacks (one by one): about 15 s
+RUNS_MAX = 10_000_000  # simulated runs of one encounter (a batch job; --workers share them)
 WORKERS_MAX = 64  # worker processes of a simulation
 CYCLES_MAX = 10_000  # War Cycles / fight rounds before a simulated run is unfinished
 SEED_MIN = -(2**63)  # seeds are stored as 64-bit integers
 SEED_MAX = 2**63 - 1
 ROW_ID_MAX = 2**31 - 1  # a stored row's id (PostgreSQL INTEGER)
 PERCENT_MAX = 100  # a percentage chance (crit, critical miss, Dodge)
-AC_MAX = 1_000  # an Armour Class given directly
+AC_MAX = 200  # an Armour Class given directly (d100 rolls)
 
 SHOWN_MAX = 40  # characters of a refused value echoed in an error sentence
 
@@ -156,3 +158,89 @@ Boon = Annotated[int, Field(ge=0, le=BOON_MAX)]
 Adjustments = Annotated[int, Field(ge=0, le=ADJUSTMENTS_MAX)]
 DieFace = Annotated[int, Field(ge=DIE_FACE_MIN, le=DIE_FACE_MAX)]
 Seed = Annotated[int, Field(ge=SEED_MIN, le=SEED_MAX)]
+
+
+# --- CLI options, by name (W-7) -----------------------------------------------------------------
+# Every integer or decimal option of every ``tableside`` command is bounded by its name here;
+# ``tableside.cli.app`` applies the table when the commands are built and a test checks that no
+# numeric option is left out. The same name means the same quantity in every command.
+WEAR_FLOOR = -40  # a current value never goes below -40 (M-1)
+FACTOR_MAX = ATTRIBUTE_MAX // 10  # a Factor Value is an attribute // 10 (M-30)
+TWELVES_MAX = 50  # 12 Effects a weapon already fired this Turn
+
+_ATTRIBUTE = (0, ATTRIBUTE_MAX)
+_CURRENT = (WEAR_FLOOR, ATTRIBUTE_MAX)
+_ADJUST = (0, ADJUSTMENTS_MAX)
+_MODIFIER = (-MODIFIER_MAX, MODIFIER_MAX)
+_PERCENT = (0, PERCENT_MAX)
+_ROW = (1, ROW_ID_MAX)
+CLI_BOUNDS: dict[str, tuple[float, float]] = {
+    # Allies of Majesty rolls, Strikes and Checks
+    "boon": (0, BOON_MAX),
+    "bane": (0, BOON_MAX),
+    "ignore_stops": (0, IGNORE_STOPS_MAX),
+    "striker_adjustments": _ADJUST,
+    "defender_adjustments": _ADJUST,
+    "inspiration": _ADJUST,
+    "obstruction": _ADJUST,
+    "raw_for": _ADJUST,
+    "raw_against": _ADJUST,
+    "difficulty": (-ADJUSTMENTS_MAX, ADJUSTMENTS_MAX),
+    "superiority": (-SUPERIORITY_MAX, SUPERIORITY_MAX),
+    "wear_flat": (-WEAR_FLAT_MAX, WEAR_FLAT_MAX),
+    "wear_percent": (WEAR_PERCENT_MIN, WEAR_PERCENT_MAX),
+    "twelves_this_turn": (0, TWELVES_MAX),
+    "force": _ATTRIBUTE,
+    "guard": _ATTRIBUTE,
+    "precision": _ATTRIBUTE,
+    "defender_force": _ATTRIBUTE,
+    "passion": _ATTRIBUTE,
+    "resolve": _ATTRIBUTE,
+    "allotment": _ATTRIBUTE,
+    "song_spp": _ATTRIBUTE,
+    "attribute": _CURRENT,
+    "against": _CURRENT,
+    "endurance": _CURRENT,
+    "factor": (-FACTOR_MAX, FACTOR_MAX),
+    "against_factor": (-FACTOR_MAX, FACTOR_MAX),
+    "distance": (0, DISTANCE_MAX),
+    "amount": (0, EFFECT_AMOUNT_MAX),
+    "ap": (1, AP_MAX),
+    # Realm of Strife attacks, casts and tests
+    "ac": (0, AC_MAX),
+    "dodge": _PERCENT,
+    "crit": _PERCENT,
+    "weapon_crit": _PERCENT,
+    "critical_miss": _PERCENT,
+    "miscast": _PERCENT,
+    "resistance": (-RESISTANCE_MAX, RESISTANCE_MAX),
+    "hp": (0, HP_MAX),
+    "moved": (0, MOVED_MAX),
+    "spell_power": (0, SPELL_POWER_MAX),
+    "rounds": (1, ROUNDS_MAX),
+    "modifier": _MODIFIER,
+    "hit_modifier": _MODIFIER,
+    "damage_bonus": _MODIFIER,
+    "weapon_damage_bonus": _MODIFIER,
+    "reaction_advantage": _MODIFIER,
+    "advantage": _MODIFIER,
+    "disadvantage": _MODIFIER,
+    "acting_advantage": _MODIFIER,
+    "acting_disadvantage": _MODIFIER,
+    "opposing_advantage": _MODIFIER,
+    "opposing_disadvantage": _MODIFIER,
+    # counts, seeds and stored rows
+    "mc": (1, MC_MAX),
+    "runs": (1, RUNS_MAX),
+    "workers": (1, WORKERS_MAX),
+    "max_cycles": (1, CYCLES_MAX),
+    "max_rounds": (1, CYCLES_MAX),
+    "seed": (SEED_MIN, SEED_MAX),
+    "revision": (0, SEED_MAX),
+    "encounter_id": _ROW,
+    "character_id": _ROW,
+    "replace_id": _ROW,
+    "port": (1, 65_535),
+}
+# Options whose command checks the same bound with a sentence of its own (tableside simulate).
+CLI_OWN_CHECKS = frozenset({"runs", "workers", "max_cycles", "max_rounds"})
