@@ -483,8 +483,10 @@ CLI_REFUSALS = [
         ["strife", "attack", "Aldric", "Goblin", "--dice", f"hit={DIGITS_5000}"],
         "--dice must list whole numbers",
     ),
-    (["simulate", str(ROOT / "examples" / "war_4v4.json"), "--runs", HUGE_TEXT],
-     "The number of runs must be"),
+    (
+        ["simulate", str(ROOT / "examples" / "war_4v4.json"), "--runs", HUGE_TEXT],
+        "The number of runs must be",
+    ),
 ]
 
 
