@@ -45,7 +45,7 @@ WEAR_MAX = (
 TIER_MAX = 100  # Tier and Magnitude
 STATUS_LOWERED_MAX = 10  # active timed lowerings of Status (two already Defeat, M-3 b)
 HP_MAX = 10_000  # a Realm of Strife sheet's HP, HP max and resource pools
-RESISTANCE_MAX = 100  # |Resistance| to one element, in d100 points (S-8)
+RESISTANCE_MAX = 200  # |Resistance| to one element, in d100 points (S-8), with room above 100
 LIST_MAX = 40  # proficiencies, skills or armour pieces on one sheet
 
 # --- Realm of Strife commands -------------------------------------------------------------------
