@@ -23,6 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from tableside import errors
 from tableside.encounter.log import Command
+from tableside.limits import DICE_TYPED_MAX, SEED_MAX, SEED_MIN, DieFace, Flag, Label
 from tableside.store import Store, UnknownEncounterError
 from tableside.store.tables import UnknownTableError
 from tableside.web import play
@@ -34,10 +35,11 @@ from tableside.web.setup import add_setup
 from tableside.web.table import WebTable
 
 CombatantId = Annotated[str, Field(min_length=1, max_length=40, pattern=r"^[A-Za-z0-9_.\-]+$")]
-Name = Annotated[str, Field(min_length=1, max_length=200)]
+Name = Label
 Authorization = Annotated[str | None, Header()]
 TokenQuery = Annotated[str | None, Query()]
-SEED = Field(default=None, ge=-(2**63), le=2**63 - 1)
+SEED = Field(default=None, ge=SEED_MIN, le=SEED_MAX)
+REVISION = Field(default=None, ge=0, le=SEED_MAX)
 LISTEN_POLL = 10.0
 
 
@@ -73,9 +75,9 @@ class CommandBody(Body):
 
     kind: str = Field(min_length=1, max_length=40)
     args: dict[str, Any] = Field(default_factory=dict)
-    dice: list[int] | None = Field(default=None, max_length=400)
-    revision: int | None = Field(default=None, ge=0)
-    hidden: bool = False
+    dice: list[DieFace] | None = Field(default=None, max_length=DICE_TYPED_MAX)
+    revision: int | None = REVISION
+    hidden: Flag = False
 
 
 class PlayBody(Body):
@@ -83,13 +85,13 @@ class PlayBody(Body):
 
     kind: str = Field(min_length=1, max_length=40)
     args: dict[str, Any] = Field(default_factory=dict)
-    dice: list[int] | None = Field(default=None, max_length=400)
+    dice: list[DieFace] | None = Field(default=None, max_length=DICE_TYPED_MAX)
 
 
 class StepBody(Body):
     """POST …/undo and …/redo."""
 
-    revision: int | None = Field(default=None, ge=0)
+    revision: int | None = REVISION
 
 
 def bearer(authorization: str | None) -> str | None:
