@@ -187,6 +187,7 @@ class WebSessionRow(Base):
 
     __tablename__ = "web_sessions"
 
-    session_hash: Mapped[str] = mapped_column(String(TOKEN_HASH_LENGTH), primary_key=True)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    session_hash: Mapped[str] = mapped_column(String(TOKEN_HASH_LENGTH), unique=True)
     token_hash: Mapped[str] = mapped_column(String(TOKEN_HASH_LENGTH), index=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())

@@ -234,18 +234,19 @@ def create_session(store: Store, session_hash: str, token_hash: str) -> None:
         connection.execute(
             insert(WebSessionRow).values(session_hash=session_hash, token_hash=token_hash)
         )
-        kept = (
-            select(WebSessionRow.session_hash)
+        oldest_kept = connection.execute(
+            select(WebSessionRow.id)
             .where(WebSessionRow.token_hash == token_hash)
-            .order_by(WebSessionRow.created_at.desc(), WebSessionRow.session_hash)
-            .limit(SESSIONS_PER_TOKEN)
-        )
-        connection.execute(
-            delete(WebSessionRow).where(
-                WebSessionRow.token_hash == token_hash,
-                WebSessionRow.session_hash.not_in(kept.scalar_subquery()),
+            .order_by(WebSessionRow.id.desc())
+            .offset(SESSIONS_PER_TOKEN - 1)
+            .limit(1)
+        ).scalar_one_or_none()
+        if oldest_kept is not None:
+            connection.execute(
+                delete(WebSessionRow).where(
+                    WebSessionRow.token_hash == token_hash, WebSessionRow.id < oldest_kept
+                )
             )
-        )
 
 
 def sessions(store: Store, token_hash: str) -> int:

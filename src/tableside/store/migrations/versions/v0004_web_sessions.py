@@ -22,6 +22,7 @@ def upgrade() -> None:
     """Create ``web_sessions``."""
     op.create_table(
         "web_sessions",
+        sa.Column("id", sa.Integer(), nullable=False),
         sa.Column("session_hash", sa.String(length=64), nullable=False),
         sa.Column("token_hash", sa.String(length=64), nullable=False),
         sa.Column(
@@ -30,7 +31,8 @@ def upgrade() -> None:
             server_default=sa.func.now(),
             nullable=False,
         ),
-        sa.PrimaryKeyConstraint("session_hash", name=op.f("pk_web_sessions")),
+        sa.PrimaryKeyConstraint("id", name=op.f("pk_web_sessions")),
+        sa.UniqueConstraint("session_hash", name=op.f("uq_web_sessions_session_hash")),
     )
     with op.batch_alter_table("web_sessions", schema=None) as batch_op:
         batch_op.create_index(
