@@ -219,13 +219,17 @@ def test_w11_a_cross_site_request_is_refused_even_with_the_csrf_token(table: Tab
     path = f"/api/encounters/{table.eid}/commands"
     body = {"kind": "stance", "args": {"id": "Herald"}}
     before = table.revision()
-    for extra in ({"Origin": "https://evil.example"}, {"Origin": "null"},
+    for extra in ({"Origin": "https://evil.example"}, {"Origin": "http://testserver.evil"},
                   {"Sec-Fetch-Site": "cross-site"}, {"Sec-Fetch-Site": "same-site"}):  # fmt: skip
         r = client.post(path, json=body, headers={**csrf(client), **extra})
         assert r.status_code == 403 and "error" in r.json(), (extra, r.text)
     assert table.revision() == before
     same = {"Origin": "http://testserver", "Sec-Fetch-Site": "same-origin"}
     assert client.post(path, json=body, headers={**csrf(client), **same}).status_code == 200
+    # a page's own form under no-referrer sends Origin: null; the CSRF proof decides
+    form = {"Origin": "null", "Sec-Fetch-Site": "same-origin"}
+    assert client.post(path, json=body, headers=form).status_code == 403
+    assert client.post(path, json=body, headers={**csrf(client), **form}).status_code == 200
 
 
 def test_w11_bearer_clients_need_no_csrf_token(table: Table) -> None:

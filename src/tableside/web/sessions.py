@@ -12,7 +12,9 @@ then on the browser presents the cookie, never the token.
 - A state-changing request (any method but GET, HEAD, OPTIONS) authenticated by the cookie must
   carry the session's CSRF proof, as header ``X-CSRF-Token`` or (HTML forms) form field
   ``csrf``, and must not come from another site (``Origin`` another host, or ``Sec-Fetch-Site``
-  ``cross-site``/``same-site``): else 403 ``{"error": ...}`` before any route runs.
+  ``cross-site``/``same-site``): else 403 ``{"error": ...}`` before any route runs. ``Origin:
+  null`` is not judged: browsers send it for the pages' own forms, which are served with
+  ``Referrer-Policy: no-referrer``; the CSRF proof decides then.
 - Every answer gets ``X-Frame-Options: DENY`` and a ``frame-ancestors 'none'`` policy, and
   ``Cache-Control: no-store`` unless it set its own (answers carry tokens and private state).
 """
@@ -127,10 +129,10 @@ def cross_site(scope: Scope) -> str | None:
     if fetch_site in ("cross-site", "same-site"):
         return f"A request from another site ({fetch_site}) may not use this browser's session."
     origin = header(scope, b"origin")
-    if origin is None:
+    if origin is None or origin == "null":  # "null": e.g. a form posted under no-referrer
         return None
     host = (header(scope, b"host") or "").lower()
-    if origin == "null" or urlsplit(origin).netloc.lower() != host:
+    if urlsplit(origin).netloc.lower() != host:
         shown = origin if len(origin) <= 40 else origin[:40] + "…"
         return f"A request from origin {shown!r} may not use this browser's session."
     return None
