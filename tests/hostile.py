@@ -54,10 +54,16 @@ BOSS: dict[str, Any] = {
     "name": "Boss",
     "side": "fallen",
     "weapon": "Sword",
-    "attributes": {"might": 8537, "swiftness": 37, "control": 7193, "endurance": 4321,
-                   "resolve": 3142, "passion": 1732},
+    "attributes": {
+        "might": 8537,
+        "swiftness": 37,
+        "control": 7193,
+        "endurance": 4321,
+        "resolve": 3142,
+        "passion": 1732,
+    },
     "overrides": {"guard": 977, "precision": 661, "force": 5},
-}  # fmt: skip
+}
 WAR_SECRETS = {977, 661, 4321, 3142, 1732, 8537, 853, 7193, 719}
 BRUTE_HP, BRUTE_AC, BRUTE_DODGE, BRUTE_INITIATIVE = 5347, 83, 67, 53
 STRIFE_SECRETS = {BRUTE_HP}
@@ -104,9 +110,12 @@ class Server:
         with self.log.open("a") as err:
             self.proc = subprocess.Popen(
                 [TABLESIDE, "serve", "--port", str(port), *self.args],
-                stdout=subprocess.PIPE, stderr=err, text=True,
-                env={**os.environ, **self.env}, start_new_session=True,
-            )  # fmt: skip
+                stdout=subprocess.PIPE,
+                stderr=err,
+                text=True,
+                env={**os.environ, **self.env},
+                start_new_session=True,
+            )
         assert self.proc.stdout is not None
         deadline = time.monotonic() + STARTUP
         lines: list[str] = []
@@ -160,7 +169,9 @@ class Request:
 
     def shown(self) -> str:
         body = "" if self.content is None else self.content[:160].decode("utf-8", "replace")
-        more = "" if self.content is None or len(self.content) <= 160 else f"…({len(self.content)} B)"
+        more = (
+            "" if self.content is None or len(self.content) <= 160 else f"…({len(self.content)} B)"
+        )
         query = f"?{self.params}" if self.params else ""
         return f"{self.who} {self.method} {self.path[:120]}{query} {body!r}{more} [{self.note}]"
 
@@ -292,17 +303,24 @@ class Probe:
             params.setdefault("token", token)
         start = time.monotonic()
         if request.stream:
-            with self.client.stream(request.method, url, headers=headers,
-                                    params=params, content=request.content) as r:  # fmt: skip
+            with self.client.stream(
+                request.method, url, headers=headers, params=params, content=request.content
+            ) as r:
                 text = "" if r.status_code == 200 else r.read().decode("utf-8", "replace")
                 if r.status_code == 200:
                     text = self.first_chunk(r)
-                return Answer(r.status_code, r.headers.get("content-type", ""), text,
-                              time.monotonic() - start)  # fmt: skip
-        r = self.client.request(request.method, url, headers=headers, params=params,
-                                content=request.content)  # fmt: skip
-        return Answer(r.status_code, r.headers.get("content-type", ""),
-                      r.content.decode("utf-8", "replace"), time.monotonic() - start)  # fmt: skip
+                return Answer(
+                    r.status_code, r.headers.get("content-type", ""), text, time.monotonic() - start
+                )
+        r = self.client.request(
+            request.method, url, headers=headers, params=params, content=request.content
+        )
+        return Answer(
+            r.status_code,
+            r.headers.get("content-type", ""),
+            r.content.decode("utf-8", "replace"),
+            time.monotonic() - start,
+        )
 
     @staticmethod
     def first_chunk(r: httpx.Response) -> str:
@@ -314,8 +332,9 @@ class Probe:
         """A request of a table's Host that sets the scene (must succeed)."""
         content = None if body is None else json_body(body)
         headers = {**self.auth(who), "Content-Type": "application/json"}
-        r = self.client.request(method, self.server.base + path, headers=headers, content=content,
-                                timeout=60)  # fmt: skip
+        r = self.client.request(
+            method, self.server.base + path, headers=headers, content=content, timeout=60
+        )
         assert r.status_code < 300, (method, path, r.status_code, r.text)
         return r.json()
 
@@ -370,8 +389,11 @@ class Probe:
         ):
             tally.violation("traceback or exception name", request, answer)
         refused = answer.status >= 400
-        if refused and (is_api(request.path) or answer.status in (404, 405)
-                        or not answer.content_type.startswith("text/html")):  # fmt: skip
+        if refused and (
+            is_api(request.path)
+            or answer.status in (404, 405)
+            or not answer.content_type.startswith("text/html")
+        ):
             for problem in error_problems(answer, request):
                 tally.violation(problem, request, answer)
         if request.must_refuse and not refused:
@@ -382,8 +404,11 @@ class Probe:
             tally.violation(f"leak {sorted(leaked)}", request, answer)
         if len(self.received) < 4000:
             self.received.append(answer.text[:200_000])
-        if refused or answer.status < 300 and request.method != "GET" or answer.status in (
-            301, 302, 303, 307):  # fmt: skip
+        if (
+            refused
+            or (answer.status < 300 and request.method != "GET")
+            or answer.status in (301, 302, 303, 307)
+        ):
             now = self.fingerprint()
             if refused and now != self.known:
                 tally.violation("a refused request wrote something", request, answer)
@@ -398,8 +423,15 @@ def brute_sheet() -> dict[str, Any]:
     from tableside.strife.catalog import builtin_catalog
 
     goblin = builtin_catalog().combatant("Goblin").model_dump(mode="json")
-    return {**goblin, "name": "Brute", "hp": BRUTE_HP, "hp_max": BRUTE_HP, "ac": BRUTE_AC,
-            "dodge": BRUTE_DODGE, "initiative": BRUTE_INITIATIVE}  # fmt: skip
+    return {
+        **goblin,
+        "name": "Brute",
+        "hp": BRUTE_HP,
+        "hp_max": BRUTE_HP,
+        "ac": BRUTE_AC,
+        "dodge": BRUTE_DODGE,
+        "initiative": BRUTE_INITIATIVE,
+    }
 
 
 @dataclass
@@ -419,30 +451,45 @@ def build_world(probe: Probe) -> World:
     made = probe.host("POST", "/api/tables", {"name": "Friday"})
     world.tid, probe.tokens["host"] = made["id"], made["host_token"]
     tid = world.tid
-    world.war = probe.host("POST", f"/api/tables/{tid}/encounters",
-                           {"game": "majesty-war", "name": "Ford", "seed": 3})["id"]  # fmt: skip
-    for body in ({"character": BOSS, "position": [1, 0, 0]}, {"character": HERALD},
-                 {"character": {**HERALD, "name": "Ward"}, "position": [0, 1, 0],
-                  "secret": False}):  # fmt: skip
+    world.war = probe.host(
+        "POST", f"/api/tables/{tid}/encounters", {"game": "majesty-war", "name": "Ford", "seed": 3}
+    )["id"]
+    for body in (
+        {"character": BOSS, "position": [1, 0, 0]},
+        {"character": HERALD},
+        {"character": {**HERALD, "name": "Ward"}, "position": [0, 1, 0], "secret": False},
+    ):
         probe.host("POST", f"/api/encounters/{world.war}/characters", body)
-    world.fight = probe.host("POST", f"/api/tables/{tid}/encounters",
-                             {"game": "strife-combat", "name": "Mill", "seed": 5})["id"]  # fmt: skip
-    for body in ({"model": "Aldric", "side": "heroes"},
-                 {"sheet": brute_sheet(), "side": "monsters", "position": [1, 0, 0]}):  # fmt: skip
-        probe.host("POST", f"/api/encounters/{world.fight}/characters", body)
+    world.fight = probe.host(
+        "POST",
+        f"/api/tables/{tid}/encounters",
+        {"game": "strife-combat", "name": "Mill", "seed": 5},
+    )["id"]
+    models: list[dict[str, Any]] = [
+        {"model": "Aldric", "side": "heroes"},
+        {"sheet": brute_sheet(), "side": "monsters", "position": [1, 0, 0]},
+    ]
+    for model in models:
+        probe.host("POST", f"/api/encounters/{world.fight}/characters", model)
     for name, chars in (("ann", ["Herald", "Aldric"]), ("bo", [])):
-        seat = probe.host("POST", f"/api/tables/{tid}/players",
-                          {"name": name.title(), "characters": chars})  # fmt: skip
+        seat = probe.host(
+            "POST", f"/api/tables/{tid}/players", {"name": name.title(), "characters": chars}
+        )
         probe.tokens[name] = seat["token"]
     probe.host("POST", f"/api/encounters/{world.war}/commands", {"kind": "next", "args": {}})
     probe.host("POST", f"/api/encounters/{world.fight}/commands", {"kind": "start", "args": {}})
     made = probe.host("POST", "/api/tables", {"name": "Inn"})
     world.tid2, probe.tokens["eve"] = made["id"], made["host_token"]
-    world.war2 = probe.host("POST", f"/api/tables/{world.tid2}/encounters",
-                            {"game": "majesty-war", "name": "Road", "seed": 4},
-                            who="eve")["id"]  # fmt: skip
-    for body in ({"character": HERALD}, {"character": {**HERALD, "name": "Foe", "side": "fallen"},
-                                         "position": [1, 0, 0]}):  # fmt: skip
+    world.war2 = probe.host(
+        "POST",
+        f"/api/tables/{world.tid2}/encounters",
+        {"game": "majesty-war", "name": "Road", "seed": 4},
+        who="eve",
+    )["id"]
+    for body in (
+        {"character": HERALD},
+        {"character": {**HERALD, "name": "Foe", "side": "fallen"}, "position": [1, 0, 0]},
+    ):
         probe.host("POST", f"/api/encounters/{world.war2}/characters", body, who="eve")
     probe.fingerprint_paths = [
         ("host", f"/api/tables/{tid}"),

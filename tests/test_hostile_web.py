@@ -62,22 +62,67 @@ MANEUVERS = ["piercing thrust", "disarm", "lunge", "crushing blow"]
 HUGE_INTS = [10**30, 2**63, 2**63 - 1, 2**31, -1, -(2**63) - 1, 10**4999, 10**6]
 FLOATS = [math.nan, math.inf, -math.inf, 1e308, -0.0, 0.5]
 CONTROL = ["a\x00b", "Ann\x07", "line\nbreak", "\x1b[31mred", "tab\there", "‮evil"]
-STRINGS = ["", " ", "<script>alert(1)</script>", "' OR 1=1 --", "../../etc/passwd",
-           "%00", "😀" * 50, "L" * 41 + "ong" * 30]  # fmt: skip
+STRINGS = [
+    "",
+    " ",
+    "<script>alert(1)</script>",
+    "' OR 1=1 --",
+    "../../etc/passwd",
+    "%00",
+    "😀" * 50,
+    "L" * 41 + "ong" * 30,
+]
 WRONG_TYPES: list[Any] = ["yes", "no", "1", 1, None, [], {}, [[[]]]]
 BIG = 5_000_000  # bytes of the oversized name (the body limit, item 5, must refuse it: 413)
 DEEP = 5000  # levels of the deeply nested body
-BOOLEAN_KEYS = {"hidden", "secret", "npcs_secret", "ranged", "two_ap", "full_defensive_stance",
-                "on", "precision", "difficult", "separate_rolls", "instant", "resists", "wave",
-                "battle_within_2_minutes"}  # fmt: skip
+BOOLEAN_KEYS = {
+    "hidden",
+    "secret",
+    "npcs_secret",
+    "ranged",
+    "two_ap",
+    "full_defensive_stance",
+    "on",
+    "precision",
+    "difficult",
+    "separate_rolls",
+    "instant",
+    "resists",
+    "wave",
+    "battle_within_2_minutes",
+}
 NAME_KEYS = {"name", "characters", "id", "striker", "defender", "attacker", "side"}
-RULE_COUNTS = {"boon", "bane", "striker_adjustments", "defender_adjustments", "inspiration",
-               "obstruction", "ignore_stops", "superiority", "spell_power", "rounds", "ap"}  # fmt: skip
-MALFORMED = [b'{"kind":', b"\xff\xfe{}", b"NaN", b"1e999999", b'{"a":1}}', b"{'kind': 'next'}",
-             b"[]", b"null", b""]  # fmt: skip
+RULE_COUNTS = {
+    "boon",
+    "bane",
+    "striker_adjustments",
+    "defender_adjustments",
+    "inspiration",
+    "obstruction",
+    "ignore_stops",
+    "superiority",
+    "spell_power",
+    "rounds",
+    "ap",
+}
+MALFORMED = [
+    b'{"kind":',
+    b"\xff\xfe{}",
+    b"NaN",
+    b"1e999999",
+    b'{"a":1}}',
+    b"{'kind': 'next'}",
+    b"[]",
+    b"null",
+    b"",
+]
 OPTIONAL_BODY = ("/undo", "/redo")  # an empty or null body is theirs to accept
-WRONG_CONTENT_TYPES = ["text/plain", "application/x-www-form-urlencoded",
-                       "multipart/form-data; boundary=x", "application/xml"]  # fmt: skip
+WRONG_CONTENT_TYPES = [
+    "text/plain",
+    "application/x-www-form-urlencoded",
+    "multipart/form-data; boundary=x",
+    "application/xml",
+]
 PUBLIC = ("/api/tables", "/tables", "/")  # routes anyone may POST or GET
 
 
@@ -112,9 +157,17 @@ def post(probe: Probe, path: str, body: Any, note: str, who: str = "ann") -> Ans
     return probe.send(Request(who, "POST", path, json_body(body), note=note))
 
 
-HERALD_READY = [{"kind": "host_set", "args": {"id": "Herald", "field": field, "value": value}}
-                for field, value in (("ap", 7), ("wear_e", 0), ("wear_r", 0), ("wear_p", 0),
-                                     ("exertion", 0), ("falter", 0))]  # fmt: skip
+HERALD_READY = [
+    {"kind": "host_set", "args": {"id": "Herald", "field": field, "value": value}}
+    for field, value in (
+        ("ap", 7),
+        ("wear_e", 0),
+        ("wear_r", 0),
+        ("wear_p", 0),
+        ("exertion", 0),
+        ("falter", 0),
+    )
+]
 
 
 def war_secrets_reached(probe: Probe, world: World) -> None:
@@ -123,28 +176,56 @@ def war_secrets_reached(probe: Probe, world: World) -> None:
     war = world.war
     turn_of(probe, war, "Herald", HERALD_READY)
     for mode in ({"mode": "best", "striker_adjustments": 2}, {"mode": "best"}, {"mode": "none"}):
-        post(probe, api(war, "/preview"), {"kind": "strike", "args": {**strike, **mode},
-                                           "dice": [12, 9, 3, 8, 1, 10, 11]}, "preview")  # fmt: skip
+        post(
+            probe,
+            api(war, "/preview"),
+            {"kind": "strike", "args": {**strike, **mode}, "dice": [12, 9, 3, 8, 1, 10, 11]},
+            "preview",
+        )
     post(probe, api(war, "/odds"), {"kind": "strike", "args": strike}, "odds vs secret")
-    post(probe, api(war, "/odds"), {"kind": "strike", "args": {**strike, "defender": "Ward"}},
-         "odds vs open NPC")  # fmt: skip
+    post(
+        probe,
+        api(war, "/odds"),
+        {"kind": "strike", "args": {**strike, "defender": "Ward"}},
+        "odds vs open NPC",
+    )
     steps = [{"die": 0, "delta": 1, "side": "striker"}] * 5
-    post(probe, api(war, "/commands"), {"kind": "strike", "args": {**strike, "mode": "explicit",
-                                                                   "steps": steps}}, "too many")
-    post(probe, api(war, "/commands"), {"kind": "strike", "args": {**strike, "mode": "best",
-                                        "striker_adjustments": 2, "boon": 2}}, "best Strike")
+    post(
+        probe,
+        api(war, "/commands"),
+        {"kind": "strike", "args": {**strike, "mode": "explicit", "steps": steps}},
+        "too many",
+    )
+    post(
+        probe,
+        api(war, "/commands"),
+        {"kind": "strike", "args": {**strike, "mode": "best", "striker_adjustments": 2, "boon": 2}},
+        "best Strike",
+    )
     turn_of(probe, war, "Herald", HERALD_READY)
     post(probe, api(war, "/commands"), {"kind": "stance", "args": {"id": "Herald"}}, "stance")
     interpose = {"id": "Herald", "striker": "Boss", "defender": "Ward"}
-    post(probe, api(war, "/preview"), {"kind": "interpose", "args": interpose,
-                                       "dice": [5] * 7}, "interpose preview")  # fmt: skip
+    post(
+        probe,
+        api(war, "/preview"),
+        {"kind": "interpose", "args": interpose, "dice": [5] * 7},
+        "interpose preview",
+    )
     post(probe, api(war, "/commands"), {"kind": "interpose", "args": interpose}, "interpose")
-    grappled = {"kind": "apply_effect", "args": {"id": "Herald", "effect": "grappled", "by": "Boss"}}
+    grappled = {
+        "kind": "apply_effect",
+        "args": {"id": "Herald", "effect": "grappled", "by": "Boss"},
+    }
     turn_of(probe, war, "Herald", [*HERALD_READY, grappled])
-    post(probe, api(war, "/preview"), {"kind": "break_free", "args": {"id": "Herald"},
-                                       "dice": [5] * 7}, "break_free preview")  # fmt: skip
-    post(probe, api(war, "/commands"), {"kind": "break_free", "args": {"id": "Herald"}},
-         "break_free")  # fmt: skip
+    post(
+        probe,
+        api(war, "/preview"),
+        {"kind": "break_free", "args": {"id": "Herald"}, "dice": [5] * 7},
+        "break_free preview",
+    )
+    post(
+        probe, api(war, "/commands"), {"kind": "break_free", "args": {"id": "Herald"}}, "break_free"
+    )
 
 
 def fight_secrets_reached(probe: Probe, world: World) -> list[str]:
@@ -158,9 +239,12 @@ def fight_secrets_reached(probe: Probe, world: World) -> list[str]:
     attack = {"attacker": "Aldric", "attacks": [{"defender": "Brute"}]}
     verdicts: dict[str, list[int]] = {}
     for face in range(10, 91, 4):  # clear of the crit and critical-miss ranges
-        answer = post(probe, api(fight, "/preview"),
-                      {"kind": "attack", "args": attack, "dice": [face, 3, 3, 3, 3, 3]},
-                      f"preview face {face}")  # fmt: skip
+        answer = post(
+            probe,
+            api(fight, "/preview"),
+            {"kind": "attack", "args": attack, "dice": [face, 3, 3, 3, 3, 3]},
+            f"preview face {face}",
+        )
         if answer is None:
             continue
         verdicts.setdefault(preview_verdict(answer), []).append(face)
@@ -169,8 +253,9 @@ def fight_secrets_reached(probe: Probe, world: World) -> list[str]:
     problems = []
     if len(verdicts) > 1:
         shown = {v[:60]: faces[:3] for v, faces in verdicts.items()}
-        problems.append(f"preview oracle: Ann's previews against the secret Brute differ by face: "
-                        f"{shown}")  # fmt: skip
+        problems.append(
+            f"preview oracle: Ann's previews against the secret Brute differ by face: {shown}"
+        )
     if answer is not None:
         problems += weak_leaks(answer.text, "Ann's attack answer")
     return problems
@@ -234,36 +319,53 @@ def war_command(world: World) -> st.SearchStrategy[dict[str, Any]]:
     point = st.lists(st.integers(-5, 5), min_size=3, max_size=3)
     strike = st.fixed_dictionaries(
         {"striker": mine, "defender": mine},
-        optional={"mode": st.sampled_from(["best", "none", "explicit"]),
-                  "boon": st.integers(0, 6) | st.sampled_from(HUGE_INTS),
-                  "bane": st.integers(0, 6) | st.sampled_from(HUGE_INTS),
-                  "striker_adjustments": st.integers(0, 3),
-                  "defender_adjustments": st.integers(0, 3),
-                  "maneuvers": st.lists(st.sampled_from(MANEUVERS), max_size=3),
-                  "ranged": st.booleans(), "two_ap": st.booleans(),
-                  "path": st.lists(point, max_size=3),
-                  "steps": st.lists(st.fixed_dictionaries(
-                      {"die": st.integers(0, 8), "delta": st.sampled_from([1, -1])}), max_size=4),
-                  "weapon": st.sampled_from(["Sword", "Bow", "Banana"])},
-    )  # fmt: skip
+        optional={
+            "mode": st.sampled_from(["best", "none", "explicit"]),
+            "boon": st.integers(0, 6) | st.sampled_from(HUGE_INTS),
+            "bane": st.integers(0, 6) | st.sampled_from(HUGE_INTS),
+            "striker_adjustments": st.integers(0, 3),
+            "defender_adjustments": st.integers(0, 3),
+            "maneuvers": st.lists(st.sampled_from(MANEUVERS), max_size=3),
+            "ranged": st.booleans(),
+            "two_ap": st.booleans(),
+            "path": st.lists(point, max_size=3),
+            "steps": st.lists(
+                st.fixed_dictionaries(
+                    {"die": st.integers(0, 8), "delta": st.sampled_from([1, -1])}
+                ),
+                max_size=4,
+            ),
+            "weapon": st.sampled_from(["Sword", "Bow", "Banana"]),
+        },
+    )
     ident = st.fixed_dictionaries({"id": mine})
     others = {
         "move": st.fixed_dictionaries({"id": mine, "to": point}),
         "stance": st.fixed_dictionaries({"id": mine}, optional={"on": st.booleans()}),
         "rest": st.fixed_dictionaries({"id": mine, "ap": st.integers(0, 8)}),
         "carry_over": st.fixed_dictionaries({"id": mine, "ap": st.integers(0, 8)}),
-        "stand_ready": st.fixed_dictionaries({"id": mine, "ap": st.integers(0, 8),
-                                              "uses": st.lists(st.text(max_size=8), max_size=3)}),
+        "stand_ready": st.fixed_dictionaries(
+            {"id": mine, "ap": st.integers(0, 8), "uses": st.lists(st.text(max_size=8), max_size=3)}
+        ),
         "break_free": ident,
         "interpose": st.fixed_dictionaries({"id": mine, "striker": mine, "defender": mine}),
         "next": st.just({}),
         "remove": ident,
-        "apply_effect": st.fixed_dictionaries({"id": mine, "effect": st.sampled_from(
-            ["falter", "grappled", "wear_e", "knock_back", "bogus"])},
-            optional={"amount": st.floats(0, 1e9), "by": mine}),
-        "host_set": st.fixed_dictionaries({"id": mine, "field": st.sampled_from(
-            ["ap", "wear_e", "position", "stance"]), "value": st.integers(0, 9)}),
-    }  # fmt: skip
+        "apply_effect": st.fixed_dictionaries(
+            {
+                "id": mine,
+                "effect": st.sampled_from(["falter", "grappled", "wear_e", "knock_back", "bogus"]),
+            },
+            optional={"amount": st.floats(0, 1e9), "by": mine},
+        ),
+        "host_set": st.fixed_dictionaries(
+            {
+                "id": mine,
+                "field": st.sampled_from(["ap", "wear_e", "position", "stance"]),
+                "value": st.integers(0, 9),
+            }
+        ),
+    }
     kinds = st.sampled_from(["strike", "strike", "strike", *others])
     return kinds.flatmap(
         lambda kind: st.fixed_dictionaries(
@@ -277,32 +379,45 @@ def fight_command(world: World) -> st.SearchStrategy[dict[str, Any]]:
     point = st.lists(st.integers(-5, 5), min_size=3, max_size=3)
     item = st.fixed_dictionaries(
         {"defender": mine},
-        optional={"weapon": st.sampled_from(["Long Sword", "Spear", "Banana"]),
-                  "precision": st.booleans(),
-                  "modifiers": st.lists(st.integers(-50, 50) | st.sampled_from(HUGE_INTS),
-                                        max_size=3),
-                  "reaction": st.sampled_from(["block", "parry", "ward_off", "dance"])},
-    )  # fmt: skip
+        optional={
+            "weapon": st.sampled_from(["Long Sword", "Spear", "Banana"]),
+            "precision": st.booleans(),
+            "modifiers": st.lists(st.integers(-50, 50) | st.sampled_from(HUGE_INTS), max_size=3),
+            "reaction": st.sampled_from(["block", "parry", "ward_off", "dance"]),
+        },
+    )
     args = {
-        "attack": st.fixed_dictionaries({"attacker": mine,
-                                         "attacks": st.lists(item, min_size=1, max_size=9)}),
-        "move": st.fixed_dictionaries({"id": mine, "to": point},
-                                      optional={"mode": st.sampled_from(["walk", "run", "fly"])}),
+        "attack": st.fixed_dictionaries(
+            {"attacker": mine, "attacks": st.lists(item, min_size=1, max_size=9)}
+        ),
+        "move": st.fixed_dictionaries(
+            {"id": mine, "to": point}, optional={"mode": st.sampled_from(["walk", "run", "fly"])}
+        ),
         "bottom": st.fixed_dictionaries({"id": mine}),
         "hide": st.fixed_dictionaries({"id": mine}),
         "instant": st.fixed_dictionaries({"id": mine, "name": st.text(max_size=20)}),
-        "whole_turn": st.fixed_dictionaries({"id": mine, "kind": st.sampled_from(
-            ["recover", "sprint", "skill", "nap"])}),
-        "cast": st.fixed_dictionaries({"caster": mine, "targets": st.lists(mine, max_size=3),
-                                       "power": st.text(max_size=10), "element": st.just("fire"),
-                                       "spell_power": st.integers(0, 10**6)}),
-        "aoo": st.fixed_dictionaries({"attacker": mine, "target": mine, "weapon": st.just("Spear")}),
+        "whole_turn": st.fixed_dictionaries(
+            {"id": mine, "kind": st.sampled_from(["recover", "sprint", "skill", "nap"])}
+        ),
+        "cast": st.fixed_dictionaries(
+            {
+                "caster": mine,
+                "targets": st.lists(mine, max_size=3),
+                "power": st.text(max_size=10),
+                "element": st.just("fire"),
+                "spell_power": st.integers(0, 10**6),
+            }
+        ),
+        "aoo": st.fixed_dictionaries(
+            {"attacker": mine, "target": mine, "weapon": st.just("Spear")}
+        ),
         "roll_with_the_blow": st.fixed_dictionaries({"id": mine, "to": point}),
         "next": st.just({}),
         "condition": st.fixed_dictionaries({"id": mine, "name": st.text(max_size=10)}),
-        "host_set": st.fixed_dictionaries({"id": mine, "field": st.just("hp"),
-                                           "value": st.integers(0, 9)}),
-    }  # fmt: skip
+        "host_set": st.fixed_dictionaries(
+            {"id": mine, "field": st.just("hp"), "value": st.integers(0, 9)}
+        ),
+    }
     kinds = st.sampled_from(["attack", "attack", *args])
     return kinds.flatmap(
         lambda kind: st.fixed_dictionaries({"kind": st.just(kind), "args": args[kind]})
@@ -319,12 +434,16 @@ def endpoints(world: World, eve: bool) -> st.SearchStrategy[tuple[str, str, Any]
     """(method, path, body) of every endpoint, at table 1 or (``eve``) at Eve's own table."""
     tid, war = (world.tid2, world.war2) if eve else (world.tid, world.war)
     fight = world.war2 if eve else world.fight
-    command = st.one_of(war_command(world).map(lambda c: (war, c)),
-                        st.just(fight).flatmap(lambda f: fight_command(world).map(
-                            lambda c: (f, c))))  # fmt: skip
-    with_dice = st.tuples(command, st.none() | dice(),
-                          st.none() | st.integers(0, 40) | st.sampled_from(HUGE_INTS),
-                          st.booleans() | st.sampled_from(["yes", 1]))  # fmt: skip
+    command = st.one_of(
+        war_command(world).map(lambda c: (war, c)),
+        st.just(fight).flatmap(lambda f: fight_command(world).map(lambda c: (f, c))),
+    )
+    with_dice = st.tuples(
+        command,
+        st.none() | dice(),
+        st.none() | st.integers(0, 40) | st.sampled_from(HUGE_INTS),
+        st.booleans() | st.sampled_from(["yes", 1]),
+    )
 
     def command_request(parts: Any, path: str) -> tuple[str, str, Any]:
         (eid, body), rolled, revision, hidden = parts
@@ -337,31 +456,53 @@ def endpoints(world: World, eve: bool) -> st.SearchStrategy[tuple[str, str, Any]
             body["hidden"] = hidden
         return ("POST", api(eid, path), body)
 
-    character = st.sampled_from([
-        {"character": {"format": "tableside/majesty-character", "version": 1, "name": "Imp",
-                       "side": "fallen", "weapon": "Sword",
-                       "attributes": {"might": 40, "swiftness": 30, "control": 30,
-                                      "endurance": 50, "resolve": 40, "passion": 40}}},
-        {"model": "Goblin", "side": "monsters", "position": [2, 0, 0]},
-        {"character": {"name": "x" * 60}, "secret": "yes"},
-    ])  # fmt: skip
+    character = st.sampled_from(
+        [
+            {
+                "character": {
+                    "format": "tableside/majesty-character",
+                    "version": 1,
+                    "name": "Imp",
+                    "side": "fallen",
+                    "weapon": "Sword",
+                    "attributes": {
+                        "might": 40,
+                        "swiftness": 30,
+                        "control": 30,
+                        "endurance": 50,
+                        "resolve": 40,
+                        "passion": 40,
+                    },
+                }
+            },
+            {"model": "Goblin", "side": "monsters", "position": [2, 0, 0]},
+            {"character": {"name": "x" * 60}, "secret": "yes"},
+        ]
+    )
     name = st.sampled_from(["Ann's", "Night", *CONTROL, *STRINGS])
     simple: list[tuple[str, str, Any]] = [
         ("GET", f"/api/tables/{tid}", None),
-        ("GET", api(war), None), ("GET", api(war, "/log"), None), ("GET", api(fight), None),
-        ("GET", api(war, "/options"), None), ("GET", api(fight, "/options"), None),
+        ("GET", api(war), None),
+        ("GET", api(war, "/log"), None),
+        ("GET", api(fight), None),
+        ("GET", api(war, "/options"), None),
+        ("GET", api(fight, "/options"), None),
         ("GET", api(war, "/secrets"), None),
-        ("POST", api(war, "/undo"), {}), ("POST", api(war, "/redo"), {"revision": 3}),
+        ("POST", api(war, "/undo"), {}),
+        ("POST", api(war, "/redo"), {"revision": 3}),
         ("PUT", api(war, "/secrets"), {"npcs_secret": False}),
         ("PUT", api(war, "/secrets/Boss"), {"secret": False}),
-        ("GET", "/", None), ("GET", f"/tables/{tid}", None),
+        ("GET", "/", None),
+        ("GET", f"/tables/{tid}", None),
         ("GET", f"/tables/{tid}/encounters/{war}", None),
         ("GET", f"/tables/{tid}/encounters/{fight}", None),
         ("GET", f"/tables/{tid}/encounters/{war}/setup", None),
-        ("GET", "/api/nothing/here", None), ("DELETE", api(war), None),
-        ("PATCH", f"/api/tables/{tid}", {"name": "x"}), ("GET", "/api/tables", None),
+        ("GET", "/api/nothing/here", None),
+        ("DELETE", api(war), None),
+        ("PATCH", f"/api/tables/{tid}", {"name": "x"}),
+        ("GET", "/api/tables", None),
         ("GET", "/join/not-a-token", None),
-    ]  # fmt: skip
+    ]
     return st.one_of(
         with_dice.map(lambda p: command_request(p, "/commands")),
         with_dice.map(lambda p: command_request(p, "/preview")),
@@ -369,17 +510,26 @@ def endpoints(world: World, eve: bool) -> st.SearchStrategy[tuple[str, str, Any]
         st.sampled_from(simple),
         name.map(lambda n: ("POST", "/api/tables", {"name": n})),
         st.tuples(name, st.sampled_from([[], ["Boss"], ["Herald"], ["a b"]])).map(
-            lambda p: ("POST", f"/api/tables/{tid}/players", {"name": p[0], "characters": p[1]})),
-        st.tuples(name, st.sampled_from(["majesty-war", "strife-combat", "chess"]),
-                  st.none() | st.sampled_from(HUGE_INTS)).map(
-            lambda p: ("POST", f"/api/tables/{tid}/encounters",
-                       {"game": p[1], "name": p[0], "seed": p[2]})),
+            lambda p: ("POST", f"/api/tables/{tid}/players", {"name": p[0], "characters": p[1]})
+        ),
+        st.tuples(
+            name,
+            st.sampled_from(["majesty-war", "strife-combat", "chess"]),
+            st.none() | st.sampled_from(HUGE_INTS),
+        ).map(
+            lambda p: (
+                "POST",
+                f"/api/tables/{tid}/encounters",
+                {"game": p[1], "name": p[0], "seed": p[2]},
+            )
+        ),
         character.map(lambda c: ("POST", api(war, "/characters"), c)),
-        st.sampled_from(["form"]).map(lambda _: ("FORM", f"/tables/{tid}/players",
-                                                 "name=Eve%00&others=Boss")),
+        st.sampled_from(["form"]).map(
+            lambda _: ("FORM", f"/tables/{tid}/players", "name=Eve%00&others=Boss")
+        ),
         st.sampled_from(["form"]).map(lambda _: ("FORM", "/tables", "name=" + "%07" * 3)),
         st.sampled_from(["stream"]).map(lambda _: ("STREAM", api(war, "/stream"), None)),
-    )  # fmt: skip
+    )
 
 
 def mutated(world: World) -> st.SearchStrategy[Request]:
@@ -388,15 +538,41 @@ def mutated(world: World) -> st.SearchStrategy[Request]:
 
 def build_request(world: World, who: str) -> st.SearchStrategy[Request]:
     base = endpoints(world, who == "eve_own")
-    op = st.sampled_from(["as is", "as is", "leaf", "leaf", "leaf", "unknown key", "deep",
-                          "malformed", "content type", "path id", "method", "big"])  # fmt: skip
-    return st.tuples(base, op, hostile_value(), st.integers(0, 10**6),
-                     st.sampled_from(PATH_IDS)).map(
-        lambda p: make_request(world, who, *p))  # fmt: skip
+    op = st.sampled_from(
+        [
+            "as is",
+            "as is",
+            "leaf",
+            "leaf",
+            "leaf",
+            "unknown key",
+            "deep",
+            "malformed",
+            "content type",
+            "path id",
+            "method",
+            "big",
+        ]
+    )
+    return st.tuples(
+        base, op, hostile_value(), st.integers(0, 10**6), st.sampled_from(PATH_IDS)
+    ).map(lambda p: make_request(world, who, *p))
 
 
-PATH_IDS = ["0", "-1", str(2**31), str(2**63), str(10**30), "9" * 5000, "abc", "1.5", "NaN",
-            "%00", "..%2F..", "1e3"]  # fmt: skip
+PATH_IDS = [
+    "0",
+    "-1",
+    str(2**31),
+    str(2**63),
+    str(10**30),
+    "9" * 5000,
+    "abc",
+    "1.5",
+    "NaN",
+    "%00",
+    "..%2F..",
+    "1e3",
+]
 
 
 def leaf_paths(value: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
@@ -448,28 +624,48 @@ def body_reason(body: Any) -> str | None:
         why = refusal_reason(path[-1], value)
         if why:
             return why
-        if path[-1] == "maneuvers" and isinstance(value, list) and len(set(map(str, value))) < len(
-            value
+        if (
+            path[-1] == "maneuvers"
+            and isinstance(value, list)
+            and len(set(map(str, value))) < len(value)
         ):
             return "duplicate Maneuvers"
-        if path[-1] == "dice" and isinstance(value, list) and any(
-            isinstance(v, int) and not 1 <= v <= 100 for v in value
+        if (
+            path[-1] == "dice"
+            and isinstance(value, list)
+            and any(isinstance(v, int) and not 1 <= v <= 100 for v in value)
         ):
             return "a die face no die has"
     return None
 
 
-def make_request(world: World, who: str, base: tuple[str, str, Any], op: str, new: Any,
-                 pick: int, path_id: str) -> Request:  # fmt: skip
+def make_request(
+    world: World, who: str, base: tuple[str, str, Any], op: str, new: Any, pick: int, path_id: str
+) -> Request:
     method, path, body = base
     sender = "eve" if who == "eve_own" else who
     if method == "FORM":
-        why = "a name with a control character" if who == "eve_own" or path == "/tables" else None
-        return Request(sender, "POST", path, body.encode(), "application/x-www-form-urlencoded",
-                       note="form", must_refuse=why or f"{who} may not post this form")
+        named = "a name with a control character" if who == "eve_own" or path == "/tables" else None
+        return Request(
+            sender,
+            "POST",
+            path,
+            body.encode(),
+            "application/x-www-form-urlencoded",
+            note="form",
+            must_refuse=named or f"{who} may not post this form",
+        )
     if method == "STREAM":
-        return Request(sender, "GET", path, None, None, params={"after": str(pick % 5)},
-                       stream=True, note="stream")  # fmt: skip
+        return Request(
+            sender,
+            "GET",
+            path,
+            None,
+            None,
+            params={"after": str(pick % 5)},
+            stream=True,
+            note="stream",
+        )
     why: str | None = None
     content: bytes | None = None
     content_type: str | None = "application/json"
@@ -505,14 +701,19 @@ def make_request(world: World, who: str, base: tuple[str, str, Any], op: str, ne
     if content is None and body is not None:
         content = json_body(body)
         why = why or body_reason(body)
-    if method in ("DELETE", "PATCH", "OPTIONS") or path.startswith("/api/nothing") or (
-        method, path) == ("GET", "/api/tables") or path.startswith("/join/not"):
+    if (
+        method in ("DELETE", "PATCH", "OPTIONS")
+        or path.startswith("/api/nothing")
+        or (method, path) == ("GET", "/api/tables")
+        or path.startswith("/join/not")
+    ):
         why = why or "no such route, method or token"
     if not authorised(world, who, method, path, body):
         why = why or f"{who} may not {method} {path[:40]}"
     inputs = tuple(long_inputs(body)) + tuple(p for p in path.split("/") if len(p) > 40)
-    return Request(sender, method, path, content, content_type, note=note, must_refuse=why,
-                   inputs=inputs)  # fmt: skip
+    return Request(
+        sender, method, path, content, content_type, note=note, must_refuse=why, inputs=inputs
+    )
 
 
 def nested(depth: int) -> Any:
@@ -522,16 +723,30 @@ def nested(depth: int) -> Any:
     return value
 
 
-PLAYER_ACTORS = {"strike": "striker", "move": "id", "stance": "id", "rest": "id",
-                 "stand_ready": "id", "carry_over": "id", "break_free": "id", "interpose": "id",
-                 "attack": "attacker", "aoo": "attacker", "cast": "caster", "bottom": "id",
-                 "instant": "id", "whole_turn": "id", "roll_with_the_blow": "id", "hide": "id"}
+PLAYER_ACTORS = {
+    "strike": "striker",
+    "move": "id",
+    "stance": "id",
+    "rest": "id",
+    "stand_ready": "id",
+    "carry_over": "id",
+    "break_free": "id",
+    "interpose": "id",
+    "attack": "attacker",
+    "aoo": "attacker",
+    "cast": "caster",
+    "bottom": "id",
+    "instant": "id",
+    "whole_turn": "id",
+    "roll_with_the_blow": "id",
+    "hide": "id",
+}
 ANNS = ("Herald", "Aldric")
 
 
 def authorised(world: World, who: str, method: str, path: str, body: Any) -> bool:
     """Whether ``who`` may make this request at all (False: it must be refused)."""
-    if path in PUBLIC or who == "eve_own" or method == "GET" and who in ("ann", "bo"):
+    if path in PUBLIC or who == "eve_own" or (method == "GET" and who in ("ann", "bo")):
         return True
     if who != "ann":  # anonymous, forged, another table's Host, or Bo writing
         return False
@@ -543,8 +758,9 @@ def authorised(world: World, who: str, method: str, path: str, body: Any) -> boo
     field = PLAYER_ACTORS.get(kind) if isinstance(kind, str) else None
     if field is None:
         return False
-    return not (isinstance(args, dict) and isinstance(args.get(field), str)
-                and args[field] not in ANNS)  # fmt: skip
+    return not (
+        isinstance(args, dict) and isinstance(args.get(field), str) and args[field] not in ANNS
+    )
 
 
 # --- the final reads ----------------------------------------------------------------------------
@@ -557,8 +773,12 @@ def stream_for_a_moment(probe: Probe, who: str, eid: int, seconds: float = 1.5) 
     token = probe.tokens[who]
     deadline = time.monotonic() + seconds
     try:
-        with probe.client.stream("GET", url, params={"token": token, "after": "0"},
-                                 timeout=httpx.Timeout(TOO_SLOW, read=seconds)) as r:  # fmt: skip
+        with probe.client.stream(
+            "GET",
+            url,
+            params={"token": token, "after": "0"},
+            timeout=httpx.Timeout(TOO_SLOW, read=seconds),
+        ) as r:
             for chunk in r.iter_text():
                 got.append(chunk)
                 if time.monotonic() > deadline:
@@ -573,10 +793,12 @@ def final_reads(probe: Probe, world: World) -> list[str]:
     problems = []
     for who in ("ann", "bo"):
         for eid in (world.war, world.fight):
-            reads = [probe.send(Request(who, "GET", api(eid, rest), note="final read"))
-                     for rest in ("", "/log", "/options")]  # fmt: skip
-            page = probe.send(Request(who, "GET", f"/tables/{world.tid}/encounters/{eid}",
-                                      params={"token": probe.tokens[who]}, note="page"))  # fmt: skip
+            reads = [
+                probe.send(Request(who, "GET", api(eid, rest), note="final read"))
+                for rest in ("", "/log", "/options")
+            ]
+            page_path = f"/tables/{world.tid}/encounters/{eid}"
+            page = probe.send(Request(who, "GET", page_path, note="page"))
             for answer in [*reads, page]:
                 if answer is not None and eid == world.fight:
                     problems += weak_leaks(answer.text, f"{who}'s read of the fight")
@@ -614,9 +836,14 @@ def test_w7_to_w15_a_hostile_player_gets_no_500_no_hang_no_leak_and_writes_nothi
         host_sees_the_secrets(probe, world)
         sent = [0]
 
-        @settings(max_examples=EXAMPLES, derandomize=True, database=None, deadline=None,
-                  phases=[Phase.explicit, Phase.generate],
-                  suppress_health_check=list(HealthCheck))  # fmt: skip
+        @settings(
+            max_examples=EXAMPLES,
+            derandomize=True,
+            database=None,
+            deadline=None,
+            phases=[Phase.explicit, Phase.generate],
+            suppress_health_check=list(HealthCheck),
+        )
         @given(mutated(world))
         def attack(request: Request) -> None:
             if sent[0] % ARRANGE_EVERY == 0 and not probe.gave_up:
