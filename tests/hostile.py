@@ -41,7 +41,7 @@ HERALD: dict[str, Any] = json.loads(
 )
 TOO_SLOW = 5.0  # seconds: an answer slower than this is a hang (issue 10, item 1)
 STARTUP = 60.0
-MAX_RESTARTS = 3
+MAX_RESTARTS = 5
 ERROR_LIMIT = 300  # characters of one refusal's sentence
 ECHO_LIMIT = 40  # an input longer than this must not come back in a refusal
 
@@ -217,9 +217,24 @@ class Tally:
         }
 
 
+DIGITS_MARK = "__five_thousand_digits__"
+
+
 def json_body(value: Any) -> bytes:
-    """JSON text as Python writes it: NaN and Infinity appear as the bare words."""
-    return json.dumps(value, allow_nan=True).encode()
+    """JSON text as Python writes it: NaN and Infinity appear as the bare words, and an integer
+    past Python's 4300-digit conversion limit as its 5000 nines."""
+
+    def marked(v: Any) -> Any:
+        if isinstance(v, int) and not isinstance(v, bool) and abs(v) >= 10**4000:
+            return DIGITS_MARK
+        if isinstance(v, dict):
+            return {k: marked(i) for k, i in v.items()}
+        if isinstance(v, list | tuple):
+            return [marked(i) for i in v]
+        return v
+
+    text = json.dumps(marked(value), allow_nan=True)
+    return text.replace(f'"{DIGITS_MARK}"', "9" * 5000).encode()
 
 
 def long_inputs(value: Any) -> list[str]:
@@ -341,9 +356,21 @@ class Probe:
     def fingerprint(self) -> str:
         parts = []
         for who, path in self.fingerprint_paths:
-            r = self.client.get(self.server.base + path, headers=self.auth(who), timeout=60)
-            parts.append(f"{r.status_code} {r.text}")
+            parts.append(self.host_read(who, path))
         return "\n".join(parts)
+
+    def host_read(self, who: str, path: str) -> str:
+        """A Host's read; once more on a fresh connection if the server dropped the first."""
+        for attempt in (1, 2):
+            try:
+                r = self.client.get(self.server.base + path, headers=self.auth(who), timeout=60)
+                return f"{r.status_code} {r.text}"
+            except httpx.TransportError as error:
+                if attempt == 2:
+                    return f"no answer: {type(error).__name__}"
+                self.client.close()
+                self.client = httpx.Client(timeout=httpx.Timeout(TOO_SLOW, connect=TOO_SLOW))
+        raise AssertionError("unreachable")
 
     def restart(self, request: Request) -> None:
         """A hung request: the server is killed and started again on the same store."""

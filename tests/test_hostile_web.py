@@ -56,7 +56,7 @@ from hypothesis import strategies as st
 from test_store_support import BACKENDS, database_url
 
 # generated requests per backend (about 40 s on a loaded 2-core machine); more for a longer hunt
-EXAMPLES = int(os.environ.get("TABLESIDE_HOSTILE_EXAMPLES", "220"))
+EXAMPLES = int(os.environ.get("TABLESIDE_HOSTILE_EXAMPLES", "150"))
 ARRANGE_EVERY = 12  # the Host gives Herald and Aldric a Turn again every so many requests
 MANEUVERS = ["piercing thrust", "disarm", "lunge", "crushing blow"]
 HUGE_INTS = [10**30, 2**63, 2**63 - 1, 2**31, -1, -(2**63) - 1, 10**4999, 10**6]
@@ -153,8 +153,12 @@ def api(eid: int, rest: str = "") -> str:
 # --- the scripted commands that reach secret values (items 2 and 3) ---------------------------
 
 
-def post(probe: Probe, path: str, body: Any, note: str, who: str = "ann") -> Answer | None:
-    return probe.send(Request(who, "POST", path, json_body(body), note=note))
+def post(
+    probe: Probe, path: str, body: Any, note: str, who: str = "ann", must_refuse: str | None = None
+) -> Answer | None:
+    return probe.send(
+        Request(who, "POST", path, json_body(body), note=note, must_refuse=must_refuse)
+    )
 
 
 HERALD_READY = [
@@ -226,6 +230,21 @@ def war_secrets_reached(probe: Probe, world: World) -> None:
     post(
         probe, api(war, "/commands"), {"kind": "break_free", "args": {"id": "Herald"}}, "break_free"
     )
+
+
+def extreme_strikes(probe: Probe, world: World) -> None:
+    """Item 1: a player's Strike with Boon or Bane past the rules is refused at once (it hung)."""
+    released = {"kind": "apply_effect", "args": {"id": "Herald", "effect": "released"}}
+    for key in ("boon", "bane"):
+        turn_of(probe, world.war, "Herald", [*HERALD_READY, released])
+        strike = {"striker": "Herald", "defender": "Boss", "mode": "best", key: 10**30}
+        post(
+            probe,
+            api(world.war, "/commands"),
+            {"kind": "strike", "args": strike},
+            f"{key} 10**30",
+            must_refuse=f"{key} past what the rules use",
+        )
 
 
 def fight_secrets_reached(probe: Probe, world: World) -> list[str]:
@@ -679,7 +698,7 @@ def make_request(
         body = {**body, "zzz_unknown": 1}
         why = "an unknown key"
     elif op == "deep" and method != "GET":
-        body = {**(body or {}), "args": nested(DEEP)}
+        content = b'{"kind": "next", "args": ' + b"[" * DEEP + b"]" * DEEP + b"}"
         why = "a body nested 5000 deep"
     elif op == "malformed" and method != "GET":
         content = MALFORMED[pick % len(MALFORMED)]
@@ -714,13 +733,6 @@ def make_request(
     return Request(
         sender, method, path, content, content_type, note=note, must_refuse=why, inputs=inputs
     )
-
-
-def nested(depth: int) -> Any:
-    value: Any = []
-    for _ in range(depth):
-        value = [value]
-    return value
 
 
 PLAYER_ACTORS = {
@@ -834,6 +846,7 @@ def test_w7_to_w15_a_hostile_player_gets_no_500_no_hang_no_leak_and_writes_nothi
         war_secrets_reached(probe, world)
         problems = fight_secrets_reached(probe, world)
         host_sees_the_secrets(probe, world)
+        extreme_strikes(probe, world)
         sent = [0]
 
         @settings(
