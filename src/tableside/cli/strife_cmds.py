@@ -7,7 +7,6 @@ file (an argument ending in ``.json``). Physical dice are typed in stage by stag
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -21,9 +20,10 @@ from rich.console import Console, RenderableType
 from tableside.cli import strife_render as render
 from tableside.cli.output import print_json
 from tableside.cli.parsing import InputError
-from tableside.cli.sources import read_text
+from tableside.cli.sources import read_json
 from tableside.dice import SeededRng
 from tableside.errors import DataError, RulesError
+from tableside.limits import NUMBER_DIGITS_MAX, STAT_MAX, shown
 from tableside.strife import reactions
 from tableside.strife.attack import (
     AttackDice,
@@ -223,11 +223,7 @@ def load_catalog(files: Sequence[Path] | None) -> Catalog:
 
 
 def _json_file(path: Path, what: str) -> Any:
-    text = read_text(path, what)
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as error:
-        raise DataError(f"{path} is not valid JSON: {error.msg} at line {error.lineno}.") from None
+    return read_json(path, what)
 
 
 def find_model(catalog: Catalog, name: str) -> tuple[Catalog, Combatant]:
@@ -323,7 +319,7 @@ _STAGES = {
     "spirit_damage": "spirit", "cast": "cast", "d20": "d20", "test": "d20", "acting": "acting",
     "opposing": "opposing",
 }  # fmt: skip
-_FACE = re.compile(r"-?\d+")
+_FACE = re.compile(rf"-?\d{{1,{NUMBER_DIGITS_MAX}}}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -381,7 +377,7 @@ def _faces(text: str) -> list[int]:
     found = []
     for piece in (p for p in text.split(",") if p.strip()):
         if not _FACE.fullmatch(piece.strip()):
-            raise InputError(f"--dice must list whole numbers; {piece!r} is not one.")
+            raise InputError(f"--dice must list whole numbers; {shown(piece)} is not one.")
         value = int(piece)
         if value < 0:
             raise InputError(f"--dice cannot hold a negative die, got {value}.")
@@ -924,6 +920,8 @@ def stat_part(text: str | None, sheet: Combatant | None, option: str) -> Part:
         raise InputError(f"Give {option}: a number, or a stat name read from a model.")
     cleaned = text.strip()
     if re.fullmatch(r"[+-]?\d+", cleaned):
+        if len(cleaned.lstrip("+-")) > NUMBER_DIGITS_MAX or abs(int(cleaned)) > STAT_MAX:
+            raise InputError(f"{option} is a stat of at most {STAT_MAX}, got {shown(cleaned)}.")
         return Part("stat", int(cleaned))
     stat = _STAT_ALIASES.get(cleaned.lower())
     if stat is None:

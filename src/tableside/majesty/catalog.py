@@ -7,7 +7,6 @@ a file of their own with the same format to add or replace entries.
 
 from __future__ import annotations
 
-import json
 from enum import StrEnum
 from functools import cache
 from importlib import resources
@@ -16,6 +15,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from tableside.errors import DataError, RulesError
+from tableside.limits import json_document, shown
 from tableside.majesty.character import WearKind
 
 CATALOG_FORMAT = "tableside/majesty-catalog"
@@ -110,8 +110,9 @@ def validation_sentence(error: ValidationError, what: str) -> str:
     first = error.errors()[0]
     path = ".".join(str(part) for part in first["loc"]) or "(top level)"
     value = first.get("input")
-    shown = "" if isinstance(value, dict | list) else f" (got {value!r})"
-    return f"{what}: field {path}: {_plain_message(first)}{shown}."
+    got = "" if isinstance(value, dict | list) else f" (got {shown(value)})"
+    message = _plain_message(first).removeprefix("Value error, ")
+    return f"{what}: field {path}: {message}{got}."
 
 
 def _plain_message(error: Any) -> str:
@@ -134,11 +135,7 @@ def parse_catalog(data: Any, what: str = "catalogue") -> CatalogFile:
 
 def parse_catalog_text(text: str, what: str = "catalogue") -> CatalogFile:
     """Validate a catalogue given as JSON text."""
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise DataError(f"{what} is not valid JSON: {error.msg} at line {error.lineno}.") from None
-    return parse_catalog(data, what)
+    return parse_catalog(json_document(text, what), what)
 
 
 class Catalog:

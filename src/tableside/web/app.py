@@ -5,8 +5,12 @@ as ``JSONResponse`` directly: FastAPI's validation and encoding of an untyped ``
 0.45 ms per command (measured), for nothing.
 
 Every refusal is JSON ``{"error": "one sentence"}``: 400 bad input (naming the value), 401 no or
-unknown token, 403 not allowed for this role or character, 404 no such table or encounter, 409 a
-stale revision, 422 a request body of the wrong shape. Nothing is written on a refusal.
+unknown token, 403 not allowed for this role or character (or a browser's request without its
+CSRF proof), 404 no such table, seat or encounter, 409 a stale revision, 422 a request body of the
+wrong shape. Nothing is written on a refusal.
+
+Browsers present a session cookie instead of a token (W-11, :mod:`tableside.web.sessions`); the
+Host revokes and rotates tokens here too (W-12).
 """
 
 from __future__ import annotations
@@ -18,26 +22,29 @@ from typing import Annotated, Any, Literal
 
 from fastapi import FastAPI, Header, Query, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import HTMLResponse, JSONResponse, StreamingResponse
+from fastapi.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from tableside import errors
 from tableside.encounter.log import Command
+from tableside.limits import DICE_TYPED_MAX, SEED_MAX, SEED_MIN, DieFace, Flag, Label
 from tableside.store import Store, UnknownEncounterError
-from tableside.store.tables import UnknownTableError
+from tableside.store.tables import UnknownSeatError, UnknownTableError
 from tableside.web import play
-from tableside.web.auth import ForbiddenError, UnauthorisedError
+from tableside.web.auth import Credential, ForbiddenError, UnauthorisedError, credential
 from tableside.web.hub import record_stream
 from tableside.web.notify import Listener
-from tableside.web.pages import encounter_page, join_page
+from tableside.web.pages import encounter_page
+from tableside.web.sessions import SessionMiddleware, csrf_of, enter
 from tableside.web.setup import add_setup
 from tableside.web.table import WebTable
 
 CombatantId = Annotated[str, Field(min_length=1, max_length=40, pattern=r"^[A-Za-z0-9_.\-]+$")]
-Name = Annotated[str, Field(min_length=1, max_length=200)]
+Name = Label
 Authorization = Annotated[str | None, Header()]
 TokenQuery = Annotated[str | None, Query()]
-SEED = Field(default=None, ge=-(2**63), le=2**63 - 1)
+SEED = Field(default=None, ge=SEED_MIN, le=SEED_MAX)
+REVISION = Field(default=None, ge=0, le=SEED_MAX)
 LISTEN_POLL = 10.0
 
 
@@ -73,9 +80,9 @@ class CommandBody(Body):
 
     kind: str = Field(min_length=1, max_length=40)
     args: dict[str, Any] = Field(default_factory=dict)
-    dice: list[int] | None = Field(default=None, max_length=400)
-    revision: int | None = Field(default=None, ge=0)
-    hidden: bool = False
+    dice: list[DieFace] | None = Field(default=None, max_length=DICE_TYPED_MAX)
+    revision: int | None = REVISION
+    hidden: Flag = False
 
 
 class PlayBody(Body):
@@ -83,21 +90,22 @@ class PlayBody(Body):
 
     kind: str = Field(min_length=1, max_length=40)
     args: dict[str, Any] = Field(default_factory=dict)
-    dice: list[int] | None = Field(default=None, max_length=400)
+    dice: list[DieFace] | None = Field(default=None, max_length=DICE_TYPED_MAX)
 
 
 class StepBody(Body):
     """POST …/undo and …/redo."""
 
-    revision: int | None = Field(default=None, ge=0)
+    revision: int | None = REVISION
 
 
-def bearer(authorization: str | None) -> str | None:
-    """The token of an ``Authorization: Bearer <token>`` header."""
-    if authorization is None:
-        return None
-    scheme, _, token = authorization.partition(" ")
-    return token.strip() if scheme.lower() == "bearer" else None
+def bearer(authorization: str | None) -> Credential | None:
+    """The credential of the ``Authorization`` header: ``Bearer <token>`` or ``Session <id>``.
+
+    ``Session`` carries a browser's cookie, put there by the session middleware after its CSRF
+    check (W-11).
+    """
+    return credential(authorization)
 
 
 def refusal(status: int) -> Callable[[Request, Exception], JSONResponse]:
@@ -167,6 +175,7 @@ def create_app(
         (errors.StaleRevisionError, 409),
         (UnknownEncounterError, 404),
         (UnknownTableError, 404),
+        (UnknownSeatError, 404),
         (UnauthorisedError, 401),
         (ForbiddenError, 403),
     ]
@@ -178,6 +187,7 @@ def create_app(
     add_stream(app, table, stream_poll)
     add_pages(app, table)
     add_setup(app, table)
+    app.add_middleware(SessionMiddleware)
     return app
 
 
@@ -189,6 +199,30 @@ def add_api(app: FastAPI, table: WebTable) -> None:
         table_id, token = table.create_table(body.name)
         link = f"/join/{token}"
         return {"id": table_id, "name": body.name, "host_token": token, "join_link": link}
+
+    @app.post("/api/tables/{table_id}/host-token")
+    def rotate_host(table_id: int, authorization: Authorization = None) -> dict[str, Any]:
+        who = table.at_table(bearer(authorization), table_id)
+        token = table.rotate_host(who, table_id)
+        return {"id": table_id, "host_token": token, "join_link": f"/join/{token}"}
+
+    @app.delete("/api/tables/{table_id}/players/{seat_id}")
+    def remove_player(
+        table_id: int, seat_id: int, authorization: Authorization = None
+    ) -> dict[str, Any]:
+        who = table.at_table(bearer(authorization), table_id)
+        seat = table.remove_player(who, table_id, seat_id)
+        return {"id": seat.id, "name": seat.name, "characters": list(seat.characters),
+                "removed": True}  # fmt: skip
+
+    @app.post("/api/tables/{table_id}/players/{seat_id}/token")
+    def rotate_player(
+        table_id: int, seat_id: int, authorization: Authorization = None
+    ) -> dict[str, Any]:
+        who = table.at_table(bearer(authorization), table_id)
+        seat, token = table.rotate_player(who, table_id, seat_id)
+        return {"id": seat.id, "name": seat.name, "characters": list(seat.characters),
+                "token": token, "join_link": f"/join/{token}"}  # fmt: skip
 
     @app.get("/api/tables/{table_id}")
     def show_table(table_id: int, authorization: Authorization = None) -> dict[str, Any]:
@@ -252,16 +286,17 @@ def add_api(app: FastAPI, table: WebTable) -> None:
 
 
 def add_stream(app: FastAPI, table: WebTable, poll: Callable[[], float]) -> None:
-    """The live log: Server-Sent Events (token in the query: EventSource sets no headers)."""
+    """The live log: Server-Sent Events (a browser's EventSource sends its session cookie)."""
 
     @app.get("/api/encounters/{encounter_id}/stream")
     def stream(
         encounter_id: int,
-        token: TokenQuery = None,
         after: Annotated[int, Query(ge=0)] = 0,
         last_event_id: Annotated[int | None, Header(ge=0)] = None,
+        authorization: Authorization = None,
     ) -> StreamingResponse:
-        who, _info = table.at_encounter(token, encounter_id)
+        given = bearer(authorization)
+        who, _info = table.at_encounter(given, encounter_id)
         start = after if last_event_id is None else last_event_id
         events = record_stream(
             table.notifier,
@@ -269,6 +304,7 @@ def add_stream(app: FastAPI, table: WebTable, poll: Callable[[], float]) -> None
             lambda rev: table.visible_after(who, encounter_id, rev),
             start,
             poll,
+            alive=lambda: table.holds(given, who),
         )
         headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
         return StreamingResponse(events, media_type="text/event-stream", headers=headers)
@@ -277,19 +313,27 @@ def add_stream(app: FastAPI, table: WebTable, poll: Callable[[], float]) -> None
 def add_pages(app: FastAPI, table: WebTable) -> None:
     """The server-rendered pages."""
 
-    @app.get("/join/{token}", response_class=HTMLResponse)
-    def join(token: str) -> HTMLResponse:
-        who = table.principal(token)
-        return join_page(table.table_view(who), token)
+    @app.get("/join/{token}")
+    def join(request: Request, token: str) -> Response:
+        return enter(table, request, token)
 
     @app.get("/tables/{table_id}/encounters/{encounter_id}", response_class=HTMLResponse)
-    def page(table_id: int, encounter_id: int, token: TokenQuery = None) -> HTMLResponse:
-        who, info = table.at_encounter(token, encounter_id)
+    def page(
+        request: Request,
+        table_id: int,
+        encounter_id: int,
+        token: TokenQuery = None,
+        authorization: Authorization = None,
+    ) -> Response:
+        if token:
+            return enter(table, request, token, f"/tables/{table_id}/encounters/{encounter_id}")
+        who, info = table.at_encounter(bearer(authorization), encounter_id)
         if who.table_id != table_id:
             raise ForbiddenError(f"This token is not for table {table_id}.")
         view = table.table_view(who)
         records = table.log(who, encounter_id)
-        return encounter_page(view, info, table.state(encounter_id, who), records, token or "")
+        state = table.state(encounter_id, who)
+        return encounter_page(view, info, state, records, csrf_of(request))
 
 
 def add_play(app: FastAPI, table: WebTable) -> None:
