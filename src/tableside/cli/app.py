@@ -13,7 +13,6 @@ from typing import Any
 
 import typer
 
-from tableside.cli.bounds import bound_options
 from tableside.errors import TablesideError
 
 HELP = "Tableside: rules engine and live table for Allies of Majesty and Realm of Strife."
@@ -87,7 +86,10 @@ def build_app(load: str | None = "*") -> typer.Typer:
             app.command(name)(getattr(import_module(module), function))
         else:
             app.command(name, help=summary)(_listed_only)
-    bound_options(app)  # W-7: every numeric option of the loaded commands within its bound
+    if load in ("*", *GROUPS, *COMMANDS):
+        from tableside.cli.bounds import bound_options  # pydantic: only when a command is loaded
+
+        bound_options(app)  # W-7: every numeric option of the loaded commands within its bound
     return app
 
 
