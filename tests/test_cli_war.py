@@ -234,3 +234,16 @@ def test_a_war_command_imports_only_what_it_uses(cli: Cli) -> None:
         done = subprocess.run([sys.executable, "-c", LOADED, *args], env=env,
                               capture_output=True, text=True, check=True)  # fmt: skip
         assert done.stderr.strip().splitlines()[-1] == "[]", (args, done.stderr)
+
+
+def test_war_effect_and_set_help_list_every_effect_and_field(cli: Cli) -> None:
+    from typing import get_args
+
+    from tableside.encounter.war_args import EffectName, HostField
+
+    for command, names in (("effect", EffectName), ("set", HostField)):
+        code, out, _ = cli.run_in("war", command, "--help")
+        flat = " ".join(out.split())
+        assert code == 0
+        for name in get_args(names):
+            assert f" {name}," in flat or f" {name}." in flat, (command, name)

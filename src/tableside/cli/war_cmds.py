@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, get_args
 
 import typer
 
@@ -14,6 +14,7 @@ from tableside.cli.sources import read_json
 from tableside.cli.war_render import war_view
 from tableside.encounter.log import LogRecord
 from tableside.encounter.views import state_json
+from tableside.encounter.war_args import EffectName, HostField
 from tableside.majesty.adjust import AdjustMode
 
 app = typer.Typer(
@@ -21,6 +22,10 @@ app = typer.Typer(
     no_args_is_help=True,
     rich_markup_mode=None,
 )
+
+
+EFFECTS = ", ".join(get_args(EffectName))
+HOST_FIELDS = ", ".join(get_args(HostField))
 
 
 def run(db: str | None, encounter_id: int, command_kind: str, revision: int | None,
@@ -271,8 +276,14 @@ def break_free(
 def effect(
     encounter_id: EncounterId,
     who: Annotated[str, typer.Argument(help="Combatant id.")],
-    name: Annotated[str, typer.Argument(help="falter, falter_cycle, poison, bound, grappled, …")],
-    amount: Annotated[float, typer.Option(help="F:#, Poison:#, inches of Knock Back, Wear …")] = 1,
+    name: Annotated[str, typer.Argument(help=f"One of: {EFFECTS}.")],
+    amount: Annotated[
+        float,
+        typer.Option(
+            help="F:#, Poison:#, inches of Knock Back, Wear, Exertion, or an Entangling source's "
+            "strength (entangled)."
+        ),
+    ] = 1,
     by: Annotated[str | None, typer.Option(help="The elohim causing it.")] = None,
     source: Annotated[str, typer.Option(help="What causes it (shown in the log).")] = "host",
     dice: Dice = None,
@@ -289,7 +300,7 @@ def effect(
 def host_set(
     encounter_id: EncounterId,
     who: Annotated[str, typer.Argument(help="Combatant id.")],
-    field: Annotated[str, typer.Argument(help="ap, falter, poison, exertion, wear_e, …")],
+    field: Annotated[str, typer.Argument(help=f"One of: {HOST_FIELDS}.")],
     value: Annotated[str, typer.Argument(help="New value (x,y,z for position).")],
     db: Db = None,
     revision: Revision = None,
