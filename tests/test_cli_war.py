@@ -247,3 +247,19 @@ def test_war_effect_and_set_help_list_every_effect_and_field(cli: Cli) -> None:
         assert code == 0
         for name in get_args(names):
             assert f" {name}," in flat or f" {name}." in flat, (command, name)
+
+
+def test_war_stance_full_dominion_and_ruleset_commands(cli: Cli) -> None:
+    war_id = str(started(cli))
+    cli.json("ruleset", war_id, "newer-full-stance")
+    state = cli.json("stance", war_id, "Warrior", "--full")["state"]
+    assert state["ruleset"] == "newer-full-stance"
+    assert next(c for c in state["combatants"] if c["id"] == "Warrior")["full_stance"]
+    state = cli.json("dominion", war_id, "Ward", "--at", "1,0,0", "--radius", "0.5")["state"]
+    assert state["dominions"] == [{"id": "Ward", "center": [1.0, 0.0, 0.0], "radius": 0.5}]
+    code, _, err = cli.run("strike", war_id, "Herald", "Warrior")
+    assert code == 2 and "Dominion" in err
+    code, out, _ = cli.run("show", war_id)
+    assert "Full Defensive Stance" in out and "Ward at 1,0,0 radius 0.5" in out
+    code, _, err = cli.run("ruleset", war_id, "house")
+    assert code == 2 and "standard" in err

@@ -595,3 +595,59 @@ def test_m37_entangled_source_is_no_grappler() -> None:
     do(encounter, "stance", id="Warrior", on=True)  # the source's name makes no Grappler
     do(encounter, "apply_effect", id="Herald", effect="released")
     assert who(encounter, "Herald").entangled_strength is None
+
+
+# --- 16. Full Defensive Stance kept, Dominions, the ruleset per War (M-15, M-17, A-39 … A-41) ---
+
+
+def stance_war() -> Any:
+    encounter = war()
+    add(encounter, "Herald", swiftness=40)
+    add(encounter, "Warrior", (2.0, 0.0, 0.0), side="fallen", swiftness=10)
+    return encounter
+
+
+def guard_parts(record: Any) -> list[tuple[str, int]]:
+    result = next(e for e in record.events if e.kind == "strike_resolved").data["result"]
+    return [(p["label"], p["amount"]) for p in result["guard"]["parts"]]
+
+
+def test_m17_full_defensive_stance_is_the_defenders_kept_state() -> None:
+    encounter = stance_war()
+    do(encounter, "stance", id="Warrior", full=True)
+    assert who(encounter, "Warrior").full_stance
+    until_turn_of(encounter, "Herald")
+    record = do(encounter, "strike", (5,) * 7, striker="Herald", defender="Warrior")
+    assert ("Full Defensive Stance", 5) in guard_parts(record)  # no flag on the Strike
+    do(encounter, "stance", id="Warrior", on=False)
+    assert not who(encounter, "Warrior").full_stance
+    record = do(encounter, "strike", (5,) * 7, striker="Herald", defender="Warrior")
+    assert not any("Stance" in label for label, _ in guard_parts(record))
+
+
+def test_m17_the_newer_full_stance_ruleset_is_chosen_per_war() -> None:
+    encounter = stance_war()
+    do(encounter, "ruleset", name="newer-full-stance")
+    do(encounter, "stance", id="Warrior", full=True)
+    until_turn_of(encounter, "Herald")
+    record = do(encounter, "strike", (5,) * 7, striker="Herald", defender="Warrior")
+    result = next(e for e in record.events if e.kind == "strike_resolved").data["result"]
+    assert result["ruleset"] == "newer-full-stance"
+    assert not any("Stance" in label for label, _ in guard_parts(record))  # an Adjustment instead
+    other = stance_war()  # another War keeps the standard ruleset
+    do(other, "stance", id="Warrior", full=True)
+    until_turn_of(other, "Herald")
+    record = do(other, "strike", (5,) * 7, striker="Herald", defender="Warrior")
+    assert ("Full Defensive Stance", 5) in guard_parts(record)
+
+
+def test_m15_a_spiritual_dominion_in_the_war_blocks_strikes_through_it() -> None:
+    encounter = stance_war()
+    do(encounter, "dominion", id="Ward", center=[1.0, 0.0, 0.0], radius=0.5)
+    until_turn_of(encounter, "Herald")
+    with pytest.raises(TablesideError, match="Dominion"):
+        do(encounter, "strike", (5,) * 7, striker="Herald", defender="Warrior")
+    assert who(encounter, "Herald").ap == 7  # nothing spent
+    do(encounter, "dominion", id="Ward", on=False)
+    do(encounter, "strike", (5,) * 7, striker="Herald", defender="Warrior")
+    assert who(encounter, "Herald").ap == 4

@@ -204,6 +204,7 @@ CLI_BOUNDS: dict[str, tuple[float, float]] = {
     "factor": (-FACTOR_MAX, FACTOR_MAX),
     "against_factor": (-FACTOR_MAX, FACTOR_MAX),
     "distance": (0, DISTANCE_MAX),
+    "radius": (0, DISTANCE_MAX),  # a War's Spiritual Dominion (M-15)
     "amount": (0, EFFECT_AMOUNT_MAX),
     "ap": (1, AP_MAX),
     # Realm of Strife attacks, casts and tests

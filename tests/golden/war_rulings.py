@@ -128,6 +128,16 @@ SCRIPT: list[Command] = [
     c("apply_effect", id="Herald", effect="entangled", amount=40, source="Bind"),
     NEXT,  # Herald
     c("break_free", (9, 9, 10, 5, 5, 5, 5), id="Herald"),
+    # this War switches to the newer Full Defensive Stance; A-39: Herald keeps Full
+    # Defensive Stance as its state; A-40: a Spiritual Dominion stands in the War.
+    c("ruleset", name="newer-full-stance"),
+    c("stance", id="Herald", full=True),
+    c("dominion", id="Ward", center=[2.0, 3.0, 0.0], radius=0.5),
+    NEXT,  # Nimble
+    NEXT,  # Watcher
+    NEXT,  # Wall
+    c("move", id="Wall", to=[2.0, 0.0, 0.0]),
+    c("strike", (9, 9, 5, 5, 5, 5, 5), striker="Wall", defender="Herald"),
 ]
 
 

@@ -186,6 +186,34 @@ def remove(
 
 
 @app.command()
+def dominion(
+    encounter_id: EncounterId,
+    name: Annotated[str, typer.Argument(help="The Dominion's name.")],
+    at: Annotated[str, typer.Option(help="Its centre x,y,z in inches.")] = "0,0,0",
+    radius: Annotated[float, typer.Option(help="Its radius in inches.")] = 1.0,
+    off: Annotated[bool, typer.Option("--off", help="The Dominion ends.")] = False,
+    db: Db = None,
+    revision: Revision = None,
+    json_out: Json = False,
+) -> None:
+    """Raise (or move, or with --off end) a Spiritual Dominion: Strikes cannot pass it (M-15)."""
+    run(db, encounter_id, "dominion", revision, json_out, id=name,
+        center=list(parse_point(at, "--at")), radius=radius, on=not off)  # fmt: skip
+
+
+@app.command()
+def ruleset(
+    encounter_id: EncounterId,
+    name: Annotated[str, typer.Argument(help="standard or newer-full-stance.")],
+    db: Db = None,
+    revision: Revision = None,
+    json_out: Json = False,
+) -> None:
+    """Choose this War's ruleset (newer-full-stance: Full Defensive Stance gives an Adjustment)."""
+    run(db, encounter_id, "ruleset", revision, json_out, name=name)
+
+
+@app.command()
 def move(
     encounter_id: EncounterId,
     who: Annotated[str, typer.Argument(help="Combatant id.")],
@@ -211,12 +239,15 @@ def stance(
     encounter_id: EncounterId,
     who: Annotated[str, typer.Argument(help="Combatant id.")],
     off: Annotated[bool, typer.Option("--off", help="Leave Defensive Stance.")] = False,
+    full: Annotated[
+        bool, typer.Option("--full", help="Full Defensive Stance, kept until it ends (M-17).")
+    ] = False,
     db: Db = None,
     revision: Revision = None,
     json_out: Json = False,
 ) -> None:
-    """Enter (or leave) Defensive Stance."""
-    run(db, encounter_id, "stance", revision, json_out, id=who, on=not off)
+    """Enter (or leave) Defensive Stance, or Full Defensive Stance with --full."""
+    run(db, encounter_id, "stance", revision, json_out, id=who, on=not off, full=full or None)
 
 
 @app.command()

@@ -24,7 +24,8 @@ def end_point_text(state: WarState, ends: EndPoint | None) -> str:
 
 def conditions(state: WarState, c: Combatant) -> str:
     """Flags and timed effects with their end points."""
-    parts = [name for name, on in (("Defensive Stance", c.stance), ("Bound", c.bound),
+    stance = "Full Defensive Stance" if c.full_stance else "Defensive Stance"
+    parts = [name for name, on in ((stance, c.stance), ("Bound", c.bound),
                                    ("Exposed", c.exposed), ("Asleep", c.asleep),
                                    ("Weary", c.weary)) if on]  # fmt: skip
     if c.grappled_by and c.entangled_strength is not None:
@@ -75,7 +76,19 @@ def war_view(state: WarState, revision: int) -> RenderableType:
     whose = "not started" if current is None else f"{current.combatant}'s Turn ({current.segment})"
     if state.ended:
         whose = f"ended — winner: {state.winner or 'nobody'}"
-    return Group(f"Revision {revision}: {whose}", scroll_table(state), combatants_table(state))
+    head = f"Revision {revision}: {whose}"
+    if state.ruleset is not None:
+        head += f"; ruleset {state.ruleset}"
+    parts: list[RenderableType] = [head, scroll_table(state), combatants_table(state)]
+    if state.dominions:
+        parts.append(
+            "Spiritual Dominions (Strikes cannot pass through): "
+            + "; ".join(
+                f'{name} at {",".join(f"{v:g}" for v in d.center)} radius {d.radius:g}"'
+                for name, d in state.dominions.items()
+            )
+        )
+    return Group(*parts)
 
 
 def _strike_line(d: dict[str, Any]) -> str:

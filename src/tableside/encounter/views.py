@@ -25,6 +25,11 @@ def state_json(state: WarState, revision: int) -> dict[str, Any]:
             {"combatant": t.combatant, "segment": t.segment, "ap": t.ap} for t in state.order
         ],
         "combatants": [combatant_json(c) for c in state.combatants.values()],
+        "ruleset": state.ruleset,
+        "dominions": [
+            {"id": name, "center": list(d.center), "radius": d.radius}
+            for name, d in state.dominions.items()
+        ],
     }
 
 
@@ -36,8 +41,8 @@ def combatant_json(c: Any) -> dict[str, Any]:
         "endurance": ch.current_endurance, "resolve": ch.current_resolve,
         "passion": ch.current_passion, "falter": c.falter, "poison": c.poison, "ap": c.ap,
         "readied": c.readied, "exertion": ch.exertion, "position": list(c.position),
-        "stance": c.stance, "bound": c.bound, "grappled_by": c.grappled_by,
-        "entangled_strength": c.entangled_strength,
+        "stance": c.stance, "full_stance": c.full_stance, "bound": c.bound,
+        "grappled_by": c.grappled_by, "entangled_strength": c.entangled_strength,
         "exposed": c.exposed, "asleep": c.asleep, "surprised_by": list(c.surprised_by),
         "timed": [{"name": t.name, "source": t.source,
                    "ends": None if t.ends is None else t.ends.to_json()} for t in c.timed],

@@ -23,6 +23,7 @@ from tableside.encounter.war_args import (
     AddArgs,
     Args,
     CarryArgs,
+    DominionArgs,
     EffectArgs,
     HostArgs,
     IdArgs,
@@ -31,6 +32,7 @@ from tableside.encounter.war_args import (
     NoArgs,
     ReadyArgs,
     RestArgs,
+    RulesetArgs,
     StanceArgs,
     StrikeArgs,
     parse_args,
@@ -47,7 +49,7 @@ from tableside.majesty.formats import character_from_data, character_to_data
 from tableside.majesty.geometry import distance
 from tableside.majesty.interpose import interpose_check, require_interpose
 from tableside.majesty.report import check_dict, strike_dict
-from tableside.majesty.ruleset import STANDARD, Ruleset
+from tableside.majesty.ruleset import RULESETS, STANDARD, Ruleset
 from tableside.majesty.strike import (
     DefenderState,
     Placement,
@@ -509,7 +511,7 @@ def do_strike(game: MajestyWar, p: Pending, raw: dict[str, Any], rng: Rng) -> No
         grappler_strike(game, p, args, striker, defender, rng)
         return
     check_grappler_target(p.state, striker, defender, held)
-    setup = strike_setup(game, args, striker, defender)
+    setup = strike_setup(game, args, striker, defender, p.state)
     body = None if args.body is None else body_weapon(p, setup, args.body, striker, defender)
     if body is not None:
         setup = body.setup
@@ -694,16 +696,25 @@ def check_grappler_target(
 
 
 def strike_setup(
-    game: MajestyWar, args: StrikeArgs, striker: Combatant, defender: Combatant
+    game: MajestyWar,
+    args: StrikeArgs,
+    striker: Combatant,
+    defender: Combatant,
+    war: WarState | None = None,
 ) -> StrikeSetup:
-    """The Strike as the engine sees it, from the live combatants' conditions (M-17, M-19)."""
+    """The Strike as the engine sees it, from the live combatants' conditions (M-17, M-19).
+
+    With the ``war``'s state: its Spiritual Dominions block the Strike (M-15, A-40) and its
+    ruleset applies (A-41); without it, no Dominion and the game's ruleset.
+    """
     weapon = game.catalog.weapon(args.weapon or striker.character.weapon)
     steps = tuple(
         Step(s.die, s.delta, None if s.side is None else AdjustSide(s.side)) for s in args.steps
     )
+    full = defender.stance and (defender.full_stance or args.full_defensive_stance)
     state = DefenderState(
-        defensive_stance=defender.stance and not args.full_defensive_stance,
-        full_defensive_stance=defender.stance and args.full_defensive_stance,
+        defensive_stance=defender.stance and not full,
+        full_defensive_stance=full,
         grappled=defender.grappled_by is not None,
         bound=defender.bound,
         exposed=defender.effectively_exposed,
@@ -735,8 +746,12 @@ def strike_setup(
         tuple(game.catalog.maneuver(m) for m in args.maneuvers),
         state,
         options,
-        Placement((striker.position, *args.path), defender.position),
-        game.ruleset,
+        Placement(
+            (striker.position, *args.path),
+            defender.position,
+            () if war is None else tuple(war.dominions.values()),
+        ),
+        game.ruleset if war is None or war.ruleset is None else RULESETS[war.ruleset],
     )
 
 
@@ -864,6 +879,11 @@ def do_stance(game: MajestyWar, p: Pending, raw: dict[str, Any], rng: Rng) -> No
         require_free(c, "take Defensive Stance")
         if grappling(p.state, c.id):
             raise RulesError(f"{c.id} is Grappling and cannot be in Defensive Stance (M-37).")
+    elif args.full:
+        raise RulesError("Full Defensive Stance is a kind of stance: leave it with on=false alone.")
+    if args.full:
+        p.emit("stance_set", "M-17", id=c.id, on=True, full=True)
+        return
     p.emit("stance_set", "M-17", id=c.id, on=args.on)
 
 
@@ -969,6 +989,26 @@ def do_interpose(game: MajestyWar, p: Pending, raw: dict[str, Any], rng: Rng) ->
         text="interposes" if short == 0 else "fails to interpose",
         becomes_target=short == 0,
     )
+
+
+def do_dominion(game: MajestyWar, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
+    """A Spiritual Dominion raised (or moved) or ended; Strikes cannot pass through it (M-15)."""
+    args = cached_args(DominionArgs, raw, "dominion")
+    if not args.on:
+        if args.id not in p.state.dominions:
+            known = ", ".join(p.state.dominions) or "none"
+            raise RulesError(f"There is no Dominion {args.id!r} in this War (known: {known}).")
+        p.emit("dominion_removed", "M-15", id=args.id)
+        return
+    if args.id in p.state.combatants:
+        raise RulesError(f"{args.id!r} is a combatant's id; name the Dominion otherwise.")
+    p.emit("dominion_set", "M-15", id=args.id, center=list(args.center), radius=args.radius)
+
+
+def do_ruleset(game: MajestyWar, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
+    """The Host chooses this War's ruleset (Full Defensive Stance, M-17 option, A-41)."""
+    args = cached_args(RulesetArgs, raw, "ruleset")
+    p.emit("ruleset_set", "M-17", name=args.name, was=p.state.ruleset or game.ruleset.name)
 
 
 def do_effect(game: MajestyWar, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
@@ -1210,6 +1250,8 @@ HANDLERS: dict[str, Any] = {
     "interpose": do_interpose,
     "apply_effect": do_effect,
     "host_set": do_host_set,
+    "dominion": do_dominion,
+    "ruleset": do_ruleset,
 }
 
 
@@ -1227,7 +1269,7 @@ def strike_breakdown(
     striker, defender = p.combatant(args.striker), p.combatant(args.defender)
     if args.two_ap and args.body is None and defender in grappling(before, striker.id):
         return check_with_dice(grappler_check(before, args, striker, defender), rolled)
-    strike = strike_setup(game, args, striker, defender)
+    strike = strike_setup(game, args, striker, defender, before)
     if args.body is not None:
         strike = body_weapon(p, strike, args.body, striker, defender).setup
     return strike_with_dice(strike, rolled)

@@ -10,6 +10,7 @@ from tableside.errors import DataError
 from tableside.limits import (
     AP_MAX,
     DICE_MAX,
+    DISTANCE_MAX,
     EFFECT_AMOUNT_MAX,
     HOST_VALUE_MAX,
     ID_MAX,
@@ -118,6 +119,7 @@ class StanceArgs(Args):
 
     id: str = ID
     on: Flag = True
+    full: Flag = False  # Full Defensive Stance, kept until the stance ends (M-17, A-39)
 
 
 class RestArgs(Args):
@@ -149,6 +151,21 @@ class InterposeArgs(Args):
     striker: str = ID
     defender: str = ID
     ranged: Flag = False
+
+
+class DominionArgs(Args):
+    """dominion: a Spiritual Dominion (a sphere) Strikes cannot pass through (M-15, A-9, A-40)."""
+
+    id: str = ID
+    center: Coordinates = (0.0, 0.0, 0.0)
+    radius: float = Field(default=1.0, gt=0, le=DISTANCE_MAX)
+    on: Flag = True  # False: the Dominion ends
+
+
+class RulesetArgs(Args):
+    """ruleset: the Host's choice of options for this War (M-17 option, A-41)."""
+
+    name: Literal["standard", "newer-full-stance"]
 
 
 EffectName = Literal[

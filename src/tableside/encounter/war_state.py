@@ -15,7 +15,7 @@ from tableside.encounter.engine import copy_with
 from tableside.encounter.log import Event
 from tableside.majesty.character import Character, Status, WearKind
 from tableside.majesty.formats import character_from_data
-from tableside.majesty.geometry import Point
+from tableside.majesty.geometry import Dominion, Point
 
 JSON = dict[str, Any]
 
@@ -71,6 +71,7 @@ class Combatant:
     poison: int = 0
     window_exertion: int = 0
     stance: bool = False
+    full_stance: bool = False  # Full Defensive Stance (M-17, A-39)
     bound: bool = False
     asleep: bool = False
     grappled_by: str | None = None
@@ -119,6 +120,8 @@ class WarState:
     turn: int = -1
     ended: bool = False
     winner: str | None = None
+    dominions: dict[str, Dominion] = field(default_factory=dict)  # M-15, A-40
+    ruleset: str | None = None  # the War's options once the Host chose them (M-17, A-41)
 
     @property
     def now(self) -> EndPoint:
@@ -252,12 +255,21 @@ EVOLVE: dict[str, Callable[[WarState, JSON], WarState]] = {
     "timed_added": _timed_added,
     "timed_expired": _timed_expired,
     "moved": lambda s, d: _update(s, d, position=point(d["to"])),
-    "stance_set": lambda s, d: _update(s, d, stance=bool(d["on"])),
+    "stance_set": lambda s, d: _update(
+        s, d, stance=bool(d["on"]), full_stance=bool(d["on"]) and bool(d.get("full", False))
+    ),
     "condition_set": _condition,
     "twelves_counted": lambda s, d: _update(s, d, twelves_this_turn=int(d["count"])),
     "weary_set": lambda s, d: _update(s, d, weary=bool(d["weary"])),
     "character_set": _character_set,
     "war_ended": lambda s, d: copy_with(s, ended=True, winner=d["winner"]),
+    "dominion_set": lambda s, d: copy_with(
+        s, dominions={**s.dominions, d["id"]: Dominion(point(d["center"]), float(d["radius"]))}
+    ),
+    "dominion_removed": lambda s, d: copy_with(
+        s, dominions={k: v for k, v in s.dominions.items() if k != d["id"]}
+    ),
+    "ruleset_set": lambda s, d: copy_with(s, ruleset=str(d["name"])),
 }
 INFORMATIONAL = {"strike_resolved", "check_resolved", "ap_wasted", "turn_ended", "note"}
 
