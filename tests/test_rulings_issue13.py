@@ -651,3 +651,15 @@ def test_m15_a_spiritual_dominion_in_the_war_blocks_strikes_through_it() -> None
     do(encounter, "dominion", id="Ward", on=False)
     do(encounter, "strike", (5,) * 7, striker="Herald", defender="Warrior")
     assert who(encounter, "Herald").ap == 4
+
+
+# --- The Host's command line: a Strike's movement is logged with its inches (M-14) -------------
+
+
+def test_m14_a_strikes_movement_is_logged_with_its_inches() -> None:
+    encounter = stance_war()
+    until_turn_of(encounter, "Herald")
+    record = do(encounter, "strike", (5,) * 7, striker="Herald", defender="Warrior",
+                path=[[1.0, 0.0, 0.0], [1.0, 1.0, 0.0]])  # fmt: skip
+    moved = next(e for e in record.events if e.kind == "moved")
+    assert (moved.data["to"], moved.data["inches"]) == ([1.0, 1.0, 0.0], 2.0)

@@ -46,7 +46,7 @@ from tableside.majesty.character import Attribute, Character, Side, Status, Wear
 from tableside.majesty.checks import CheckResult, CheckSetup, check_with_dice, roll_check
 from tableside.majesty.condition import gain_exertion, is_weary
 from tableside.majesty.formats import character_from_data, character_to_data
-from tableside.majesty.geometry import distance
+from tableside.majesty.geometry import distance, path_length
 from tableside.majesty.interpose import interpose_check, require_interpose
 from tableside.majesty.report import check_dict, strike_dict
 from tableside.majesty.ruleset import RULESETS, STANDARD, Ruleset
@@ -519,7 +519,9 @@ def do_strike(game: MajestyWar, p: Pending, raw: dict[str, Any], rng: Rng) -> No
     spend_ap(p, striker.id, cost.ap, "Strike")
     result = roll_strike(setup, rng)
     if args.path:
-        p.emit("moved", "M-14", id=striker.id, to=list(args.path[-1]), inches=0, ap=0)
+        inches = path_length((striker.position, *args.path))
+        p.emit("moved", "M-14", id=striker.id, to=list(args.path[-1]), inches=round(inches, 3),
+               ap=0)  # fmt: skip
     p.emit(
         "strike_resolved",
         "M-20",
