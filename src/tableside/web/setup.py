@@ -31,6 +31,7 @@ from tableside.store import tables
 from tableside.strife.catalog import builtin_catalog as strife_catalog
 from tableside.web import pages
 from tableside.web.auth import Principal, require_host
+from tableside.web.guards import LimitError, shown
 from tableside.web.table import WebTable
 
 MAJESTY = "majesty-war"
@@ -292,6 +293,11 @@ def imported(form: Form) -> dict[str, Any]:
         raise DataError(
             f"The imported document is not valid JSON: {error.msg} at line {error.lineno}."
         ) from None
+    except (RecursionError, ValueError):  # nested too deeply, or a number of 4300+ digits
+        raise DataError(
+            "The imported document cannot be read: it is nested too deeply or has a number "
+            "too long."
+        ) from None
     if not isinstance(data, dict):
         raise DataError(f"The imported document must be a JSON object, got {type(data).__name__}.")
     return data
@@ -320,7 +326,8 @@ def build_spec(**values: Any) -> NewCharacter:
     except ValidationError as error:
         first = error.errors()[0]
         where = ".".join(str(p) for p in first["loc"])
-        raise DataError(f"Field {where}: {first['msg']} (got {first.get('input')!r}).") from None
+        got = shown(first.get("input"))
+        raise DataError(f"Field {where}: {first['msg']} (got {got}).") from None
 
 
 # --- pages ----------------------------------------------------------------------------------------
@@ -546,10 +553,12 @@ def add_setup_pages(app: FastAPI, table: WebTable) -> None:
     @app.post("/tables", response_class=HTMLResponse)
     def new_table(request: Request, form: PostedForm) -> HTMLResponse:
         name = text(form, "name")
+        address = request.client.host if request.client else "unknown"
         try:
-            table_id, token = table.create_table(name)
+            table_id, token = table.create_table(name, address)
         except TablesideError as error:
-            return status(pages.html("setup_home.html", name=name, error=str(error)), 400)
+            code = error.status if isinstance(error, LimitError) else 400
+            return status(pages.html("setup_home.html", name=name, error=str(error)), code)
         link = page_link(request, f"/tables/{table_id}?token={quote(token)}")
         return status(created_page(f"Table {name} created", link, HOST_WARNING), 201)
 
