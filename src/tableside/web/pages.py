@@ -297,9 +297,21 @@ async function refresh() {
 }
 // --- sending ------------------------------------------------------------------------------
 function report(text) { $('error').textContent = text; }
+// commands, undo and redo carry the revision this page shows (W-14): a command is decided
+// against the table as it is now, an undo or redo only if nothing came after that revision
+const SEEN = ['/commands', '/undo', '/redo'];
+function movedOn(path, seen) {
+  const n = state.revision - seen, what = path === '/commands' ? 'command' : path.slice(1);
+  return 'The table moved on: ' + (n > 0 ? n + ' new record' + (n === 1 ? '' : 's') +
+    ' since revision ' + seen : 'the page was behind') + '; your ' + what +
+    ' was not applied. Check the table and send it again.';
+}
 async function post(path, body) {
+  const seen = state.revision;
+  if (SEEN.includes(path)) body = {...body, revision: seen};
   const r = await fetch(api + path, {method: 'POST', headers: auth, body: JSON.stringify(body)});
   const answer = await r.json();
+  if (r.status === 409) { await refresh(); report(movedOn(path, seen)); return null; }
   report(r.ok ? '' : answer.error);
   return r.ok ? answer : null;
 }

@@ -531,6 +531,7 @@ class Rendered:
 
     values: dict[str, str] = field(default_factory=dict)
     error: str | None = None
+    code: int = 400  # 413 or 429 for a limit (W-13)
 
 
 def flat(form: Form) -> dict[str, str]:
@@ -557,8 +558,8 @@ def add_setup_pages(app: FastAPI, table: WebTable) -> None:
         try:
             table_id, token = table.create_table(name, address)
         except TablesideError as error:
-            code = error.status if isinstance(error, LimitError) else 400
-            return status(pages.html("setup_home.html", name=name, error=str(error)), code)
+            page = pages.html("setup_home.html", name=name, error=str(error))
+            return status(page, refusal_code(error))
         link = page_link(request, f"/tables/{table_id}?token={quote(token)}")
         return status(created_page(f"Table {name} created", link, HOST_WARNING), 201)
 
@@ -577,7 +578,8 @@ def add_setup_pages(app: FastAPI, table: WebTable) -> None:
                 raise DataError(f"Unknown game {game!r}; known games: {', '.join(GAMES)}.")
             info = table.create_encounter(who, table_id, game, name, seed)
         except TablesideError as error:
-            return render_table(table, who, token or "", Rendered(flat(form), str(error)))
+            again = Rendered(flat(form), str(error), refusal_code(error))
+            return render_table(table, who, token or "", again)
         return see_other(f"/tables/{table_id}/encounters/{info.id}/setup", token or "")
 
     @app.post("/tables/{table_id}/players", response_class=HTMLResponse)
@@ -590,7 +592,8 @@ def add_setup_pages(app: FastAPI, table: WebTable) -> None:
             seat, seat_token = table.add_player(who, table_id, text(form, "name"), characters)
         except TablesideError as error:
             values = {**flat(form), "player": text(form, "name")}
-            return render_table(table, who, token or "", Rendered(values, str(error)))
+            again = Rendered(values, str(error), refusal_code(error))
+            return render_table(table, who, token or "", again)
         link = page_link(request, f"/join/{quote(seat_token)}")
         back = f"/tables/{table_id}?token={quote(token or '')}"
         title = f"Join link for {seat.name}"
@@ -610,7 +613,7 @@ def add_setup_pages(app: FastAPI, table: WebTable) -> None:
             spec = spec_from_form(table.store.encounter(encounter_id).game, form)
             add_character(table, who, encounter_id, spec)
         except TablesideError as error:
-            again = Rendered(flat(form), str(error))
+            again = Rendered(flat(form), str(error), refusal_code(error))
             return render_encounter(table, who, encounter_id, token or "", again)
         path = f"/tables/{table_id}/encounters/{encounter_id}/setup"
         return see_other(path, token or "")
@@ -641,6 +644,11 @@ PLAYER_WARNING = (
     "Share this link with this player only, shown only this once: whoever opens it plays "
     "this seat's characters."
 )
+
+
+def refusal_code(error: TablesideError) -> int:
+    """A form's refusal: 400, or 413/429 for a limit (W-13)."""
+    return error.status if isinstance(error, LimitError) else 400
 
 
 def status(response: HTMLResponse, code: int) -> HTMLResponse:
@@ -699,7 +707,7 @@ def render_table(table: WebTable, who: Principal, token: str, again: Rendered) -
               **again.values}  # fmt: skip
     page = pages.html("setup_table.html", view=view, token=token, games=GAMES, values=values,
                       combatants=list(dict.fromkeys(ids)), error=again.error)  # fmt: skip
-    return status(page, 400) if again.error else page
+    return status(page, again.code) if again.error else page
 
 
 def render_encounter(
@@ -725,7 +733,7 @@ def render_encounter(
         weapons=[w.name for w in majesty_catalog().weapons.values()],
         models=[c.name for c in strife_catalog().combatants.values()],
     )
-    return status(page, 400) if again.error else page
+    return status(page, again.code) if again.error else page
 
 
 def choice_name(row: dict[str, Any]) -> str:
