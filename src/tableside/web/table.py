@@ -1,9 +1,9 @@
 """The web table's operations, free of HTTP: tables, seats, commands, reads, role filtering.
 
 Commands on one encounter are serialised by a lock per encounter in this process; across
-processes the store's revision check refuses the later of two writers (``StaleRevisionError``,
-HTTP 409) with nothing written, and the refused process reloads the encounter on its next
-request. Every read a player makes leaves out the records of hidden commands (and their undo
+processes the store's revision check refuses the later of two writers (``StaleRevisionError``)
+with nothing written: the refused process drops its copy and decides a command that is not
+exact again on the encounter read anew (an exact one answers 409). Every read a player makes leaves out the records of hidden commands (and their undo
 and redo); the Host sees them marked ``"hidden": true``. Every state, record and answer a
 player gets has the values of combatants secret to it concealed (:mod:`tableside.web.redact`).
 
