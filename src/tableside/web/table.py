@@ -3,9 +3,10 @@
 Commands on one encounter are serialised by a lock per encounter in this process; across
 processes the store's revision check refuses the later of two writers (``StaleRevisionError``)
 with nothing written: the refused process drops its copy and decides a command that is not
-exact again on the encounter read anew (an exact one answers 409). Every read a player makes leaves out the records of hidden commands (and their undo
-and redo); the Host sees them marked ``"hidden": true``. Every state, record and answer a
-player gets has the values of combatants secret to it concealed (:mod:`tableside.web.redact`).
+exact again on the encounter read anew (an exact one answers 409). Every read a player makes
+leaves out the records of hidden commands (and their undo and redo); the Host sees them marked
+``"hidden": true``. Every state, record and answer a player gets has the values of combatants
+secret to it concealed (:mod:`tableside.web.redact`).
 
 A command's ``revision`` is the revision its sender saw: the command is decided against the
 current state and refused only by the rules, unless ``exact`` asks for the old check (409 when
