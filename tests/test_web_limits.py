@@ -26,10 +26,10 @@ from tableside import service
 from tableside.cli.app import app as cli_app
 from tableside.encounter.log import Command
 from tableside.encounter.roster import add_commands, character_doc
-from tableside.limits import Limits
 from tableside.store import Store, tables
 from tableside.web import create_app
 from tableside.web.table import WebTable
+from tableside.web_limits import Limits
 
 BIG = [2**63, 2**63 - 1, 2**31, -1, 0, "abc", "9" * 60]
 

@@ -100,7 +100,7 @@ LIMIT_HELP = {
 
 def limit_option(name: str) -> Any:
     """A ``--max-...`` option of ``serve`` that sets its limit's environment variable (W-13)."""
-    from tableside.limits import ENV, Limits
+    from tableside.web_limits import ENV, Limits
 
     default = getattr(Limits(), name)
     words = f"{LIMIT_HELP[name]} (default {default}, or ${ENV[name]})."
@@ -109,7 +109,7 @@ def limit_option(name: str) -> Any:
 
 def apply_limits(values: dict[str, int | None]) -> None:
     """Put the limits given as options into the environment, where every worker reads them."""
-    from tableside.limits import ENV
+    from tableside.web_limits import ENV
 
     for name, value in values.items():
         if value is not None:

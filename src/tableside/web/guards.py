@@ -32,9 +32,9 @@ from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from tableside.errors import TablesideError
-from tableside.limits import ENV, Limits, whole_limit
+from tableside.web_limits import ENV, Limits, whole_limit
 
-__all__ = ["ENV", "Limits", "whole_limit"]  # re-exported from tableside.limits
+__all__ = ["ENV", "Limits", "whole_limit"]  # re-exported from tableside.web_limits
 
 LOG = logging.getLogger("tableside.web")
 SHOWN_CHARS = 40
