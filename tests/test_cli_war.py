@@ -90,7 +90,7 @@ def test_stale_revision_and_bad_commands_exit_2_and_write_nothing(cli: Cli) -> N
     code, _, err = cli.run("strike", war_id, "Herald", "Ghost")
     assert code == 2 and "'Ghost'" in err
     code, _, err = cli.run("rest", war_id, "Herald", "--ap", "0")
-    assert code == 2 and "field ap" in err
+    assert code == 2 and "--ap must be 1 to 7" in err
     assert cli.json("show", war_id)["revision"] == 3
     code, _, err = cli.run("show", "99")
     assert code == 2 and "99" in err

@@ -79,3 +79,14 @@ def test_the_guard_catches_print_and_open() -> None:
 
 def test_the_guard_allows_what_the_core_needs() -> None:
     assert offending_imports(ast.parse("import numpy\nfrom dataclasses import dataclass")) == []
+
+
+def web_files() -> list[Path]:
+    return sorted((SRC / "web").rglob("*.py"))
+
+
+@pytest.mark.parametrize("path", web_files(), ids=lambda p: str(p.relative_to(SRC)))
+def test_the_web_table_does_not_import_the_command_line(path: Path) -> None:
+    """The web and the CLI share presentation through tableside.encounter.views, not each other."""
+    names = imported_modules(ast.parse(path.read_text("utf-8")))
+    assert [n for n in names if n == "tableside.cli" or n.startswith("tableside.cli.")] == []

@@ -112,7 +112,7 @@ def test_sa38_hp_sets_absorption_and_defeat_for_an_object(
 
 BAD: list[tuple[list[str], str]] = [
     (["odds", *BLOCKED[:-1], "0"], "at least 1"),
-    (["odds", *BLOCKED, "--mc", "0"], "at least 1 attack"),
+    (["odds", *BLOCKED, "--mc", "0"], "--mc must be 1 to"),
     (["odds", *BLOCKED, "--plot", "chart.svg"], ".png"),
     (["odds", "attack", "Goblin", "Aldric", "--crit", "120"], "120"),
     (["odds", "attack", "Goblin", "Aldric", "--reaction", "dance"], "dance"),

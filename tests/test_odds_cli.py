@@ -139,11 +139,11 @@ def test_odds_check_json(
 
 BAD = [
     (["odds", "strike", "--mode", "explicit"], "explicit"),
-    (["odds", "strike", "--endurance", "-41"], "−40"),
-    (["odds", "strike", "--mc", "0"], "at least one roll"),
+    (["odds", "strike", "--endurance", "-41"], "--endurance must be -40 to"),
+    (["odds", "strike", "--mc", "0"], "--mc must be 1 to 10000000"),
     (["odds", "strike", "--plot", "chart.svg"], ".png"),
     (["odds", "strike", "--weapon", "Trebuchet"], "Trebuchet"),
-    (["odds", "strike", "--boon", "9"], "Boon"),
+    (["odds", "strike", "--boon", "9"], "--boon must be 0 to 6"),
     (["odds", "check"], "attribute"),
 ]
 

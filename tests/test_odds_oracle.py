@@ -253,6 +253,8 @@ SAMPLED: dict[str, Callable[[], StrikeSetup]] = {
                                                 **striker_adjusts(10)),
     "defender_k10_exposed": lambda: strike_setup(state=DefenderState(exposed=True),
                                                  **defender_adjusts(10)),
+    "m36_bound_striker_k2": lambda: strike_setup(weapon="Sword", state=DefenderState(bound=True),
+                                                 **striker_adjusts(2)),
 }  # fmt: skip
 
 # Faces 1, 11 and 12 come up more often, so Epic rolls (M-9) and 12/1 pairs (M-8) are common.

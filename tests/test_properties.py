@@ -74,8 +74,8 @@ def unpaired(faces: Sequence[int], reading: Reading) -> tuple[int, int]:
 
 
 def expected_reading(state: DefenderState) -> Reading:
-    """M-19: Exposed reads 1–3 as Misses and 11 as 12; Surprised reads 11 as 12."""
-    if state.exposed:
+    """M-19: Exposed (or Bound, M-36) reads 1–3 as Misses and 11 as 12; Surprised 11 as 12."""
+    if state.exposed or state.bound:
         return EXPOSED
     return SURPRISED if state.surprised else PLAIN
 

@@ -1,4 +1,4 @@
-"""Rulings M-1 … M-13 (RULINGS.md): characters and every roll.
+"""Rulings M-1 … M-13 (docs/rules.md): characters and every roll.
 
 Every test names its ruling id; dice are scripted so every number is exact.
 """

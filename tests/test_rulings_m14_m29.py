@@ -1,4 +1,4 @@
-"""Rulings M-14 … M-29 (RULINGS.md): the whole Strike, end to end on scripted dice."""
+"""Rulings M-14 … M-29 (docs/rules.md): the whole Strike, end to end on scripted dice."""
 
 from __future__ import annotations
 

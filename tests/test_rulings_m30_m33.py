@@ -1,4 +1,4 @@
-"""Rulings M-30 … M-33 (RULINGS.md): Checks and interactions on scripted dice."""
+"""Rulings M-30 … M-33 (docs/rules.md): Checks and interactions on scripted dice."""
 
 from __future__ import annotations
 

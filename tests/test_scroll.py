@@ -1,4 +1,4 @@
-"""Rulings M-39 … M-41 (RULINGS.md): the War Scroll, points on it, Carry Over and Stand Ready."""
+"""Rulings M-39 … M-41 (docs/rules.md): the War Scroll, points on it, Carry Over and Stand Ready."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Rulings M-34 … M-39 (RULINGS.md): Falter, Knock Back, Bound, Grappled, Poison, Surprise."""
+"""Rulings M-34 … M-39 (docs/rules.md): Falter, Knock Back, Bound, Grappled, Poison, Surprise."""
 
 from __future__ import annotations
 

@@ -59,7 +59,7 @@ from tableside.strife.turns import (
 STR = Part("STR", 12)
 
 
-# --- rounding (RULINGS header, SA-1) ----------------------------------------------------------
+# --- rounding (docs/rules.md, SA-1) ----------------------------------------------------------
 
 
 @pytest.mark.parametrize(

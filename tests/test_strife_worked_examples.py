@@ -1,4 +1,4 @@
-"""The Realm of Strife rows of RULINGS.md's "Worked examples" table, one named test per row."""
+"""The Realm of Strife rows of docs/rules.md's "Worked examples" table, one named test per row."""
 
 from __future__ import annotations
 

@@ -322,3 +322,28 @@ def fight_table(server: LiveServer) -> tuple[int, int, str]:
                        ("add", goblin), ("start", {"ambush": "heroes"})]:  # fmt: skip
         web.execute(host, info.id, Command(kind, args), None)
     return table_id, info.id, token
+
+
+def test_a_player_s_dice_against_a_secret_defender_get_the_w10_sentence_and_still_roll(
+    play: Play,
+) -> None:
+    """W-10: no preview against a secret combatant; the page says so and sends the dice as they
+    are when the player accepts."""
+    player, host = close_in_and_aim(play), play.host
+    tables.set_secret(play.server.table.store, play.demo.encounter_id, "Watcher", True)
+    player.type("my-dice", DICE)
+    player.find("use-dice").click()
+    player.wait("the sentence", lambda _s: player.find("suggestion").is_displayed())
+    head = player.text("suggestion-head")
+    assert head.startswith("Previews involving Watcher are not shown to players")
+    assert "(W-10)" in head and head.endswith("Accept sends these dice as they are.")
+    assert lines(player, "#suggestion-steps li") == [] and player.text("error") == ""
+    assert play.server.table.store.encounter(play.demo.encounter_id).revision == 10
+    player.find("accept").click()
+    for seat in (host, player):
+        seat.wait("the Strike", lambda s: s.text("revision") == "11")
+    log = player.log()
+    assert "rolled 9 4 12 3 8 1 10 → final 8 4 12 3 8 1 10 (defender 9→8)" in log
+    assert not any("vs Guard 2" in line for line in log)  # the why is public words (W-9)
+    assert any("best: Precision vs Guard (secret)" in line for line in log)
+    assert any("vs Guard 2" in line for line in host.log())

@@ -336,7 +336,7 @@ def test_w5_the_war_scroll_shows_a_secret_combatants_turns_but_not_their_ap() ->
         {"combatant": "Herald", "segment": "1", "ap": 7}]  # fmt: skip
 
 
-def test_w6_players_get_no_odds_against_a_secret_npc_and_previews_are_redacted(war: War) -> None:
+def test_w6_w10_players_get_no_odds_or_previews_against_a_secret_npc(war: War) -> None:
     war.command(war.host, "next")
     war.command(war.host, "strike", striker="Boss", defender="Herald", **NONE)
     war.command(war.host, "next")
@@ -346,9 +346,7 @@ def test_w6_players_get_no_odds_against_a_secret_npc_and_previews_are_redacted(w
     assert war.client.post(war.api("/odds"), headers=war.host, json=strike).status_code == 200
     dice = {**strike, "dice": [12, 9, 3, 8, 1, 10, 11]}
     r = war.client.post(war.api("/preview"), headers=war.ann, json=dice)
-    assert r.status_code == 200, r.text
-    result = next(e for e in r.json()["record"]["events"] if e["kind"] == "strike_resolved")
-    assert result["data"]["result"]["guard"]["value"] == SECRET
+    assert r.status_code == 403 and "Boss" in r.json()["error"] and "W-10" in r.json()["error"]
     options = war.client.get(war.api("/options"), headers=war.ann)
     received = r.text + options.text
     assert options.status_code == 200 and not {n for n in boss_numbers(war) if n in received}

@@ -1,4 +1,4 @@
-"""The "Worked examples" table of RULINGS.md: one named test per Allies of Majesty row.
+"""The "Worked examples" table of docs/rules.md: one named test per Allies of Majesty row.
 
 Rows for rules not built yet are left out: M-34 (Falter cap), M-40 (War Scroll Segments),
 M-38 (Poison) and M-35 (Knock Back collisions).

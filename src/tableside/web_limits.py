@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields
 
 from tableside.errors import TablesideError
+from tableside.limits import SERVE_LIMIT_MAX
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,9 +58,9 @@ ENV = {f.name: f"TABLESIDE_{f.name.upper()}" for f in fields(Limits)}
 
 
 def whole_limit(label: str, raw: str) -> int:
-    """A limit's value: a whole number from 1 to 10^9, else one sentence naming it."""
-    if not re.fullmatch(r"[0-9]{1,10}", raw) or not 1 <= int(raw) <= 10**9:
+    """A limit's value: a whole number from 1 to ``SERVE_LIMIT_MAX``, else one sentence."""
+    if not re.fullmatch(r"[0-9]{1,10}", raw) or not 1 <= int(raw) <= SERVE_LIMIT_MAX:
         raise TablesideError(
-            f"{label} must be a whole number from 1 to 1000000000, got {raw[:40]!r}."
+            f"{label} must be a whole number from 1 to {SERVE_LIMIT_MAX}, got {raw[:40]!r}."
         )
     return int(raw)

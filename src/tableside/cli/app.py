@@ -7,6 +7,7 @@ import sys
 import typer
 
 from tableside.cli import character_cmds, fight_cmds, majesty_cmds, odds_cmds, strife_cmds, war_cmds
+from tableside.cli.bounds import bound_options
 from tableside.cli.serve_cmds import serve
 from tableside.cli.simulate_cmds import simulate
 from tableside.errors import TablesideError
@@ -26,6 +27,7 @@ app.add_typer(strife_cmds.app, name="strife")
 app.add_typer(odds_cmds.app, name="odds")
 app.command("serve")(serve)
 app.command("simulate")(simulate)
+bound_options(app)  # W-7: every numeric option within what the rules can use
 
 USAGE_ERROR = 2
 

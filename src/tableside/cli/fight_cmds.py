@@ -10,9 +10,10 @@ import typer
 
 from tableside.cli import encounter_cmds
 from tableside.cli.encounter_cmds import Db, Dice, EncounterId, EncounterKind, Json, Revision
-from tableside.cli.fight_render import fight_json, fight_view
+from tableside.cli.fight_render import fight_view
 from tableside.cli.parsing import parse_point
 from tableside.cli.sources import read_text
+from tableside.encounter.views import fight_json
 
 app = typer.Typer(
     help="A stored Realm of Strife combat: add models, start (ambush), move, attack, react, undo.",

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from rich.console import Group, RenderableType
 from rich.table import Table
 
-from tableside.encounter.strife_state import FightState, Model
+from tableside.encounter.strife_state import FightState
 from tableside.strife.conditions import Condition
 
 
@@ -54,27 +52,3 @@ def fight_view(state: FightState, revision: int) -> RenderableType:
     if state.ended:
         whose = f"ended — winner: {state.winner or 'nobody'}"
     return Group(f"Revision {revision}: {whose}", order_table(state), models_table(state))
-
-
-def model_json(m: Model) -> dict[str, Any]:
-    """One model as plain JSON."""
-    return {
-        "id": m.id, "side": m.side, "hp": m.sheet.hp, "hp_max": m.sheet.hp_max,
-        "position": list(m.position), "score": m.score, "elements": list(m.elements),
-        "conditions": [{"name": c.name, "source": c.source, "rounds_left": c.rounds_left,
-                        "until": c.until, "stacks": c.stacks} for c in m.conditions],
-        "initiative_penalty": m.initiative_penalty, "hidden": m.hidden,
-    }  # fmt: skip
-
-
-def fight_json(state: FightState, revision: int) -> dict[str, Any]:
-    """The fight's state as plain JSON."""
-    return {
-        "revision": revision, "round": state.round, "ambush": state.ambush,
-        "order": list(state.order), "current": state.current, "ended": state.ended,
-        "winner": state.winner,
-        "reactions_spent": sorted(state.rounds.reactions_spent),
-        "offers": [{"attacker": o.attacker, "weapon": o.weapon, "target": o.target}
-                   for o in state.offers],
-        "models": [model_json(m) for m in state.models.values()],
-    }  # fmt: skip

@@ -204,7 +204,9 @@ def strike(
     grappled: Annotated[
         bool, typer.Option("--grappled", help="Defender Grappled or Entangled (Guard halved).")
     ] = False,
-    bound: Annotated[bool, typer.Option("--bound", help="Defender Bound (Guard 0).")] = False,
+    bound: Annotated[
+        bool, typer.Option("--bound", help="Defender Bound: Guard 0 and Exposed (M-36).")
+    ] = False,
     wear_flat: Annotated[int, typer.Option(help='Flat "# Wear" (M-26).')] = 0,
     wear_percent: Annotated[int, typer.Option(help="% Wear (M-26).")] = 0,
     ignore_stops: Annotated[int, typer.Option(help="Ignore N Stops (M-20).")] = 0,

@@ -104,7 +104,7 @@ def limit_option(name: str) -> Any:
 
     default = getattr(Limits(), name)
     words = f"{LIMIT_HELP[name]} (default {default}, or ${ENV[name]})."
-    return typer.Option(f"--{name.replace('_', '-')}", min=1, max=10**9, help=words)
+    return typer.Option(f"--{name.replace('_', '-')}", help=words)
 
 
 def apply_limits(values: dict[str, int | None]) -> None:

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from pathlib import Path
 
 from tableside.cli.parsing import InputError
 from tableside.errors import TablesideError, require_non_negative
+from tableside.limits import ATTRIBUTE_MAX, NUMBER_DIGITS_MAX, shown
 from tableside.majesty.catalog import Catalog, builtin_catalog, parse_catalog_text
 from tableside.majesty.character import Attributes, Character, Side
 from tableside.majesty.formats import character_from_text
@@ -38,10 +40,13 @@ def load_catalog(extra: Path | None) -> Catalog:
 
 def parse_attributes(text: str, option: str) -> Attributes:
     """Six numbers Might,Swiftness,Control,Endurance,Resolve,Passion."""
-    try:
-        values = [int(v) for v in text.split(",")]
-    except ValueError:
-        raise InputError(f"{option} needs six whole numbers, not {text!r}.") from None
+    pieces = [v.strip() for v in text.split(",")]
+    if not all(re.fullmatch(rf"[+-]?\d{{1,{NUMBER_DIGITS_MAX}}}", v) for v in pieces):
+        raise InputError(f"{option} needs six whole numbers, not {shown(text)}.")
+    values = [int(v) for v in pieces]
+    for value in values:
+        if not 0 <= value <= ATTRIBUTE_MAX:
+            raise InputError(f"{option} needs attributes from 0 to {ATTRIBUTE_MAX}, got {value}.")
     if len(values) != 6:
         raise InputError(
             f"{option} needs six numbers (Might,Swiftness,Control,Endurance,Resolve,Passion), "

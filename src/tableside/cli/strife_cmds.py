@@ -24,6 +24,7 @@ from tableside.cli.parsing import InputError
 from tableside.cli.sources import read_text
 from tableside.dice import SeededRng
 from tableside.errors import DataError, RulesError
+from tableside.limits import NUMBER_DIGITS_MAX, STAT_MAX, shown
 from tableside.strife import reactions
 from tableside.strife.attack import (
     AttackDice,
@@ -323,7 +324,7 @@ _STAGES = {
     "spirit_damage": "spirit", "cast": "cast", "d20": "d20", "test": "d20", "acting": "acting",
     "opposing": "opposing",
 }  # fmt: skip
-_FACE = re.compile(r"-?\d+")
+_FACE = re.compile(rf"-?\d{{1,{NUMBER_DIGITS_MAX}}}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -381,7 +382,7 @@ def _faces(text: str) -> list[int]:
     found = []
     for piece in (p for p in text.split(",") if p.strip()):
         if not _FACE.fullmatch(piece.strip()):
-            raise InputError(f"--dice must list whole numbers; {piece!r} is not one.")
+            raise InputError(f"--dice must list whole numbers; {shown(piece)} is not one.")
         value = int(piece)
         if value < 0:
             raise InputError(f"--dice cannot hold a negative die, got {value}.")
@@ -924,6 +925,8 @@ def stat_part(text: str | None, sheet: Combatant | None, option: str) -> Part:
         raise InputError(f"Give {option}: a number, or a stat name read from a model.")
     cleaned = text.strip()
     if re.fullmatch(r"[+-]?\d+", cleaned):
+        if len(cleaned.lstrip("+-")) > NUMBER_DIGITS_MAX or abs(int(cleaned)) > STAT_MAX:
+            raise InputError(f"{option} is a stat of at most {STAT_MAX}, got {shown(cleaned)}.")
         return Part("stat", int(cleaned))
     stat = _STAT_ALIASES.get(cleaned.lower())
     if stat is None:

@@ -13,7 +13,7 @@ from tableside.cli.encounter_cmds import Db, Dice, EncounterId, EncounterKind, J
 from tableside.cli.parsing import parse_path, parse_point
 from tableside.cli.sources import read_text
 from tableside.cli.war_render import war_view
-from tableside.encounter.war_state import WarState
+from tableside.encounter.views import state_json
 from tableside.majesty.adjust import AdjustMode
 
 app = typer.Typer(
@@ -27,37 +27,6 @@ def run(db: str | None, encounter_id: int, command_kind: str, revision: int | No
         as_json: bool, dice: str | None = None, /, **args: Any) -> None:  # fmt: skip
     """Run one War command through the store and report it."""
     encounter_cmds.run(WAR, db, encounter_id, command_kind, revision, as_json, dice, **args)
-
-
-def state_json(state: WarState, revision: int) -> dict[str, Any]:
-    """The War's state as plain JSON."""
-    return {
-        "revision": revision,
-        "cycle": state.cycle,
-        "turn": state.turn,
-        "current": None if state.current is None else state.current.combatant,
-        "ended": state.ended,
-        "winner": state.winner,
-        "order": [
-            {"combatant": t.combatant, "segment": t.segment, "ap": t.ap} for t in state.order
-        ],
-        "combatants": [combatant_json(c) for c in state.combatants.values()],
-    }
-
-
-def combatant_json(c: Any) -> dict[str, Any]:
-    """One combatant as plain JSON."""
-    ch = c.character
-    return {
-        "id": c.id, "side": ch.side.value, "status": ch.status.value,
-        "endurance": ch.current_endurance, "resolve": ch.current_resolve,
-        "passion": ch.current_passion, "falter": c.falter, "poison": c.poison, "ap": c.ap,
-        "readied": c.readied, "exertion": ch.exertion, "position": list(c.position),
-        "stance": c.stance, "bound": c.bound, "grappled_by": c.grappled_by,
-        "exposed": c.exposed, "asleep": c.asleep, "surprised_by": list(c.surprised_by),
-        "timed": [{"name": t.name, "source": t.source,
-                   "ends": None if t.ends is None else t.ends.to_json()} for t in c.timed],
-    }  # fmt: skip
 
 
 @app.command()

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
@@ -20,6 +20,18 @@ from tableside.encounter.log import Command, Event
 from tableside.encounter.strife_state import FightState, Model, condition_json, evolve
 from tableside.encounter.war_args import ID, Args, Coordinates, parse_args
 from tableside.errors import RulesError
+from tableside.limits import (
+    HOST_VALUE_MAX,
+    MODIFIER_MAX,
+    MODIFIERS_MAX,
+    ROUNDS_MAX,
+    SPELL_POWER_MAX,
+    Flag,
+    FreeText,
+    Label,
+    Name,
+    SideName,
+)
 from tableside.majesty.geometry import distance
 from tableside.strife import reactions as react
 from tableside.strife.attack import AttackResult, AttackSetup, roll_attack
@@ -71,6 +83,7 @@ from tableside.strife.turns import (
     with_bottom_of_queue,
 )
 
+Modifier = Annotated[int, Field(ge=-MODIFIER_MAX, le=MODIFIER_MAX)]
 CONTACT = 1.0  # inches between centres that count as base contact (SA addendum)
 NEXT_TURN_END = "the end of its next Turn"
 
@@ -79,16 +92,16 @@ class AddArgs(Args):
     """add: a model from the catalogue (by name) or a sheet, on a side, at a position."""
 
     id: str = ID
-    model: str | None = None
+    model: Name | None = None
     sheet: dict[str, Any] | None = None
-    side: str = Field(min_length=1, max_length=40)
+    side: SideName
     position: Coordinates = (0.0, 0.0, 0.0)
 
 
 class StartArgs(Args):
     """start: roll nothing more; order by Initiative Score; optional ambush round (S-3, S-4)."""
 
-    ambush: str | None = None
+    ambush: Label | None = None
 
 
 class IdArgs(Args):
@@ -103,16 +116,16 @@ class MoveArgs(Args):
     id: str = ID
     to: Coordinates
     mode: MoveMode = MoveMode.WALK
-    difficult: bool = False
+    difficult: Flag = False
 
 
 class AttackItem(Args):
     """One attack of an Action, with the defender's declared reaction (if any)."""
 
     defender: str = ID
-    weapon: str | None = None
-    precision: bool = False
-    modifiers: tuple[int, ...] = ()
+    weapon: Name | None = None
+    precision: Flag = False
+    modifiers: tuple[Modifier, ...] = Field(default=(), max_length=MODIFIERS_MAX)
     reaction: Literal["block", "parry", "combined_parry", "block_and_parry", "ward_off"] | None = (
         None
     )
@@ -130,13 +143,13 @@ class CastArgs(Args):
 
     caster: str = ID
     targets: tuple[str, ...] = Field(min_length=1, max_length=12)
-    power: str = Field(min_length=1, max_length=80)
+    power: Name
     element: Element
-    damage: str | None = None
-    spell_power: int = Field(default=0, ge=0)
-    separate_rolls: bool = False
-    instant: bool = False
-    resists: bool = True
+    damage: str | None = Field(default=None, max_length=20)
+    spell_power: int = Field(default=0, ge=0, le=SPELL_POWER_MAX)
+    separate_rolls: Flag = False
+    instant: Flag = False
+    resists: Flag = True
 
 
 class AooArgs(Args):
@@ -144,14 +157,14 @@ class AooArgs(Args):
 
     attacker: str = ID
     target: str = ID
-    weapon: str
+    weapon: Name
 
 
 class InstantArgs(Args):
     """instant: one per Turn, or out of turn at the cost of the next Turn's (S-4, S-5)."""
 
     id: str = ID
-    name: str = Field(min_length=1, max_length=80)
+    name: Name
 
 
 class WholeTurnArgs(Args):
@@ -160,7 +173,7 @@ class WholeTurnArgs(Args):
     id: str = ID
     kind: Literal["recover", "skill", "sprint"]
     to: Coordinates | None = None
-    skill: str | None = None
+    skill: Name | None = None
 
 
 class RollArgs(Args):
@@ -174,24 +187,24 @@ class ConditionArgs(Args):
     """condition: put a named condition on a model, with a duration and a source (S-23)."""
 
     id: str = ID
-    name: str = Field(min_length=1, max_length=40)
-    rounds: int | None = Field(default=None, ge=1)
-    until: str | None = None
-    source: str = "host"
+    name: Name
+    rounds: int | None = Field(default=None, ge=1, le=ROUNDS_MAX)
+    until: FreeText | None = None
+    source: FreeText = "host"
 
 
 class EndConditionArgs(Args):
     """end_condition: remove a condition by name."""
 
     id: str = ID
-    name: str
+    name: Name
 
 
 class EndCombatArgs(Args):
     """end_combat: class resources after the fight (S-22)."""
 
-    wave: bool = False
-    battle_within_2_minutes: bool = False
+    wave: Flag = False
+    battle_within_2_minutes: Flag = False
 
 
 class HostArgs(Args):
@@ -199,7 +212,7 @@ class HostArgs(Args):
 
     id: str = ID
     field: Literal["hp", "position"]
-    value: int | Coordinates
+    value: Annotated[int, Field(ge=-HOST_VALUE_MAX, le=HOST_VALUE_MAX)] | Coordinates
 
 
 @dataclass

@@ -40,9 +40,9 @@ from tableside.errors import RulesError
 from tableside.majesty import scroll, special
 from tableside.majesty.adjust import Step
 from tableside.majesty.catalog import Catalog, builtin_catalog
-from tableside.majesty.character import Attribute, Side, Status, WearKind
+from tableside.majesty.character import Attribute, Character, Side, Status, WearKind
 from tableside.majesty.checks import CheckResult, CheckSetup, roll_check
-from tableside.majesty.condition import gain_exertion
+from tableside.majesty.condition import gain_exertion, is_weary
 from tableside.majesty.formats import character_from_data, character_to_data
 from tableside.majesty.geometry import distance
 from tableside.majesty.interpose import interpose_check, require_interpose
@@ -160,16 +160,30 @@ def add_exertion(p: Pending, who: str, amount: int, self_generated: bool, source
         ignored=gain.ignored,
         source=source,
     )
+    update_weary(p, who)
 
 
 def deal_wear(p: Pending, who: str, kind: str, amount: int, source: str, rule: str) -> None:
     """Wear to one combatant (the −40 floor is the character's, M-1)."""
     if amount > 0:
         p.emit("wear_taken", rule, id=who, kind=kind, amount=amount, source=source)
+        convert_if_defeated(p, who)
+
+
+def convert_if_defeated(p: Pending, who: str) -> None:
+    """A Defeated elohim's F:# all converts to WearR and WearP at once (M-34)."""
+    c = p.state.combatants.get(who)
+    if c is not None and c.defeated and c.falter:
+        inflict_falter(p, who, 0, "Defeated")
 
 
 def one_cycle_later(state: WarState) -> EndPoint:
-    """'For 1 Cycle': until this point of the next Cycle (M-39)."""
+    """'For 1 Cycle': until this point of the next Cycle (M-39, A-20).
+
+    Before the War starts (Cycle 0) it lasts all of Cycle 1: until just before Cycle 2 (A-31).
+    """
+    if state.cycle == 0:
+        return EndPoint(2, 0)
     return EndPoint(state.cycle + 1, max(state.turn, 0))
 
 
@@ -205,21 +219,41 @@ def spend_ap(p: Pending, who: str, cost: int, action: str) -> None:
     c = p.combatant(who)
     if p.state.ended:
         raise RulesError("The War has ended; no more actions can be taken.")
+    timed = c.falter_cycle
+    if timed is not None:
+        until = (
+            ""
+            if timed.ends is None
+            else f" until just before Cycle {timed.ends.cycle}, Turn {timed.ends.turn + 1}"
+        )
+        raise RulesError(f"{who} is under F:1 Cycle{until}: every AP is wasted (M-34).")
     current = p.state.current
     if current is not None and current.combatant == who and c.ap >= cost:
         p.emit("ap_set", "M-40", id=who, ap=c.ap - cost, spent=cost, action=action)
         return
-    if c.readied >= cost and c.ready_uses:
-        uses = list(c.ready_uses[1:])
+    use = scroll.use_for(c.ready_uses, action)
+    if c.readied >= cost and use is not None:
+        uses = [u for i, u in enumerate(c.ready_uses) if i != use]
         p.emit(
             "readied_set", "M-41", id=who, ap=c.readied - cost, uses=uses, spent=cost, action=action
         )
         return
+    if c.readied >= cost and c.ready_uses:
+        declared = " and ".join(repr(clip(u)) for u in c.ready_uses)
+        raise RulesError(
+            f"{who}'s {c.readied} Readied AP are declared for {declared}, "
+            f"not for {action} (M-41, A-34)."
+        )
     whose = "nobody's" if current is None else f"{current.combatant}'s"
     raise RulesError(
         f"{who} cannot {action} for {cost} AP: it is {whose} Turn and {who} has {c.ap} AP "
         f"and {c.readied} Readied AP."
     )
+
+
+def clip(text: str, limit: int = 40) -> str:
+    """A value cut to ``limit`` characters for an error message."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def require_free(c: Combatant, action: str) -> None:
@@ -266,6 +300,10 @@ class MajestyWar:
             raise RulesError(f"Unknown War command {command.kind!r}; known: {', '.join(HANDLERS)}.")
         p = Pending(state, describe=describe)
         handler(self, p, command.args, rng)
+        for who in list(p.state.combatants):
+            convert_if_defeated(p, who)  # however it became Defeated (M-34)
+        if p.state.current is not None:
+            update_weary(p, p.state.current.combatant)  # Stamina may have changed (M-4)
         check_war_end(p)
         return p
 
@@ -334,18 +372,27 @@ def end_turn(p: Pending) -> None:
 
 
 def start_cycle(p: Pending) -> None:
-    """Assign every standing combatant's Turns to Segments for a new Cycle (M-40)."""
-    entrants = [
-        scroll.Entrant(
-            c.id,
-            c.character.war.speed,
-            c.character.referenced(Attribute.SWIFTNESS),
-            c.character.side == Side.HOLY,
-            c.tiebreak,
+    """Assign every standing combatant's Turns to Segments for a new Cycle (M-40).
+
+    Timed effects ending before the new Cycle's first Turn expire first, and a Status lowered
+    "for 1 Cycle" that ends during the new Cycle does not shape its War Scroll (M-24, M-39, A-30).
+    """
+    upcoming = p.state.cycle + 1
+    expire_timed(p, EndPoint(upcoming, 0))
+    entrants = []
+    for c in p.state.combatants.values():
+        character = scroll_character(c, upcoming)
+        if character.status is Status.DEFEATED:
+            continue
+        entrants.append(
+            scroll.Entrant(
+                c.id,
+                character.war.speed,
+                character.referenced(Attribute.SWIFTNESS),
+                character.side == Side.HOLY,
+                c.tiebreak,
+            )
         )
-        for c in p.state.combatants.values()
-        if not c.defeated
-    ]
     segments = scroll.war_scroll(entrants)
     order = [
         {"combatant": t.combatant, "segment": t.segment, "ap": t.ap}
@@ -353,6 +400,18 @@ def start_cycle(p: Pending) -> None:
         for t in segment.turns
     ]
     p.emit("cycle_started", "M-40", cycle=p.state.cycle + 1, order=order)
+
+
+def scroll_character(c: Combatant, cycle: int) -> Character:
+    """The character a Cycle's War Scroll is built from: lowerings ending in it left out (A-30)."""
+    ending = sum(
+        1
+        for t in c.timed
+        if t.name == "status_lowered" and t.ends is not None and t.ends.cycle <= cycle
+    )
+    if not ending:
+        return c.character
+    return c.character.with_status_lowered(max(0, c.character.status_lowered - ending))
 
 
 def start_turn(p: Pending, index: int) -> None:
@@ -373,11 +432,19 @@ def start_turn(p: Pending, index: int) -> None:
     )
     rest_readied(p, c.id)
     poison_tick(p, c.id)
-    grant_turn_ap(p, c.id, turn.ap + carried)
-    c = p.combatant(c.id)
-    weary = c.character.exertion > c.character.war.stamina
+    grant_turn_ap(p, c.id, min(turn.ap + carried, scroll.TURN_AP))  # never above 7: A-29
+    update_weary(p, c.id)
+
+
+def update_weary(p: Pending, who: str) -> None:
+    """Weary as soon as Exertion is above current Stamina during its own Turn (M-4, A-32)."""
+    current = p.state.current
+    c = p.state.combatants.get(who)
+    if c is None or current is None or current.combatant != who:
+        return
+    weary = is_weary(c.character)
     if weary != c.weary:
-        p.emit("weary_set", "M-4", id=c.id, weary=weary)
+        p.emit("weary_set", "M-4", id=who, weary=weary)
 
 
 def expire_timed(p: Pending, now: EndPoint) -> None:
@@ -550,8 +617,21 @@ def grant_strike_ap(p: Pending, striker: str, result: StrikeResult) -> None:
             id=striker,
             count=c.twelves_this_turn + result.effects.twelve_fired,
         )
-    if result.effects.ap_gained:
+    if not result.effects.ap_gained:
+        return
+    current = p.state.current
+    if current is not None and current.combatant == striker:
         p.emit("ap_set", "M-21", id=striker, ap=c.ap + result.effects.ap_gained)
+        return
+    # A Strike with Readied AP outside its Turn: the AP join the Readied AP (A-33).
+    p.emit(
+        "readied_set",
+        "M-21",
+        id=striker,
+        ap=c.readied + result.effects.ap_gained,
+        uses=list(c.ready_uses),
+        gained=result.effects.ap_gained,
+    )
 
 
 def epic_consequences(p: Pending, result: StrikeResult, striker: str, defender: str) -> None:
@@ -570,6 +650,7 @@ def epic_consequences(p: Pending, result: StrikeResult, striker: str, defender: 
             )
         if defeat:
             p.emit("defeated", "M-24", id=who, source="Epic result")
+        convert_if_defeated(p, who)
 
 
 def knock_back(p: Pending, who: str, origin: Any, inches: float, rng: Rng) -> None:
@@ -577,10 +658,11 @@ def knock_back(p: Pending, who: str, origin: Any, inches: float, rng: Rng) -> No
     c = p.combatant(who)
     end = special.knock_back_destination(origin, c.position, inches)
     others = {o.id: o.position for o in p.state.combatants.values() if o.id != who}
-    hit = special.first_collision(c.position, end, others)
-    if hit is not None and not avoided(p, hit.other, rng):
-        collide(p, who, hit, rng)
-        end = hit.point
+    for hit in special.path_collisions(c.position, end, others):
+        if not avoided(p, hit.other, rng):  # each elohim met in turn, until one is hit
+            collide(p, who, hit, rng)
+            end = hit.point
+            break
     p.emit("moved", "M-35", id=who, to=list(end), inches=inches, ap=0, forced=True)
     setup = special.knock_back_check(c.character.referenced(Attribute.CONTROL), inches)
     result = run_check(p, who, setup, rng, "Knock Back Control Check", "M-35")
@@ -649,6 +731,7 @@ def do_rest(game: MajestyWar, p: Pending, raw: dict[str, Any], rng: Rng) -> None
         ignored=0,
         source="Rest",
     )
+    update_weary(p, c.id)
 
 
 def do_stand_ready(game: MajestyWar, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
@@ -656,6 +739,12 @@ def do_stand_ready(game: MajestyWar, p: Pending, raw: dict[str, Any], rng: Rng) 
     args = cached_args(ReadyArgs, raw, "stand_ready")
     ready = scroll.stand_ready(args.ap, args.uses)
     c = p.combatant(args.id)
+    refused = scroll.refused_while_bound(ready.uses) if c.bound else None
+    if refused is not None:
+        raise RulesError(
+            f"{c.id} is Bound and may Stand Ready only to speak, use Spiritual Effects, Sing or "
+            f"Rest, not for {clip(refused)!r} (M-36, A-34)."
+        )
     spend_ap(p, c.id, ready.ap, "Stand Ready")
     p.emit("readied_set", "M-41", id=c.id, ap=c.readied + ready.ap, uses=list(ready.uses))
 
@@ -671,9 +760,15 @@ def do_carry_over(game: MajestyWar, p: Pending, raw: dict[str, Any], rng: Rng) -
 
 
 def next_turn_ap(state: WarState, who: str) -> int:
-    """AP of the combatant's next Turn in this Cycle's order (0 if none is left)."""
+    """AP of the combatant's next Turn: later in this Cycle, else its first of the next (M-41).
+
+    The next Cycle's first Turn is Segment 1's chunk of the combatant's current Speed (M-40).
+    """
     later = [t for t in state.order[state.turn + 1 :] if t.combatant == who]
-    return later[0].ap if later else 0
+    if later:
+        return later[0].ap
+    speed = state.get(who).character.war.speed
+    return scroll.turn_chunks(speed)[0] if speed > 0 else 0
 
 
 def do_break_free(game: MajestyWar, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
@@ -734,6 +829,8 @@ def _grappled(p: Pending, c: Combatant, args: EffectArgs, rng: Rng) -> None:
         p.combatant(args.by)
     p.emit("condition_set", "M-37", id=c.id, name="grappled_by", value=args.by or args.source)
     p.emit("stance_set", "M-37", id=c.id, on=False)
+    if args.by is not None and p.combatant(args.by).stance:
+        p.emit("stance_set", "M-37", id=args.by, on=False, reason="Grappling")
     convert_falter(p, c.id)
 
 
@@ -761,8 +858,17 @@ def _falter_cycle(p: Pending, c: Combatant, args: EffectArgs, rng: Rng) -> None:
         ends=one_cycle_later(p.state).to_json(),
     )
     convert_falter(p, c.id)
-    p.emit("ap_wasted", "M-34", id=c.id, pool="ap", ap=c.ap, reason="F:1 Cycle")
-    p.emit("ap_set", "M-34", id=c.id, ap=0)
+    waste_all_ap(p, c.id)
+
+
+def waste_all_ap(p: Pending, who: str) -> None:
+    """F:1 Cycle wastes every AP held, Readied AP included (M-34)."""
+    c = p.combatant(who)
+    if c.readied:
+        p.emit("ap_wasted", "M-34", id=who, pool="readied", ap=c.readied, reason="F:1 Cycle")
+        p.emit("readied_set", "M-34", id=who, ap=0, uses=[])
+    p.emit("ap_wasted", "M-34", id=who, pool="ap", ap=c.ap, reason="F:1 Cycle")
+    p.emit("ap_set", "M-34", id=who, ap=0)
 
 
 def _release_cycle(p: Pending, c: Combatant, args: EffectArgs, rng: Rng) -> None:

@@ -2,16 +2,38 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal, TypeVar
+from typing import Annotated, Any, Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from tableside.errors import DataError
+from tableside.limits import (
+    AP_MAX,
+    DICE_MAX,
+    EFFECT_AMOUNT_MAX,
+    HOST_VALUE_MAX,
+    ID_MAX,
+    IGNORE_STOPS_MAX,
+    MANEUVERS_MAX,
+    PATH_MAX,
+    STEPS_MAX,
+    SUPERIORITY_MAX,
+    WEAR_FLAT_MAX,
+    WEAR_PERCENT_MAX,
+    WEAR_PERCENT_MIN,
+    Adjustments,
+    Boon,
+    Coordinates,
+    Flag,
+    FreeText,
+    Name,
+)
 from tableside.majesty.adjust import AdjustMode
 from tableside.majesty.catalog import validation_sentence
 
-Coordinates = tuple[float, float, float]
-ID = Field(min_length=1, max_length=40, pattern=r"^[A-Za-z0-9_.\-]+$")
+__all__ = ["ID", "Args", "Coordinates", "parse_args"]
+
+ID = Field(min_length=1, max_length=ID_MAX, pattern=r"^[A-Za-z0-9_.\-]+$")
 
 
 class Args(BaseModel):
@@ -41,7 +63,7 @@ class NoArgs(Args):
 class StepArgs(Args):
     """An explicit Adjustment: die index (0-based), +1/−1, and the side making it."""
 
-    die: int = Field(ge=0)
+    die: int = Field(ge=0, lt=DICE_MAX)
     delta: Literal[1, -1]
     side: Literal["striker", "defender"] | None = None
 
@@ -51,24 +73,35 @@ class StrikeArgs(Args):
 
     striker: str = ID
     defender: str = ID
-    weapon: str | None = None
-    maneuvers: tuple[str, ...] = ()
-    ranged: bool = False
-    path: tuple[Coordinates, ...] = ()
-    two_ap: bool = False
-    full_defensive_stance: bool = False
-    boon: int = Field(default=0, ge=0)
-    bane: int = Field(default=0, ge=0)
-    wear_flat: int = 0
-    wear_percent: int = 0
-    ignore_stops: int = Field(default=0, ge=0)
-    striker_adjustments: int = Field(default=0, ge=0)
-    defender_adjustments: int = Field(default=0, ge=0)
-    inspiration: int = Field(default=0, ge=0)
-    obstruction: int = Field(default=0, ge=0)
-    superiority: int = 0
+    weapon: Name | None = None
+    maneuvers: tuple[Name, ...] = Field(default=(), max_length=MANEUVERS_MAX)
+    ranged: Flag = False
+    path: tuple[Coordinates, ...] = Field(default=(), max_length=PATH_MAX)
+    two_ap: Flag = False
+    full_defensive_stance: Flag = False
+    boon: Boon = 0
+    bane: Boon = 0
+    wear_flat: int = Field(default=0, ge=-WEAR_FLAT_MAX, le=WEAR_FLAT_MAX)
+    wear_percent: int = Field(default=0, ge=WEAR_PERCENT_MIN, le=WEAR_PERCENT_MAX)
+    ignore_stops: int = Field(default=0, ge=0, le=IGNORE_STOPS_MAX)
+    striker_adjustments: Adjustments = 0
+    defender_adjustments: Adjustments = 0
+    inspiration: Adjustments = 0
+    obstruction: Adjustments = 0
+    superiority: int = Field(default=0, ge=-SUPERIORITY_MAX, le=SUPERIORITY_MAX)
     mode: AdjustMode = AdjustMode.BEST
-    steps: tuple[StepArgs, ...] = ()
+    steps: tuple[StepArgs, ...] = Field(default=(), max_length=STEPS_MAX)
+
+    @field_validator("maneuvers")
+    @classmethod
+    def _once_each(cls, maneuvers: tuple[str, ...]) -> tuple[str, ...]:
+        """W-8: a Maneuver is named at most once on one Strike."""
+        seen: set[str] = set()
+        for name in maneuvers:
+            if name.casefold() in seen:
+                raise ValueError(f"the Maneuver {name!r} is named twice; each counts once")
+            seen.add(name.casefold())
+        return maneuvers
 
 
 class MoveArgs(Args):
@@ -82,29 +115,29 @@ class StanceArgs(Args):
     """stance: enter or leave Defensive Stance."""
 
     id: str = ID
-    on: bool = True
+    on: Flag = True
 
 
 class RestArgs(Args):
     """rest: spend AP to remove Exertion (M-4)."""
 
     id: str = ID
-    ap: int = Field(ge=1, le=7)
+    ap: int = Field(ge=1, le=AP_MAX)
 
 
 class ReadyArgs(Args):
     """stand_ready: hold AP for up to two declared uses (M-41)."""
 
     id: str = ID
-    ap: int = Field(ge=1, le=7)
-    uses: tuple[str, ...] = Field(min_length=1, max_length=2)
+    ap: int = Field(ge=1, le=AP_MAX)
+    uses: tuple[Name, ...] = Field(min_length=1, max_length=2)
 
 
 class CarryArgs(Args):
     """carry_over: move AP into the character's next Turn (M-41)."""
 
     id: str = ID
-    ap: int = Field(ge=1, le=7)
+    ap: int = Field(ge=1, le=AP_MAX)
 
 
 class InterposeArgs(Args):
@@ -113,7 +146,7 @@ class InterposeArgs(Args):
     id: str = ID
     striker: str = ID
     defender: str = ID
-    ranged: bool = False
+    ranged: Flag = False
 
 
 EffectName = Literal[
@@ -128,9 +161,9 @@ class EffectArgs(Args):
 
     id: str = ID
     effect: EffectName
-    amount: float = Field(default=1, ge=0)
-    by: str | None = None
-    source: str = "host"
+    amount: float = Field(default=1, ge=0, le=EFFECT_AMOUNT_MAX, allow_inf_nan=False)
+    by: Name | None = None
+    source: FreeText = "host"
     origin: Coordinates | None = None
 
 
@@ -145,7 +178,7 @@ class HostArgs(Args):
 
     id: str = ID
     field: HostField
-    value: int | bool | Coordinates
+    value: Annotated[int, Field(ge=-HOST_VALUE_MAX, le=HOST_VALUE_MAX)] | Flag | Coordinates
 
 
 A = TypeVar("A", bound=Args)

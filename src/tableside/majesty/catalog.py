@@ -16,6 +16,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from tableside.errors import DataError, RulesError
+from tableside.limits import shown
 from tableside.majesty.character import WearKind
 
 CATALOG_FORMAT = "tableside/majesty-catalog"
@@ -110,8 +111,9 @@ def validation_sentence(error: ValidationError, what: str) -> str:
     first = error.errors()[0]
     path = ".".join(str(part) for part in first["loc"]) or "(top level)"
     value = first.get("input")
-    shown = "" if isinstance(value, dict | list) else f" (got {value!r})"
-    return f"{what}: field {path}: {first['msg']}{shown}."
+    got = "" if isinstance(value, dict | list) else f" (got {shown(value)})"
+    message = str(first["msg"]).removeprefix("Value error, ")
+    return f"{what}: field {path}: {message}{got}."
 
 
 def parse_catalog(data: Any, what: str = "catalogue") -> CatalogFile:

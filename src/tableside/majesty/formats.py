@@ -5,12 +5,20 @@ Documented in ``docs/data-formats.md``. Validation errors name the field path an
 
 from __future__ import annotations
 
-import json
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from tableside.errors import DataError, TablesideError
+from tableside.limits import (
+    ATTRIBUTE_MAX,
+    STATUS_LOWERED_MAX,
+    TIER_MAX,
+    WEAR_MAX,
+    Flag,
+    Name,
+    json_document,
+)
 from tableside.majesty.catalog import validation_sentence
 from tableside.majesty.character import Attributes, Character, Side, WarOverrides, Wear
 
@@ -25,31 +33,31 @@ class _Strict(BaseModel):
 class AttributesDoc(_Strict):
     """Natural Basic Attributes (M-1)."""
 
-    might: int = Field(ge=0)
-    swiftness: int = Field(ge=0)
-    control: int = Field(ge=0)
-    endurance: int = Field(ge=0)
-    resolve: int = Field(ge=0)
-    passion: int = Field(ge=0)
+    might: int = Field(ge=0, le=ATTRIBUTE_MAX)
+    swiftness: int = Field(ge=0, le=ATTRIBUTE_MAX)
+    control: int = Field(ge=0, le=ATTRIBUTE_MAX)
+    endurance: int = Field(ge=0, le=ATTRIBUTE_MAX)
+    resolve: int = Field(ge=0, le=ATTRIBUTE_MAX)
+    passion: int = Field(ge=0, le=ATTRIBUTE_MAX)
 
 
 class WearDoc(_Strict):
     """Wear taken so far."""
 
-    E: int = Field(default=0, ge=0)
-    R: int = Field(default=0, ge=0)
-    P: int = Field(default=0, ge=0)
+    E: int = Field(default=0, ge=0, le=WEAR_MAX)
+    R: int = Field(default=0, ge=0, le=WEAR_MAX)
+    P: int = Field(default=0, ge=0, le=WEAR_MAX)
 
 
 class OverridesDoc(_Strict):
     """Sheet overrides of derived War Attributes (M-2)."""
 
-    force: int | None = Field(default=None, ge=0)
-    guard: int | None = Field(default=None, ge=0)
-    precision: int | None = Field(default=None, ge=0)
-    stamina: int | None = Field(default=None, ge=0)
-    spp: int | None = Field(default=None, ge=0)
-    speed: int | None = Field(default=None, ge=0)
+    force: int | None = Field(default=None, ge=0, le=ATTRIBUTE_MAX)
+    guard: int | None = Field(default=None, ge=0, le=ATTRIBUTE_MAX)
+    precision: int | None = Field(default=None, ge=0, le=ATTRIBUTE_MAX)
+    stamina: int | None = Field(default=None, ge=0, le=ATTRIBUTE_MAX)
+    spp: int | None = Field(default=None, ge=0, le=ATTRIBUTE_MAX)
+    speed: int | None = Field(default=None, ge=0, le=ATTRIBUTE_MAX)
 
 
 class CharacterDoc(_Strict):
@@ -57,17 +65,17 @@ class CharacterDoc(_Strict):
 
     format: Literal["tableside/majesty-character"]
     version: Literal[1]
-    name: str = Field(min_length=1, max_length=80)
+    name: Name
     side: Side = Side.HOLY
-    tier: int = Field(default=1, ge=1)
-    magnitude: int = Field(default=1, ge=1)
-    weapon: str = "Staff"
+    tier: int = Field(default=1, ge=1, le=TIER_MAX)
+    magnitude: int = Field(default=1, ge=1, le=TIER_MAX)
+    weapon: Name = "Staff"
     attributes: AttributesDoc
     wear: WearDoc = WearDoc()
     overrides: OverridesDoc = OverridesDoc()
-    exertion: int = Field(default=0, ge=0)
-    status_lowered: int = Field(default=0, ge=0)
-    defeated_by_epic: bool = False
+    exertion: int = Field(default=0, ge=0, le=WEAR_MAX)
+    status_lowered: int = Field(default=0, ge=0, le=STATUS_LOWERED_MAX)
+    defeated_by_epic: Flag = False
 
 
 def character_from_data(data: Any, what: str = "character") -> Character:
@@ -96,10 +104,7 @@ def character_from_data(data: Any, what: str = "character") -> Character:
 
 def character_from_text(text: str, what: str = "character") -> Character:
     """Validate a character given as JSON text."""
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise DataError(f"{what} is not valid JSON: {error.msg} at line {error.lineno}.") from None
+    data = json_document(text, what)
     return character_from_data(data, what)
 
 

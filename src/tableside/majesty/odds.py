@@ -31,6 +31,7 @@ import numpy.typing as npt
 from tableside.dice import Side
 from tableside.dice.laws import Chances, Distribution
 from tableside.errors import RulesError
+from tableside.limits import MC_MAX
 from tableside.majesty import odds_law, odds_tables
 from tableside.majesty.adjust import AdjustMode, AdjustPass
 from tableside.majesty.character import Character, Status, WearKind
@@ -210,6 +211,8 @@ def simulate_strikes(
 def _check_samples(n: int) -> None:
     if n < 1:
         raise RulesError(f"Monte Carlo needs at least one roll, got {n}.")
+    if n > MC_MAX:
+        raise RulesError(f"Monte Carlo rolls at most {MC_MAX} times, got {n} (W-7).")
 
 
 # --- per-tally keys (the engine's own reading of a tally) ---------------------------------------

@@ -1,4 +1,4 @@
-"""Rulesets are values: every house-rule switch of RULINGS.md is a field of a frozen Ruleset."""
+"""Rulesets are values: every house-rule switch of the readings (docs/rules.md) is a field."""
 
 from __future__ import annotations
 

@@ -26,6 +26,7 @@ Readings this module had to choose (proposed addenda to ``docs/rulings-addenda.m
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -378,6 +379,28 @@ def stand_ready(ap: int, uses: Sequence[str]) -> StandReady:
     if any(not use.strip() for use in uses):
         raise RulesError(f"Every declared Stand Ready use needs a name, got {list(uses)}.")
     return StandReady(ap, tuple(uses))
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(re.findall(r"[a-z]+", text.lower()))
+
+
+def use_for(uses: Sequence[str], action: str) -> int | None:
+    """Index of the first declared use that names ``action`` (M-41, A-34), or None.
+
+    A use names an action when it contains every word of the action's name, in any case:
+    "Counter Strike" names a Strike, "move" a Move.
+    """
+    wanted = _words(action)
+    return next((i for i, use in enumerate(uses) if wanted <= _words(use)), None)
+
+
+BOUND_REFUSED_USES = frozenset({"strike", "move", "stance", "interpose", "carry"})
+
+
+def refused_while_bound(uses: Sequence[str]) -> str | None:
+    """The first declared use a Bound elohim may not take (M-36, A-34), or None."""
+    return next((use for use in uses if _words(use) & BOUND_REFUSED_USES), None)
 
 
 def unused_as_rest(ready: StandReady, used_ap: int) -> int:

@@ -52,6 +52,11 @@ class DefenderState:
     exposed: bool = False
     surprised: bool = False  # Surprised by this Striker
 
+    @property
+    def reads_exposed(self) -> bool:
+        """Exposed, or Bound: "while Bound, the elohim is also Exposed" (M-36, M-19)."""
+        return self.exposed or self.bound
+
 
 @dataclass(frozen=True, slots=True)
 class Placement:
@@ -472,7 +477,7 @@ def plan_adjustments(setup: StrikeSetup, precision: Rated, guard: Rated) -> Adju
 
 def strike_reading(setup: StrikeSetup) -> Reading:
     """Exposed and Surprised change how faces read (M-19)."""
-    if setup.defender_state.exposed:
+    if setup.defender_state.reads_exposed:
         return EXPOSED
     return SURPRISED if setup.defender_state.surprised else PLAIN
 
@@ -664,7 +669,7 @@ def _rulings(setup: StrikeSetup, result_bits: dict[str, bool]) -> tuple[str, ...
     return _rulings_for(
         setup.options.boon != setup.options.bane,
         setup.placement is not None,
-        setup.defender_state.surprised or setup.defender_state.exposed,
+        setup.defender_state.surprised or setup.defender_state.reads_exposed,
         result_bits["defensive"],
         result_bits["epic"],
         setup.options.ranged,

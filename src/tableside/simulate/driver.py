@@ -15,6 +15,7 @@ from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from typing import Any
 
+from tableside.limits import CYCLES_MAX, RUNS_MAX, WORKERS_MAX
 from tableside.simulate.games import SimGame
 from tableside.simulate.runs import (
     SimulationError,
@@ -28,8 +29,8 @@ from tableside.simulate.summary import Setup, report
 from tableside.simulate.tally import Tally
 
 DEFAULT_CAP = 100  # Cycles (War) or rounds (Realm of Strife)
-MAX_RUNS = 10_000_000
-MAX_WORKERS = 64
+MAX_RUNS = RUNS_MAX  # W-7
+MAX_WORKERS = WORKERS_MAX
 CHUNKS_PER_WORKER = 8
 MAX_CHUNK = 64
 Progress = Callable[[int], None]
@@ -123,6 +124,8 @@ def require_counts(runs: int, workers: int, cap: int, unit: str) -> None:
         raise SimulationError(f"The number of workers must be 1 to {MAX_WORKERS}, got {workers}.")
     if cap < 1:
         raise SimulationError(f"The cap on {unit}s must be at least 1, got {cap}.")
+    if cap > CYCLES_MAX:
+        raise SimulationError(f"The cap on {unit}s must be at most {CYCLES_MAX:,}, got {cap}.")
 
 
 def choose_seed(start: Start, seed: int | None) -> int:

@@ -23,6 +23,8 @@ from sqlalchemy.exc import DBAPIError, StatementError
 
 from tableside.encounter.log import LogRecord
 from tableside.errors import DataError, TablesideError
+from tableside.limits import refused_character
+from tableside.limits import shown as shown_value
 from tableside.store.engine import create_store_engine, writer
 from tableside.store.errors import (
     StaleRevisionError,
@@ -31,7 +33,6 @@ from tableside.store.errors import (
     UnknownEncounterError,
 )
 from tableside.store.formats import (
-    CONTROL,
     SEED_MAX,
     SEED_MIN,
     character_document,
@@ -485,10 +486,10 @@ def _require_id(value: object, what: str) -> None:
 
 
 def _require_text(value: object, what: str, limit: int) -> None:
-    if not isinstance(value, str) or not 1 <= len(value) <= limit or CONTROL.search(value):
+    if not isinstance(value, str) or not 1 <= len(value) <= limit or refused_character(value):
         raise DataError(
             f"{what} must be text of 1 to {limit} characters without control characters, "
-            f"got {value!r}."
+            f"got {shown_value(value)}."
         )
 
 

@@ -1,4 +1,4 @@
-"""Realm of Strife: the pure rules core (S-1 … S-23 of RULINGS.md).
+"""Realm of Strife: the pure rules core (S-1 … S-23 of the readings, docs/rules.md).
 
 Modules: ``rounding`` (half up), ``checks`` (stat tests, roll-offs, Initiative), ``hit``
 (classifying d100 rolls), ``attack`` (physical attacks, Ward-off, Impale), ``reactions``

@@ -7,22 +7,23 @@ refused and every error names the path of the bad field. The built-in catalogue 
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from enum import StrEnum
 from functools import cache
 from importlib import resources
-from typing import Any, Literal, TypeVar
+from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from tableside.errors import DataError, RulesError
+from tableside.limits import HP_MAX, LIST_MAX, RESISTANCE_MAX, Flag, Name, json_document, shown
 from tableside.strife.dice import DiceExpr, parse_dice
 from tableside.strife.size import CreatureSize, WeaponSize
 
 CATALOG_FORMAT = "tableside/strife-catalog"
 CATALOG_VERSION = 1
 SHIELD_GROUP = "Shields"
+Resistance = Annotated[int, Field(ge=-RESISTANCE_MAX, le=RESISTANCE_MAX)]
 
 
 class Frozen(BaseModel):
@@ -154,37 +155,37 @@ class ArmourPiece(Frozen):
 class Pool(Frozen):
     """A resource's current and maximum value (``maximum`` may be absent, e.g. Honor stacks)."""
 
-    current: int = Field(ge=0)
-    maximum: int | None = Field(default=None, ge=0)
+    current: int = Field(ge=0, le=HP_MAX)
+    maximum: int | None = Field(default=None, ge=0, le=HP_MAX)
 
 
 class Combatant(Frozen):
     """A character or monster sheet."""
 
-    name: str = Field(min_length=1)
-    npc: bool = False
+    name: Name
+    npc: Flag = False
     size: CreatureSize = CreatureSize.MEDIUM
     stats: Stats
     initiative: int = Field(ge=-20, le=60)
     movement: int = Field(ge=0, le=40)
     ac: int = Field(ge=0, le=100)
     dodge: int = Field(default=0, ge=0, le=100)
-    resistances: dict[Element, int] = Field(default_factory=dict)
+    resistances: dict[Element, Resistance] = Field(default_factory=dict)
     crit_chance: int = Field(default=0, ge=0, le=100)
     cast_crit_chance: int = Field(default=0, ge=0, le=100)
     critical_miss_chance: int = Field(default=5, ge=0, le=100)
     miscast_chance: int = Field(default=5, ge=0, le=100)
-    hp: int = Field(ge=0)
-    hp_max: int = Field(ge=1)
+    hp: int = Field(ge=0, le=HP_MAX)
+    hp_max: int = Field(ge=1, le=HP_MAX)
     absorption: int = Field(default=0, ge=0, le=100)
     resources: dict[Resource, Pool] = Field(default_factory=dict)
-    proficiencies: tuple[str, ...] = ()
-    skills: tuple[str, ...] = ()
-    aquatic: bool = False
-    main_hand: str | None = None
-    off_hand: str | None = None
-    shield: str | None = None
-    armour: tuple[str, ...] = ()
+    proficiencies: tuple[Name, ...] = Field(default=(), max_length=LIST_MAX)
+    skills: tuple[Name, ...] = Field(default=(), max_length=LIST_MAX)
+    aquatic: Flag = False
+    main_hand: Name | None = None
+    off_hand: Name | None = None
+    shield: Name | None = None
+    armour: tuple[Name, ...] = Field(default=(), max_length=LIST_MAX)
 
     def stat(self, stat: Stat) -> int:
         """A stat's value; ``INIT`` is the Initiative stat."""
@@ -222,9 +223,9 @@ def validation_sentence(error: ValidationError, what: str) -> str:
     first = error.errors()[0]
     path = ".".join(str(part) for part in first["loc"]) or "(top level)"
     value = first.get("input")
-    shown = "" if isinstance(value, dict | list) else f" (got {value!r})"
+    got = "" if isinstance(value, dict | list) else f" (got {shown(value)})"
     message = str(first["msg"]).removeprefix("Value error, ")
-    return f"{what}: field {path}: {message.rstrip('.')}{shown}."
+    return f"{what}: field {path}: {message.rstrip('.')}{got}."
 
 
 def parse_catalog(data: Any, what: str = "catalogue") -> CatalogFile:
@@ -242,10 +243,7 @@ def parse_catalog(data: Any, what: str = "catalogue") -> CatalogFile:
 
 def parse_catalog_text(text: str, what: str = "catalogue") -> CatalogFile:
     """Validate a catalogue given as JSON text."""
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise DataError(f"{what} is not valid JSON: {error.msg} at line {error.lineno}.") from None
+    data = json_document(text, what)
     return parse_catalog(data, what)
 
 

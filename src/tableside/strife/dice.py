@@ -7,8 +7,9 @@ from dataclasses import dataclass
 
 from tableside.dice import Rng
 from tableside.errors import RulesError
+from tableside.limits import shown
 
-_EXPR = re.compile(r"^\s*(\d+)\s*[dD]\s*(\d+)\s*(?:([+-])\s*(\d+))?\s*$")
+_EXPR = re.compile(r"^\s*(\d{1,4})\s*[dD]\s*(\d{1,4})\s*(?:([+-])\s*(\d{1,4}))?\s*$")
 MAX_DICE = 20
 ALLOWED_SIDES = (2, 3, 4, 6, 8, 10, 12, 20, 100)
 
@@ -65,7 +66,7 @@ def parse_dice(text: str) -> DiceExpr:
     """
     match = _EXPR.match(text)
     if match is None:
-        raise RulesError(f"Damage dice must look like 1d8 or 2d6+1, not {text!r}.")
+        raise RulesError(f"Damage dice must look like 1d8 or 2d6+1, not {shown(text)}.")
     count, sides, sign, flat = match.groups()
     amount = int(flat or 0) * (-1 if sign == "-" else 1)
     return DiceExpr(int(count), int(sides), amount)

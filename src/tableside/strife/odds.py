@@ -25,6 +25,7 @@ from fractions import Fraction
 
 from tableside.dice import ScriptedRng, SeededRng
 from tableside.errors import RulesError
+from tableside.limits import ATTACK_MC_MAX
 from tableside.strife.attack import (
     AttackSetup,
     ReactionRoll,
@@ -288,10 +289,15 @@ def simulate_attacks(setup: AttackSetup, n: int, seed: int, hp: int | None = Non
     The dice come from one ``SeededRng(seed)``; frequencies are Fractions of ``n``.
 
     Raises:
-        RulesError: ``n`` below 1, or what :func:`attack_odds` refuses.
+        RulesError: ``n`` below 1 or above ``ATTACK_MC_MAX`` (W-7), or what
+            :func:`attack_odds` refuses.
     """
     if n < 1:
         raise RulesError(f"A Monte Carlo estimate needs at least 1 attack, not {n}.")
+    if n > ATTACK_MC_MAX:
+        raise RulesError(
+            f"A Monte Carlo estimate of an attack rolls at most {ATTACK_MC_MAX} attacks, not {n}."
+        )
     setup = with_hp(setup, hp)
     check_attack(setup)
     rng = SeededRng(seed)

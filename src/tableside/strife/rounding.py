@@ -1,4 +1,4 @@
-"""Realm of Strife rounds half up (RULINGS.md header), never with Python's banker's ``round``."""
+"""Realm of Strife rounds half up (docs/rules.md), never with Python's banker's ``round``."""
 
 from __future__ import annotations
 

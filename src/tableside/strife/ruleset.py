@@ -1,4 +1,4 @@
-"""Rulesets are values: the Realm of Strife options of RULINGS.md as fields of a frozen record."""
+"""Rulesets are values: the Realm of Strife options of the readings (docs/rules.md) as fields."""
 
 from __future__ import annotations
 

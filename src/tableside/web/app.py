@@ -26,6 +26,7 @@ from starlette.types import Receive, Scope, Send
 
 from tableside import errors
 from tableside.encounter.log import Command
+from tableside.limits import DICE_TYPED_MAX, SEED_MAX, SEED_MIN, DieFace, Flag, Label
 from tableside.store import Store, UnknownEncounterError, tables
 from tableside.store.tables import UnknownTableError
 from tableside.web import guards, play
@@ -37,11 +38,11 @@ from tableside.web.setup import add_setup
 from tableside.web.table import WebTable
 
 CombatantId = Annotated[str, Field(min_length=1, max_length=40, pattern=r"^[A-Za-z0-9_.\-]+$")]
-Name = Annotated[str, Field(min_length=1, max_length=200)]
+Name = Label
 Authorization = Annotated[str | None, Header()]
 TokenQuery = Annotated[str | None, Query()]
-SEED = Field(default=None, ge=-(2**63), le=2**63 - 1)
-REVISION = Field(default=None, ge=0, le=guards.ID_MAX)
+SEED = Field(default=None, ge=SEED_MIN, le=SEED_MAX)
+REVISION = Field(default=None, ge=0, le=SEED_MAX)
 LISTEN_POLL = 10.0
 
 
@@ -77,10 +78,10 @@ class CommandBody(Body):
 
     kind: str = Field(min_length=1, max_length=40)
     args: dict[str, Any] = Field(default_factory=dict)
-    dice: list[int] | None = Field(default=None, max_length=400)
+    dice: list[DieFace] | None = Field(default=None, max_length=DICE_TYPED_MAX)
     revision: int | None = REVISION
-    exact_revision: bool = False
-    hidden: bool = False
+    exact_revision: Flag = False
+    hidden: Flag = False
 
 
 class PlayBody(Body):
@@ -88,7 +89,7 @@ class PlayBody(Body):
 
     kind: str = Field(min_length=1, max_length=40)
     args: dict[str, Any] = Field(default_factory=dict)
-    dice: list[int] | None = Field(default=None, max_length=400)
+    dice: list[DieFace] | None = Field(default=None, max_length=DICE_TYPED_MAX)
 
 
 class StepBody(Body):
@@ -361,8 +362,7 @@ def add_play(app: FastAPI, table: WebTable) -> None:
     ) -> dict[str, Any]:
         who, _info = table.at_encounter(bearer(authorization), encounter_id)
         dice = None if body.dice is None else tuple(body.dice)
-        answer = play.preview(table, who, encounter_id, Command(body.kind, body.args, dice))
-        return {**answer, "record": table.shown_record(who, encounter_id, answer["record"])}
+        return play.preview(table, who, encounter_id, Command(body.kind, body.args, dice))
 
     @app.get("/api/encounters/{encounter_id}/options")
     def options(encounter_id: int, authorization: Authorization = None) -> dict[str, Any]:

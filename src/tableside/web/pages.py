@@ -492,8 +492,17 @@ $('roll').addEventListener('click', () => {
 $('use-dice').addEventListener('click', async () => {
   let args, d;
   try { args = playArgs(); d = typedDice(args); } catch (e) { report(e.message); return; }
-  const answer = await post('/preview', {kind: KIND, args: args, dice: d});
-  if (!answer) return;
+  const r = await fetch(api + '/preview', {method: 'POST', headers: auth,
+    body: JSON.stringify({kind: KIND, args: args, dice: d})});
+  const answer = await r.json();
+  if (!r.ok && r.status === 403 && /\(W-10\)/.test(answer.error)) {
+    report(''); pending = {args: args, dice: d, steps: []};
+    $('suggestion-head').textContent = answer.error + ' Accept sends these dice as they are.';
+    $('suggestion-steps').replaceChildren(); $('suggestion-lines').replaceChildren();
+    $('suggestion').hidden = false; return;
+  }
+  report(r.ok ? '' : answer.error);
+  if (!r.ok) { hideSuggestion(); return; }
   pending = {args: args, dice: d, steps: answer.steps};
   $('suggestion-head').textContent = !WAR ? 'With these dice:' : answer.adjustments.length ?
     'best would make these Adjustments:' : 'best makes no Adjustment: the dice stand.';

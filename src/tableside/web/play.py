@@ -34,8 +34,9 @@ from tableside.strife.catalog import Element
 from tableside.strife.loadout import loadout
 from tableside.strife.odds_law import AttackOdds
 from tableside.strife.records import total
-from tableside.web.auth import Principal, authorise_command
-from tableside.web.table import WebTable, current_actor, record_view
+from tableside.web.auth import ForbiddenError, Principal, authorise_command
+from tableside.web.redact import IsSecret, redact_record
+from tableside.web.table import WebTable, current_actor, involved, record_view
 
 # The dry run that checks a command before its odds rolls dice nobody sees: any fixed stream will
 # do, since its events are thrown away (the engine's refusals come before any die is rolled).
@@ -82,7 +83,10 @@ def dry_run(snap: Snapshot, command: Command) -> None:
 def odds(
     table: WebTable, who: Principal, encounter_id: int, kind: str, args: dict[str, Any]
 ) -> dict[str, Any]:
-    """The exact odds of a ``strike`` (War) or ``attack`` (Realm of Strife) from the state now."""
+    """The exact odds of a ``strike`` (War) or ``attack`` (Realm of Strife) from the state now.
+
+    The engine's refusals reach a player as public values only (W-9), as a command's do.
+    """
     command = Command(kind, args)
     snap = authorised(table, who, encounter_id, command)
     expected = ODDS_KINDS[snap.game.name]
@@ -90,9 +94,9 @@ def odds(
         raise RulesError(
             f"Odds are given for the {expected!r} command of this encounter, not for {kind!r}."
         )
-    if kind == "strike":
-        return {"revision": snap.revision, **war_odds(snap, args)}
-    return {"revision": snap.revision, **fight_odds(snap, args)}
+    with table.refusals(who, encounter_id, snap.game.name, snap.state, command):
+        found = war_odds(snap, args) if kind == "strike" else fight_odds(snap, args)
+    return {"revision": snap.revision, **found}
 
 
 def war_odds(snap: Snapshot, raw: dict[str, Any]) -> dict[str, Any]:
@@ -196,14 +200,22 @@ def preview(table: WebTable, who: Principal, encounter_id: int, command: Command
     """Decide ``command`` on a copy of the live state with typed dice; nothing is stored.
 
     The answer is the record the command would make (as the log would show it to ``who``) and,
-    for a Strike, the Adjustments made with each die's index, as explicit steps.
+    for a Strike, the Adjustments made with each die's index, as explicit steps. A player gets
+    no preview of a command involving a combatant secret to it (W-10): its outcome would follow
+    that combatant's values before anything is committed.
     """
     snap = authorised(table, who, encounter_id, command)
+    secret = table.secret_to(who, encounter_id)
+    refuse_secret_preview(involved(snap.state, command.args), secret)
     rng = preview_rng(command.dice)
-    events = tuple(snap.game.decide(snap.state, command, rng))
-    rng.expect_all_used()
+    with table.refusals(who, encounter_id, snap.game.name, snap.state, command, secret):
+        events = tuple(snap.game.decide(snap.state, command, rng))
+        rng.expect_all_used()
     record = LogRecord(snap.revision + 1, RecordKind.COMMAND, snap.next_seq, command, events)
-    shown = record_view(record, frozenset())  # the caller conceals what is secret to ``who``
+    whole = record_view(record, frozenset())
+    shown = redact_record(whole, secret)
+    if shown != whole:  # something it did is secret to ``who`` (e.g. a collision, M-35)
+        refuse_secret_preview([SOMEONE], lambda _combatant: True)
     adjustments = adjustments_of(shown["events"])
     return {
         "revision": snap.revision,
@@ -211,6 +223,20 @@ def preview(table: WebTable, who: Principal, encounter_id: int, command: Command
         "adjustments": adjustments,
         "steps": steps_of(adjustments),
     }
+
+
+SOMEONE = "a combatant"
+
+
+def refuse_secret_preview(named: list[str], secret: IsSecret) -> None:
+    """Refuse a player a preview that involves a combatant secret to it (W-10)."""
+    hidden = [c for c in named if secret(c)]
+    if hidden:
+        names = " and ".join(hidden)
+        raise ForbiddenError(
+            f"Previews involving {names} are not shown to players: the outcome would follow "
+            "values that are secret to you (W-10). Send the command with your dice instead."
+        )
 
 
 def adjustments_of(events: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -1,4 +1,4 @@
-"""Secret values: what a player receives of a combatant whose values are secret (W-1 … W-5).
+"""Secret values: what a player receives of a combatant whose values are secret (W-1 … W-5, W-9).
 
 A player sees of a secret combatant what the table would see: its id and name, side, position,
 Status (or, in a Realm of Strife fight, whether it is down), visible conditions, the dice rolled
@@ -8,6 +8,11 @@ values a Strike, attack, cast or Check computes from them. Objects keep their sh
 still there) so renderers need no special case. The rules are whitelists: a key not named here as
 public is concealed, so a field added to an event later stays secret until it is listed.
 
+Texts are whitelisted too (W-9): a listed free-text field (an Adjustment's ``why``, an event's
+``source``, ``reason`` or ``text``) about a secret combatant is shown only as built from public
+values (:func:`public_text`), and a refusal of a command that names a secret combatant only as a
+sentence that carries none of its numbers (:func:`public_refusal`).
+
 Everything is a pure function of JSON values and a predicate saying which combatant ids are
 secret to the viewer; :class:`~tableside.web.table.WebTable` applies them to every read and
 answer a player gets.
@@ -15,8 +20,9 @@ answer a player gets.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from typing import Any
+import re
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Final
 
 from tableside.store.tables import Secrecy
 from tableside.web.auth import Principal
@@ -26,6 +32,18 @@ DOWN = "down"
 
 IsSecret = Callable[[object], bool]
 Json = dict[str, Any]
+
+
+class Unnamed:
+    """The opponent of a Check whose record does not name it (e.g. a Grappler, M-37)."""
+
+    def __repr__(self) -> str:
+        """How it prints."""
+        return "UNNAMED"
+
+
+# Secret to every player, whatever the setting: who it is cannot be known from the record (W-9).
+UNNAMED: Final = Unnamed()
 
 # Keys of the state's combatant (War) and model (fight) rows a player always sees (W-2).
 WAR_ROW_PUBLIC = frozenset(
@@ -115,6 +133,8 @@ def secret_to(who: Principal, secrecy: Secrecy) -> IsSecret:
         return lambda _combatant: False
 
     def secret(combatant: object) -> bool:
+        if combatant is UNNAMED:
+            return True
         return isinstance(combatant, str) and secrecy.secret(combatant) and not who.plays(combatant)
 
     return secret
@@ -182,10 +202,13 @@ def order_entry(turn: Any, secret: IsSecret) -> Any:
 def redact_record(record: Json, secret: IsSecret) -> Json:
     """A log record (command, undo or redo) as a player may see it."""
     out = dict(record)
-    if isinstance(record.get("command"), Mapping):
-        out["command"] = redact_command(record["command"], secret)
+    command = record.get("command")
+    if isinstance(command, Mapping):
+        out["command"] = redact_command(command, secret)
+    else:
+        command = None
     if isinstance(record.get("events"), list):
-        out["events"] = [redact_event(event, secret) for event in record["events"]]
+        out["events"] = [redact_event(event, secret, command) for event in record["events"]]
     return out
 
 
@@ -207,18 +230,21 @@ def redact_command(command: Mapping[str, Any], secret: IsSecret) -> Json:
     return {**command, "args": shown}
 
 
-def redact_event(event: Json, secret: IsSecret) -> Json:
-    """One event as a player may see it."""
+def redact_event(event: Json, secret: IsSecret, command: Mapping[str, Any] | None = None) -> Json:
+    """One event as a player may see it (``command``: the record's, naming a Check's opponent)."""
     data = event.get("data")
     if not isinstance(data, Mapping):
         return event
-    special = SPECIAL.get(str(event.get("kind")))
+    kind = str(event.get("kind"))
+    if kind == "check_resolved":
+        return {**event, "data": resolved(data, secret, check_opponent(data, command))}
+    special = SPECIAL.get(kind)
     if special is not None:
         return {**event, "data": special(data, secret)}
     if not any(secret(data.get(key)) for key in SUBJECT_KEYS):
         return event
-    public = EVENT_PUBLIC.get(str(event.get("kind")), frozenset(SUBJECT_KEYS))
-    return {**event, "data": keep(data, public)}
+    public = EVENT_PUBLIC.get(kind, frozenset(SUBJECT_KEYS))
+    return {**event, "data": public_texts(keep(data, public))}
 
 
 def combatant_added(data: Mapping[str, Any], secret: IsSecret) -> Json:
@@ -262,13 +288,42 @@ def cycle_started(data: Mapping[str, Any], secret: IsSecret) -> Json:
     return out
 
 
-def resolved(data: Mapping[str, Any], secret: IsSecret) -> Json:
-    """A Strike, attack, cast, Check or test: the dice public, a secret side's numbers not."""
+def check_opponent(data: Mapping[str, Any], command: Mapping[str, Any] | None) -> object:
+    """Whose value a Check is opposed by: None if unopposed, :data:`UNNAMED` if not named (W-9).
+
+    An interposition's Check opposes the interposer's Control to the Striker's, whom the
+    ``interpose`` command names (M-16); any other opposed Check (breaking free opposes the
+    Grappler's Might, M-37) does not name its opponent, so it counts as secret to every player.
+    """
     result = data.get("result")
-    if not isinstance(result, Mapping) or not any(secret(data.get(k)) for k in SUBJECT_KEYS):
+    if not isinstance(result, Mapping) or result.get("opposing") is None:
+        return None
+    args = command.get("args") if command is not None else None
+    if (
+        data.get("purpose") == "interpose"
+        and command is not None
+        and command.get("kind") == "interpose"
+        and isinstance(args, Mapping)
+        and isinstance(args.get("striker"), str)
+    ):
+        return args["striker"]
+    return UNNAMED
+
+
+def resolved(data: Mapping[str, Any], secret: IsSecret, opponent: object = None) -> Json:
+    """A Strike, attack, cast, Check or test: the dice public, a secret side's numbers not.
+
+    ``opponent`` is a Check's opponent (:func:`check_opponent`): when it is secret the Check's
+    numbers that follow its value (opposing Factor, advantage, Adjustments available) are too.
+    """
+    result = data.get("result")
+    sides = [data.get(k) for k in SUBJECT_KEYS] + [opponent]
+    if not isinstance(result, Mapping) or not any(secret(side) for side in sides):
         return dict(data)
     out = keep(data, frozenset(SUBJECT_KEYS) | {"purpose", "result"})
     shown = keep(result, RESULT_PUBLIC)
+    if isinstance(result.get("adjustments"), list):
+        shown["adjustments"] = [adjustment_view(a) for a in result["adjustments"]]
     if result.get("schema") == STRIKE_SCHEMA:
         shown = strike_sides(
             result, shown, secret(data.get("striker")), secret(data.get("defender"))
@@ -300,6 +355,117 @@ def wear_view(line: Any, taker: bool, dealer: bool) -> Any:
     return {**conceal(line), **{key: line[key] for key in public if key in line}}
 
 
+# --- texts (W-9) -------------------------------------------------------------------------------
+
+# An Adjustment's keys (die, faces, side) are the dice, public; its ``why`` is a text.
+ADJUSTMENT_PUBLIC = frozenset({"die", "from", "to", "by"})
+# Event keys holding a sentence or label rather than a value: shown only as :func:`public_text`.
+TEXT_KEYS = frozenset({"why", "source", "reason", "text"})
+# Ruling ids (M-10, S-7, SA-38, W-4) are names, not values.
+RULING_ID = re.compile(r"\b[A-Z]{1,2}-\d+\b")
+DIGIT = re.compile(r"\d")
+# The engine's fixed words that hold a digit but no value: rules' names.
+PUBLIC_WORDS = frozenset({"unpaired 1s", "F:1 Cycle"})
+# The engine's texts that carry numbers, each with its form built from public values only.
+TEXT_REWRITES: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"^(best: )?Precision -?\d+ vs Guard -?\d+, raw sources (\(M-10, M-11, M-18\))$"),
+     r"\1Precision vs Guard (secret), raw sources \2"),
+    (re.compile(r"^-?\d+ Falter converted$"), "Falter converted"),
+    (re.compile(r"^Poison:-?\d+$"), "Poison"),
+)  # fmt: skip
+
+
+def carries_number(text: str) -> bool:
+    """Whether ``text`` has a digit outside its ruling ids."""
+    return DIGIT.search(RULING_ID.sub("", text)) is not None
+
+
+def public_text(text: Any) -> Any:
+    """A text about a secret combatant as a player may read it (W-9).
+
+    A text that carries no number (ruling ids aside) is shown; one the engine builds with
+    numbers is rebuilt from its public words (``best: Precision 2 vs Guard 977, raw sources …``
+    reads ``best: Precision vs Guard (secret), raw sources …``); any other is ``"secret"``.
+    """
+    if not isinstance(text, str):
+        return conceal(text)
+    if text in PUBLIC_WORDS:
+        return text
+    for pattern, public in TEXT_REWRITES:
+        if pattern.match(text):
+            return pattern.sub(public, text)
+    return SECRET if carries_number(text) else text
+
+
+def public_texts(data: Json) -> Json:
+    """``data`` with every text field (:data:`TEXT_KEYS`) as :func:`public_text`."""
+    return {k: public_text(v) if k in TEXT_KEYS else v for k, v in data.items()}
+
+
+def adjustment_view(item: Any) -> Any:
+    """One Adjustment: its dice public, its ``why`` built from public values (W-4, W-9)."""
+    if not isinstance(item, Mapping):
+        return conceal(item)
+    return public_texts(keep(item, ADJUSTMENT_PUBLIC | {"why"}))
+
+
+# --- refusals (W-9) ------------------------------------------------------------------------------
+
+# Refusals that carry numbers built from public values only (the dice, distances, gear, the
+# actor's own AP); ``who`` names the combatant whose values they are, which must not be secret.
+PUBLIC_REFUSALS: tuple[re.Pattern[str], ...] = tuple(
+    re.compile(pattern)
+    for pattern in (
+        r"^There is no die \d+ to adjust; the roll keeps \d+ dice\.$",
+        r"^An Adjustment moves a die by 1 up or down, not by -?\d+\.$",
+        r"^Die \d+ cannot be adjusted to -?\d+(; faces stay within 1–12|: it is locked by an "
+        r"Epic roll \(M-9\))\.$",
+        r"^(?P<who>\S+) cannot [^:]+ for \d+ AP: it is \S+ Turn and (?P=who) has -?\d+ AP and "
+        r"-?\d+ Readied AP\.$",
+        r"^(?P<who>\S+) is Grappling \S+ and may Strike another Target only with at least 40 more "
+        r"Might \(M-37\)\.$",
+        r'^\S+ is [\d.]+" away, beyond the range of .+ \([\d.]+"\)\.$',
+        r"^\S+ must be in base contact with \S+ to attack with .+ \(Reach \d+\); the distance "
+        r'is [\d.]+"\.$',
+        r'^An interposing elohim must be within Melee Range \(3"\) of .+ \(M-16\)\.$',
+    )
+)
+# The engine's refusals that name how many Adjustments a side may make (M-11, M-12).
+ADJUSTMENT_REFUSAL = re.compile(
+    r"^(The \S+ named (?P<n>\d+) Adjustments but (has|may make) only|Die \d+ was named for an "
+    r"Adjustment but nobody may adjust)"
+)
+
+
+def public_refusal(sentence: str, kind: str, actor: object, hidden: Sequence[str]) -> str:
+    """A refusal as the player who sent the command may read it (W-9).
+
+    ``hidden`` are the combatants the command involves whose values are secret to the player.
+    Without them, or when the sentence carries no number, it stands; an Adjustment count is
+    said without the count allowed; a sentence known to be built from public values stands;
+    any other is replaced by one naming the command and the secret combatants.
+    """
+    if not hidden or not carries_number(sentence):
+        return sentence
+    names = " and ".join(hidden)
+    who = actor if isinstance(actor, str) else "The actor"
+    found = ADJUSTMENT_REFUSAL.match(sentence)
+    if found is not None:
+        many = f"{found['n']} Adjustments" if found["n"] else "those Adjustments"
+        return (
+            f"{who} may not make {many} against {names}: how many may be made follows "
+            "values that are secret to you (M-11, M-12)."
+        )
+    for pattern in PUBLIC_REFUSALS:
+        match = pattern.match(sentence)
+        if match is not None and match.groupdict().get("who") not in hidden:
+            return sentence
+    return (
+        f"The rules refuse {who}'s {kind} here, for a reason that follows values of {names} "
+        "that are secret to you."
+    )
+
+
 SPECIAL: dict[str, Callable[[Mapping[str, Any], IsSecret], Json]] = {
     "combatant_added": combatant_added,
     "character_set": combatant_added,
@@ -307,7 +473,6 @@ SPECIAL: dict[str, Callable[[Mapping[str, Any], IsSecret], Json]] = {
     "hp_set": hp_set,
     "cycle_started": cycle_started,
     "strike_resolved": resolved,
-    "check_resolved": resolved,
     "attack_resolved": resolved,
     "cast_resolved": resolved,
     "test_resolved": resolved,

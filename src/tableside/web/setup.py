@@ -10,7 +10,7 @@ the API, the form again with the message from a page) and writes nothing.
 
 from __future__ import annotations
 
-import json
+import math
 import re
 import secrets
 from dataclasses import dataclass, field
@@ -24,6 +24,17 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from tableside.encounter.log import Command
 from tableside.errors import DataError, TablesideError
+from tableside.limits import (
+    NUMBER_DIGITS_MAX,
+    POSITION_MAX,
+    SEED_MAX,
+    Coordinates,
+    Flag,
+    Name,
+    SideName,
+    json_document,
+    shown,
+)
 from tableside.majesty.catalog import builtin_catalog as majesty_catalog
 from tableside.majesty.character import Side
 from tableside.majesty.formats import CHARACTER_FORMAT, CHARACTER_VERSION, character_from_data
@@ -31,7 +42,7 @@ from tableside.store import tables
 from tableside.strife.catalog import builtin_catalog as strife_catalog
 from tableside.web import pages
 from tableside.web.auth import Principal, require_host
-from tableside.web.guards import LimitError, shown
+from tableside.web.guards import LimitError
 from tableside.web.table import WebTable
 
 MAJESTY = "majesty-war"
@@ -58,24 +69,24 @@ class NewCharacter(Body):
 
     id: str | None = Field(default=None, min_length=1, max_length=40, pattern=ID_PATTERN)
     character: dict[str, Any] | None = None
-    model: str | None = Field(default=None, min_length=1, max_length=80)
+    model: Name | None = None
     sheet: dict[str, Any] | None = None
-    side: str | None = Field(default=None, min_length=1, max_length=40)
-    position: tuple[float, float, float] = (0.0, 0.0, 0.0)
-    secret: bool | None = None
-    revision: int | None = Field(default=None, ge=0)
+    side: SideName | None = None
+    position: Coordinates = (0.0, 0.0, 0.0)
+    secret: Flag | None = None
+    revision: int | None = Field(default=None, ge=0, le=SEED_MAX)
 
 
 class NpcSetting(Body):
     """PUT /api/encounters/{eid}/secrets: are NPCs' values secret (W-1)?"""
 
-    npcs_secret: bool
+    npcs_secret: Flag
 
 
 class SecretChoice(Body):
     """PUT /api/encounters/{eid}/secrets/{combatant}: secret, open, or null (the setting)."""
 
-    secret: bool | None
+    secret: Flag | None
 
 
 # --- operations (no HTTP) ------------------------------------------------------------------------
@@ -228,19 +239,27 @@ def whole(form: Form, key: str, label: str, default: int | None = None) -> int |
     raw = text(form, key)
     if raw == "":
         return default
-    try:
-        return int(raw)
-    except ValueError:
-        raise DataError(f"{label} must be a whole number, got {raw!r}.") from None
+    if not re.fullmatch(r"[-+]?\d+", raw):
+        raise DataError(f"{label} must be a whole number, got {shown(raw)}.")
+    if len(raw.lstrip("+-")) > NUMBER_DIGITS_MAX:
+        raise DataError(f"{label} has more than {NUMBER_DIGITS_MAX} digits, got {shown(raw)}.")
+    return int(raw)
 
 
 def number(form: Form, key: str, label: str) -> float:
     """A number field (blank is 0)."""
     raw = text(form, key)
+    if raw == "":
+        return 0.0
     try:
-        return float(raw) if raw else 0.0
+        value = float(raw) if len(raw) <= NUMBER_DIGITS_MAX else float("nan")
     except ValueError:
-        raise DataError(f"{label} must be a number, got {raw!r}.") from None
+        value = float("nan")
+    if not math.isfinite(value) or abs(value) > POSITION_MAX:
+        raise DataError(
+            f"{label} must be a number of inches within ±{POSITION_MAX:g}, got {shown(raw)}."
+        )
+    return value
 
 
 def position(form: Form) -> tuple[float, float, float]:
@@ -287,17 +306,7 @@ def imported(form: Form) -> dict[str, Any]:
     raw = text(form, "document")
     if not raw:
         raise DataError("Paste a JSON document or choose a file to import.")
-    try:
-        data = json.loads(raw)
-    except json.JSONDecodeError as error:
-        raise DataError(
-            f"The imported document is not valid JSON: {error.msg} at line {error.lineno}."
-        ) from None
-    except (RecursionError, ValueError):  # nested too deeply, or a number of 4300+ digits
-        raise DataError(
-            "The imported document cannot be read: it is nested too deeply or has a number "
-            "too long."
-        ) from None
+    data = json_document(raw, "The imported document")
     if not isinstance(data, dict):
         raise DataError(f"The imported document must be a JSON object, got {type(data).__name__}.")
     return data
@@ -326,8 +335,8 @@ def build_spec(**values: Any) -> NewCharacter:
     except ValidationError as error:
         first = error.errors()[0]
         where = ".".join(str(p) for p in first["loc"])
-        got = shown(first.get("input"))
-        raise DataError(f"Field {where}: {first['msg']} (got {got}).") from None
+        message = str(first["msg"]).removeprefix("Value error, ")
+        raise DataError(f"Field {where}: {message} (got {shown(first.get('input'))}).") from None
 
 
 # --- pages ----------------------------------------------------------------------------------------

@@ -19,18 +19,20 @@ from __future__ import annotations
 
 import secrets
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
-from tableside.cli.fight_render import fight_json
-from tableside.cli.war_cmds import state_json
 from tableside.encounter.engine import Encounter
 from tableside.encounter.log import Command, LogRecord
+from tableside.encounter.views import fight_json, state_json
+from tableside.errors import DataError, StaleRevisionError, TablesideError
 from tableside.service import game_for, open_encounter
 from tableside.store import Store, tables
 from tableside.store.db import EncounterInfo
-from tableside.store.errors import StaleRevisionError
+from tableside.store.errors import StaleRevisionError as AppendRefusedError
 from tableside.web.auth import (
+    PLAYER_ACTORS,
     ForbiddenError,
     Principal,
     UnauthorisedError,
@@ -41,7 +43,13 @@ from tableside.web.auth import (
 )
 from tableside.web.guards import Limits, RateWindow, StreamSlots, TooLargeError
 from tableside.web.hub import Notifier
-from tableside.web.redact import IsSecret, redact_record, redact_state, secret_to
+from tableside.web.redact import (
+    IsSecret,
+    public_refusal,
+    redact_record,
+    redact_state,
+    secret_to,
+)
 
 SEED_BITS = 62
 RETRIES = 3  # a non-exact command refused by another process's append is decided again
@@ -278,7 +286,7 @@ class WebTable:
                         who, encounter_id, command, revision, hidden, exact
                     )
                 break
-            except StaleRevisionError:  # the store's: another process appended first
+            except AppendRefusedError:  # another process appended first
                 if exact or attempt == RETRIES:
                     raise
         self.notifier.publish(encounter_id)
@@ -301,7 +309,8 @@ class WebTable:
         )
         if command.kind == "add":
             self._require_room(encounter)
-        record = encounter.execute(command, revision, exact)
+        with self.refusals(who, encounter_id, encounter.game.name, encounter.state, command):
+            record = encounter.execute(command, revision, exact)
         try:
             tables.append(self.store, encounter_id, record, hidden)
         except BaseException:
@@ -376,11 +385,39 @@ class WebTable:
                     f"Odds involving {named} are not shown to players: its values are secret."
                 )
 
-    def shown_record(
-        self, who: Principal, encounter_id: int, record: dict[str, Any]
-    ) -> dict[str, Any]:
-        """A record (e.g. a preview's) as ``who`` may see it."""
-        return redact_record(record, self.secret_to(who, encounter_id))
+    @contextmanager
+    def refusals(
+        self,
+        who: Principal,
+        encounter_id: int,
+        game: str,
+        state: Any,
+        command: Command,
+        secret: IsSecret | None = None,
+    ) -> Iterator[None]:
+        """Give a player the engine's refusal of ``command`` only as public values (W-9).
+
+        A refusal of a command that involves a combatant secret to the player (named in its
+        arguments, or Grappling one that is) is said without that combatant's numbers
+        (:func:`~tableside.web.redact.public_refusal`). The arguments' own refusals
+        (``DataError``: the caller's typing) and stale revisions stand as they are. ``secret``
+        is the request's secrecy if already taken, else it is taken now (:meth:`secret_to`).
+        """
+        try:
+            yield
+        except (DataError, StaleRevisionError):
+            raise
+        except TablesideError as error:
+            if who.is_host:
+                raise
+            if secret is None:
+                secret = self.secret_to(who, encounter_id)
+            hidden = [c for c in involved(state, command.args) if secret(c)]
+            actor = command.args.get(PLAYER_ACTORS.get(game, {}).get(command.kind, "id"))
+            sentence = public_refusal(str(error), command.kind, actor, hidden)
+            if sentence == str(error):
+                raise
+            raise type(error)(sentence) from None
 
     # -- reading ------------------------------------------------------------------------
 
@@ -407,6 +444,38 @@ class WebTable:
     def log(self, who: Principal, encounter_id: int) -> list[dict[str, Any]]:
         """The whole log as ``who`` may see it."""
         return self.visible_after(who, encounter_id, 0)[0]
+
+
+def involved(state: Any, args: Any) -> list[str]:
+    """The combatants a command involves: those its arguments name, and whoever Grapples one.
+
+    Every string in the arguments (at any depth) that is a combatant's id counts; a War
+    combatant's Grappler is added, since breaking free is a Check against its Might (M-37).
+    """
+    roster = getattr(state, "combatants", None)
+    if roster is None:
+        roster = getattr(state, "models", {})
+    found: list[str] = []
+    for text in strings(args):
+        if text in roster and text not in found:
+            found.append(text)
+    for name in list(found):
+        holder = getattr(roster[name], "grappled_by", None)
+        if isinstance(holder, str) and holder in roster and holder not in found:
+            found.append(holder)
+    return found
+
+
+def strings(value: Any) -> Iterator[str]:
+    """Every string in a JSON value, keys aside."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from strings(item)
+    elif isinstance(value, list | tuple):
+        for item in value:
+            yield from strings(item)
 
 
 def odds_combatants(args: dict[str, Any]) -> list[object]:

@@ -1,0 +1,67 @@
+"""Plain-JSON views of an encounter's state, shared by the command line and the web table.
+
+``war show --json`` / ``fight show --json`` print them, and the web table sends them (after
+redaction) as ``state``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tableside.encounter.strife_state import FightState, Model
+from tableside.encounter.war_state import WarState
+
+
+def state_json(state: WarState, revision: int) -> dict[str, Any]:
+    """The War's state as plain JSON."""
+    return {
+        "revision": revision,
+        "cycle": state.cycle,
+        "turn": state.turn,
+        "current": None if state.current is None else state.current.combatant,
+        "ended": state.ended,
+        "winner": state.winner,
+        "order": [
+            {"combatant": t.combatant, "segment": t.segment, "ap": t.ap} for t in state.order
+        ],
+        "combatants": [combatant_json(c) for c in state.combatants.values()],
+    }
+
+
+def combatant_json(c: Any) -> dict[str, Any]:
+    """One combatant as plain JSON."""
+    ch = c.character
+    return {
+        "id": c.id, "side": ch.side.value, "status": ch.status.value,
+        "endurance": ch.current_endurance, "resolve": ch.current_resolve,
+        "passion": ch.current_passion, "falter": c.falter, "poison": c.poison, "ap": c.ap,
+        "readied": c.readied, "exertion": ch.exertion, "position": list(c.position),
+        "stance": c.stance, "bound": c.bound, "grappled_by": c.grappled_by,
+        "exposed": c.exposed, "asleep": c.asleep, "surprised_by": list(c.surprised_by),
+        "timed": [{"name": t.name, "source": t.source,
+                   "ends": None if t.ends is None else t.ends.to_json()} for t in c.timed],
+    }  # fmt: skip
+
+
+def model_json(m: Model) -> dict[str, Any]:
+    """One model as plain JSON."""
+    return {
+        "id": m.id, "side": m.side, "hp": m.sheet.hp, "hp_max": m.sheet.hp_max,
+        "position": list(m.position), "score": m.score, "elements": list(m.elements),
+        "conditions": [{"name": c.name, "source": c.source, "rounds_left": c.rounds_left,
+                        "until": c.until, "stacks": c.stacks} for c in m.conditions],
+        "initiative_penalty": m.initiative_penalty, "hidden": m.hidden,
+    }  # fmt: skip
+
+
+def fight_json(state: FightState, revision: int) -> dict[str, Any]:
+    """The fight's state as plain JSON."""
+    return {
+        "revision": revision, "round": state.round, "ambush": state.ambush,
+        "order": list(state.order), "current": state.current, "ended": state.ended,
+        "winner": state.winner,
+        "reactions_spent": sorted(state.rounds.reactions_spent),
+        "offers": [{"attacker": o.attacker, "weapon": o.weapon, "target": o.target}
+                   for o in state.offers],
+        "models": [model_json(m) for m in state.models.values()],
+    }  # fmt: skip
