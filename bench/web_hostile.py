@@ -107,8 +107,9 @@ async def open_streams(base: str, eid: int, token: str, count: int) -> list[Any]
     writers = []
     for _ in range(count):
         reader, writer = await asyncio.open_connection(host, int(port))
-        writer.write(f"GET /api/encounters/{eid}/stream?token={token} HTTP/1.1\r\n"
-                     f"Host: {host}\r\nAccept: text/event-stream\r\n\r\n".encode())  # fmt: skip
+        writer.write(f"GET /api/encounters/{eid}/stream HTTP/1.1\r\nHost: {host}\r\n"
+                     f"Authorization: Bearer {token}\r\n"
+                     "Accept: text/event-stream\r\n\r\n".encode())  # fmt: skip
         await writer.drain()
         status = await reader.readline()
         if b" 200 " not in status:

@@ -105,7 +105,7 @@ def get(url: str) -> httpx.Response:
     deadline = time.monotonic() + STARTUP
     while True:
         try:
-            return httpx.get(url, timeout=10)
+            return httpx.get(url, timeout=10, follow_redirects=True)  # a link: cookie, redirect
         except httpx.TransportError:
             if time.monotonic() > deadline:
                 raise
@@ -130,6 +130,7 @@ def test_serve_demo_prints_links_to_both_games_that_open(tmp_path: Path) -> None
         assert fight.startswith(f"{base}/tables/1/encounters/2?token=")
         pages = {url: get(url) for _who, url in printed}
         assert [r.status_code for r in pages.values()] == [200] * 7
+        assert not any("token" in str(r.url) for r in pages.values())  # W-11: a clean URL
         assert printed[6][1] == f"{base}/tables/1?token={war.partition('?token=')[2]}"
         assert "Skirmish at the ford" in pages[printed[6][1]].text
         assert "War Scroll" in pages[war].text

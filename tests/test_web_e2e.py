@@ -218,14 +218,16 @@ def table(server: LiveServer, browsers: tuple[WebDriver, WebDriver, WebDriver]) 
     """A new demo table; the Host opens the War's page, each player joins by their link."""
     demo = create_demo(server.table)
     host, holy, fallen = (Seat(n, d) for n, d in zip(("Host", HOLY, FALLEN), browsers, strict=True))
-    host.driver.get(server.base + demo.host_page)
+    host.driver.get(server.base + demo.host_page)  # the token is exchanged for a cookie (W-11)
     for seat in (holy, fallen):
         seat.driver.get(server.base + demo.player_links[seat.name])
         assert f"You are {seat.name}" in seat.driver.find_element(By.TAG_NAME, "body").text
+        assert "token" not in seat.driver.current_url and "/join/" not in seat.driver.current_url
         seat.driver.find_element(By.LINK_TEXT, WAR).click()
     seats = Table(server, demo, host, holy, fallen)
     for seat in seats.everyone:
         seat.wait("the War", lambda s: s.driver.find_element(By.TAG_NAME, "h1").text == WAR)
+        assert "token" not in seat.driver.current_url
         assert seat.text("revision") == "9"
         seat.mark()
     return seats

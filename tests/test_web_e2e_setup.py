@@ -2,7 +2,9 @@
 
 The Host creates the table on the home page, an encounter, imports a character from a file,
 adds a secret NPC by the form and a player's seat; the player's own browser opens the join link
-and sees the fight, live, without the NPC's values. Skipped without chromium and chromedriver
+and sees the fight, live, without the NPC's values; then the Host removes the seat and the
+player's page says so at once (W-12). Each browser holds its own session cookie, and no URL after
+a join link carries a token (W-11). Skipped without chromium and chromedriver
 (failed under CI), like ``tests/test_web_e2e.py``, whose server and browser helpers it uses.
 """
 
@@ -19,6 +21,7 @@ from selenium.webdriver.support.ui import Select
 from test_web_e2e import LiveServer, Seat, browser_paths, open_browser
 
 from tableside.encounter.log import Command
+from tableside.store import tables
 from tableside.web.auth import Principal
 
 HERALD = Path(__file__).parent.parent / "examples" / "herald.json"
@@ -73,9 +76,11 @@ def test_the_host_sets_up_a_war_and_the_player_joins_it(
     submit(host.driver, "new-table")
     host.wait("the Host link", lambda s: "keep it secret" in body(s))
     host_link = host.driver.find_element(By.CSS_SELECTOR, "#secret-link a").text
-    assert host_link.startswith(server.base + "/tables/") and "token=" in host_link
+    assert host_link.startswith(server.base + "/join/")
     host.driver.find_element(By.ID, "continue").click()
     host.wait("the table page", lambda s: "You are the Host" in body(s))
+    assert "/join/" not in host.driver.current_url and "token" not in host.driver.current_url
+    table_id = int(host.driver.current_url.split("/tables/")[1])
 
     Select(host.driver.find_element(By.NAME, "game")).select_by_value("majesty-war")
     fill(host.driver, "new-encounter", {"name": WAR, "seed": "7"})
@@ -104,15 +109,26 @@ def test_the_host_sets_up_a_war_and_the_player_joins_it(
 
     player.driver.get(join)
     assert "You are Ann, playing Herald" in body(player)
+    assert player.driver.current_url == f"{server.base}/tables/{table_id}"  # the token is gone
     player.driver.find_element(By.LINK_TEXT, WAR).click()
     player.wait("the fight", lambda s: s.driver.find_element(By.TAG_NAME, "h1").text == WAR)
     assert player.combatant("Herald")["endurance"] == "60"
     assert player.combatant("Boss")["endurance"] == "secret"
     player.mark()
-    table_id = int(host_link.split("/tables/")[1].split("?")[0])
     encounter = server.table.table_view(Principal(table_id, None))["encounters"][0]["id"]
     server.table.execute(Principal(table_id, None), encounter, Command("next"), None)
     player.wait("the Cycle live", lambda s: s.text("revision") == "3")
     assert player.same_page()
     source = player.driver.page_source
     assert not [n for n in ("4321", "3142", "1732") if n in source]
+
+    seat = tables.seats(server.table.store, table_id)[0].id  # W-12: the Host removes Ann
+    host.driver.find_element(By.LINK_TEXT, "Back to the table").click()
+    host.wait("the table page", lambda s: "Players" in body(s))
+    remove = f"#seat-{seat} form.remove-seat"
+    host.driver.find_element(By.CSS_SELECTOR, f"{remove} [name='confirm']").click()
+    host.driver.find_element(By.CSS_SELECTOR, f"{remove} button").click()
+    host.wait("the seat removed", lambda s: "No player yet." in body(s))
+    player.wait("the revocation", lambda s: "revoked" in s.text("error"))
+    player.driver.refresh()
+    assert "revoked" in body(player)  # the old cookie opens nothing any more

@@ -28,6 +28,8 @@ from tableside.encounter.log import Command
 from tableside.encounter.roster import add_commands, character_doc
 from tableside.store import Store, tables
 from tableside.web import create_app
+from tableside.web.auth import SESSION_COOKIE, csrf_token
+from tableside.web.guards import holder_key
 from tableside.web.table import WebTable
 from tableside.web_limits import Limits
 
@@ -94,6 +96,16 @@ class War:
         return records
 
 
+def host_form(client: TestClient, war: War, path: str, data: dict[str, str]) -> httpx.Response:
+    """A set-up form posted by the Host's browser: its session cookie and CSRF proof (W-11)."""
+    token = war.host["Authorization"].split()[1]
+    assert client.get(f"/join/{token}", follow_redirects=False).status_code == 303
+    session = client.cookies[SESSION_COOKIE]
+    form = {**data, "csrf": csrf_token(session)}
+    r: httpx.Response = client.post(path, data=form, follow_redirects=False)
+    return r
+
+
 def refused(r: httpx.Response, status: int, *words: str) -> str:
     assert r.status_code == status, r.text
     assert r.headers["content-type"] == "application/json"
@@ -139,12 +151,10 @@ def test_w13_the_roster_of_an_encounter_is_limited_in_both_games(url: str) -> No
         r = client.post(f"/api/encounters/{war.eid}/characters", headers=war.host,
                         json={"character": character_doc("Ninth")})  # fmt: skip
         refused(r, 413, "8 combatants")
-        token = war.host["Authorization"].split()[1]
-        page = client.post(
-            f"/tables/{war.tid}/encounters/{war.eid}/characters",
-            params={"token": token},
-            data={"mode": "import", "document": json.dumps(character_doc("Ninth"))},
-        )
+        page = host_form(
+            client, war, f"/tables/{war.tid}/encounters/{war.eid}/characters",
+            {"mode": "import", "document": json.dumps(character_doc("Ninth"))},
+        )  # fmt: skip
         assert page.status_code == 413 and "8 combatants" in page.text
         assert war.revision() == before
         assert war.command(war.host, "next").status_code == 200  # the encounter still plays
@@ -232,7 +242,7 @@ def test_w13_open_streams_are_limited_per_token_and_in_all(url: str) -> None:
         opened: list[Any] = []
 
         def open_stream(token: str) -> httpx.Response:
-            request = http.build_request("GET", path, params={"token": token})
+            request = http.build_request("GET", path, headers=auth(token))
             r = http.send(request, stream=True)
             opened.append(r)
             return r
@@ -246,7 +256,8 @@ def test_w13_open_streams_are_limited_per_token_and_in_all(url: str) -> None:
             r = open_stream(war.fallen["Authorization"].split()[1])
             r.read()
             refused(r, 429, "3 live streams")
-            assert table.streams.open() == 3 and table.streams.open(holy_hash(holy)) == 1
+            holy_key = holder_key(table.principal(holy))
+            assert table.streams.open() == 3 and table.streams.open(holy_key) == 1
             r = http.post(f"/api/encounters/{war.eid}/commands", headers=war.host,
                           json={"kind": "next"})  # fmt: skip
             assert r.status_code == 200  # commands still go through
@@ -257,12 +268,6 @@ def test_w13_open_streams_are_limited_per_token_and_in_all(url: str) -> None:
             for r in opened:
                 r.close()
         wait_until(lambda: table.streams.open() == 0)
-
-
-def holy_hash(token: str) -> str:
-    from tableside.web.auth import token_hash
-
-    return token_hash(token)
 
 
 def wait_until(done: Callable[[], bool], seconds: float = 10) -> None:
@@ -289,7 +294,7 @@ def test_w13_idle_streams_make_no_reads_of_their_own(url: str) -> None:
         token = war.host["Authorization"].split()[1]
         path = f"/api/encounters/{war.eid}/stream"
         streams = [
-            http.send(http.build_request("GET", path, params={"token": token}), stream=True)
+            http.send(http.build_request("GET", path, headers=auth(token)), stream=True)
             for _ in range(8)
         ]
         try:
@@ -423,9 +428,8 @@ def test_w15_a_huge_after_or_last_event_id_is_refused(url: str) -> None:
     with serving(url) as client:
         war = War(client)
         path = f"/api/encounters/{war.eid}/stream"
-        token = war.host["Authorization"].split()[1]
-        refused(client.get(path, params={"token": token, "after": 2**63}), 422, "after")
-        r = client.get(path, params={"token": token}, headers={"Last-Event-ID": str(2**63)})
+        refused(client.get(path, params={"after": 2**63}, headers=war.host), 422, "after")
+        r = client.get(path, headers={**war.host, "Last-Event-ID": str(2**63)})
         refused(r, 422)
 
 
@@ -441,12 +445,10 @@ def test_w15_deep_json_is_refused_with_one_sentence(url: str) -> None:
         r = client.post("/api/tables", content=long_number.encode(),
                         headers={"Content-Type": "application/json"})  # fmt: skip
         assert 400 <= r.status_code < 500 and list(r.json()) == ["error"]
-        token = war.host["Authorization"].split()[1]
-        page = client.post(
-            f"/tables/{war.tid}/encounters/{war.eid}/characters",
-            params={"token": token},
-            data={"mode": "import", "document": "[" * 5000 + "]" * 5000},
-        )
+        page = host_form(
+            client, war, f"/tables/{war.tid}/encounters/{war.eid}/characters",
+            {"mode": "import", "document": "[" * 5000 + "]" * 5000},
+        )  # fmt: skip
         assert page.status_code == 400 and "nested too deeply" in page.text
         assert war.revision() == before
 

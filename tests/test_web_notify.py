@@ -199,10 +199,12 @@ def follow(base: str, eid: int, token: str, after: int, into: queue.Queue[Any]) 
     """Read a live stream in a thread, putting (arrival time, record) on ``into``."""
 
     def run() -> None:
-        params: dict[str, Any] = {"token": token, "after": after}
+        params: dict[str, Any] = {"after": after}
+        headers = {"Authorization": f"Bearer {token}"}
         url = f"{base}/api/encounters/{eid}/stream"
+        timeout = httpx.Timeout(5, read=60)
         try:
-            with httpx.stream("GET", url, params=params, timeout=httpx.Timeout(5, read=60)) as r:
+            with httpx.stream("GET", url, params=params, headers=headers, timeout=timeout) as r:
                 into.put((time.monotonic(), None))  # connected
                 event: list[str] = []
                 for line in r.iter_lines():

@@ -14,6 +14,9 @@ from fastapi.testclient import TestClient
 from test_store_support import BACKENDS, database_url
 
 from tableside.web import create_app
+from tableside.web.auth import SESSION_COOKIE, csrf_token
+
+COOKIE_DOMAIN = "testserver.local"  # where the test client keeps the cookies the app sets
 
 HERALD = Path(__file__).parent.parent.joinpath("examples", "herald.json").read_text()
 SCRIPT = "<script>alert(1)</script>"
@@ -42,7 +45,8 @@ def error_in(page: str) -> str:
 
 
 class Host:
-    """A table made through the pages, as a Host would."""
+    """A table made through the pages, as a Host would: its join link gives this client the
+    Host's session cookie (W-11), and its forms carry the session's CSRF proof."""
 
     def __init__(self, client: TestClient, name: str = "Friday") -> None:
         self.client = client
@@ -50,11 +54,24 @@ class Host:
         assert page.status_code == 201 and "keep it secret" in page.text
         link = link_in(page.text, "secret-link")
         self.path = link.removeprefix("http://testserver")
-        self.token = self.path.split("token=")[1]
-        self.tid = int(self.path.split("/tables/")[1].split("?")[0])
+        self.token = self.path.split("/join/")[1]
+        r = client.get(self.path, follow_redirects=False)
+        assert r.status_code == 303 and self.token not in r.headers["location"]
+        self.tid = int(r.headers["location"].split("/tables/")[1])
+        self.session = client.cookies[SESSION_COOKIE]
+
+    def sit(self) -> None:
+        """Make this client the Host's browser again (other tests' seats share the client)."""
+        self.client.cookies.set(SESSION_COOKIE, self.session, domain=COOKIE_DOMAIN)
 
     def post(self, path: str, data: dict[str, Any]) -> Any:
-        return self.client.post(f"{path}?token={self.token}", data=data, follow_redirects=False)
+        self.sit()
+        form = {**data, "csrf": csrf_token(self.session)}
+        return self.client.post(path, data=form, follow_redirects=False)
+
+    def get(self, path: str) -> Any:
+        self.sit()
+        return self.client.get(path)
 
     def encounter(self, game: str, name: str = "Ford") -> int:
         r = self.post(f"/tables/{self.tid}/encounters", {"game": game, "name": name, "seed": "7"})
@@ -78,9 +95,9 @@ def test_the_home_page_creates_a_table_and_shows_the_host_link_once(client: Test
     host = Host(client)
     page = client.get(host.path)
     assert page.status_code == 200 and "You are the Host" in page.text
-    assert host.token not in page.text.replace(f"token={host.token}", "")
+    assert host.token not in page.text and "token=" not in str(page.url)
     assert "keep it secret" not in page.text
-    r = client.post("/tables", data={"name": ""})
+    r = host.post("/tables", {"name": ""})  # a browser with a session sends its CSRF proof
     assert r.status_code == 400 and "A table's name" in error_in(r.text)
 
 
@@ -100,7 +117,7 @@ def test_an_encounter_a_character_by_form_and_a_player_make_a_war(client: TestCl
     join = link_in(r.text, "secret-link").removeprefix("http://testserver")
     page = client.get(join)
     assert page.status_code == 200 and "Herald" in page.text and "Ford" in page.text
-    setup = client.get(f"/tables/{host.tid}/encounters/{eid}/setup", params={"token": host.token})
+    setup = host.get(f"/tables/{host.tid}/encounters/{eid}/setup")
     assert "no (NPC)" in setup.text and "secret from other players" in setup.text
 
 
@@ -178,14 +195,20 @@ def test_set_up_pages_are_the_hosts_only(client: TestClient) -> None:
     auth = {"Authorization": f"Bearer {host.token}"}
     player = client.post(f"/api/tables/{host.tid}/players", headers=auth,
                          json={"name": "Ann", "characters": []}).json()["token"]  # fmt: skip
+    seated = client.get(f"/tables/{host.tid}", params={"token": player})  # the player's page
+    assert seated.status_code == 200 and "You are Ann" in seated.text
+    assert "You are the Host" not in seated.text and "new-player" not in seated.text
+    assert client.get(f"/tables/{host.tid}/encounters/{eid}/setup").status_code == 403
+    client.cookies.clear()
     for path in (f"/tables/{host.tid}", f"/tables/{host.tid}/encounters/{eid}/setup"):
-        assert client.get(path, params={"token": player}).status_code == 403
         assert client.get(path).status_code == 401
     other = Host(client, "Other")
-    assert client.get(f"/tables/{host.tid}", params={"token": other.token}).status_code == 403
-    r = client.post(f"/tables/{host.tid}/encounters?token={host.token}",
-                    json={"game": "majesty-war", "name": "x"})  # fmt: skip
+    assert client.get(f"/tables/{host.tid}").status_code == 403
+    host.sit()
+    r = client.post(f"/tables/{host.tid}/encounters", json={"game": "majesty-war", "name": "x"},
+                    headers={"X-CSRF-Token": csrf_token(host.session)})  # fmt: skip
     assert r.status_code == 400 and "form" in r.json()["error"]
+    assert other.tid != host.tid
     r = host.post(f"/tables/{host.tid}/encounters", {"game": "chess", "name": "x"})
     assert r.status_code == 400 and "Unknown game 'chess'" in error_in(r.text)
     r = host.post(f"/tables/{host.tid}/players", {"name": "Bo", "others": "a b"})
@@ -197,26 +220,22 @@ def test_set_up_pages_are_the_hosts_only(client: TestClient) -> None:
 def test_script_in_names_is_escaped_on_every_set_up_page(client: TestClient) -> None:
     page = client.post("/tables", data={"name": SCRIPT})
     assert SCRIPT not in page.text and ESCAPED in page.text
-    link = link_in(page.text, "secret-link").removeprefix("http://testserver")
-    token = link.split("token=")[1]
-    tid = int(link.split("/tables/")[1].split("?")[0])
-    r = client.post(f"/tables/{tid}/encounters?token={token}", follow_redirects=False,
-                    data={"game": "majesty-war", "name": SCRIPT})  # fmt: skip
+    host = Host(client, SCRIPT)
+    tid = host.tid
+    r = host.post(f"/tables/{tid}/encounters", {"game": "majesty-war", "name": SCRIPT})
     setup = r.headers["location"]
     eid = int(setup.split("/encounters/")[1].split("/")[0])
     doc = {**json.loads(HERALD), "name": SCRIPT}
-    r = client.post(f"/tables/{tid}/encounters/{eid}/characters?token={token}",
-                    data={"mode": "import", "document": json.dumps(doc), "id": "Evil"},
-                    follow_redirects=False)  # fmt: skip
+    r = host.post(f"/tables/{tid}/encounters/{eid}/characters",
+                  {"mode": "import", "document": json.dumps(doc), "id": "Evil"})  # fmt: skip
     assert r.status_code == 303
-    seat = client.post(f"/tables/{tid}/players?token={token}",
-                       data={"name": SCRIPT, "others": "Evil"})  # fmt: skip
+    seat = host.post(f"/tables/{tid}/players", {"name": SCRIPT, "others": "Evil"})
     assert SCRIPT not in seat.text and ESCAPED in seat.text
-    bad = client.post(f"/tables/{tid}/encounters/{eid}/characters?token={token}",
-                      data={**WAR_FORM, "name": SCRIPT, "might": SCRIPT})  # fmt: skip
+    bad = host.post(f"/tables/{tid}/encounters/{eid}/characters",
+                    {**WAR_FORM, "name": SCRIPT, "might": SCRIPT})  # fmt: skip
     assert bad.status_code == 400
-    pages = [client.get(setup), client.get(f"/tables/{tid}?token={token}"), bad,
-             client.get(f"/tables/{tid}/encounters/{eid}?token={token}")]  # fmt: skip
+    pages = [client.get(setup), client.get(f"/tables/{tid}"), bad,
+             client.get(f"/tables/{tid}/encounters/{eid}")]  # fmt: skip
     for page in pages:
         assert page.headers["content-type"].startswith("text/html")
         assert SCRIPT not in page.text and ESCAPED in page.text

@@ -116,7 +116,7 @@ def test_the_stream_endpoint_needs_a_token_for_the_table(table: WebTable, url: s
         path = f"/api/encounters/{demo.encounter_id}/stream"
         assert client.get(path).status_code == 401
         other = client.post("/api/tables", json={"name": "Other"}).json()["host_token"]
-        r = client.get(path, params={"token": other})
+        r = client.get(path, headers={"Authorization": f"Bearer {other}"})
         assert r.status_code == 403 and "error" in r.json()
 
 

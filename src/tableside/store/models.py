@@ -1,7 +1,7 @@
 """The tables: encounters, their log records, characters, and the web table's records.
 
 The web table's tables, seats and hidden commands came with migration 0002; which combatants'
-values are secret from players, with 0003.
+values are secret from players, with 0003; the browsers' sessions (W-11), with 0004.
 
 The Alembic migrations in ``migrations/versions`` build exactly these tables;
 ``tests/test_store.py`` checks that the migrated schema and these models agree.
@@ -176,3 +176,18 @@ class SecretValueRow(Base):
     )
     combatant: Mapped[str] = mapped_column(String(COMBATANT_LENGTH), primary_key=True)
     secret: Mapped[bool] = mapped_column(Boolean)
+
+
+class WebSessionRow(Base):
+    """A browser's session (W-11): the hash of its cookie and the hash of the token it came from.
+
+    A session is worth its token: it resolves to whoever holds ``token_hash`` now, so it dies
+    when that token is rotated or its seat removed (and its row is deleted then too).
+    """
+
+    __tablename__ = "web_sessions"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    session_hash: Mapped[str] = mapped_column(String(TOKEN_HASH_LENGTH), unique=True)
+    token_hash: Mapped[str] = mapped_column(String(TOKEN_HASH_LENGTH), index=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())

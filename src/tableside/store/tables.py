@@ -3,6 +3,12 @@
 Tokens never reach the database: callers pass the hash of a token (``token_hash``), and look a
 token up by its hash. A hidden command is marked in the same transaction that appends its
 record, so a record is never visible to players, even for a moment, if its command was hidden.
+
+A browser's session (W-11) is kept as the hash of its cookie and the hash of the token it was
+exchanged for; every look-up that takes a ``session`` flag resolves the session to that token in
+the same statement, so a session is refused the moment its token is rotated or its seat removed
+(W-12). Those changes also delete the token's sessions and, on PostgreSQL, announce every
+encounter of the table so that other processes' streams check their holder at once.
 """
 
 from __future__ import annotations
@@ -11,13 +17,24 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import bindparam, delete, insert, literal_column, null, select, union_all
+from sqlalchemy import (
+    bindparam,
+    delete,
+    insert,
+    literal_column,
+    null,
+    select,
+    union_all,
+    update,
+)
 from sqlalchemy.engine import Connection
-from sqlalchemy.sql.selectable import CompoundSelect
+from sqlalchemy.sql.elements import ColumnElement
+from sqlalchemy.sql.selectable import CompoundSelect, Select
 
 from tableside.encounter.log import LogRecord
 from tableside.errors import DataError
 from tableside.store.db import (
+    _NOTIFY,
     EncounterInfo,
     Store,
     _record,
@@ -37,6 +54,7 @@ from tableside.store.models import (
     SeatRow,
     SecretValueRow,
     TableEncounterRow,
+    WebSessionRow,
 )
 
 _INSERT_RECORD = insert(LogRecordRow)
@@ -48,6 +66,19 @@ class UnknownTableError(StoreError):
     def __init__(self, table_id: int) -> None:
         super().__init__(f"There is no table with id {table_id}.")
         self.table_id = table_id
+
+
+class UnknownSeatError(StoreError):
+    """No seat of this table has the id asked for."""
+
+    def __init__(self, table_id: int, seat_id: int) -> None:
+        super().__init__(f"Table {table_id} has no seat with id {seat_id}.")
+        self.table_id = table_id
+        self.seat_id = seat_id
+
+
+SESSIONS_PER_TOKEN = 20
+"""The newest sessions a token keeps (each visit of a join link makes one); older ones end."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,9 +191,22 @@ def seats(store: Store, table_id: int) -> list[Seat]:
     return [Seat(i, t, n, tuple(c)) for i, t, n, c in rows]
 
 
-def holder(store: Store, token_hash: str) -> Holder | None:
-    """Who holds the token with this hash (None when nobody does)."""
+def holder(store: Store, token_hash: str, session: bool = False) -> Holder | None:
+    """Who holds the token with this hash (None when nobody does).
+
+    Args:
+        store: The store.
+        token_hash: The hash of a token, or with ``session`` of a session's cookie.
+        session: Resolve a session to the token it was exchanged for first (W-11).
+    """
     with store._read() as connection:
+        if session:
+            found = connection.execute(
+                select(WebSessionRow.token_hash).where(WebSessionRow.session_hash == token_hash)
+            ).scalar_one_or_none()
+            if found is None:
+                return None
+            token_hash = found
         table_id = connection.execute(
             select(GameTableRow.id).where(GameTableRow.host_token_hash == token_hash)
         ).scalar_one_or_none()
@@ -177,6 +221,130 @@ def holder(store: Store, token_hash: str) -> Holder | None:
         return None
     seat = Seat(row.id, row.table_id, row.name, tuple(row.characters))
     return Holder(seat.table_id, seat)
+
+
+def create_session(store: Store, session_hash: str, token_hash: str) -> None:
+    """A new session for the token with this hash (W-11); its oldest beyond the limit end.
+
+    Raises:
+        DataError: A hash that is not a sha256.
+    """
+    _require_hash(session_hash)
+    _require_hash(token_hash)
+    with store._write() as connection:
+        connection.execute(
+            insert(WebSessionRow).values(session_hash=session_hash, token_hash=token_hash)
+        )
+        oldest_kept = connection.execute(
+            select(WebSessionRow.id)
+            .where(WebSessionRow.token_hash == token_hash)
+            .order_by(WebSessionRow.id.desc())
+            .offset(SESSIONS_PER_TOKEN - 1)
+            .limit(1)
+        ).scalar_one_or_none()
+        if oldest_kept is not None:
+            connection.execute(
+                delete(WebSessionRow).where(
+                    WebSessionRow.token_hash == token_hash, WebSessionRow.id < oldest_kept
+                )
+            )
+
+
+def sessions(store: Store, token_hash: str) -> int:
+    """How many sessions the token with this hash has (for tests and the docs' figures)."""
+    with store._read() as connection:
+        return len(
+            connection.execute(
+                select(WebSessionRow.session_hash).where(WebSessionRow.token_hash == token_hash)
+            ).all()
+        )
+
+
+def remove_seat(store: Store, table_id: int, seat_id: int) -> Seat:
+    """Remove a seat of a table (W-12): its token and sessions are refused from now on.
+
+    Raises:
+        UnknownTableError: No table has this id.
+        UnknownSeatError: The table has no seat with this id.
+    """
+    with store._write() as connection:
+        seat, old_hash = _seat(connection, table_id, seat_id)
+        connection.execute(delete(SeatRow).where(SeatRow.id == seat_id))
+        _revoked(store, connection, table_id, old_hash)
+    return seat
+
+
+def rotate_seat_token(store: Store, table_id: int, seat_id: int, token_hash: str) -> Seat:
+    """Give a seat the token with this hash (W-12): the old one and its sessions are refused.
+
+    Raises:
+        UnknownTableError: No table has this id.
+        UnknownSeatError: The table has no seat with this id.
+    """
+    _require_hash(token_hash)
+    with store._write() as connection:
+        seat, old_hash = _seat(connection, table_id, seat_id)
+        connection.execute(
+            update(SeatRow).where(SeatRow.id == seat_id).values(token_hash=token_hash)
+        )
+        _revoked(store, connection, table_id, old_hash)
+    return seat
+
+
+def rotate_host_token(store: Store, table_id: int, token_hash: str) -> None:
+    """Give a table's Host the token with this hash (W-12): the old one and its sessions end.
+
+    Raises:
+        UnknownTableError: No table has this id.
+    """
+    _require_hash(token_hash)
+    with store._write() as connection:
+        old_hash = connection.execute(
+            select(GameTableRow.host_token_hash).where(GameTableRow.id == table_id)
+        ).scalar_one_or_none()
+        if old_hash is None:
+            raise UnknownTableError(table_id)
+        connection.execute(
+            update(GameTableRow)
+            .where(GameTableRow.id == table_id)
+            .values(host_token_hash=token_hash)
+        )
+        _revoked(store, connection, table_id, old_hash)
+
+
+def table_encounters(store: Store, table_id: int) -> tuple[int, ...]:
+    """The ids of a table's encounters (no check that the table exists)."""
+    with store._read() as connection:
+        return tuple(
+            connection.execute(
+                select(TableEncounterRow.encounter_id).where(TableEncounterRow.table_id == table_id)
+            ).scalars()
+        )
+
+
+def _seat(connection: Connection, table_id: int, seat_id: int) -> tuple[Seat, str]:
+    """A seat of the table and its token's hash, or UnknownTableError / UnknownSeatError."""
+    _require_table(connection, table_id)
+    row = connection.execute(
+        select(SeatRow.name, SeatRow.characters, SeatRow.token_hash).where(
+            SeatRow.id == seat_id, SeatRow.table_id == table_id
+        )
+    ).one_or_none()
+    if row is None:
+        raise UnknownSeatError(table_id, seat_id)
+    return Seat(seat_id, table_id, row.name, tuple(row.characters)), row.token_hash
+
+
+def _revoked(store: Store, connection: Connection, table_id: int, old_hash: str) -> None:
+    """End the old token's sessions; on PostgreSQL announce the table's encounters at commit."""
+    connection.execute(delete(WebSessionRow).where(WebSessionRow.token_hash == old_hash))
+    if store.backend != "postgresql":
+        return
+    ids = connection.execute(
+        select(TableEncounterRow.encounter_id).where(TableEncounterRow.table_id == table_id)
+    ).scalars()
+    for encounter_id in ids:
+        connection.execute(_NOTIFY, {"payload": f"{encounter_id}:revoked"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,51 +366,68 @@ class Access:
     secrecy: Secrecy | None = None
 
 
-# Built once: every request on an encounter runs it (one read instead of three).
-_ACCESS = (
-    select(
-        EncounterRow.id,
-        EncounterRow.name,
-        EncounterRow.game,
-        EncounterRow.seed,
-        EncounterRow.revision,
-        TableEncounterRow.table_id,
-        GameTableRow.host_token_hash,
-        SeatRow.id,
-        SeatRow.name,
-        SeatRow.characters,
+def _access_query(credential: ColumnElement[Any]) -> Select[*tuple[Any, ...]]:
+    """The access read, for a token's hash or a session's (resolved to its token's hash)."""
+    return (
+        select(
+            EncounterRow.id,
+            EncounterRow.name,
+            EncounterRow.game,
+            EncounterRow.seed,
+            EncounterRow.revision,
+            TableEncounterRow.table_id,
+            GameTableRow.host_token_hash,
+            SeatRow.id,
+            SeatRow.name,
+            SeatRow.characters,
+            credential.label("credential"),
+        )
+        .select_from(EncounterRow)
+        .join(TableEncounterRow, TableEncounterRow.encounter_id == EncounterRow.id, isouter=True)
+        .join(GameTableRow, GameTableRow.id == TableEncounterRow.table_id, isouter=True)
+        .join(
+            SeatRow,
+            (SeatRow.table_id == TableEncounterRow.table_id) & (SeatRow.token_hash == credential),
+            isouter=True,
+        )
+        .where(EncounterRow.id == bindparam("encounter_id"))
     )
-    .select_from(EncounterRow)
-    .join(TableEncounterRow, TableEncounterRow.encounter_id == EncounterRow.id, isouter=True)
-    .join(GameTableRow, GameTableRow.id == TableEncounterRow.table_id, isouter=True)
-    .join(
-        SeatRow,
-        (SeatRow.table_id == TableEncounterRow.table_id)
-        & (SeatRow.token_hash == bindparam("token_hash")),
-        isouter=True,
-    )
-    .where(EncounterRow.id == bindparam("encounter_id"))
+
+
+# Built once: every request on an encounter runs one (one read instead of three).
+_ACCESS = _access_query(bindparam("token_hash"))
+_SESSION_ACCESS = _access_query(
+    select(WebSessionRow.token_hash)
+    .where(WebSessionRow.session_hash == bindparam("token_hash"))
+    .scalar_subquery()
 )
 
 
-def access(store: Store, token_hash: str, encounter_id: int) -> Access | None:
+def access(
+    store: Store, token_hash: str, encounter_id: int, session: bool = False
+) -> Access | None:
     """An encounter, its table and the holder of the token with this hash there, in one read.
 
     For a seat's token the same transaction also reads the encounter's secrecy (one more
-    statement), so that a player's request needs no read of its own for it.
+    statement), so that a player's request needs no read of its own for it. With ``session``
+    the hash is a session's, resolved to its token's in the same statement (W-11).
 
     Returns:
         None when no encounter has this id.
     """
+    query = _SESSION_ACCESS if session else _ACCESS
     with store._read() as connection:
         row = connection.execute(
-            _ACCESS, {"token_hash": token_hash, "encounter_id": encounter_id}
+            query, {"token_hash": token_hash, "encounter_id": encounter_id}
         ).one_or_none()
         if row is None:
             return None
-        eid, name, game, seed, revision, table_id, host_hash, seat_id, seat_name, characters = row
+        eid, name, game, seed, revision, table_id, host_hash, seat_id, seat_name, characters = row[
+            :10
+        ]
+        resolved = row[10]
         info = EncounterInfo(eid, name, game, seed, revision)
-        if table_id is not None and host_hash == token_hash:
+        if table_id is not None and resolved is not None and host_hash == resolved:
             return Access(info, table_id, Holder(table_id, None))
         if seat_id is None:
             return Access(info, table_id, None)

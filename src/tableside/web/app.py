@@ -5,9 +5,13 @@ as ``JSONResponse`` directly: FastAPI's validation and encoding of an untyped ``
 0.45 ms per command (measured), for nothing.
 
 Every refusal is JSON ``{"error": "one sentence"}``: 400 bad input (naming the value), 401 no or
-unknown token, 403 not allowed for this role or character, 404 no such table or encounter, 409 a
-stale revision, 422 a request body of the wrong shape, 413/429 a limit, 503 a database that
-cannot write (:mod:`tableside.web.guards`, W-13 and W-15). Nothing is written on a refusal.
+unknown token, 403 not allowed for this role or character (or a browser's request without its
+CSRF proof), 404 no such table, seat or encounter, 409 a stale revision, 422 a request body of the
+wrong shape, 413/429 a limit, 503 a database that cannot write (:mod:`tableside.web.guards`, W-13
+and W-15). Nothing is written on a refusal.
+
+Browsers present a session cookie instead of a token (W-11, :mod:`tableside.web.sessions`); the
+Host revokes and rotates tokens here too (W-12).
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ from typing import Annotated, Any, Literal
 
 from fastapi import Depends, FastAPI, Header, Query, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import HTMLResponse, JSONResponse, StreamingResponse
+from fastapi.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException
 from starlette.types import Receive, Scope, Send
@@ -28,12 +32,13 @@ from tableside import errors
 from tableside.encounter.log import Command
 from tableside.limits import DICE_TYPED_MAX, SEED_MAX, SEED_MIN, DieFace, Flag, Label
 from tableside.store import Store, UnknownEncounterError, tables
-from tableside.store.tables import UnknownTableError
+from tableside.store.tables import UnknownSeatError, UnknownTableError
 from tableside.web import guards, play
-from tableside.web.auth import ForbiddenError, UnauthorisedError, token_hash
+from tableside.web.auth import Credential, ForbiddenError, UnauthorisedError, credential
 from tableside.web.hub import record_stream, watch
 from tableside.web.notify import Listener
-from tableside.web.pages import encounter_page, join_page
+from tableside.web.pages import encounter_page
+from tableside.web.sessions import SessionMiddleware, csrf_of, enter
 from tableside.web.setup import add_setup
 from tableside.web.table import WebTable
 
@@ -98,12 +103,13 @@ class StepBody(Body):
     revision: int | None = REVISION
 
 
-def bearer(authorization: str | None) -> str | None:
-    """The token of an ``Authorization: Bearer <token>`` header."""
-    if authorization is None:
-        return None
-    scheme, _, token = authorization.partition(" ")
-    return token.strip() if scheme.lower() == "bearer" else None
+def bearer(authorization: str | None) -> Credential | None:
+    """The credential of the ``Authorization`` header: ``Bearer <token>`` or ``Session <id>``.
+
+    ``Session`` carries a browser's cookie, put there by the session middleware after its CSRF
+    check (W-11).
+    """
+    return credential(authorization)
 
 
 def refusal(status: int) -> Callable[[Request, Exception], JSONResponse]:
@@ -190,6 +196,7 @@ def create_app(
         (errors.StaleRevisionError, 409),
         (UnknownEncounterError, 404),
         (UnknownTableError, 404),
+        (UnknownSeatError, 404),
         (UnauthorisedError, 401),
         (ForbiddenError, 403),
     ]
@@ -207,6 +214,7 @@ def create_app(
     add_stream(app, table, stream_poll)
     add_pages(app, table)
     add_setup(app, table)
+    app.add_middleware(SessionMiddleware)
     return app
 
 
@@ -218,6 +226,30 @@ def add_api(app: FastAPI, table: WebTable) -> None:
         table_id, token = table.create_table(body.name, client_address(request))
         link = f"/join/{token}"
         return {"id": table_id, "name": body.name, "host_token": token, "join_link": link}
+
+    @app.post("/api/tables/{table_id}/host-token")
+    def rotate_host(table_id: int, authorization: Authorization = None) -> dict[str, Any]:
+        who = table.at_table(bearer(authorization), table_id)
+        token = table.rotate_host(who, table_id)
+        return {"id": table_id, "host_token": token, "join_link": f"/join/{token}"}
+
+    @app.delete("/api/tables/{table_id}/players/{seat_id}")
+    def remove_player(
+        table_id: int, seat_id: int, authorization: Authorization = None
+    ) -> dict[str, Any]:
+        who = table.at_table(bearer(authorization), table_id)
+        seat = table.remove_player(who, table_id, seat_id)
+        return {"id": seat.id, "name": seat.name, "characters": list(seat.characters),
+                "removed": True}  # fmt: skip
+
+    @app.post("/api/tables/{table_id}/players/{seat_id}/token")
+    def rotate_player(
+        table_id: int, seat_id: int, authorization: Authorization = None
+    ) -> dict[str, Any]:
+        who = table.at_table(bearer(authorization), table_id)
+        seat, token = table.rotate_player(who, table_id, seat_id)
+        return {"id": seat.id, "name": seat.name, "characters": list(seat.characters),
+                "token": token, "join_link": f"/join/{token}"}  # fmt: skip
 
     @app.get("/api/tables/{table_id}")
     def show_table(table_id: int, authorization: Authorization = None) -> dict[str, Any]:
@@ -284,24 +316,26 @@ def add_api(app: FastAPI, table: WebTable) -> None:
 
 
 def add_stream(app: FastAPI, table: WebTable, poll: Callable[[], float]) -> None:
-    """The live log: Server-Sent Events (token in the query: EventSource sets no headers)."""
+    """The live log: Server-Sent Events (a browser's EventSource sends its session cookie)."""
 
     @app.get("/api/encounters/{encounter_id}/stream")
     def stream(
         encounter_id: int,
-        token: TokenQuery = None,
         after: Annotated[int, Query(ge=0, le=guards.ID_MAX)] = 0,
         last_event_id: Annotated[int | None, Header(ge=0, le=guards.ID_MAX)] = None,
+        authorization: Authorization = None,
     ) -> StreamingResponse:
-        who, _info = table.at_encounter(token, encounter_id)
+        given = bearer(authorization)
+        who, _info = table.at_encounter(given, encounter_id)
         start = after if last_event_id is None else last_event_id
-        give_back = table.streams.take(token_hash(token or ""))
+        give_back = table.streams.take(guards.holder_key(who))
         events = record_stream(
             table.notifier,
             encounter_id,
             lambda rev: table.visible_after(who, encounter_id, rev),
             start,
             poll,
+            alive=lambda: table.holds(given, who),
         )
         headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
         return CountedStream(give_back, events, media_type="text/event-stream", headers=headers)
@@ -330,19 +364,27 @@ def client_address(request: Request) -> str:
 def add_pages(app: FastAPI, table: WebTable) -> None:
     """The server-rendered pages."""
 
-    @app.get("/join/{token}", response_class=HTMLResponse)
-    def join(token: str) -> HTMLResponse:
-        who = table.principal(token)
-        return join_page(table.table_view(who), token)
+    @app.get("/join/{token}")
+    def join(request: Request, token: str) -> Response:
+        return enter(table, request, token)
 
     @app.get("/tables/{table_id}/encounters/{encounter_id}", response_class=HTMLResponse)
-    def page(table_id: int, encounter_id: int, token: TokenQuery = None) -> HTMLResponse:
-        who, info = table.at_encounter(token, encounter_id)
+    def page(
+        request: Request,
+        table_id: int,
+        encounter_id: int,
+        token: TokenQuery = None,
+        authorization: Authorization = None,
+    ) -> Response:
+        if token:
+            return enter(table, request, token, f"/tables/{table_id}/encounters/{encounter_id}")
+        who, info = table.at_encounter(bearer(authorization), encounter_id)
         if who.table_id != table_id:
             raise ForbiddenError(f"This token is not for table {table_id}.")
         view = table.table_view(who)
         records = table.log(who, encounter_id)
-        return encounter_page(view, info, table.state(encounter_id, who), records, token or "")
+        state = table.state(encounter_id, who)
+        return encounter_page(view, info, state, records, csrf_of(request))
 
 
 def add_play(app: FastAPI, table: WebTable) -> None:

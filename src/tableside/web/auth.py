@@ -5,6 +5,11 @@ is enough for a high-entropy secret (no salt or slow hash is needed: nobody can 
 Host of a table may send any command, undo, redo and hide commands. A player may send only the
 commands listed in :data:`PLAYER_ACTORS`, and only for one of its own characters; ``next`` only
 when one of its characters holds the current Turn.
+
+A request presents a :class:`Credential`: a token (``Authorization: Bearer``, or a join link on
+its first visit) or a browser session's id (its cookie, W-11), which the store resolves to the
+token it was exchanged for. The CSRF proof a session's page sends back is derived from the
+session's id (:func:`csrf_token`): only a page served to that browser can know it.
 """
 
 from __future__ import annotations
@@ -38,6 +43,48 @@ class ForbiddenError(Exception):
 
 class UnauthorisedError(Exception):
     """A missing or unknown token (HTTP 401); one sentence."""
+
+
+SESSION_COOKIE = "tableside_session"
+"""The cookie that carries a browser's session id (HttpOnly, SameSite=Strict, W-11)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Credential:
+    """What a request presents: a token, or (``session``) a browser session's id (W-11)."""
+
+    secret: str
+    session: bool = False
+
+    @property
+    def hash(self) -> str:
+        """What the database keeps of it: its sha256, hex."""
+        return token_hash(self.secret)
+
+
+def credential(authorization: str | None) -> Credential | None:
+    """The credential of an ``Authorization`` header: ``Bearer <token>`` or ``Session <id>``.
+
+    ``Session`` is what the session middleware puts there for a browser's cookie (after its
+    CSRF check); a client may send it itself too, which is as safe as ``Bearer``.
+    """
+    if authorization is None:
+        return None
+    scheme, _, secret = authorization.partition(" ")
+    secret = secret.strip()
+    if not secret:
+        return None
+    scheme = scheme.lower()
+    if scheme == "bearer":
+        return Credential(secret)
+    if scheme == "session":
+        return Credential(secret, session=True)
+    return None
+
+
+def csrf_token(session_id: str) -> str:
+    """The CSRF proof of a session (W-11): a hash of its id, so it reveals nothing of it."""
+    return hashlib.sha256(b"tableside-csrf\0" + session_id.encode("utf-8")).hexdigest()
 
 
 def new_token() -> str:

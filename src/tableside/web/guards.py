@@ -32,6 +32,7 @@ from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from tableside.errors import TablesideError
+from tableside.web.auth import Principal
 from tableside.web_limits import ENV, Limits, whole_limit
 
 __all__ = ["ENV", "Limits", "whole_limit"]  # re-exported from tableside.web_limits
@@ -135,8 +136,8 @@ class StreamSlots:
         with self._lock:
             if self._open.get(key, 0) >= self.per_token:
                 raise TooManyError(
-                    f"This token already has {self.per_token} live streams open, the most "
-                    "allowed; close one (another tab) and try again."
+                    f"This seat (or Host) already has {self.per_token} live streams open, the "
+                    "most allowed; close one (another tab) and try again."
                 )
             if self._total >= self.in_all:
                 raise TooManyError(
@@ -165,6 +166,11 @@ class StreamSlots:
         """How many streams are open (of ``key``, when given)."""
         with self._lock:
             return self._total if key is None else self._open.get(key, 0)
+
+
+def holder_key(who: Principal) -> str:
+    """Whose streams count together: a table's Host, or one seat (its token and its sessions)."""
+    return f"{who.table_id}:" + ("host" if who.seat is None else f"seat {who.seat.id}")
 
 
 # --- ASGI middleware ------------------------------------------------------------------------------

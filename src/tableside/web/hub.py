@@ -5,6 +5,11 @@ sent, then sleeps until its encounter is announced or ``poll`` seconds pass. Ann
 from this process's own commits (immediate, in-process) and, on PostgreSQL, from every process's
 commits through LISTEN/NOTIFY (:mod:`tableside.web.notify`). The poll is the fallback: on SQLite
 it is how records committed by other processes arrive; on PostgreSQL it covers a lost listener.
+
+A stream also asks, each time it wakes, whether its token or session still belongs to its holder
+(W-12): when the Host removes the seat or rotates the link, the stream sends a ``revoked`` event
+and ends. Revocation wakes this process's streams of the table at once, and on PostgreSQL it
+announces the table's encounters to every process in the same transaction.
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ Waiter = tuple[asyncio.AbstractEventLoop, asyncio.Event]
 ReadAfter = Callable[[int], tuple[list[dict[str, Any]], int]]
 ReadRevisions = Callable[[Collection[int]], dict[int, int]]
 LOG = logging.getLogger("tableside.web")
+REVOKED = "event: revoked\ndata: {}\n\n"
 
 
 class Notifier:
@@ -85,6 +91,7 @@ async def record_stream(
     after: int,
     poll: float | Callable[[], float] = 1.0,
     keepalive: float = 15.0,
+    alive: Callable[[], bool] | None = None,
 ) -> AsyncGenerator[str, None]:
     """Server-Sent Events: every record after revision ``after`` that ``read_after`` shows.
 
@@ -98,13 +105,21 @@ async def record_stream(
             function giving them before each wait; unused while ``notifier.watched`` (a
             :func:`watch` task wakes the stream instead).
         keepalive: Seconds of silence before a comment line keeps proxies from closing it.
+        alive: Blocking check, made on every wake after the first read, that the stream's
+            token or session still belongs to its holder; when it does not, the stream sends
+            ``event: revoked`` and ends (W-12).
     """
     wake = notifier.subscribe(encounter_id)
     try:
         yield "retry: 2000\n\n"
         quiet = 0.0
+        first = True
         while True:
             wake.clear()
+            if not first and alive is not None and not await asyncio.to_thread(alive):
+                yield REVOKED
+                return
+            first = False
             records, after = await asyncio.to_thread(read_after, after)
             for record in records:
                 quiet = 0.0

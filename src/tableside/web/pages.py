@@ -8,7 +8,9 @@ live records, the same lines (a browser test compares them).
 
 The script builds every node with ``textContent`` (never ``innerHTML``) and the page's data is
 passed to it as JSON through ``tojson``; a Content-Security-Policy with a per-page nonce lets no
-other script run, and the token in the URL is not sent on as a referrer.
+other script run, and no page is sent on as a referrer. No page carries a token: the browser's
+session cookie authenticates the script's requests, which send the page's CSRF proof back as
+``X-CSRF-Token`` (W-11); a stream whose token is revoked ends with a ``revoked`` event (W-12).
 """
 
 from __future__ import annotations
@@ -45,7 +47,7 @@ JOIN = """{% extends "base.html" %}
 <p>You are {% if view.role == "host" %}the Host{% else %}{{ view.seat.name }}, playing
 {{ view.seat.characters | join(", ") or "no character yet" }}{% endif %}.</p>
 <ul>{% for e in view.encounters %}
-<li><a href="/tables/{{ view.id }}/encounters/{{ e.id }}?token={{ token | urlencode }}">
+<li><a href="/tables/{{ view.id }}/encounters/{{ e.id }}">
 {{- e.name }}</a>
 ({{ e.game }}, revision {{ e.revision }})</li>
 {% else %}<li>No encounter yet.</li>{% endfor %}</ul>
@@ -146,7 +148,7 @@ WAR_NUMBERS = (
 SCRIPT = r"""
 const boot = JSON.parse(document.getElementById('boot').textContent);
 const api = '/api/encounters/' + boot.encounter;
-const auth = {'Authorization': 'Bearer ' + boot.token, 'Content-Type': 'application/json'};
+const auth = {'X-CSRF-Token': boot.csrf, 'Content-Type': 'application/json'};
 const WAR = boot.game === 'majesty-war';
 const KIND = WAR ? 'strike' : 'attack';
 const $ = id => document.getElementById(id);
@@ -555,8 +557,9 @@ if (WAR) {
     args: {id: me(), ap: Number($('q-ap').value)}}));
 }
 // --- live: every record as it is written --------------------------------------------------
-const source = new EventSource(api + '/stream?token=' + encodeURIComponent(boot.token) +
-  '&after=' + boot.revision);
+const source = new EventSource(api + '/stream?after=' + boot.revision);
+source.addEventListener('revoked', () => { source.close();
+  report('This link was revoked by the Host: ask the Host for a new one.'); });
 source.addEventListener('record', ev => {
   const r = JSON.parse(ev.data); const log = $('log');
   for (const line of lines(r)) log.append(el('div', line, r.hidden ? 'hidden' : ''));
@@ -599,9 +602,9 @@ def html(template: str, nonce: str = "", **values: Any) -> HTMLResponse:
     return HTMLResponse(body, headers=headers)
 
 
-def join_page(view: dict[str, Any], token: str) -> HTMLResponse:
-    """The page a join link opens: the table's encounters."""
-    return html("join.html", view=view, token=token)
+def join_page(view: dict[str, Any]) -> HTMLResponse:
+    """A player's table page (where a join link leads): the table's encounters."""
+    return html("join.html", view=view)
 
 
 def order_rows(state: dict[str, Any]) -> list[dict[str, Any]]:
@@ -799,15 +802,18 @@ def encounter_page(
     info: EncounterInfo,
     state: dict[str, Any],
     records: list[dict[str, Any]],
-    token: str,
+    csrf: str,
 ) -> HTMLResponse:
-    """The fight: order, combatants, the Strike or attack form with odds, commands, the log."""
+    """The fight: order, combatants, the Strike or attack form with odds, commands, the log.
+
+    ``csrf`` is the session's CSRF proof (W-11), which the script sends with every request.
+    """
     rows = state.get("combatants", state.get("models", []))
     columns = [*rows[0], "distance"] if rows else []
     war = info.game == "majesty-war"
     boot = {
         "encounter": info.id,
-        "token": token,
+        "csrf": csrf,
         "revision": state["revision"],
         "game": info.game,
         "state": state,

@@ -6,6 +6,10 @@ script, so the server needs no multipart parser). The same operations are JSON e
 character becomes the encounter's ``add`` command through :meth:`WebTable.execute`, so it is
 logged, undoable and live like any command. A refusal answers 4xx with one sentence (JSON from
 the API, the form again with the message from a page) and writes nothing.
+
+The pages carry no token: the Host's browser presents its session cookie, and every form
+carries the session's CSRF proof in a hidden ``csrf`` field (W-11). The Host's table page also
+removes seats and gives seats or the Host new links (W-12), each confirmed by a tick box.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from urllib.parse import parse_qs, quote
 from fastapi import Depends, FastAPI, Header, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from jinja2 import DictLoader
+from markupsafe import Markup
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from tableside.encounter.log import Command
@@ -41,9 +46,10 @@ from tableside.majesty.formats import CHARACTER_FORMAT, CHARACTER_VERSION, chara
 from tableside.store import tables
 from tableside.strife.catalog import builtin_catalog as strife_catalog
 from tableside.web import pages
-from tableside.web.auth import Principal, require_host
+from tableside.web.auth import Credential, Principal, credential, require_host
 from tableside.web.guards import LimitError
-from tableside.web.table import WebTable
+from tableside.web.sessions import csrf_of, enter, set_session
+from tableside.web.table import Presented, WebTable
 
 MAJESTY = "majesty-war"
 STRIFE = "strife-combat"
@@ -167,12 +173,9 @@ def combatant_ids(state: dict[str, Any]) -> list[str]:
 # --- the JSON API ---------------------------------------------------------------------------------
 
 
-def bearer(authorization: str | None) -> str | None:
-    """The token of an ``Authorization: Bearer <token>`` header."""
-    if authorization is None:
-        return None
-    scheme, _, token = authorization.partition(" ")
-    return token.strip() if scheme.lower() == "bearer" else None
+def bearer(authorization: str | None) -> Credential | None:
+    """The credential of the ``Authorization`` header (``Bearer`` token or browser ``Session``)."""
+    return credential(authorization)
 
 
 def add_setup_api(app: FastAPI, table: WebTable) -> None:
@@ -342,7 +345,8 @@ def build_spec(**values: Any) -> NewCharacter:
 # --- pages ----------------------------------------------------------------------------------------
 
 STYLE = """<style>
-form.box{border:1px solid #ccc;padding:.5rem;margin:.5rem 0}label{display:inline-block;
+form.box{border:1px solid #ccc;padding:.5rem;margin:.5rem 0}form.inline{display:inline-block;
+margin:0 .5rem}label{display:inline-block;
 margin:.2rem .6rem .2rem 0}.warn{background:#fff3cd;padding:.4rem}.link{font-family:monospace;
 word-break:break-all}fieldset{margin:.3rem 0}input[type=number]{width:5rem}
 </style>"""
@@ -358,6 +362,7 @@ HOME = (
 characters and players' seats.</p>
 {% if error %}<p id="error" role="alert">{{ error }}</p>{% endif %}
 <form class="box" id="new-table" method="post" action="/tables">
+{{ csrf_input(csrf) }}
 <label>Table name <input name="name" required maxlength="200" value="{{ name }}"></label>
 <button>Create the table</button></form>
 {% endblock %}
@@ -389,12 +394,13 @@ TABLE = (
 <h2>Encounters</h2>
 <ul id="encounters">{% for e in view.encounters %}
 <li>{{ e.name }} ({{ games.get(e.game, e.game) }}, revision {{ e.revision }}):
-<a href="/tables/{{ view.id }}/encounters/{{ e.id }}?token={{ token | urlencode }}">the fight</a> ·
-<a class="setup" href="/tables/{{ view.id }}/encounters/{{ e.id }}/setup?token={{ token | urlencode
-}}">set up (characters, secrets)</a></li>
+<a href="/tables/{{ view.id }}/encounters/{{ e.id }}">the fight</a> ·
+<a class="setup" href="/tables/{{ view.id }}/encounters/{{ e.id }}/setup">set up (characters,
+secrets)</a></li>
 {% else %}<li>No encounter yet.</li>{% endfor %}</ul>
 <form class="box" id="new-encounter" method="post"
- action="/tables/{{ view.id }}/encounters?token={{ token | urlencode }}">
+ action="/tables/{{ view.id }}/encounters">
+{{ csrf_input(csrf) }}
 <label>Game <select name="game">{% for key, label in games.items() %}
 <option value="{{ key }}"{% if key == values.game %} selected{% endif %}>{{ label }}</option>
 {% endfor %}</select></label>
@@ -402,10 +408,19 @@ TABLE = (
 <label>Seed (blank: random, recorded) <input name="seed" value="{{ values.seed }}"></label>
 <button>Create the encounter</button></form>
 <h2>Players</h2>
-<ul id="seats">{% for s in view.seats %}<li>{{ s.name }}: {{ s.characters | join(", ")
- or "no character" }}</li>{% else %}<li>No player yet.</li>{% endfor %}</ul>
+<ul id="seats">{% for s in view.seats %}<li id="seat-{{ s.id }}">{{ s.name }}:
+{{ s.characters | join(", ") or "no character" }}
+<form class="inline rotate-seat" method="post"
+ action="/tables/{{ view.id }}/players/{{ s.id }}/token">{{ csrf_input(csrf) }}
+<label><input type="checkbox" name="confirm" required> the old link stops working</label>
+<button>New join link</button></form>
+<form class="inline remove-seat" method="post"
+ action="/tables/{{ view.id }}/players/{{ s.id }}/remove">{{ csrf_input(csrf) }}
+<label><input type="checkbox" name="confirm" required> remove {{ s.name }}</label>
+<button>Remove</button></form></li>{% else %}<li>No player yet.</li>{% endfor %}</ul>
 <form class="box" id="new-player" method="post"
- action="/tables/{{ view.id }}/players?token={{ token | urlencode }}">
+ action="/tables/{{ view.id }}/players">
+{{ csrf_input(csrf) }}
 <label>Player's name
 <input name="name" required maxlength="200" value="{{ values.player }}"></label>
 <fieldset><legend>Plays</legend>{% for c in combatants %}
@@ -413,6 +428,12 @@ TABLE = (
 {% else %}No character yet: name them below.{% endfor %}
 <label>Other ids (comma-separated) <input name="others" value="{{ values.others }}"></label>
 </fieldset><button>Add the player</button></form>
+<h2>Host link</h2>
+<form class="box" id="new-host-link" method="post" action="/tables/{{ view.id }}/host-token">
+{{ csrf_input(csrf) }}
+<label><input type="checkbox" name="confirm" required> the old Host link, and every browser
+that opened it, stop working (this one stays the Host)</label>
+<button>New Host link</button></form>
 {% endblock %}
 """
 )
@@ -425,30 +446,32 @@ ENCOUNTER_SETUP = (
     + """
 <h1>{{ info.name }}</h1>
 <p>{{ games.get(info.game, info.game) }} at {{ view.name }} ·
-<a href="/tables/{{ view.id }}?token={{ token | urlencode }}">the table</a> ·
-<a id="fight" href="/tables/{{ view.id }}/encounters/{{ info.id }}?token={{ token | urlencode
-}}">the fight</a></p>
+<a href="/tables/{{ view.id }}">the table</a> ·
+<a id="fight" href="/tables/{{ view.id }}/encounters/{{ info.id }}">the fight</a></p>
 {% if error %}<p id="error" role="alert">{{ error }}</p>{% endif %}
 <h2>Combatants and secret values</h2>
 <table id="setup-combatants"><thead><tr><th>id</th><th>played by a seat</th><th>values</th>
 <th>Host's choice</th></tr></thead><tbody>{% for c in secrecy.combatants %}
 <tr><td>{{ c.id }}</td><td>{{ "no (NPC)" if c.npc else "yes" }}</td>
 <td>{{ "secret from other players" if c.secret else "open" }}</td>
-<td><form method="post" action="{{ base }}/secrets?token={{ token | urlencode }}">
+<td><form method="post" action="{{ base }}/secrets">
+{{ csrf_input(csrf) }}
 <input type="hidden" name="combatant" value="{{ c.id }}">
 <select name="secret">{% for v in ("default", "secret", "open") %}
 <option value="{{ v }}"{% if v == choice(c) %} selected{% endif %}>{{ v }}</option>
 {% endfor %}</select><button>Set</button></form></td></tr>
 {% else %}<tr><td colspan="4">No combatant yet.</td></tr>{% endfor %}</tbody></table>
 <form class="box" id="npc-setting" method="post"
- action="{{ base }}/secrets?token={{ token | urlencode }}">
+ action="{{ base }}/secrets">
+{{ csrf_input(csrf) }}
 <label><input type="checkbox" name="npcs_secret"{% if secrecy.npcs_secret %} checked{% endif %}>
 NPCs' values (combatants no seat plays) are secret from players</label>
 <input type="hidden" name="setting" value="npcs"><button>Save</button></form>
 {% set v = values %}
 <h2>Add a character by form</h2>
 <form class="box" id="character-form" method="post"
- action="{{ base }}/characters?token={{ token | urlencode }}">
+ action="{{ base }}/characters">
+{{ csrf_input(csrf) }}
 <input type="hidden" name="mode" value="form">
 {% if info.game == "majesty-war" %}
 <label>Name <input name="name" required maxlength="80" value="{{ v.name }}"></label>
@@ -483,7 +506,8 @@ NPCs' values (combatants no seat plays) are secret from players</label>
 <button>Add</button></form>
 <h2>Import a character (JSON)</h2>
 <form class="box" id="import-form" method="post"
- action="{{ base }}/characters?token={{ token | urlencode }}">
+ action="{{ base }}/characters">
+{{ csrf_input(csrf) }}
 <input type="hidden" name="mode" value="import">
 <p>{% if info.game == "majesty-war" %}A character JSON v1 document
 (<code>tableside/majesty-character</code>).{% else %}A Realm of Strife sheet (as in the
@@ -529,6 +553,14 @@ def register_templates() -> None:
     if not isinstance(loader, DictLoader):
         raise TypeError("The pages' environment must load its templates from a DictLoader.")
     loader.mapping = {**loader.mapping, **TEMPLATES}
+    pages.ENV.globals["csrf_input"] = csrf_input
+
+
+def csrf_input(csrf: str) -> Markup:
+    """A form's hidden CSRF field (W-11); nothing when the page was not opened with a session."""
+    if not csrf:
+        return Markup("")
+    return Markup('<input type="hidden" name="csrf" value="{}">').format(csrf)
 
 
 register_templates()
@@ -554,32 +586,44 @@ def page_link(request: Request, path: str) -> str:
 
 
 def add_setup_pages(app: FastAPI, table: WebTable) -> None:
-    """The Host's set-up pages and their forms."""
+    """The Host's set-up pages and their forms (a browser's session cookie, W-11)."""
 
     @app.get("/", response_class=HTMLResponse)
-    def home() -> HTMLResponse:
-        return pages.html("setup_home.html", name="", error=None)
+    def home(request: Request) -> HTMLResponse:
+        return pages.html("setup_home.html", name="", error=None, csrf=csrf_of(request))
 
     @app.post("/tables", response_class=HTMLResponse)
     def new_table(request: Request, form: PostedForm) -> HTMLResponse:
         name = text(form, "name")
         address = request.client.host if request.client else "unknown"
         try:
-            table_id, token = table.create_table(name, address)
+            _table_id, token = table.create_table(name, address)
         except TablesideError as error:
-            page = pages.html("setup_home.html", name=name, error=str(error))
-            return status(page, refusal_code(error))
-        link = page_link(request, f"/tables/{table_id}?token={quote(token)}")
+            csrf = csrf_of(request)
+            again = pages.html("setup_home.html", name=name, error=str(error), csrf=csrf)
+            return status(again, refusal_code(error))
+        link = page_link(request, f"/join/{quote(token)}")
         return status(created_page(f"Table {name} created", link, HOST_WARNING), 201)
 
     @app.get("/tables/{table_id}", response_class=HTMLResponse)
-    def table_page(table_id: int, token: TokenQuery = None) -> HTMLResponse:
-        who = host_at(table, token, table_id)
-        return render_table(table, who, token or "", Rendered())
+    def table_page(
+        request: Request,
+        table_id: int,
+        token: TokenQuery = None,
+        authorization: Authorization = None,
+    ) -> Response:
+        if token:
+            return enter(table, request, token, f"/tables/{table_id}")
+        who = table.at_table(bearer(authorization), table_id)
+        if not who.is_host:
+            return pages.join_page(table.table_view(who))
+        return render_table(table, who, csrf_of(request), Rendered())
 
     @app.post("/tables/{table_id}/encounters", response_class=HTMLResponse)
-    def new_encounter(table_id: int, form: PostedForm, token: TokenQuery = None) -> Response:
-        who = host_at(table, token, table_id)
+    def new_encounter(
+        request: Request, table_id: int, form: PostedForm, authorization: Authorization = None
+    ) -> Response:
+        who = host_at(table, bearer(authorization), table_id)
         try:
             seed = whole(form, "seed", "Seed")
             game, name = text(form, "game"), text(form, "name")
@@ -588,50 +632,115 @@ def add_setup_pages(app: FastAPI, table: WebTable) -> None:
             info = table.create_encounter(who, table_id, game, name, seed)
         except TablesideError as error:
             again = Rendered(flat(form), str(error), refusal_code(error))
-            return render_table(table, who, token or "", again)
-        return see_other(f"/tables/{table_id}/encounters/{info.id}/setup", token or "")
+            return render_table(table, who, csrf_of(request), again)
+        return see_other(f"/tables/{table_id}/encounters/{info.id}/setup")
 
     @app.post("/tables/{table_id}/players", response_class=HTMLResponse)
     def new_player(
-        request: Request, table_id: int, form: PostedForm, token: TokenQuery = None
+        request: Request, table_id: int, form: PostedForm, authorization: Authorization = None
     ) -> HTMLResponse:
-        who = host_at(table, token, table_id)
+        who = host_at(table, bearer(authorization), table_id)
         try:
             characters = seat_characters(form)
             seat, seat_token = table.add_player(who, table_id, text(form, "name"), characters)
         except TablesideError as error:
             values = {**flat(form), "player": text(form, "name")}
             again = Rendered(values, str(error), refusal_code(error))
-            return render_table(table, who, token or "", again)
+            return render_table(table, who, csrf_of(request), again)
         link = page_link(request, f"/join/{quote(seat_token)}")
-        back = f"/tables/{table_id}?token={quote(token or '')}"
         title = f"Join link for {seat.name}"
+        back = f"/tables/{table_id}"
         return status(created_page(title, link, PLAYER_WARNING, back, "Back to the table"), 201)
 
+    @app.post("/tables/{table_id}/players/{seat_id}/remove", response_class=HTMLResponse)
+    def remove_player(
+        request: Request,
+        table_id: int,
+        seat_id: int,
+        form: PostedForm,
+        authorization: Authorization = None,
+    ) -> Response:
+        who = host_at(table, bearer(authorization), table_id)
+        if not confirmed(form):
+            again = Rendered({}, "Tick the box to confirm removing this player's seat.")
+            return render_table(table, who, csrf_of(request), again)
+        table.remove_player(who, table_id, seat_id)
+        return see_other(f"/tables/{table_id}")
+
+    @app.post("/tables/{table_id}/players/{seat_id}/token", response_class=HTMLResponse)
+    def rotate_player(
+        request: Request,
+        table_id: int,
+        seat_id: int,
+        form: PostedForm,
+        authorization: Authorization = None,
+    ) -> HTMLResponse:
+        who = host_at(table, bearer(authorization), table_id)
+        if not confirmed(form):
+            again = Rendered({}, "Tick the box to confirm the player's new join link.")
+            return render_table(table, who, csrf_of(request), again)
+        seat, token = table.rotate_player(who, table_id, seat_id)
+        link = page_link(request, f"/join/{quote(token)}")
+        title = f"New join link for {seat.name}"
+        back = f"/tables/{table_id}"
+        return status(created_page(title, link, PLAYER_WARNING, back, "Back to the table"), 201)
+
+    @app.post("/tables/{table_id}/host-token", response_class=HTMLResponse)
+    def rotate_host(
+        request: Request, table_id: int, form: PostedForm, authorization: Authorization = None
+    ) -> HTMLResponse:
+        who = host_at(table, bearer(authorization), table_id)
+        if not confirmed(form):
+            again = Rendered({}, "Tick the box to confirm the new Host link.")
+            return render_table(table, who, csrf_of(request), again)
+        token = table.rotate_host(who, table_id)
+        _who, session = table.start_session(token)  # this browser stays the Host
+        link = page_link(request, f"/join/{quote(token)}")
+        back = f"/tables/{table_id}"
+        page = created_page("New Host link", link, HOST_WARNING, back, "Back to the table")
+        set_session(page, request, session)
+        return status(page, 201)
+
     @app.get("/tables/{table_id}/encounters/{encounter_id}/setup", response_class=HTMLResponse)
-    def encounter_setup(table_id: int, encounter_id: int, token: TokenQuery = None) -> HTMLResponse:
-        who = host_at_encounter(table, token, table_id, encounter_id)
-        return render_encounter(table, who, encounter_id, token or "", Rendered())
+    def encounter_setup(
+        request: Request,
+        table_id: int,
+        encounter_id: int,
+        token: TokenQuery = None,
+        authorization: Authorization = None,
+    ) -> Response:
+        if token:
+            path = f"/tables/{table_id}/encounters/{encounter_id}/setup"
+            return enter(table, request, token, path)
+        who = host_at_encounter(table, bearer(authorization), table_id, encounter_id)
+        return render_encounter(table, who, encounter_id, csrf_of(request), Rendered())
 
     @app.post("/tables/{table_id}/encounters/{encounter_id}/characters")
     def new_character(
-        table_id: int, encounter_id: int, form: PostedForm, token: TokenQuery = None
+        request: Request,
+        table_id: int,
+        encounter_id: int,
+        form: PostedForm,
+        authorization: Authorization = None,
     ) -> Response:
-        who = host_at_encounter(table, token, table_id, encounter_id)
+        who = host_at_encounter(table, bearer(authorization), table_id, encounter_id)
         try:
             spec = spec_from_form(table.store.encounter(encounter_id).game, form)
             add_character(table, who, encounter_id, spec)
         except TablesideError as error:
             again = Rendered(flat(form), str(error), refusal_code(error))
-            return render_encounter(table, who, encounter_id, token or "", again)
-        path = f"/tables/{table_id}/encounters/{encounter_id}/setup"
-        return see_other(path, token or "")
+            return render_encounter(table, who, encounter_id, csrf_of(request), again)
+        return see_other(f"/tables/{table_id}/encounters/{encounter_id}/setup")
 
     @app.post("/tables/{table_id}/encounters/{encounter_id}/secrets")
     def set_secrets(
-        table_id: int, encounter_id: int, form: PostedForm, token: TokenQuery = None
+        request: Request,
+        table_id: int,
+        encounter_id: int,
+        form: PostedForm,
+        authorization: Authorization = None,
     ) -> Response:
-        who = host_at_encounter(table, token, table_id, encounter_id)
+        who = host_at_encounter(table, bearer(authorization), table_id, encounter_id)
         try:
             if text(form, "setting") == "npcs":
                 on = text(form, "npcs_secret") == "on"
@@ -641,8 +750,13 @@ def add_setup_pages(app: FastAPI, table: WebTable) -> None:
                 tables.set_secret(table.store, encounter_id, text(form, "combatant"), choice)
         except TablesideError as error:
             again = Rendered({}, str(error))
-            return render_encounter(table, who, encounter_id, token or "", again)
-        return see_other(f"/tables/{table_id}/encounters/{encounter_id}/setup", token or "")
+            return render_encounter(table, who, encounter_id, csrf_of(request), again)
+        return see_other(f"/tables/{table_id}/encounters/{encounter_id}/setup")
+
+
+def confirmed(form: Form) -> bool:
+    """Whether the form's confirmation box (``confirm``) is ticked."""
+    return text(form, "confirm") == "on"
 
 
 HOST_WARNING = (
@@ -666,9 +780,9 @@ def status(response: HTMLResponse, code: int) -> HTMLResponse:
     return response
 
 
-def see_other(path: str, token: str) -> RedirectResponse:
-    """303 to a Host page after a form succeeded (the token stays in the URL)."""
-    return RedirectResponse(f"{path}?token={quote(token)}", status_code=303)
+def see_other(path: str) -> RedirectResponse:
+    """303 to a Host page after a form succeeded (no token in it: the cookie is the session)."""
+    return RedirectResponse(path, status_code=303)
 
 
 def created_page(
@@ -692,7 +806,7 @@ def seat_characters(form: Form) -> tuple[str, ...]:
     return chosen
 
 
-def host_at(table: WebTable, token: str | None, table_id: int) -> Principal:
+def host_at(table: WebTable, token: Presented, table_id: int) -> Principal:
     """The Host of table ``table_id`` (players are refused)."""
     who: Principal = table.at_table(token, table_id)
     require_host(who, "open the set-up pages")
@@ -700,7 +814,7 @@ def host_at(table: WebTable, token: str | None, table_id: int) -> Principal:
 
 
 def host_at_encounter(
-    table: WebTable, token: str | None, table_id: int, encounter_id: int
+    table: WebTable, token: Presented, table_id: int, encounter_id: int
 ) -> Principal:
     """The Host of the table of ``encounter_id``, which must be table ``table_id``."""
     who = host_at(table, token, table_id)
@@ -708,19 +822,19 @@ def host_at_encounter(
     return who
 
 
-def render_table(table: WebTable, who: Principal, token: str, again: Rendered) -> HTMLResponse:
+def render_table(table: WebTable, who: Principal, csrf: str, again: Rendered) -> HTMLResponse:
     """The Host's table page (400 with the error when a form is shown again)."""
     view = table.table_view(who)
     ids = [c for e in view["encounters"] for c in combatant_ids(table.state(e["id"], who))]
     values = {"game": MAJESTY, "name": "", "seed": "", "player": "", "others": "",
               **again.values}  # fmt: skip
-    page = pages.html("setup_table.html", view=view, token=token, games=GAMES, values=values,
+    page = pages.html("setup_table.html", view=view, csrf=csrf, games=GAMES, values=values,
                       combatants=list(dict.fromkeys(ids)), error=again.error)  # fmt: skip
     return status(page, again.code) if again.error else page
 
 
 def render_encounter(
-    table: WebTable, who: Principal, encounter_id: int, token: str, again: Rendered
+    table: WebTable, who: Principal, encounter_id: int, csrf: str, again: Rendered
 ) -> HTMLResponse:
     """The encounter's set-up page (400 with the error when a form is shown again)."""
     info = table.store.encounter(encounter_id)
@@ -730,7 +844,7 @@ def render_encounter(
         nonce=secrets.token_urlsafe(16),
         view=view,
         info=info,
-        token=token,
+        csrf=csrf,
         base=f"/tables/{view['id']}/encounters/{encounter_id}",
         games=GAMES,
         secrecy=secrets_view(table, who, encounter_id),

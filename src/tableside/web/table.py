@@ -33,6 +33,7 @@ from tableside.store.db import EncounterInfo
 from tableside.store.errors import StaleRevisionError as AppendRefusedError
 from tableside.web.auth import (
     PLAYER_ACTORS,
+    Credential,
     ForbiddenError,
     Principal,
     UnauthorisedError,
@@ -53,6 +54,14 @@ from tableside.web.redact import (
 
 SEED_BITS = 62
 RETRIES = 3  # a non-exact command refused by another process's append is decided again
+Presented = Credential | str | None  # a credential, a bare token, or nothing
+
+
+def presented(given: Presented) -> Credential | None:
+    """A credential from what a request presented (a bare string is a token)."""
+    if isinstance(given, str):
+        return Credential(given) if given else None
+    return given if given is not None and given.secret else None
 
 
 STATE_JSON: dict[str, Callable[[Any, int], dict[str, Any]]] = {
@@ -139,28 +148,40 @@ class WebTable:
 
     # -- who is asking ------------------------------------------------------------------
 
-    def principal(self, token: str | None) -> Principal:
-        """The holder of ``token``, or UnauthorisedError."""
+    def principal(self, token: Presented) -> Principal:
+        """The holder of ``token`` (a token or a session), or UnauthorisedError."""
         self._seen.revision = None
         self._secrecy.read = None
-        if not token:
+        given = presented(token)
+        if given is None:
             raise UnauthorisedError(
-                "This needs a token: send 'Authorization: Bearer <token>' (or ?token= on pages "
-                "and streams)."
+                "This needs a token: send 'Authorization: Bearer <token>', or open your join "
+                "link in this browser first."
             )
-        found = tables.holder(self.store, token_hash(token))
+        found = tables.holder(self.store, given.hash, given.session)
         if found is None:
-            raise UnauthorisedError("This token belongs to no table or seat.")
+            what = "session" if given.session else "token"
+            raise UnauthorisedError(
+                f"This {what} belongs to no table or seat (it may have been revoked)."
+            )
         return Principal(found.table_id, found.seat)
 
-    def at_table(self, token: str | None, table_id: int) -> Principal:
+    def holds(self, token: Presented, who: Principal) -> bool:
+        """Whether ``token`` still belongs to ``who`` (W-12: a live stream asks on every wake)."""
+        given = presented(token)
+        if given is None:
+            return False
+        found = tables.holder(self.store, given.hash, given.session)
+        return found is not None and Principal(found.table_id, found.seat) == who
+
+    def at_table(self, token: Presented, table_id: int) -> Principal:
         """The holder of ``token``, who must sit at table ``table_id``."""
         who = self.principal(token)
         if who.table_id != table_id:
             raise ForbiddenError(f"This token is not for table {table_id}.")
         return who
 
-    def at_encounter(self, token: str | None, encounter_id: int) -> tuple[Principal, EncounterInfo]:
+    def at_encounter(self, token: Presented, encounter_id: int) -> tuple[Principal, EncounterInfo]:
         """The holder of ``token``, who must sit at the table of encounter ``encounter_id``.
 
         One read finds the encounter, its table and the token's holder there (and, for a
@@ -170,8 +191,9 @@ class WebTable:
         such encounter (404), or another table's token (403).
         """
         self._secrecy.read = None
-        if token:
-            found = tables.access(self.store, token_hash(token), encounter_id)
+        given = presented(token)
+        if given is not None:
+            found = tables.access(self.store, given.hash, encounter_id, given.session)
             if found is not None and found.holder is not None:
                 who = Principal(found.holder.table_id, found.holder.seat)
                 self._seen.revision = (encounter_id, found.info.revision)
@@ -181,7 +203,7 @@ class WebTable:
         return self._refuse_at_encounter(token, encounter_id)
 
     def _refuse_at_encounter(
-        self, token: str | None, encounter_id: int
+        self, token: Presented, encounter_id: int
     ) -> tuple[Principal, EncounterInfo]:
         """:meth:`at_encounter` step by step: the first refusal (or the answer, if it changed)."""
         who = self.principal(token)
@@ -234,6 +256,47 @@ class WebTable:
             )
         token = new_token()
         return tables.add_seat(self.store, table_id, name, characters, token_hash(token)), token
+
+    # -- sessions, revocation and rotation (W-11, W-12) ----------------------------------
+
+    def start_session(self, token: str) -> tuple[Principal, str]:
+        """Exchange a token for a new browser session (W-11): its holder and the session's id.
+
+        The id is as unguessable as a token; the store keeps only its hash, tied to the token's
+        hash, so the session ends with the token.
+        """
+        who = self.principal(token)
+        session_id = new_token()
+        tables.create_session(self.store, token_hash(session_id), token_hash(token))
+        return who, session_id
+
+    def remove_player(self, who: Principal, table_id: int, seat_id: int) -> tables.Seat:
+        """The Host removes a seat (W-12): its token and sessions are refused at once."""
+        require_host(who, "remove players")
+        seat = tables.remove_seat(self.store, table_id, seat_id)
+        self.wake_table(table_id)
+        return seat
+
+    def rotate_player(self, who: Principal, table_id: int, seat_id: int) -> tuple[tables.Seat, str]:
+        """The Host gives a seat a new join token (W-12); the old one is refused at once."""
+        require_host(who, "give players new join links")
+        token = new_token()
+        seat = tables.rotate_seat_token(self.store, table_id, seat_id, token_hash(token))
+        self.wake_table(table_id)
+        return seat, token
+
+    def rotate_host(self, who: Principal, table_id: int) -> str:
+        """The Host takes a new Host token (W-12); the old one is refused at once."""
+        require_host(who, "give the Host a new link")
+        token = new_token()
+        tables.rotate_host_token(self.store, table_id, token_hash(token))
+        self.wake_table(table_id)
+        return token
+
+    def wake_table(self, table_id: int) -> None:
+        """Wake this process's streams of the table's encounters (they check their holder)."""
+        for encounter_id in tables.table_encounters(self.store, table_id):
+            self.notifier.publish(encounter_id)
 
     def table_view(self, who: Principal) -> dict[str, Any]:
         """The table, its encounters and (for the Host) its seats."""
