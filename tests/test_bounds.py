@@ -25,6 +25,7 @@ from tableside.errors import RulesError
 from tableside.strife.attack import AttackSetup
 from tableside.strife.catalog import builtin_catalog
 from tableside.strife.odds import simulate_attacks
+from tableside.web.auth import SESSION_COOKIE, csrf_token
 
 __all__ = ["client", "fight"]  # the fixtures, imported from test_web_api
 
@@ -296,8 +297,11 @@ def test_w7_a_strife_sheets_numbers_are_bounded(client: TestClient) -> None:
 
 
 def test_w7_the_set_up_form_refuses_numbers_of_5000_digits_and_nan(fight: Fight) -> None:
-    base = f"/tables/{fight.tid}/encounters/{fight.eid}/characters?token="
+    base = f"/tables/{fight.tid}/encounters/{fight.eid}/characters"
     token = fight.host["Authorization"].removeprefix("Bearer ")
+    # The Host's browser: the join link gives the session cookie, forms carry its proof (W-11).
+    assert fight.client.get(f"/join/{token}", follow_redirects=False).status_code == 303
+    proof = csrf_token(fight.client.cookies[SESSION_COOKIE])
     form = {
         "mode": "form",
         "name": "Giant",
@@ -310,12 +314,14 @@ def test_w7_the_set_up_form_refuses_numbers_of_5000_digits_and_nan(fight: Fight)
         "passion": "30",
     }
     before = fight.state()["revision"]
-    response = fight.client.post(base + token, data=form)
+    form["csrf"] = proof
+    response = fight.client.post(base, data=form)
     assert response.status_code == 400 and "more than 20 digits" in response.text
     assert DIGITS_5000 not in response.text.replace(f'value="{DIGITS_5000}"', "")
     for bad in ("nan", "inf", "1e308"):
-        response = fight.client.post(base + token, data={**form, "might": "30", "x": bad})
+        response = fight.client.post(base, data={**form, "might": "30", "x": bad})
         assert response.status_code == 400 and "Position x must be a number" in response.text
+    fight.client.cookies.clear()
     assert fight.state()["revision"] == before
 
 

@@ -10,8 +10,7 @@ import typer
 
 from tableside.cli.encounter_cmds import Db, Json, opened
 from tableside.cli.output import print_json
-from tableside.cli.sources import read_text
-from tableside.errors import DataError
+from tableside.cli.sources import read_json
 from tableside.majesty.formats import character_from_data
 
 app = typer.Typer(
@@ -23,10 +22,7 @@ GAME = "majesty"
 
 
 def _load_json(file: Path, what: str) -> Any:
-    try:
-        return json.loads(read_text(file, what))
-    except json.JSONDecodeError as error:
-        raise DataError(f"{file} is not valid JSON: {error.msg} at line {error.lineno}.") from None
+    return read_json(file, what)
 
 
 @app.command()

@@ -19,7 +19,7 @@ from rich.console import Console, RenderableType
 from tableside import service
 from tableside.cli.output import print_json
 from tableside.cli.parsing import parse_dice
-from tableside.cli.sources import read_text
+from tableside.cli.sources import read_json
 from tableside.cli.war_render import event_text, log_lines, record_head
 from tableside.encounter.engine import Encounter
 from tableside.encounter.log import LogRecord
@@ -177,12 +177,7 @@ def add_common(app: typer.Typer, kind: EncounterKind) -> None:
         json_out: Json = False,
     ) -> None:
         """Import an export: validated and replayed first; a bad file writes nothing."""
-        try:
-            document = json.loads(read_text(file, noun))
-        except json.JSONDecodeError as error:
-            raise DataError(
-                f"{file} is not valid JSON: {error.msg} at line {error.lineno}."
-            ) from None
+        document: Any = read_json(file, noun)
         with opened(db) as store:
             encounter_id = checked_import(store, document, kind.game)
         revision = len(document["records"])

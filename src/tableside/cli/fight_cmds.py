@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -12,7 +11,7 @@ from tableside.cli import encounter_cmds
 from tableside.cli.encounter_cmds import Db, Dice, EncounterId, EncounterKind, Json, Revision
 from tableside.cli.fight_render import fight_view
 from tableside.cli.parsing import parse_point
-from tableside.cli.sources import read_text
+from tableside.cli.sources import read_json
 from tableside.encounter.views import fight_json
 
 app = typer.Typer(
@@ -45,7 +44,7 @@ def add(
     json_out: Json = False,
 ) -> None:
     """Add a model; it rolls its Initiative Score as it joins (S-3)."""
-    document = None if sheet is None else json.loads(read_text(sheet, "sheet"))
+    document = None if sheet is None else read_json(sheet, "sheet")
     run(
         db,
         encounter_id,

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -14,8 +13,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemaining
 from rich.table import Table
 
 from tableside.cli.output import print_json
-from tableside.cli.sources import read_text
-from tableside.errors import DataError
+from tableside.cli.sources import read_json
 from tableside.simulate import default_workers
 from tableside.simulate import simulate as run_simulation
 
@@ -40,10 +38,7 @@ Json = Annotated[bool, typer.Option("--json", help="Print JSON (schema in docs/s
 
 def load_document(file: Path) -> Any:
     """The exported encounter as decoded JSON."""
-    try:
-        return json.loads(read_text(file, "encounter"))
-    except json.JSONDecodeError as error:
-        raise DataError(f"{file} is not valid JSON: {error.msg} at line {error.lineno}.") from None
+    return read_json(file, "encounter")
 
 
 @contextmanager

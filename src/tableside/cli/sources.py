@@ -5,10 +5,11 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from tableside.cli.parsing import InputError
 from tableside.errors import TablesideError, require_non_negative
-from tableside.limits import ATTRIBUTE_MAX, NUMBER_DIGITS_MAX, shown
+from tableside.limits import ATTRIBUTE_MAX, NUMBER_DIGITS_MAX, json_document, shown
 from tableside.majesty.catalog import Catalog, builtin_catalog, parse_catalog_text
 from tableside.majesty.character import Attributes, Character, Side
 from tableside.majesty.formats import character_from_text
@@ -25,9 +26,20 @@ def read_text(path: Path, what: str) -> str:
     try:
         return path.read_text("utf-8")
     except FileNotFoundError:
-        raise FileError(f"The {what} file {str(path)!r} does not exist.") from None
+        raise FileError(f"The {what} file {shown(str(path))} does not exist.") from None
     except (OSError, UnicodeDecodeError) as error:
-        raise FileError(f"The {what} file {str(path)!r} cannot be read: {error}.") from None
+        reason = shown(error.strerror if isinstance(error, OSError) else str(error))
+        raise FileError(f"The {what} file {shown(str(path))} cannot be read: {reason}.") from None
+
+
+def read_json(path: Path, what: str) -> Any:
+    """Read and decode a JSON file (W-7, W-8: no NaN, no 5000-digit numbers, no deep nesting).
+
+    Raises:
+        FileError: The file cannot be read.
+        DataError: It is not such a JSON document.
+    """
+    return json_document(read_text(path, what), f"The {what} file {shown(str(path))}")
 
 
 def load_catalog(extra: Path | None) -> Catalog:

@@ -7,7 +7,6 @@ file (an argument ending in ``.json``). Physical dice are typed in stage by stag
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -21,7 +20,7 @@ from rich.console import Console, RenderableType
 from tableside.cli import strife_render as render
 from tableside.cli.output import print_json
 from tableside.cli.parsing import InputError
-from tableside.cli.sources import read_text
+from tableside.cli.sources import read_json
 from tableside.dice import SeededRng
 from tableside.errors import DataError, RulesError
 from tableside.limits import NUMBER_DIGITS_MAX, STAT_MAX, shown
@@ -224,11 +223,7 @@ def load_catalog(files: Sequence[Path] | None) -> Catalog:
 
 
 def _json_file(path: Path, what: str) -> Any:
-    text = read_text(path, what)
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as error:
-        raise DataError(f"{path} is not valid JSON: {error.msg} at line {error.lineno}.") from None
+    return read_json(path, what)
 
 
 def find_model(catalog: Catalog, name: str) -> tuple[Catalog, Combatant]:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -11,7 +10,7 @@ import typer
 from tableside.cli import encounter_cmds
 from tableside.cli.encounter_cmds import Db, Dice, EncounterId, EncounterKind, Json, Revision
 from tableside.cli.parsing import parse_path, parse_point
-from tableside.cli.sources import read_text
+from tableside.cli.sources import read_json
 from tableside.cli.war_render import war_view
 from tableside.encounter.views import state_json
 from tableside.majesty.adjust import AdjustMode
@@ -42,7 +41,7 @@ def add(
     json_out: Json = False,
 ) -> None:
     """Add a combatant from a character file (also mid-War)."""
-    doc = json.loads(read_text(character, "character"))
+    doc = read_json(character, "character")
     combatant = id or str(doc.get("name", "")).replace(" ", "_")
     run(db, encounter_id, "add", revision, json_out, id=combatant, character=doc,
         position=list(parse_point(at, "--at")))  # fmt: skip

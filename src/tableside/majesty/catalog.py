@@ -7,7 +7,6 @@ a file of their own with the same format to add or replace entries.
 
 from __future__ import annotations
 
-import json
 from enum import StrEnum
 from functools import cache
 from importlib import resources
@@ -16,7 +15,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from tableside.errors import DataError, RulesError
-from tableside.limits import shown
+from tableside.limits import json_document, shown
 from tableside.majesty.character import WearKind
 
 CATALOG_FORMAT = "tableside/majesty-catalog"
@@ -126,11 +125,7 @@ def parse_catalog(data: Any, what: str = "catalogue") -> CatalogFile:
 
 def parse_catalog_text(text: str, what: str = "catalogue") -> CatalogFile:
     """Validate a catalogue given as JSON text."""
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise DataError(f"{what} is not valid JSON: {error.msg} at line {error.lineno}.") from None
-    return parse_catalog(data, what)
+    return parse_catalog(json_document(text, what), what)
 
 
 class Catalog:
