@@ -56,7 +56,7 @@ from hypothesis import strategies as st
 from test_store_support import BACKENDS, database_url
 
 # generated requests per backend (about 40 s on a loaded 2-core machine); more for a longer hunt
-EXAMPLES = int(os.environ.get("TABLESIDE_HOSTILE_EXAMPLES", "120"))
+EXAMPLES = int(os.environ.get("TABLESIDE_HOSTILE_EXAMPLES", "300"))
 ARRANGE_EVERY = 12  # the Host gives Herald and Aldric a Turn again every so many requests
 MANEUVERS = ["piercing thrust", "disarm", "lunge", "crushing blow"]
 HUGE_INTS = [10**30, 2**63, 2**63 - 1, 2**31, -1, -(2**63) - 1, 10**4999, 10**6]

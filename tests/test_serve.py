@@ -381,11 +381,14 @@ def test_a_command_decided_on_a_copy_gone_stale_is_refused_then_the_next_one_rel
         there.at_encounter(token, eid)
         there.execute(host, eid, stance("Watcher"), None)  # ... then another process appends
         with pytest.raises(errors.StaleRevisionError, match=f"revision {seen.revision}"):
-            here.execute(host, eid, stance("Herald"), None)
+            here.execute(host, eid, stance("Herald"), None, exact=True)  # W-14: no retry
         assert mine.encounter(eid).revision == seen.revision + 1  # nothing of ours written
         here.at_encounter(token, eid)
         answer = here.execute(host, eid, stance("Herald"), None)
         assert answer["record"]["revision"] == seen.revision + 2
+        there.execute(host, eid, stance("Watcher"), None)  # and again, behind this copy's back
+        answer = here.execute(host, eid, stance("Herald"), None)  # not exact: decided again
+        assert answer["record"]["revision"] == seen.revision + 4
 
 
 def test_concurrent_commands_on_one_encounter_through_http_are_serialised(url: str) -> None:
@@ -396,17 +399,21 @@ def test_concurrent_commands_on_one_encounter_through_http_are_serialised(url: s
         start = client.get(path, headers=headers).json()["state"]["revision"]
         codes: list[int] = []
 
-        def send(i: int) -> None:
-            body = {"kind": "stance", "args": {"id": "Herald", "on": i % 2 == 0}, "revision": start}
+        def send(i: int, exact: bool) -> None:
+            body = {"kind": "stance", "args": {"id": "Herald", "on": i % 2 == 0},
+                    "revision": start, "exact_revision": exact}  # fmt: skip
             codes.append(client.post(f"{path}/commands", headers=headers, json=body).status_code)
 
-        threads = [threading.Thread(target=send, args=(i,)) for i in range(6)]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
-        assert sorted(codes) == [200, 409, 409, 409, 409, 409]  # one wins, the rest refused
-        assert client.get(path, headers=headers).json()["state"]["revision"] == start + 1
+        for exact, expected, moved in ((True, [200] + [409] * 5, 1), (False, [200] * 6, 7)):
+            codes.clear()
+            threads = [threading.Thread(target=send, args=(i, exact)) for i in range(6)]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join()
+            assert sorted(codes) == expected  # exact: one wins; W-14: all decided in turn
+            revision = client.get(path, headers=headers).json()["state"]["revision"]
+            assert revision == start + moved
 
 
 def test_a_copy_behind_the_store_catches_up_record_by_record_to_the_rebuilt_state(

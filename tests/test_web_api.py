@@ -171,10 +171,12 @@ def test_host_undo_and_redo_are_in_everyones_log(fight: Fight) -> None:
 
 
 def test_a_stale_revision_is_refused_with_409(fight: Fight) -> None:
+    """W-14: with ``exact_revision`` (and always for undo) a newer record means 409."""
     revision = fight.state()["revision"]
     first = fight.command(fight.host, "stance", args={"id": "Herald"}, revision=revision)
     assert first.status_code == 200
-    r = fight.command(fight.host, "stance", args={"id": "Watcher"}, revision=revision)
+    r = fight.command(fight.host, "stance", args={"id": "Watcher"}, revision=revision,
+                      exact_revision=True)  # fmt: skip
     assert r.status_code == 409
     assert f"revision {revision}" in r.json()["error"]
     assert fight.post("/undo", fight.host, {"revision": revision}).status_code == 409

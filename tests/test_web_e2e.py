@@ -36,7 +36,9 @@ from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support.wait import WebDriverWait
 from test_store_support import in_ci
 
+from tableside.encounter.log import Command
 from tableside.web import create_app
+from tableside.web.auth import Principal
 from tableside.web.demo import DemoLinks, create_demo
 from tableside.web.table import WebTable
 
@@ -300,3 +302,18 @@ def test_a_player_acting_for_anothers_character_is_refused_on_the_page(table: Ta
     for seat in table.everyone:
         seat.wait("the stance", lambda s: s.combatant("Watcher")["stance"] == "true")
     assert holy.text("error") == ""
+
+
+def test_w14_a_stale_undo_on_the_page_is_refused_refreshed_and_explained(table: Table) -> None:
+    host, eid = table.host, table.demo.encounter_id
+    host.driver.execute_script("source.close();")  # the Host's page stops hearing the table
+    who = Principal(table.demo.table_id, None)
+    table.server.table.execute(who, eid, Command("stance", {"id": "Herald"}), None)
+    assert host.text("revision") == "9"
+    host.driver.find_element(By.ID, "undo").click()  # sent with revision 9: always exact
+    host.wait("the 409", lambda s: "The table moved on: 1 new record since revision 9" in
+              s.text("error"))  # fmt: skip
+    assert "undo was not applied" in host.text("error")
+    host.wait("the state read again", lambda s: s.text("revision") == "10")
+    assert table.server.table.store.encounter(eid).revision == 10
+    assert host.same_page()

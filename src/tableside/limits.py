@@ -168,6 +168,8 @@ WEAR_FLOOR = -40  # a current value never goes below -40 (M-1)
 FACTOR_MAX = ATTRIBUTE_MAX // 10  # a Factor Value is an attribute // 10 (M-30)
 TWELVES_MAX = 50  # 12 Effects a weapon already fired this Turn
 
+SERVE_LIMIT_MAX = 1_000_000_000  # the largest value of a web table's limit (W-13)
+
 _ATTRIBUTE = (0, ATTRIBUTE_MAX)
 _CURRENT = (WEAR_FLOOR, ATTRIBUTE_MAX)
 _ADJUST = (0, ADJUSTMENTS_MAX)
@@ -242,6 +244,19 @@ CLI_BOUNDS: dict[str, tuple[float, float]] = {
     "character_id": _ROW,
     "replace_id": _ROW,
     "port": (1, 65_535),
+    # the web table's limits (W-13, tableside.web_limits), set by `tableside serve`
+    **{
+        name: (1, SERVE_LIMIT_MAX)
+        for name in (
+            "tables_per_minute",
+            "max_combatants",
+            "max_seats",
+            "max_encounters",
+            "max_body_bytes",
+            "streams_per_token",
+            "max_streams",
+        )
+    },
 }
 # Options whose command checks the same bound with a sentence of its own (tableside simulate).
 CLI_OWN_CHECKS = frozenset({"runs", "workers", "max_cycles", "max_rounds"})

@@ -11,8 +11,9 @@ LISTEN/NOTIFY.
 from __future__ import annotations
 
 import errno
+import os
 import socket
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -86,6 +87,35 @@ def require_postgresql(url: str | None, workers: int) -> None:
         )
 
 
+LIMIT_HELP = {
+    "tables_per_minute": "Tables one address may create per minute",
+    "max_combatants": "Combatants per encounter",
+    "max_seats": "Player seats per table",
+    "max_encounters": "Encounters per table",
+    "max_body_bytes": "Bytes of one request body",
+    "streams_per_token": "Live streams one token may hold open",
+    "max_streams": "Live streams open in one server process",
+}
+
+
+def limit_option(name: str) -> Any:
+    """A ``--max-...`` option of ``serve`` that sets its limit's environment variable (W-13)."""
+    from tableside.web_limits import ENV, Limits
+
+    default = getattr(Limits(), name)
+    words = f"{LIMIT_HELP[name]} (default {default}, or ${ENV[name]})."
+    return typer.Option(f"--{name.replace('_', '-')}", help=words)
+
+
+def apply_limits(values: dict[str, int | None]) -> None:
+    """Put the limits given as options into the environment, where every worker reads them."""
+    from tableside.web_limits import ENV
+
+    for name, value in values.items():
+        if value is not None:
+            os.environ[ENV[name]] = str(value)
+
+
 def serve(
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(min=1, max=65535, help="Port to listen on.")] = 8000,
@@ -99,8 +129,23 @@ def serve(
             help="Server processes on the port (PostgreSQL only: TABLESIDE_DATABASE_URL).",
         ),
     ] = 1,
+    tables_per_minute: Annotated[int | None, limit_option("tables_per_minute")] = None,
+    max_combatants: Annotated[int | None, limit_option("max_combatants")] = None,
+    max_seats: Annotated[int | None, limit_option("max_seats")] = None,
+    max_encounters: Annotated[int | None, limit_option("max_encounters")] = None,
+    max_body_bytes: Annotated[int | None, limit_option("max_body_bytes")] = None,
+    streams_per_token: Annotated[int | None, limit_option("streams_per_token")] = None,
+    max_streams: Annotated[int | None, limit_option("max_streams")] = None,
 ) -> None:
-    """Serve the web table: Host and players around one fight, live in the browser."""
+    """Serve the web table: Host and players around one fight, live in the browser.
+
+    The limits (docs/security.md, W-13) default to their environment variables, else to the
+    built-in defaults; an option given here overrides both, for every worker.
+    """
+    apply_limits({"tables_per_minute": tables_per_minute, "max_combatants": max_combatants,
+                  "max_seats": max_seats, "max_encounters": max_encounters,
+                  "max_body_bytes": max_body_bytes, "streams_per_token": streams_per_token,
+                  "max_streams": max_streams})  # fmt: skip
     url = None if db is None else f"sqlite:///{db}"
     if workers > 1:
         require_postgresql(url, workers)

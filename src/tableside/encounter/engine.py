@@ -2,9 +2,12 @@
 
 Undo and redo move whole commands (with the very events they produced) between the applied
 list and the redo stack; a new command clears the redo stack. Every change bumps the revision,
-and a command made against an older revision is refused (optimistic concurrency). The log of
-records is all a store keeps; :meth:`Encounter.from_records` rebuilds the live state from it and
-:meth:`Encounter.verify_replay` re-decides every command from the seed to prove it exact.
+and a command made against an older revision is refused (optimistic concurrency), unless the
+caller lets it be decided against the current state (``exact=False``: the revision is then only
+the one the caller saw, and a revision the encounter has not reached is still refused; W-14).
+The log of records is all a store keeps; :meth:`Encounter.from_records` rebuilds the live state
+from it and :meth:`Encounter.verify_replay` re-decides every command from the seed to prove it
+exact.
 """
 
 from __future__ import annotations
@@ -109,12 +112,20 @@ class Encounter(Generic[S]):
             state = self.game.evolve(state, event)
         return state
 
-    def check_revision(self, expected: int | None) -> None:
-        """Refuse a command made against another revision."""
-        if expected is not None and expected != self.revision:
+    def check_revision(self, expected: int | None, exact: bool = True) -> None:
+        """Refuse a command made against another revision (``exact``) or a later one (W-14)."""
+        if expected is None or expected == self.revision:
+            return
+        if expected > self.revision:
+            raise StaleRevisionError(
+                f"This command was made against revision {expected} but the encounter is only "
+                f"at revision {self.revision}; reload and try again."
+            )
+        if exact:
             raise StaleRevisionError(
                 f"This command was made against revision {expected} but the encounter is at "
-                f"revision {self.revision}; reload and try again."
+                f"revision {self.revision}: {self.revision - expected} newer record(s); "
+                "reload and try again."
             )
 
     def decide(self, command: Command, seq: int) -> tuple[Event, ...]:
@@ -125,9 +136,19 @@ class Encounter(Generic[S]):
             rng.expect_all_used()
         return events
 
-    def execute(self, command: Command, expected_revision: int | None = None) -> LogRecord:
-        """Decide and apply a command; on any refusal nothing changes."""
-        self.check_revision(expected_revision)
+    def execute(
+        self, command: Command, expected_revision: int | None = None, exact: bool = True
+    ) -> LogRecord:
+        """Decide and apply a command; on any refusal nothing changes.
+
+        Args:
+            command: The command.
+            expected_revision: The revision the command was made against (None: any).
+            exact: Refuse it if records came after ``expected_revision`` (the default); when
+                False it is decided against the current state, still valid or refused by the
+                rules (W-14).
+        """
+        self.check_revision(expected_revision, exact)
         seq = self.next_seq
         events = self.decide(command, seq)
         state = self.fold(self.state, events)

@@ -13,6 +13,7 @@ encounter of the table so that other processes' streams check their holder at on
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
@@ -618,3 +619,14 @@ def _require_table(connection: Connection, table_id: int) -> None:
 def _require_hash(value: str) -> None:
     if not isinstance(value, str) or len(value) != 64:
         raise DataError("A token hash must be 64 hexadecimal digits (sha256).")
+
+
+def revisions(store: Store, encounter_ids: Collection[int]) -> dict[int, int]:
+    """The stored revision of each of these encounters (unknown ids are left out), in one read."""
+    with store._read() as connection:
+        rows = connection.execute(
+            select(EncounterRow.id, EncounterRow.revision).where(
+                EncounterRow.id.in_(list(encounter_ids))
+            )
+        ).all()
+    return {int(i): int(r) for i, r in rows}

@@ -7,7 +7,8 @@ as ``JSONResponse`` directly: FastAPI's validation and encoding of an untyped ``
 Every refusal is JSON ``{"error": "one sentence"}``: 400 bad input (naming the value), 401 no or
 unknown token, 403 not allowed for this role or character (or a browser's request without its
 CSRF proof), 404 no such table, seat or encounter, 409 a stale revision, 422 a request body of the
-wrong shape. Nothing is written on a refusal.
+wrong shape, 413/429 a limit, 503 a database that cannot write (:mod:`tableside.web.guards`, W-13
+and W-15). Nothing is written on a refusal.
 
 Browsers present a session cookie instead of a token (W-11, :mod:`tableside.web.sessions`); the
 Host revokes and rotates tokens here too (W-12).
@@ -20,19 +21,21 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Annotated, Any, Literal
 
-from fastapi import FastAPI, Header, Query, Request
+from fastapi import Depends, FastAPI, Header, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
 from pydantic import BaseModel, ConfigDict, Field
+from starlette.exceptions import HTTPException
+from starlette.types import Receive, Scope, Send
 
 from tableside import errors
 from tableside.encounter.log import Command
 from tableside.limits import DICE_TYPED_MAX, SEED_MAX, SEED_MIN, DieFace, Flag, Label
-from tableside.store import Store, UnknownEncounterError
+from tableside.store import Store, UnknownEncounterError, tables
 from tableside.store.tables import UnknownSeatError, UnknownTableError
-from tableside.web import play
+from tableside.web import guards, play
 from tableside.web.auth import Credential, ForbiddenError, UnauthorisedError, credential
-from tableside.web.hub import record_stream
+from tableside.web.hub import record_stream, watch
 from tableside.web.notify import Listener
 from tableside.web.pages import encounter_page
 from tableside.web.sessions import SessionMiddleware, csrf_of, enter
@@ -82,6 +85,7 @@ class CommandBody(Body):
     args: dict[str, Any] = Field(default_factory=dict)
     dice: list[DieFace] | None = Field(default=None, max_length=DICE_TYPED_MAX)
     revision: int | None = REVISION
+    exact_revision: Flag = False
     hidden: Flag = False
 
 
@@ -94,7 +98,7 @@ class PlayBody(Body):
 
 
 class StepBody(Body):
-    """POST …/undo and …/redo."""
+    """POST …/undo and …/redo (a revision given is always exact, W-14)."""
 
     revision: int | None = REVISION
 
@@ -112,7 +116,7 @@ def refusal(status: int) -> Callable[[Request, Exception], JSONResponse]:
     """An exception handler answering ``{"error": str(error)}`` with ``status``."""
 
     def handle(_request: Request, error: Exception) -> JSONResponse:
-        return JSONResponse({"error": str(error)}, status_code=status)
+        return JSONResponse({"error": guards.shorten(str(error))}, status_code=status)
 
     return handle
 
@@ -125,8 +129,9 @@ def body_sentence(error: RequestValidationError) -> str:
     loc = [str(part) for part in first.get("loc", ()) if part != "body"]
     where = f"field {'.'.join(loc)}" if loc else "the request body"
     value = first.get("input")
-    shown = "" if isinstance(value, dict | list) or value is None else f" (got {value!r})"
-    return f"Bad request: {where}: {first.get('msg', 'invalid')}{shown}."
+    plain = isinstance(value, dict | list) or value is None
+    shown = "" if plain else f" (got {guards.shown(value)})"
+    return guards.shorten(f"Bad request: {where}: {first.get('msg', 'invalid')}{shown}.")
 
 
 def bad_body(_request: Request, error: Exception) -> JSONResponse:
@@ -136,20 +141,28 @@ def bad_body(_request: Request, error: Exception) -> JSONResponse:
 
 
 def create_app(
-    store_url: str | None = None, poll: float = 1.0, listen_poll: float = LISTEN_POLL
+    store_url: str | None = None,
+    poll: float = 1.0,
+    listen_poll: float = LISTEN_POLL,
+    limits: guards.Limits | None = None,
 ) -> FastAPI:
     """The web table on the store at ``store_url`` (see :meth:`Store.open` for the default).
 
     On PostgreSQL the application, while it runs (its lifespan), LISTENs for every process's
-    appends (:class:`~tableside.web.notify.Listener`) and wakes its streams at once.
+    appends (:class:`~tableside.web.notify.Listener`) and wakes its streams at once. On both,
+    one task (:func:`~tableside.web.hub.watch`) reads the revisions of the encounters with open
+    streams every ``poll`` seconds and wakes those that moved.
 
     Args:
         store_url: An SQLAlchemy URL; None picks it from the environment as the CLI does.
-        poll: Seconds between a live stream's reads of the store (for other processes' records)
-            on SQLite, and on PostgreSQL while the listener is not connected.
+        poll: Seconds between the reads of the store for other processes' records on SQLite,
+            and on PostgreSQL while the listener is not connected.
         listen_poll: The same while the PostgreSQL listener is connected (a fallback only).
+        limits: The limits (W-13); None reads them from the environment
+            (:meth:`~tableside.web.guards.Limits.from_env`).
     """
-    table = WebTable(Store.open(store_url))
+    limits = guards.Limits.from_env() if limits is None else limits
+    table = WebTable(Store.open(store_url), limits)
     listener: list[Listener] = []
 
     def stream_poll() -> float:
@@ -161,14 +174,22 @@ def create_app(
             listener.append(Listener(table.store, table.notifier))
             app.state.listener = listener[0]
             await asyncio.to_thread(listener[0].start)
+        watcher = asyncio.create_task(
+            watch(table.notifier, lambda ids: tables.revisions(table.store, ids), stream_poll)
+        )
         try:
             yield
         finally:
+            watcher.cancel()
             for running in listener:
                 await asyncio.to_thread(running.stop)
             table.store.close()
 
-    app = FastAPI(title="Tableside web table", lifespan=lifespan)
+    app = FastAPI(
+        title="Tableside web table",
+        lifespan=lifespan,
+        dependencies=[Depends(guards.path_ids)],
+    )
     app.state.table = table
     handlers: list[tuple[type[Exception], int]] = [
         (errors.TablesideError, 400),
@@ -182,6 +203,12 @@ def create_app(
     for kind, status in handlers:
         app.add_exception_handler(kind, refusal(status))
     app.add_exception_handler(RequestValidationError, bad_body)
+    app.add_exception_handler(HTTPException, guards.http_refusal)
+    app.add_exception_handler(guards.LimitError, guards.limit_refusal)
+    for failure in guards.database_errors():
+        app.add_exception_handler(failure, guards.database_failure)
+    app.add_middleware(guards.BodyLimit, limit=limits.max_body_bytes)
+    app.add_middleware(guards.LastResort)
     add_api(app, table)
     add_play(app, table)
     add_stream(app, table, stream_poll)
@@ -195,8 +222,8 @@ def add_api(app: FastAPI, table: WebTable) -> None:
     """The JSON API."""
 
     @app.post("/api/tables", status_code=201)
-    def create_table(body: NewTable) -> dict[str, Any]:
-        table_id, token = table.create_table(body.name)
+    def create_table(request: Request, body: NewTable) -> dict[str, Any]:
+        table_id, token = table.create_table(body.name, client_address(request))
         link = f"/join/{token}"
         return {"id": table_id, "name": body.name, "host_token": token, "join_link": link}
 
@@ -266,7 +293,10 @@ def add_api(app: FastAPI, table: WebTable) -> None:
         who, _info = table.at_encounter(bearer(authorization), encounter_id)
         dice = None if body.dice is None else tuple(body.dice)
         command = Command(body.kind, body.args, dice)
-        return JSONResponse(table.execute(who, encounter_id, command, body.revision, body.hidden))
+        answer = table.execute(
+            who, encounter_id, command, body.revision, body.hidden, body.exact_revision
+        )
+        return JSONResponse(answer)
 
     @app.post("/api/encounters/{encounter_id}/undo")
     def undo(
@@ -291,13 +321,14 @@ def add_stream(app: FastAPI, table: WebTable, poll: Callable[[], float]) -> None
     @app.get("/api/encounters/{encounter_id}/stream")
     def stream(
         encounter_id: int,
-        after: Annotated[int, Query(ge=0)] = 0,
-        last_event_id: Annotated[int | None, Header(ge=0)] = None,
+        after: Annotated[int, Query(ge=0, le=guards.ID_MAX)] = 0,
+        last_event_id: Annotated[int | None, Header(ge=0, le=guards.ID_MAX)] = None,
         authorization: Authorization = None,
     ) -> StreamingResponse:
         given = bearer(authorization)
         who, _info = table.at_encounter(given, encounter_id)
         start = after if last_event_id is None else last_event_id
+        give_back = table.streams.take(guards.holder_key(who))
         events = record_stream(
             table.notifier,
             encounter_id,
@@ -307,7 +338,27 @@ def add_stream(app: FastAPI, table: WebTable, poll: Callable[[], float]) -> None
             alive=lambda: table.holds(given, who),
         )
         headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
-        return StreamingResponse(events, media_type="text/event-stream", headers=headers)
+        return CountedStream(give_back, events, media_type="text/event-stream", headers=headers)
+
+
+class CountedStream(StreamingResponse):
+    """A live stream that gives its slot back (W-13) however it ends."""
+
+    def __init__(self, give_back: Callable[[], None], *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.give_back = give_back
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Stream until the client leaves or the server stops; then free the slot."""
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            self.give_back()
+
+
+def client_address(request: Request) -> str:
+    """The address a request came from (the proxy's, behind one), for the rates of W-13."""
+    return request.client.host if request.client else "unknown"
 
 
 def add_pages(app: FastAPI, table: WebTable) -> None:

@@ -16,12 +16,15 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import threading
-from collections.abc import AsyncGenerator, Callable
+from collections.abc import AsyncGenerator, Callable, Collection
 from typing import Any
 
 Waiter = tuple[asyncio.AbstractEventLoop, asyncio.Event]
 ReadAfter = Callable[[int], tuple[list[dict[str, Any]], int]]
+ReadRevisions = Callable[[Collection[int]], dict[int, int]]
+LOG = logging.getLogger("tableside.web")
 REVOKED = "event: revoked\ndata: {}\n\n"
 
 
@@ -31,6 +34,7 @@ class Notifier:
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._waiters: dict[int, set[Waiter]] = {}
+        self.watched = False  # a watch task wakes the streams: they need no poll of their own
 
     def subscribe(self, encounter_id: int) -> asyncio.Event:
         """An event set whenever ``encounter_id`` changes (call in the stream's event loop)."""
@@ -63,6 +67,11 @@ class Notifier:
         for encounter_id in encounters:
             self.publish(encounter_id)
 
+    def encounters(self) -> list[int]:
+        """The encounters with open streams."""
+        with self._lock:
+            return list(self._waiters)
+
     def streams(self, encounter_id: int) -> int:
         """How many streams of ``encounter_id`` are open."""
         with self._lock:
@@ -93,7 +102,8 @@ async def record_stream(
             reached (hidden records advance it without being sent).
         after: The last revision the client has (from ``Last-Event-ID`` or ``after``).
         poll: Seconds between reads when nothing wakes the stream (other processes), or a
-            function giving them before each wait (longer while a listener is connected).
+            function giving them before each wait; unused while ``notifier.watched`` (a
+            :func:`watch` task wakes the stream instead).
         keepalive: Seconds of silence before a comment line keeps proxies from closing it.
         alive: Blocking check, made on every wake after the first read, that the stream's
             token or session still belongs to its holder; when it does not, the stream sends
@@ -114,7 +124,7 @@ async def record_stream(
             for record in records:
                 quiet = 0.0
                 yield sse(record)
-            wait = poll() if callable(poll) else poll
+            wait = keepalive if notifier.watched else poll() if callable(poll) else poll
             try:
                 await asyncio.wait_for(wake.wait(), wait)
             except TimeoutError:
@@ -124,3 +134,34 @@ async def record_stream(
                 yield ": keep-alive\n\n"
     finally:
         notifier.unsubscribe(encounter_id, wake)
+
+
+async def watch(
+    notifier: Notifier, read_revisions: ReadRevisions, poll: Callable[[], float]
+) -> None:
+    """Wake the streams of every encounter whose stored revision moved (runs until cancelled).
+
+    Every ``poll()`` seconds one read gives the revisions of all the encounters with open
+    streams; an encounter seen for the first time is woken too (a record may have come between
+    its stream's first read and this one). A failed read is logged and tried again next time.
+    """
+    known: dict[int, int] = {}
+    notifier.watched = True
+    try:
+        while True:
+            await asyncio.sleep(poll())
+            watched = notifier.encounters()
+            if not watched:
+                known.clear()
+                continue
+            try:
+                revisions = await asyncio.to_thread(read_revisions, watched)
+            except Exception as error:  # the database may be away for a while
+                LOG.warning("Reading the live encounters' revisions failed: %s", error)
+                continue
+            for encounter_id, revision in revisions.items():
+                if known.get(encounter_id) != revision:
+                    notifier.publish(encounter_id)
+            known = revisions
+    finally:
+        notifier.watched = False

@@ -23,7 +23,6 @@ from urllib.parse import parse_qs, quote
 
 from fastapi import Depends, FastAPI, Header, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
-from jinja2 import DictLoader
 from markupsafe import Markup
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -47,6 +46,7 @@ from tableside.store import tables
 from tableside.strife.catalog import builtin_catalog as strife_catalog
 from tableside.web import pages
 from tableside.web.auth import Credential, Principal, credential, require_host
+from tableside.web.guards import LimitError
 from tableside.web.sessions import csrf_of, enter, set_session
 from tableside.web.table import Presented, WebTable
 
@@ -341,217 +341,11 @@ def build_spec(**values: Any) -> NewCharacter:
         raise DataError(f"Field {where}: {message} (got {shown(first.get('input'))}).") from None
 
 
-# --- pages ----------------------------------------------------------------------------------------
-
-STYLE = """<style>
-form.box{border:1px solid #ccc;padding:.5rem;margin:.5rem 0}form.inline{display:inline-block;
-margin:0 .5rem}label{display:inline-block;
-margin:.2rem .6rem .2rem 0}.warn{background:#fff3cd;padding:.4rem}.link{font-family:monospace;
-word-break:break-all}fieldset{margin:.3rem 0}input[type=number]{width:5rem}
-</style>"""
-
-HOME = (
-    """{% extends "base.html" %}
-{% block title %}New table{% endblock %}
-{% block body %}"""
-    + STYLE
-    + """
-<h1>Tableside</h1>
-<p>A live table for Allies of Majesty and Realm of Strife: create a table, then its encounters,
-characters and players' seats.</p>
-{% if error %}<p id="error" role="alert">{{ error }}</p>{% endif %}
-<form class="box" id="new-table" method="post" action="/tables">
-{{ csrf_input(csrf) }}
-<label>Table name <input name="name" required maxlength="200" value="{{ name }}"></label>
-<button>Create the table</button></form>
-{% endblock %}
-"""
-)
-
-CREATED = (
-    """{% extends "base.html" %}
-{% block title %}{{ title }}{% endblock %}
-{% block body %}"""
-    + STYLE
-    + """
-<h1>{{ title }}</h1>
-<p class="warn" role="alert">{{ warning }}</p>
-<p class="link" id="secret-link"><a href="{{ link }}">{{ link }}</a></p>
-<p><a id="continue" href="{{ back }}">{{ back_text }}</a></p>
-{% endblock %}
-"""
-)
-
-TABLE = (
-    """{% extends "base.html" %}
-{% block title %}{{ view.name }}{% endblock %}
-{% block body %}"""
-    + STYLE
-    + """
-<h1>{{ view.name }}</h1><p>You are the Host of this table.</p>
-{% if error %}<p id="error" role="alert">{{ error }}</p>{% endif %}
-<h2>Encounters</h2>
-<ul id="encounters">{% for e in view.encounters %}
-<li>{{ e.name }} ({{ games.get(e.game, e.game) }}, revision {{ e.revision }}):
-<a href="/tables/{{ view.id }}/encounters/{{ e.id }}">the fight</a> ·
-<a class="setup" href="/tables/{{ view.id }}/encounters/{{ e.id }}/setup">set up (characters,
-secrets)</a></li>
-{% else %}<li>No encounter yet.</li>{% endfor %}</ul>
-<form class="box" id="new-encounter" method="post"
- action="/tables/{{ view.id }}/encounters">
-{{ csrf_input(csrf) }}
-<label>Game <select name="game">{% for key, label in games.items() %}
-<option value="{{ key }}"{% if key == values.game %} selected{% endif %}>{{ label }}</option>
-{% endfor %}</select></label>
-<label>Name <input name="name" required maxlength="200" value="{{ values.name }}"></label>
-<label>Seed (blank: random, recorded) <input name="seed" value="{{ values.seed }}"></label>
-<button>Create the encounter</button></form>
-<h2>Players</h2>
-<ul id="seats">{% for s in view.seats %}<li id="seat-{{ s.id }}">{{ s.name }}:
-{{ s.characters | join(", ") or "no character" }}
-<form class="inline rotate-seat" method="post"
- action="/tables/{{ view.id }}/players/{{ s.id }}/token">{{ csrf_input(csrf) }}
-<label><input type="checkbox" name="confirm" required> the old link stops working</label>
-<button>New join link</button></form>
-<form class="inline remove-seat" method="post"
- action="/tables/{{ view.id }}/players/{{ s.id }}/remove">{{ csrf_input(csrf) }}
-<label><input type="checkbox" name="confirm" required> remove {{ s.name }}</label>
-<button>Remove</button></form></li>{% else %}<li>No player yet.</li>{% endfor %}</ul>
-<form class="box" id="new-player" method="post"
- action="/tables/{{ view.id }}/players">
-{{ csrf_input(csrf) }}
-<label>Player's name
-<input name="name" required maxlength="200" value="{{ values.player }}"></label>
-<fieldset><legend>Plays</legend>{% for c in combatants %}
-<label><input type="checkbox" name="characters" value="{{ c }}"> {{ c }}</label>
-{% else %}No character yet: name them below.{% endfor %}
-<label>Other ids (comma-separated) <input name="others" value="{{ values.others }}"></label>
-</fieldset><button>Add the player</button></form>
-<h2>Host link</h2>
-<form class="box" id="new-host-link" method="post" action="/tables/{{ view.id }}/host-token">
-{{ csrf_input(csrf) }}
-<label><input type="checkbox" name="confirm" required> the old Host link, and every browser
-that opened it, stop working (this one stays the Host)</label>
-<button>New Host link</button></form>
-{% endblock %}
-"""
-)
-
-ENCOUNTER_SETUP = (
-    """{% extends "base.html" %}
-{% block title %}Set up {{ info.name }}{% endblock %}
-{% block body %}"""
-    + STYLE
-    + """
-<h1>{{ info.name }}</h1>
-<p>{{ games.get(info.game, info.game) }} at {{ view.name }} ·
-<a href="/tables/{{ view.id }}">the table</a> ·
-<a id="fight" href="/tables/{{ view.id }}/encounters/{{ info.id }}">the fight</a></p>
-{% if error %}<p id="error" role="alert">{{ error }}</p>{% endif %}
-<h2>Combatants and secret values</h2>
-<table id="setup-combatants"><thead><tr><th>id</th><th>played by a seat</th><th>values</th>
-<th>Host's choice</th></tr></thead><tbody>{% for c in secrecy.combatants %}
-<tr><td>{{ c.id }}</td><td>{{ "no (NPC)" if c.npc else "yes" }}</td>
-<td>{{ "secret from other players" if c.secret else "open" }}</td>
-<td><form method="post" action="{{ base }}/secrets">
-{{ csrf_input(csrf) }}
-<input type="hidden" name="combatant" value="{{ c.id }}">
-<select name="secret">{% for v in ("default", "secret", "open") %}
-<option value="{{ v }}"{% if v == choice(c) %} selected{% endif %}>{{ v }}</option>
-{% endfor %}</select><button>Set</button></form></td></tr>
-{% else %}<tr><td colspan="4">No combatant yet.</td></tr>{% endfor %}</tbody></table>
-<form class="box" id="npc-setting" method="post"
- action="{{ base }}/secrets">
-{{ csrf_input(csrf) }}
-<label><input type="checkbox" name="npcs_secret"{% if secrecy.npcs_secret %} checked{% endif %}>
-NPCs' values (combatants no seat plays) are secret from players</label>
-<input type="hidden" name="setting" value="npcs"><button>Save</button></form>
-{% set v = values %}
-<h2>Add a character by form</h2>
-<form class="box" id="character-form" method="post"
- action="{{ base }}/characters">
-{{ csrf_input(csrf) }}
-<input type="hidden" name="mode" value="form">
-{% if info.game == "majesty-war" %}
-<label>Name <input name="name" required maxlength="80" value="{{ v.name }}"></label>
-<label>Side <select name="side">{% for s in ("holy", "fallen") %}
-<option value="{{ s }}"{% if v.side == s %} selected{% endif %}>{{ s }}</option>
-{% endfor %}</select></label>
-<label>Tier <input type="number" name="tier" min="1" value="{{ v.tier or 1 }}"></label>
-<label>Magnitude <input type="number" name="magnitude" min="1" value="{{ v.magnitude or 1 }}">
-</label>
-<label>Weapon <select name="weapon">{% for w in weapons %}<option value="{{ w }}"{% if v.weapon == w
-%} selected{% endif %}>{{ w }}</option>{% endfor %}</select></label>
-<fieldset><legend>Natural Basic Attributes (M-1)</legend>{% for a in attributes %}
-<label>{{ a | capitalize }} <input type="number" name="{{ a }}" min="0" required
- value="{{ v[a] }}"></label>{% endfor %}</fieldset>
-<fieldset><legend>Wear taken</legend>{% for k in ("e", "r", "p") %}
-<label>{{ k | upper }} <input type="number" name="wear_{{ k }}" min="0"
- value="{{ v['wear_' ~ k] or 0 }}"></label>{% endfor %}</fieldset>
-<fieldset><legend>Overrides of War Attributes (blank: derived, M-2)</legend>
-{% for o in overrides %}<label>{{ o | upper if o == "spp" else o | capitalize }}
-<input type="number" name="{{ o }}" min="0" value="{{ v[o] }}"></label>{% endfor %}</fieldset>
-<label>Exertion <input type="number" name="exertion" min="0" value="{{ v.exertion or 0 }}"></label>
-<label>Status lowered <input type="number" name="status_lowered" min="0"
- value="{{ v.status_lowered or 0 }}"></label>
-<label><input type="checkbox" name="defeated_by_epic"{% if v.defeated_by_epic %} checked
-{% endif %}> Defeated by an Epic result</label>
-{% else %}
-<label>Model <select name="model">{% for m in models %}<option value="{{ m }}"{% if v.model == m
-%} selected{% endif %}>{{ m }}</option>{% endfor %}</select></label>
-<label>Side <input name="side" required maxlength="40" value="{{ v.side }}"></label>
-{% endif %}
-{{ placing(v) }}
-<button>Add</button></form>
-<h2>Import a character (JSON)</h2>
-<form class="box" id="import-form" method="post"
- action="{{ base }}/characters">
-{{ csrf_input(csrf) }}
-<input type="hidden" name="mode" value="import">
-<p>{% if info.game == "majesty-war" %}A character JSON v1 document
-(<code>tableside/majesty-character</code>).{% else %}A Realm of Strife sheet (as in the
-catalogue).{% endif %}</p>
-<label>File <input type="file" id="import-file" accept=".json,application/json"></label>
-<label>Document <textarea name="document" id="import-document" rows="8"
- cols="70">{{ v.document }}</textarea></label>
-{% if info.game == "strife-combat" %}
-<label>Side <input name="side" maxlength="40" value="{{ v.side }}"></label>{% endif %}
-{{ placing(v) }}
-<button>Import</button></form>
-<script nonce="{{ nonce }}">
-document.getElementById('import-file').addEventListener('change', ev => {
-  const file = ev.target.files[0]; if (!file) return;
-  file.text().then(t => { document.getElementById('import-document').value = t; });
-});
-</script>
-{% endblock %}
-"""
-)
-
-PLACING = """{% macro placing(v) %}
-<label>Combatant id (blank: the name) <input name="id" maxlength="40" value="{{ v.id }}"></label>
-<fieldset><legend>Position (inches)</legend>{% for k in ("x", "y", "z") %}
-<label>{{ k }} <input name="{{ k }}" value="{{ v[k] or 0 }}"></label>{% endfor %}</fieldset>
-<label>Secret values <select name="secret">{% for s in ("default", "secret", "open") %}
-<option value="{{ s }}"{% if v.secret == s %} selected{% endif %}>{{ s }}</option>
-{% endfor %}</select></label>
-{% endmacro %}"""
-
-TEMPLATES = {
-    "setup_home.html": HOME,
-    "setup_created.html": CREATED,
-    "setup_table.html": TABLE,
-    "setup_encounter.html": '{% from "setup_placing.html" import placing %}' + ENCOUNTER_SETUP,
-    "setup_placing.html": PLACING,
-}
+# --- pages (templates/setup_*.html, which extend the pages' base.html) ---------------------------
 
 
 def register_templates() -> None:
-    """Add the set-up templates to the pages' environment (they extend its base page)."""
-    loader = pages.ENV.loader
-    if not isinstance(loader, DictLoader):
-        raise TypeError("The pages' environment must load its templates from a DictLoader.")
-    loader.mapping = {**loader.mapping, **TEMPLATES}
+    """Give the set-up templates their CSRF field (W-11); they live beside the fight page's."""
     pages.ENV.globals["csrf_input"] = csrf_input
 
 
@@ -571,6 +365,7 @@ class Rendered:
 
     values: dict[str, str] = field(default_factory=dict)
     error: str | None = None
+    code: int = 400  # 413 or 429 for a limit (W-13)
 
 
 def flat(form: Form) -> dict[str, str]:
@@ -593,12 +388,13 @@ def add_setup_pages(app: FastAPI, table: WebTable) -> None:
     @app.post("/tables", response_class=HTMLResponse)
     def new_table(request: Request, form: PostedForm) -> HTMLResponse:
         name = text(form, "name")
+        address = request.client.host if request.client else "unknown"
         try:
-            _table_id, token = table.create_table(name)
+            _table_id, token = table.create_table(name, address)
         except TablesideError as error:
             csrf = csrf_of(request)
             again = pages.html("setup_home.html", name=name, error=str(error), csrf=csrf)
-            return status(again, 400)
+            return status(again, refusal_code(error))
         link = page_link(request, f"/join/{quote(token)}")
         return status(created_page(f"Table {name} created", link, HOST_WARNING), 201)
 
@@ -628,7 +424,7 @@ def add_setup_pages(app: FastAPI, table: WebTable) -> None:
                 raise DataError(f"Unknown game {game!r}; known games: {', '.join(GAMES)}.")
             info = table.create_encounter(who, table_id, game, name, seed)
         except TablesideError as error:
-            again = Rendered(flat(form), str(error))
+            again = Rendered(flat(form), str(error), refusal_code(error))
             return render_table(table, who, csrf_of(request), again)
         return see_other(f"/tables/{table_id}/encounters/{info.id}/setup")
 
@@ -642,7 +438,8 @@ def add_setup_pages(app: FastAPI, table: WebTable) -> None:
             seat, seat_token = table.add_player(who, table_id, text(form, "name"), characters)
         except TablesideError as error:
             values = {**flat(form), "player": text(form, "name")}
-            return render_table(table, who, csrf_of(request), Rendered(values, str(error)))
+            again = Rendered(values, str(error), refusal_code(error))
+            return render_table(table, who, csrf_of(request), again)
         link = page_link(request, f"/join/{quote(seat_token)}")
         title = f"Join link for {seat.name}"
         back = f"/tables/{table_id}"
@@ -724,7 +521,7 @@ def add_setup_pages(app: FastAPI, table: WebTable) -> None:
             spec = spec_from_form(table.store.encounter(encounter_id).game, form)
             add_character(table, who, encounter_id, spec)
         except TablesideError as error:
-            again = Rendered(flat(form), str(error))
+            again = Rendered(flat(form), str(error), refusal_code(error))
             return render_encounter(table, who, encounter_id, csrf_of(request), again)
         return see_other(f"/tables/{table_id}/encounters/{encounter_id}/setup")
 
@@ -763,6 +560,11 @@ PLAYER_WARNING = (
     "Share this link with this player only, shown only this once: whoever opens it plays "
     "this seat's characters."
 )
+
+
+def refusal_code(error: TablesideError) -> int:
+    """A form's refusal: 400, or 413/429 for a limit (W-13)."""
+    return error.status if isinstance(error, LimitError) else 400
 
 
 def status(response: HTMLResponse, code: int) -> HTMLResponse:
@@ -821,7 +623,7 @@ def render_table(table: WebTable, who: Principal, csrf: str, again: Rendered) ->
               **again.values}  # fmt: skip
     page = pages.html("setup_table.html", view=view, csrf=csrf, games=GAMES, values=values,
                       combatants=list(dict.fromkeys(ids)), error=again.error)  # fmt: skip
-    return status(page, 400) if again.error else page
+    return status(page, again.code) if again.error else page
 
 
 def render_encounter(
@@ -847,7 +649,7 @@ def render_encounter(
         weapons=[w.name for w in majesty_catalog().weapons.values()],
         models=[c.name for c in strife_catalog().combatants.values()],
     )
-    return status(page, 400) if again.error else page
+    return status(page, again.code) if again.error else page
 
 
 def choice_name(row: dict[str, Any]) -> str:

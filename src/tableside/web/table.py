@@ -1,11 +1,18 @@
 """The web table's operations, free of HTTP: tables, seats, commands, reads, role filtering.
 
 Commands on one encounter are serialised by a lock per encounter in this process; across
-processes the store's revision check refuses the later of two writers (``StaleRevisionError``,
-HTTP 409) with nothing written, and the refused process reloads the encounter on its next
-request. Every read a player makes leaves out the records of hidden commands (and their undo
-and redo); the Host sees them marked ``"hidden": true``. Every state, record and answer a
-player gets has the values of combatants secret to it concealed (:mod:`tableside.web.redact`).
+processes the store's revision check refuses the later of two writers (``StaleRevisionError``)
+with nothing written: the refused process drops its copy and decides a command that is not
+exact again on the encounter read anew (an exact one answers 409). Every read a player makes
+leaves out the records of hidden commands (and their undo and redo); the Host sees them marked
+``"hidden": true``. Every state, record and answer a player gets has the values of combatants
+secret to it concealed (:mod:`tableside.web.redact`).
+
+A command's ``revision`` is the revision its sender saw: the command is decided against the
+current state and refused only by the rules, unless ``exact`` asks for the old check (409 when
+any record came after it); undo and redo with a revision are always exact (W-14). The limits of
+W-13 (:class:`~tableside.web.guards.Limits`) are checked here, before anything is decided or
+written. A write the database refuses drops the copy in memory, so nothing half-applied stays.
 """
 
 from __future__ import annotations
@@ -23,6 +30,7 @@ from tableside.errors import DataError, StaleRevisionError, TablesideError
 from tableside.service import game_for, open_encounter
 from tableside.store import Store, tables
 from tableside.store.db import EncounterInfo
+from tableside.store.errors import StaleRevisionError as AppendRefusedError
 from tableside.web.auth import (
     PLAYER_ACTORS,
     Credential,
@@ -34,6 +42,7 @@ from tableside.web.auth import (
     require_host,
     token_hash,
 )
+from tableside.web.guards import Limits, RateWindow, StreamSlots, TooLargeError
 from tableside.web.hub import Notifier
 from tableside.web.redact import (
     IsSecret,
@@ -44,6 +53,7 @@ from tableside.web.redact import (
 )
 
 SEED_BITS = 62
+RETRIES = 3  # a non-exact command refused by another process's append is decided again
 Presented = Credential | str | None  # a credential, a bare token, or nothing
 
 
@@ -81,8 +91,11 @@ def record_view(record: LogRecord, hidden: frozenset[int]) -> dict[str, Any]:
 class WebTable:
     """Tables, seats and encounters on one store, with live fan-out in this process."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, limits: Limits | None = None) -> None:
         self.store = store
+        self.limits = limits or Limits()
+        self.table_rate = RateWindow(self.limits.tables_per_minute)
+        self.streams = StreamSlots(self.limits.streams_per_token, self.limits.max_streams)
         self.notifier = Notifier()
         self._guard = threading.Lock()
         self._locks: dict[int, threading.Lock] = {}
@@ -201,8 +214,16 @@ class WebTable:
 
     # -- the Host's set-up --------------------------------------------------------------
 
-    def create_table(self, name: str) -> tuple[int, str]:
-        """A new table and its Host's token (shown once, stored hashed)."""
+    def create_table(self, name: str, client: str | None = None) -> tuple[int, str]:
+        """A new table and its Host's token (shown once, stored hashed).
+
+        Args:
+            name: The table's name.
+            client: The address asking, counted against ``tables_per_minute`` (None: a caller
+                in this process, e.g. the demo, not counted).
+        """
+        if client is not None:
+            self.table_rate.take(client, "tables created")
         token = new_token()
         return tables.create_table(self.store, name, token_hash(token)), token
 
@@ -212,6 +233,12 @@ class WebTable:
         """A new encounter at the Host's table."""
         require_host(who, "create encounters")
         game_for(game)
+        held = len(tables.table(self.store, table_id).encounters)
+        if held >= self.limits.max_encounters:
+            raise TooLargeError(
+                f"Table {table_id} already has {held} encounters, the most allowed "
+                f"({self.limits.max_encounters})."
+            )
         seed = secrets.randbits(SEED_BITS) if seed is None else seed
         encounter_id = tables.create_table_encounter(self.store, table_id, name, game, seed)
         return self.store.encounter(encounter_id)
@@ -221,6 +248,12 @@ class WebTable:
     ) -> tuple[tables.Seat, str]:
         """A new player's seat and its join token (shown once, stored hashed)."""
         require_host(who, "add players")
+        held = len(tables.seats(self.store, table_id))
+        if held >= self.limits.max_seats:
+            raise TooLargeError(
+                f"Table {table_id} already has {held} player seats, the most allowed "
+                f"({self.limits.max_seats})."
+            )
         token = new_token()
         return tables.add_seat(self.store, table_id, name, characters, token_hash(token)), token
 
@@ -293,25 +326,72 @@ class WebTable:
         command: Command,
         revision: int | None,
         hidden: bool = False,
+        exact: bool = False,
     ) -> dict[str, Any]:
-        """Authorise, decide, store and announce one command; on refusal nothing is written."""
+        """Authorise, decide, store and announce one command; on refusal nothing is written.
+
+        Args:
+            who: The sender.
+            encounter_id: The encounter.
+            command: The command.
+            revision: The revision the sender saw (None: not given).
+            hidden: The Host hides the command from players.
+            exact: Refuse (409) if any record came after ``revision``; otherwise the command
+                is decided against the current state, and one that another process's append
+                beat is decided again, up to :data:`RETRIES` times (W-14).
+        """
         if hidden:
             require_host(who, "send hidden commands")
-        with self.lock(encounter_id):
-            encounter = self.live(encounter_id)
-            authorise_command(
-                who, encounter.game.name, command.kind, command.args, current_actor(encounter)
-            )
-            with self.refusals(who, encounter_id, encounter.game.name, encounter.state, command):
-                record = encounter.execute(command, revision)
+        for attempt in range(RETRIES + 1):
             try:
-                tables.append(self.store, encounter_id, record, hidden)
-            except Exception:
-                self.forget(encounter_id)
-                raise
+                with self.lock(encounter_id):
+                    encounter, record = self._decide_and_append(
+                        who, encounter_id, command, revision, hidden, exact
+                    )
+                break
+            except AppendRefusedError:  # another process appended first
+                if exact or attempt == RETRIES:
+                    raise
         self.notifier.publish(encounter_id)
         seqs = frozenset({record.seq}) if hidden and record.seq is not None else frozenset()
         return self.answer(who, encounter_id, record_view(record, seqs), state_view(encounter))
+
+    def _decide_and_append(
+        self,
+        who: Principal,
+        encounter_id: int,
+        command: Command,
+        revision: int | None,
+        hidden: bool,
+        exact: bool,
+    ) -> tuple[Encounter[Any], LogRecord]:
+        """One try of :meth:`execute`, with the encounter's lock held."""
+        encounter = self.live(encounter_id)
+        authorise_command(
+            who, encounter.game.name, command.kind, command.args, current_actor(encounter)
+        )
+        if command.kind == "add":
+            self._require_room(encounter)
+        with self.refusals(who, encounter_id, encounter.game.name, encounter.state, command):
+            record = encounter.execute(command, revision, exact)
+        try:
+            tables.append(self.store, encounter_id, record, hidden)
+        except BaseException:
+            self.forget(encounter_id)  # ahead of the store: never keep a half-applied copy
+            raise
+        return encounter, record
+
+    def _require_room(self, encounter: Encounter[Any]) -> None:
+        """Refuse an ``add`` to a roster already at ``max_combatants`` (W-13)."""
+        state = encounter.state
+        roster = getattr(state, "combatants", None)
+        if roster is None:
+            roster = getattr(state, "models", {})
+        if len(roster) >= self.limits.max_combatants:
+            raise TooLargeError(
+                f"This encounter already has {len(roster)} combatants, the most allowed "
+                f"({self.limits.max_combatants})."
+            )
 
     def step_back(
         self, who: Principal, encounter_id: int, revision: int | None, redo: bool
@@ -323,7 +403,7 @@ class WebTable:
             record = encounter.redo(revision) if redo else encounter.undo(revision)
             try:
                 tables.append(self.store, encounter_id, record)
-            except Exception:
+            except BaseException:
                 self.forget(encounter_id)
                 raise
         self.notifier.publish(encounter_id)
