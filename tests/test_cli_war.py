@@ -263,3 +263,15 @@ def test_war_stance_full_dominion_and_ruleset_commands(cli: Cli) -> None:
     assert "Full Defensive Stance" in out and "Ward at 1,0,0 radius 0.5" in out
     code, _, err = cli.run("ruleset", war_id, "house")
     assert code == 2 and "standard" in err
+
+
+def test_the_lazy_command_listing_says_what_each_loaded_group_says() -> None:
+    from importlib import import_module
+
+    from tableside.cli.app import COMMANDS, GROUPS
+
+    for name, (module, summary) in GROUPS.items():
+        assert import_module(module).app.info.help == summary, name
+    for name, (module, function, summary) in COMMANDS.items():
+        doc = getattr(import_module(module), function).__doc__ or ""
+        assert doc.splitlines()[0] == summary, name
