@@ -101,7 +101,7 @@ def expected_odds(t: Table, raw: dict[str, Any]) -> dict[str, Any]:
     args = parse_args(StrikeArgs, raw, "strike")
     state, game = encounter.state, encounter.game
     assert isinstance(game, war.MajestyWar)
-    setup = war.strike_setup(game, args, state.get(args.striker), state.get(args.defender))
+    setup = war.strike_setup(game, args, state.get(args.striker), state.get(args.defender), state)
     loaded: dict[str, Any] = json.loads(json.dumps(strike_odds_dict(strike_odds(setup))))
     return loaded
 
@@ -155,6 +155,20 @@ def test_odds_are_refused_when_the_strike_is_not_possible_now_m40(war_table: Tab
     assert r.json()["error"] == (
         "Warrior cannot Strike for 3 AP: it is Jackal's Turn and Warrior has 0 AP and 0 Readied AP."
     )
+    assert snapshot(war_table) == before
+
+
+def test_no_strike_odds_for_a_grapplers_two_ap_strike_which_is_a_might_check_m37(
+    war_table: Table,
+) -> None:
+    war_table.command(
+        "apply_effect", {"id": STRIKE["defender"], "effect": "grappled", "by": "Jackal"}
+    )
+    before = snapshot(war_table)
+    body = {"kind": "strike", "args": {**STRIKE, "two_ap": True}}
+    r = war_table.post("/odds", war_table.bo, body)
+    assert r.status_code == 400, r.text
+    assert "is a Might Check, not a Strike Roll" in r.json()["error"]
     assert snapshot(war_table) == before
 
 

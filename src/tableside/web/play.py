@@ -22,7 +22,7 @@ from tableside.encounter.log import Command, LogRecord, RecordKind
 from tableside.encounter.strife_state import FightState
 from tableside.encounter.war_args import StrikeArgs, parse_args
 from tableside.encounter.war_state import WarState
-from tableside.errors import RulesError
+from tableside.errors import DataError, RulesError
 from tableside.majesty.adjust import AdjustMode
 from tableside.majesty.geometry import distance
 from tableside.majesty.odds import strike_odds
@@ -106,7 +106,14 @@ def war_odds(snap: Snapshot, raw: dict[str, Any]) -> dict[str, Any]:
         args = args.model_copy(update={"mode": AdjustMode.BEST, "steps": ()})
     dry_run(snap, Command("strike", args.model_dump(mode="json")))
     state: WarState = snap.state
-    setup = war.strike_setup(snap.game, args, state.get(args.striker), state.get(args.defender))
+    striker, defender = state.get(args.striker), state.get(args.defender)
+    if args.two_ap and args.body is None and defender in war.grappling(state, striker.id):
+        raise DataError(
+            f"{striker.id}'s 2-AP Strike on {defender.id}, whom it Grapples, is a Might Check, "
+            "not a Strike Roll: no Strike odds are given for it (M-37)."
+        )
+    # The War's state: its Dominions and its ruleset (A-40, A-41) reach the odds too.
+    setup = war.strike_setup(snap.game, args, striker, defender, state)
     law = strike_odds(setup)
     return {
         "kind": "strike",
