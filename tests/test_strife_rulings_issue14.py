@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from strife_builders import sheet, shield, weapon
+from strife_builders import attack, custom_weapon, sheet, shield, weapon
 
 from tableside.strife import reactions
 from tableside.strife.attack import AttackSetup
 from tableside.strife.catalog import builtin_catalog
 from tableside.strife.checks import Contestant, Winner, roll_off_with_naturals
+from tableside.strife.damage import DamageBasis
 from tableside.strife.odds import attack_odds
 from tableside.strife.odds_oracle import brute_force_attack_odds
 from tableside.strife.records import Part
@@ -62,3 +63,46 @@ def test_s20_exact_block_odds_of_a_small_defender_follow_the_ladder() -> None:
     assert odds == brute_force_attack_odds(setup)
     chances = dict(zip(odds.reaction.labels, odds.reaction.probabilities, strict=True))
     assert (chances["success"], chances["critical"]) == (Fraction(6, 20), Fraction(1, 20))
+
+
+# --- item 3: SA-6 minimum damage is never below 0 -------------------------------------------
+
+WEAKLING = sheet("Weakling", strength=2)  # Strength −2 (S-14)
+CUDGEL = custom_weapon("Cudgel", damage="1d4-1", crushing_blow=2)  # minimum 1 − 1 − 2 = −2
+SHIELDED = sheet("Shielded", strength=14)  # Kite Shield Block: natural 13 + 4 + 4 = 21
+
+
+def _blocked() -> AttackSetup:
+    return AttackSetup(
+        attacker=WEAKLING,
+        defender=SHIELDED,
+        weapon=CUDGEL,
+        reaction=reactions.block(SHIELDED, shield("Kite Shield")),
+    )
+
+
+def test_sa06_a_negative_minimum_damage_does_not_eat_the_crushing_blow() -> None:
+    kite = reactions.block(SHIELDED, shield("Kite Shield"))
+    result = attack(50, reaction_die=13, attacker=WEAKLING, defender=SHIELDED, weapon_used=CUDGEL,
+                    reaction=kite)  # fmt: skip
+    assert result.damage is not None and result.damage.basis == DamageBasis.MINIMUM
+    assert Part("minimum damage cannot be negative", 2) in result.damage.parts
+    assert result.damage.total == 2  # max(0, −2) + Crushing Blow 2
+
+
+def test_sa06_a_blocked_melee_crit_doubles_the_clamped_minimum_plus_crushing_blow() -> None:
+    critter = WEAKLING.model_copy(update={"crit_chance": 5})
+    result = attack(98, reaction_die=13, attacker=critter, defender=SHIELDED, weapon_used=CUDGEL,
+                    reaction=reactions.block(SHIELDED, shield("Kite Shield")))  # fmt: skip
+    assert result.damage is not None and result.damage.total == (0 + 2) * 2
+
+
+def test_sa06_exact_odds_of_a_blocked_weak_hit_follow_the_clamp() -> None:
+    setup = _blocked()
+    odds = attack_odds(setup)
+    assert odds == brute_force_attack_odds(setup)
+    # Hit 4/5 × Block (success or critical) 8/20: every blocked hit deals exactly 2.
+    basis = dict(zip(odds.damage_basis.labels, odds.damage_basis.probabilities, strict=True))
+    assert basis["minimum"] == odds.damage.p(2) == Fraction(8, 25)
+    # Unblocked hits 12/25 deal max(0, d4 − 3): 1 on a 4 only.
+    assert odds.damage.p(1) == Fraction(3, 25)
