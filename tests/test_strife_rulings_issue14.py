@@ -2,10 +2,18 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from fractions import Fraction
 
-from strife_builders import attack, custom_weapon, sheet, shield, weapon
+import pytest
+from strife_builders import attack, custom_weapon, refused, sheet, shield, weapon
 
+from tableside.encounter.engine import Encounter
+from tableside.encounter.log import Command
+from tableside.encounter.strife_fight import StrifeFight
+from tableside.encounter.strife_policy import reaction_for
+from tableside.encounter.strife_state import FightState
+from tableside.errors import TablesideError
 from tableside.strife import reactions
 from tableside.strife.attack import AttackSetup
 from tableside.strife.catalog import builtin_catalog
@@ -106,3 +114,80 @@ def test_sa06_exact_odds_of_a_blocked_weak_hit_follow_the_clamp() -> None:
     assert basis["minimum"] == odds.damage.p(2) == Fraction(8, 25)
     # Unblocked hits 12/25 deal max(0, d4 − 3): 1 on a 4 only.
     assert odds.damage.p(1) == Fraction(3, 25)
+
+
+# --- item 2: S-24 an untrained weapon keeps none of its attributes ---------------------------
+
+UNTRAINED = sheet("Novice", proficiencies=("Swords",))
+PIKEMAN = sheet("Pikeman", initiative=4)  # trained in Spears
+
+
+def test_s24_an_untrained_reach_weapon_can_be_warded_off_by_any_ward_off_weapon() -> None:
+    """An untrained Halberd (Reach 2) has base reach, so a Spear (Reach 1) may ward it off."""
+    result = attack((), ward_off=(2, 19), attacker=UNTRAINED, defender=PIKEMAN,
+                    weapon_used=weapon("Halberd"),
+                    reaction=reactions.ward_off(PIKEMAN, weapon("Spear")))  # fmt: skip
+    assert result.warded_off and result.use.reach == 0
+
+
+def test_s24_a_trained_reach_weapon_still_needs_that_reach_to_ward_off() -> None:
+    trained = sheet("Halberdier")
+    refused(attack, 50, ward_off=(2, 19), attacker=trained, defender=PIKEMAN,
+            weapon_used=weapon("Halberd"), reaction=reactions.ward_off(PIKEMAN, weapon("Spear")),
+            match="Reach 2")  # fmt: skip
+
+
+def test_s24_an_untrained_mace_has_no_stun_chance() -> None:
+    mace = weapon("Mace")
+    assert [e.name for e in mace.effects] == ["Stun"]
+    result = attack(50, damage=(4,), attacker=UNTRAINED, weapon_used=mace)
+    assert result.effect_rolls == () and result.inflicted == ()
+    trained = attack(50, damage=(4,), effects=(1,), weapon_used=mace)
+    assert [i.condition.name for i in trained.inflicted] == ["Stun"]
+
+
+def test_s24_exact_odds_of_an_untrained_mace_put_on_no_stun() -> None:
+    setup = AttackSetup(attacker=UNTRAINED, defender=sheet("Target"), weapon=weapon("Mace"))
+    odds = attack_odds(setup)
+    assert odds == brute_force_attack_odds(setup)
+    assert not any("Stun" in label for label in odds.conditions.labels)
+    trained = attack_odds(replace(setup, attacker=sheet("Maceman")))
+    assert any("Stun" in label for label in trained.conditions.labels)
+
+
+def test_s24_an_untrained_weapon_cannot_parry_but_may_parry_improvised() -> None:
+    refused(reactions.parry, UNTRAINED, weapon("Dagger"), match="not trained")
+    assert reactions.improvised_parry(weapon("Dagger")).improvised
+
+
+def _spear_fight(proficiencies: list[str]) -> Encounter[FightState]:
+    e: Encounter[FightState] = Encounter(StrifeFight(), 3)
+    spearman = {
+        "name": "Spearman", "stats": {"STR": 12, "AGIL": 12, "INT": 10, "WIS": 10, "STAM": 10},
+        "initiative": 9, "movement": 5, "ac": 10, "hp": 10, "hp_max": 10,
+        "proficiencies": proficiencies, "main_hand": "Spear",
+    }  # fmt: skip
+    e.execute(Command("add", {"id": "Spearman", "sheet": spearman, "side": "heroes"}, (19,)))
+    e.execute(Command("add", {"id": "Goblin", "model": "Goblin", "side": "monsters",
+                              "position": [1.8, 0.0, 0.0]}, (1,)))  # fmt: skip
+    e.execute(Command("start", {}))
+    return e
+
+
+def test_s24_an_untrained_spear_reaches_only_base_contact_in_a_fight() -> None:
+    strike = {"attacker": "Spearman", "attacks": [{"defender": "Goblin"}]}
+    attack_at_reach = Command("attack", strike, (50, 4))
+    trained = _spear_fight(["Spears"])
+    trained.execute(attack_at_reach)  # 1.8" ≤ contact 1" + Reach 1
+    untrained = _spear_fight(["Swords"])
+    with pytest.raises(TablesideError, match="S-24"):
+        untrained.execute(attack_at_reach)
+
+
+def test_s24_the_policy_does_not_parry_with_an_untrained_weapon() -> None:
+    e = _spear_fight(["Swords"])
+    novice = e.state.models["Spearman"]
+    sword = novice.sheet.model_copy(update={"main_hand": "Long Sword", "proficiencies": ()})
+    assert reaction_for(CATALOG, e.state, replace(novice, sheet=sword)) is None
+    trained = sword.model_copy(update={"proficiencies": ("Swords",)})
+    assert reaction_for(CATALOG, e.state, replace(novice, sheet=trained)) == "parry"

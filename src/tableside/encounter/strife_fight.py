@@ -68,7 +68,7 @@ from tableside.strife.movement import (
     roll_with_the_blow_limit,
     sprint_plan,
 )
-from tableside.strife.penalties import PenaltyContext, attack_range
+from tableside.strife.penalties import PenaltyContext, attack_range, usable_reach
 from tableside.strife.records import Part
 from tableside.strife.report import attack_dict, cast_dict, stat_test_dict
 from tableside.strife.resources import end_of_combat
@@ -539,7 +539,10 @@ def attack_setup(
 
 
 def check_reach(attacker: Model, defender: Model, weapon: Weapon) -> None:
-    """Melee needs base contact (plus the weapon's Reach); ranged, the weapon's range (SA-37)."""
+    """Melee needs base contact (plus the weapon's Reach); ranged, the weapon's range (SA-37).
+
+    Untrained, a weapon has no Reach: base contact only (S-24).
+    """
     gap = distance(attacker.position, defender.position)
     if weapon.ranged:
         limit = attack_range(attacker.sheet, weapon, PenaltyContext()) or Fraction(0)
@@ -548,10 +551,11 @@ def check_reach(attacker: Model, defender: Model, weapon: Weapon) -> None:
                 f'{defender.id} is {gap:.1f}" away, beyond the range of {weapon.name} '
                 f'({float(limit):g}").'
             )
-    elif gap > CONTACT + weapon.reach:
+    elif gap > CONTACT + (reach := usable_reach(attacker.sheet, weapon)):
+        untrained = "" if reach == weapon.reach else ", untrained: S-24"
         raise RulesError(
             f"{attacker.id} must be in base contact with {defender.id} to attack with "
-            f'{weapon.name} (Reach {weapon.reach}); the distance is {gap:.1f}".'
+            f'{weapon.name} (Reach {reach}{untrained}); the distance is {gap:.1f}".'
         )
 
 

@@ -50,14 +50,18 @@ def reach(me: Model) -> float:
 
 
 def reaction_for(catalog: Catalog, state: FightState, defender: Model) -> str | None:
-    """Block with a shield, else Parry with a weapon that can, while the Reaction lasts."""
+    """Block with a shield, else Parry with a weapon that can, while the Reaction lasts.
+
+    An untrained weapon has no Parry (S-24).
+    """
     if not state.rounds.can_react(defender.id):
         return None
     gear = loadout(catalog, defender.sheet)
     if gear.shield is not None:
         return "block"
-    if gear.main_hand is not None and gear.main_hand.attributes.parry is not None:
-        return "parry"
+    main = gear.main_hand
+    if main is not None and main.attributes.parry is not None:
+        return "parry" if defender.sheet.proficient(main.group) else None
     return None
 
 
