@@ -16,7 +16,7 @@ from tableside.encounter.strife_state import FightState
 from tableside.errors import TablesideError
 from tableside.strife import reactions
 from tableside.strife.attack import AttackSetup
-from tableside.strife.catalog import builtin_catalog
+from tableside.strife.catalog import Resource, builtin_catalog
 from tableside.strife.checks import Contestant, Winner, roll_off_with_naturals
 from tableside.strife.damage import DamageBasis
 from tableside.strife.odds import attack_odds
@@ -191,3 +191,43 @@ def test_s24_the_policy_does_not_parry_with_an_untrained_weapon() -> None:
     assert reaction_for(CATALOG, e.state, replace(novice, sheet=sword)) is None
     trained = sword.model_copy(update={"proficiencies": ("Swords",)})
     assert reaction_for(CATALOG, e.state, replace(novice, sheet=trained)) == "parry"
+
+
+# --- item 9: S-22 Stealth starts each fight at 0 unless hiding was declared ------------------
+
+
+def _sera_fight(hiding: bool) -> Encounter[FightState]:
+    e: Encounter[FightState] = Encounter(StrifeFight(), 3)
+    sera = {"id": "Sera", "model": "Sera", "side": "heroes", **({"hiding": True} if hiding else {})}
+    e.execute(Command("add", sera, (10,)))
+    e.execute(Command("add", {"id": "Goblin", "model": "Goblin", "side": "monsters",
+                              "position": [5.0, 0.0, 0.0]}, (10,)))  # fmt: skip
+    return e
+
+
+def _stealth(e: Encounter[FightState]) -> int:
+    return e.state.models["Sera"].sheet.resources[Resource.STEALTH].current
+
+
+def test_s22_stealth_is_reset_to_0_when_a_fight_starts() -> None:
+    e = _sera_fight(hiding=False)
+    assert _stealth(e) == 3  # Sera's sheet
+    record = e.execute(Command("start", {}))
+    assert _stealth(e) == 0
+    assert e.state.models["Sera"].sheet.resources[Resource.STEALTH].maximum == 5
+    assert (record.events[0].kind, record.events[0].rule) == ("resources_set", "S-22")
+
+
+def test_s22_sa16_hiding_declared_before_the_fight_keeps_stealth() -> None:
+    e = _sera_fight(hiding=True)
+    e.execute(Command("start", {}))
+    assert _stealth(e) == 3 and e.state.models["Sera"].hidden
+
+
+def test_s22_hiding_cannot_be_declared_with_add_once_the_fight_started() -> None:
+    e = _sera_fight(hiding=False)
+    e.execute(Command("start", {}))
+    late = {"id": "Rogue", "model": "Sera", "side": "heroes", "hiding": True}
+    with pytest.raises(TablesideError, match="before the fight starts"):
+        e.execute(Command("add", late, (10,)))
+    assert "Rogue" not in e.state.models

@@ -48,6 +48,7 @@ from tableside.strife.catalog import (
     Catalog,
     Combatant,
     Element,
+    Resource,
     Stat,
     Weapon,
     builtin_catalog,
@@ -71,7 +72,7 @@ from tableside.strife.movement import (
 from tableside.strife.penalties import PenaltyContext, attack_range, usable_reach
 from tableside.strife.records import Part
 from tableside.strife.report import attack_dict, cast_dict, stat_test_dict
-from tableside.strife.resources import end_of_combat
+from tableside.strife.resources import end_of_combat, start_of_combat
 from tableside.strife.ruleset import STANDARD, StrifeRuleset
 from tableside.strife.turns import (
     ROLL_WITH_THE_BLOW_INITIATIVE,
@@ -89,13 +90,18 @@ NEXT_TURN_END = "the end of its next Turn"
 
 
 class AddArgs(Args):
-    """add: a model from the catalogue (by name) or a sheet, on a side, at a position."""
+    """add: a model from the catalogue (by name) or a sheet, on a side, at a position.
+
+    ``hiding`` declares, before the fight starts, that the model is hiding: it keeps its Stealth
+    when the fight starts (S-22, SA-16).
+    """
 
     id: str = ID
     model: Name | None = None
     sheet: dict[str, Any] | None = None
     side: SideName
     position: Coordinates = (0.0, 0.0, 0.0)
+    hiding: bool = False
 
 
 class StartArgs(Args):
@@ -340,12 +346,16 @@ def do_add(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> None
     args = parse_args(AddArgs, raw, "add")
     if args.id in p.state.models:
         raise RulesError(f"There is already a model {args.id!r} in this fight.")
+    if args.hiding and p.state.round >= 0:
+        raise RulesError("Hiding can be declared with add only before the fight starts (S-22).")
     sheet = model_sheet(game, args)
     loadout(game.catalog, sheet)
     entry = initiative_with_natural(args.id, args.side, sheet.initiative, rng.roll(20))
     sheet_json = sheet.model_dump(mode="json")
     p.emit("model_added", "S-3", id=args.id, side=args.side, position=list(args.position),
            sheet=sheet_json, score=entry.score, natural=entry.natural)  # fmt: skip
+    if args.hiding:
+        p.emit("hidden_set", "S-22", id=args.id, hidden=True, declared=True)
 
 
 def model_sheet(game: StrifeFight, args: AddArgs) -> Combatant:
@@ -372,6 +382,7 @@ def do_start(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> No
     sides = {m.side for m in p.state.models.values()}
     if len(sides) < 2:
         raise RulesError("A fight needs models on at least two sides.")
+    reset_stealth(p)
     entries = [
         InitiativeEntry(m.id, m.side, m.sheet.initiative, 0, (), m.score)
         for m in p.state.models.values()
@@ -391,6 +402,17 @@ def do_start(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> No
         start_round(p, 0, [n for n in order if p.state.models[n].side == args.ambush], args.ambush)
     else:
         start_round(p, 1, order)
+
+
+def reset_stealth(p: Pending) -> None:
+    """Stealth starts the fight at 0 unless hiding was declared beforehand (S-22, SA-16)."""
+    for m in list(p.state.models.values()):
+        stealth = m.sheet.resources.get(Resource.STEALTH)
+        if stealth is None or stealth.current == 0 or m.hidden:
+            continue
+        after = start_of_combat(m.sheet.resources)
+        pools = {k.value: v.model_dump(mode="json") for k, v in after.items()}
+        p.emit("resources_set", "S-22", id=m.id, resources=pools)
 
 
 def do_next(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
