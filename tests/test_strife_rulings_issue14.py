@@ -231,3 +231,50 @@ def test_s22_hiding_cannot_be_declared_with_add_once_the_fight_started() -> None
     with pytest.raises(TablesideError, match="before the fight starts"):
         e.execute(Command("add", late, (10,)))
     assert "Rogue" not in e.state.models
+
+
+# --- item 6: Hide is an Action (SA-41); moving while hidden is halved (SA-42) ---------------
+
+
+def _sera_turn(hidden: bool = False) -> Encounter[FightState]:
+    """Sera (Movement 6) on her Turn; the Goblin far away; optionally hidden beforehand."""
+    e = _sera_fight(hiding=hidden)
+    e.execute(Command("start", {}))
+    while e.state.current != "Sera":
+        e.execute(Command("next", {}))
+    return e
+
+
+def test_sa41_hide_is_an_action_that_ends_the_turn() -> None:
+    e = _sera_turn()
+    record = e.execute(Command("hide", {"id": "Sera"}))
+    assert e.state.models["Sera"].hidden
+    assert ("element_used", "action") in [(ev.kind, ev.data.get("element")) for ev in record.events]
+    with pytest.raises(TablesideError, match="ends the Turn"):
+        e.execute(Command("move", {"id": "Sera", "to": [0.0, 1.0, 0.0]}))
+
+
+def test_sa41_hide_after_an_action_is_refused() -> None:
+    e = _sera_turn()
+    e.execute(Command("whole_turn", {"id": "Sera", "kind": "recover"}))
+    with pytest.raises(TablesideError, match="ends the Turn"):
+        e.execute(Command("hide", {"id": "Sera"}))
+
+
+def test_sa42_moving_while_hidden_is_halved() -> None:
+    hidden = _sera_turn(hidden=True)
+    with pytest.raises(TablesideError, match="SA-42"):
+        hidden.execute(Command("move", {"id": "Sera", "to": [0.0, 4.0, 0.0]}))  # 4" > 6 / 2
+    hidden.execute(Command("move", {"id": "Sera", "to": [0.0, 3.0, 0.0]}))
+    visible = _sera_turn()
+    visible.execute(Command("move", {"id": "Sera", "to": [0.0, 4.0, 0.0]}))
+
+
+def test_sa42_a_hustle_cancels_the_halving_of_sneaking() -> None:
+    hidden = _sera_turn(hidden=True)
+    sprint = {"id": "Sera", "kind": "sprint"}
+    with pytest.raises(TablesideError, match="Hustle"):
+        hidden.execute(Command("whole_turn", {**sprint, "to": [0.0, 7.0, 0.0]}))  # > Movement 6
+    hidden.execute(Command("whole_turn", {**sprint, "to": [0.0, 6.0, 0.0]}))
+    visible = _sera_turn()
+    visible.execute(Command("whole_turn", {**sprint, "to": [0.0, 12.0, 0.0]}))  # 2 × Movement

@@ -468,11 +468,23 @@ def do_move(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> Non
     use_element(p, m.id, TurnElement.MOVE)
     inches = distance(m.position, args.to)
     leg = Leg(Fraction(inches).limit_denominator(100), args.mode, args.difficult)
-    check_path(m.sheet.movement, [leg], m.conditions)
+    cost = check_path(m.sheet.movement, [leg], m.conditions)
+    if m.hidden:
+        check_sneak(m, cost)
     before = contacts(game.catalog, p.state, m.id)
     p.emit("moved", "S-6", id=m.id, to=list(args.to), moved=round(inches, 3))
     left = {k: v for k, v in before.items() if k not in contacts(game.catalog, p.state, m.id)}
     offer_aoos(p, m.id, left)
+
+
+def check_sneak(m: Model, cost: Fraction) -> None:
+    """Moving while hidden (sneaking) has half the Movement (SA-42)."""
+    half = Fraction(m.sheet.movement, 2)
+    if cost > half:
+        raise RulesError(
+            f'{m.id} is hidden: sneaking halves Movement to {float(half):g}", and this move '
+            f'costs {float(cost):g}" (SA-42).'
+        )
 
 
 def offer_aoos(p: Pending, mover: str, left: dict[str, list[str]]) -> None:
@@ -684,6 +696,11 @@ def sprint_to(game: StrifeFight, p: Pending, m: Model, to: Any, rng: Rng) -> Non
         raise RulesError("A Sprint needs a destination (to).")
     run = sprint_plan(m.sheet.movement, m.sprints + 1)
     inches = distance(m.position, to)
+    if m.hidden and inches > run.distance / 2:
+        raise RulesError(
+            f"{m.id} is hidden: a Sprint while hidden is a Hustle, which only cancels the halving "
+            f'of sneaking: at most {m.sheet.movement}", not {inches:.1f}" (SA-42).'
+        )
     if inches > run.distance:
         raise RulesError(f'A Sprint covers at most {run.distance}", not {inches:.1f}" (S-5).')
     if run.stamina_test_needed:
@@ -730,11 +747,14 @@ def do_roll(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> Non
 
 
 def do_hide(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
-    """Hide (tracked as a condition; Stealth rules beyond it are the Host's, S-22, S-23)."""
+    """Hide: an Action, which ends the Turn (SA-41); out of Line of Sight is the Host's call.
+
+    Hidden is tracked as a flag; Stealth rules beyond it are the Host's (S-22, S-23).
+    """
     args = parse_args(IdArgs, raw, "hide")
     m = p.model(args.id)
-    use_element(p, m.id, TurnElement.INSTANT)
-    p.emit("hidden_set", "S-23", id=m.id, hidden=True)
+    use_element(p, m.id, TurnElement.ACTION)
+    p.emit("hidden_set", "SA-41", id=m.id, hidden=True)
 
 
 def do_condition(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
