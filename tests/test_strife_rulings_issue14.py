@@ -278,3 +278,33 @@ def test_sa42_a_hustle_cancels_the_halving_of_sneaking() -> None:
     hidden.execute(Command("whole_turn", {**sprint, "to": [0.0, 6.0, 0.0]}))
     visible = _sera_turn()
     visible.execute(Command("whole_turn", {**sprint, "to": [0.0, 12.0, 0.0]}))  # 2 × Movement
+
+
+# --- item 8: S-4 an out-of-turn Instant bars only the next Turn's Instant (SA-43) ------------
+
+
+def _to_seras_turn_after_an_out_of_turn_instant() -> Encounter[FightState]:
+    e = _sera_fight(hiding=False)
+    e.execute(Command("start", {}))
+    while e.state.current == "Sera":
+        e.execute(Command("next", {}))
+    e.execute(Command("instant", {"id": "Sera", "name": "Swift Kick"}))  # out of turn
+    while e.state.current != "Sera":
+        e.execute(Command("next", {}))
+    return e
+
+
+def test_sa43_a_whole_turn_after_an_out_of_turn_instant_is_allowed() -> None:
+    e = _to_seras_turn_after_an_out_of_turn_instant()
+    e.execute(Command("host_set", {"id": "Sera", "field": "hp", "value": 20}))
+    e.execute(Command("whole_turn", {"id": "Sera", "kind": "recover"}))
+    assert e.state.models["Sera"].sheet.hp == 21
+
+
+def test_s04_an_out_of_turn_instant_bars_only_that_turns_instant() -> None:
+    e = _to_seras_turn_after_an_out_of_turn_instant()
+    with pytest.raises(TablesideError, match="one instant out of turn"):
+        e.execute(Command("instant", {"id": "Sera", "name": "Potion"}))
+    e.execute(Command("move", {"id": "Sera", "to": [0.0, 2.0, 0.0]}))
+    e.execute(Command("hide", {"id": "Sera"}))  # the Action
+    assert e.state.models["Sera"].elements == ("instant", "move", "action")

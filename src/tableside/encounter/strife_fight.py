@@ -308,8 +308,22 @@ def use_element(p: Pending, who: str, element: TurnElement) -> None:
     m = p.model(who)
     if TurnElement.ACTION.value in m.elements:
         raise RulesError(f"{who} has taken its Action, which ends the Turn (S-5).")
-    check_turn([TurnElement(e) for e in (*m.elements, element.value)])
+    if element == TurnElement.INSTANT and m.instant_barred:
+        raise RulesError(f"{who} used this Turn's one instant out of turn (S-4).")
+    check_turn([TurnElement(e) for e in (*acted(m), element.value)])
     p.emit("element_used", "S-5", id=who, element=element.value)
+
+
+def acted(m: Model) -> tuple[str, ...]:
+    """What the model did this Turn: an Instant spent out of turn does not count (S-4, SA-34).
+
+    Only that Turn's Instant is barred, so a Whole Turn may still follow (SA-43).
+    """
+    if not m.instant_barred:
+        return m.elements
+    rest = list(m.elements)
+    rest.remove(TurnElement.INSTANT.value)
+    return tuple(rest)
 
 
 def turn_order(state: FightState) -> list[str]:
@@ -440,7 +454,7 @@ def do_bottom(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> N
     """The current model goes to the bottom of the queue: one per side per round (S-4)."""
     args = parse_args(IdArgs, raw, "bottom")
     m = p.model(args.id)
-    if p.state.current != m.id or m.elements:
+    if p.state.current != m.id or acted(m):
         raise RulesError(f"{m.id} may go to the bottom of the queue only at the start of its Turn.")
     rest = list(p.state.order[p.state.turn :])
     sides = {n: p.state.models[n].side for n in p.state.order if n in p.state.models}
@@ -668,8 +682,6 @@ def do_instant(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> 
     args = parse_args(InstantArgs, raw, "instant")
     m = p.model(args.id)
     if p.state.current == m.id:
-        if "instant" in m.elements and not any(e != "instant" for e in m.elements):
-            raise RulesError(f"{m.id} has already used this Turn's one instant (S-4, S-5).")
         use_element(p, m.id, TurnElement.INSTANT)
     else:
         p.emit("instant_owed", "S-4", id=m.id)

@@ -31,6 +31,7 @@ class Model:
     sprints: int = 0  # consecutive Sprints
     initiative_penalty: int = 0  # Roll with the Blow: −10 on its next acting round (S-19)
     hidden: bool = False
+    instant_barred: bool = False  # this Turn's Instant went out of turn (S-4, SA-34)
 
     @property
     def down(self) -> bool:
@@ -105,7 +106,7 @@ def _turn_started(state: FightState, d: JSON) -> FightState:
     rounds, has_instant = state.rounds.start_turn(d["id"])
     m = state.models[d["id"]]
     elements = () if has_instant else ("instant",)  # used out of turn already (S-4)
-    model = copy_with(m, elements=elements, moved=0.0)
+    model = copy_with(m, elements=elements, moved=0.0, instant_barred=not has_instant)
     return copy_with(state.with_model(model), turn=int(d["turn"]), rounds=rounds, aoo=AooTracker(),
                      offers=(), last_damaged=None)  # fmt: skip
 
