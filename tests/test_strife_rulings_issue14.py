@@ -308,3 +308,57 @@ def test_s04_an_out_of_turn_instant_bars_only_that_turns_instant() -> None:
     e.execute(Command("move", {"id": "Sera", "to": [0.0, 2.0, 0.0]}))
     e.execute(Command("hide", {"id": "Sera"}))  # the Action
     assert e.state.models["Sera"].elements == ("instant", "move", "action")
+
+
+# --- item 7: S-19 Roll with the Blow: directly backward; −10 this round if still to come -----
+
+
+def _duel() -> Encounter[FightState]:
+    """Goblin (score 18) at 1" from Aldric (14) at the origin; Sera (10) 5" away."""
+    e: Encounter[FightState] = Encounter(StrifeFight(), 3)
+    roster = (("Aldric", "heroes", (0.0, 0.0), 10), ("Sera", "heroes", (0.0, 5.0), 2),
+              ("Goblin", "monsters", (1.0, 0.0), 12))  # fmt: skip
+    for name, side, at, d20 in roster:
+        args = {"id": name, "model": name, "side": side, "position": [*at, 0.0]}
+        e.execute(Command("add", args, (d20,)))
+    e.execute(Command("start", {}))
+    assert e.state.order == ("Goblin", "Aldric", "Sera")
+    return e
+
+
+def _goblin_hits_aldric(e: Encounter[FightState]) -> None:
+    e.execute(Command("attack", {"attacker": "Goblin", "attacks": [{"defender": "Aldric"}]},
+                      (60, 6)))  # fmt: skip
+
+
+def test_s19_roll_with_the_blow_only_directly_backward() -> None:
+    e = _duel()
+    _goblin_hits_aldric(e)
+    for sideways in ([0.0, 2.0, 0.0], [-1.5, 1.5, 0.0], [0.5, 0.0, 0.0]):
+        with pytest.raises(TablesideError, match="directly backward"):
+            e.execute(Command("roll_with_the_blow", {"id": "Aldric", "to": sideways}))
+    e.execute(Command("roll_with_the_blow", {"id": "Aldric", "to": [-2.0, 0.0, 0.0]}))
+    assert e.state.models["Aldric"].position == (-2.0, 0.0, 0.0)
+
+
+def test_s19_the_initiative_penalty_applies_this_round_when_the_turn_is_still_to_come() -> None:
+    e = _duel()
+    _goblin_hits_aldric(e)
+    e.execute(Command("roll_with_the_blow", {"id": "Aldric", "to": [-2.0, 0.0, 0.0]}))
+    assert e.state.order == ("Goblin", "Sera", "Aldric")  # this round: 14 − 10 = 4 < 10
+    for _ in range(3):
+        e.execute(Command("next", {}))
+    assert (e.state.round, e.state.order) == (2, ("Goblin", "Aldric", "Sera"))  # spent
+
+
+def test_s19_a_model_that_already_took_its_turn_pays_next_round() -> None:
+    e = _duel()
+    e.execute(Command("next", {}))  # Aldric's Turn: he walks away and the Goblin strikes
+    e.execute(Command("move", {"id": "Aldric", "to": [-2.0, 0.0, 0.0]}))
+    e.execute(Command("aoo", {"attacker": "Goblin", "target": "Aldric", "weapon": "Spear"},
+                      (60, 6)))  # fmt: skip
+    e.execute(Command("roll_with_the_blow", {"id": "Aldric", "to": [-4.0, 0.0, 0.0]}))
+    assert e.state.order == ("Goblin", "Aldric", "Sera")  # this round is unchanged
+    e.execute(Command("next", {}))
+    e.execute(Command("next", {}))
+    assert (e.state.round, e.state.order) == (2, ("Goblin", "Sera", "Aldric"))

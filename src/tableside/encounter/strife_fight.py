@@ -9,6 +9,8 @@ round's one Reaction is spent.
 
 from __future__ import annotations
 
+import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Annotated, Any, Literal
@@ -87,6 +89,7 @@ from tableside.strife.turns import (
 Modifier = Annotated[int, Field(ge=-MODIFIER_MAX, le=MODIFIER_MAX)]
 CONTACT = 1.0  # inches between centres that count as base contact (SA addendum)
 NEXT_TURN_END = "the end of its next Turn"
+STRAIGHT_BACK_TOLERANCE = 0.05  # inches off the attacker–defender line a roll may stray (SA-44)
 
 
 class AddArgs(Args):
@@ -751,11 +754,62 @@ def do_roll(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> Non
         raise RulesError(
             f'Rolling with the Blow moves at most {float(limit):g}", not {inches:.1f}" (S-19).'
         )
+    check_directly_back(p.state.models.get(p.state.last_damaged_by or ""), m, args.to)
     p.emit("reaction_spent", "S-19", id=m.id, failed_parry=False, reason="Roll with the Blow")
     p.emit("moved", "S-19", id=m.id, to=list(args.to), moved=round(inches, 3), forced=True)
-    p.emit("initiative_penalty", "S-19", id=m.id, penalty=ROLL_WITH_THE_BLOW_INITIATIVE)
+    penalise_initiative(p, m.id)
     knocked = condition(KNOCKED_DOWN, "Roll with the Blow", until=NEXT_TURN_END)
     p.emit("condition_added", "S-19", id=m.id, condition=condition_json(knocked))
+
+
+def check_directly_back(attacker: Model | None, m: Model, to: Sequence[float]) -> None:
+    """The roll goes directly backward from the direction of the attack (S-19, SA-44).
+
+    The destination must lie on the ray from the attacker through the model, within
+    ``STRAIGHT_BACK_TOLERANCE`` inches of it. Without a known attacker model (damage set by the
+    Host) or when the two share a position, any direction is the Host's call.
+    """
+    if attacker is None or attacker.id == m.id:
+        return
+    back = [a - b for a, b in zip(m.position, attacker.position, strict=True)]
+    step = [a - b for a, b in zip(to, m.position, strict=True)]
+    length = math.sqrt(sum(c * c for c in back))
+    if length == 0 or not any(step):
+        return
+    along = sum(a * b for a, b in zip(step, back, strict=True)) / length
+    off = math.sqrt(max(0.0, sum(c * c for c in step) - along * along))
+    if along <= 0 or off > STRAIGHT_BACK_TOLERANCE:
+        raise RulesError(
+            f"{m.id} may Roll with the Blow only directly backward, away from {attacker.id} "
+            f'(this move is {off:.1f}" off that line) (S-19).'
+        )
+
+
+def penalise_initiative(p: Pending, who: str) -> None:
+    """−10 Initiative on the next round it would have a Turn: this round if still to come (S-19).
+
+    A model whose Turn is still to come this round drops in this round's queue at once (SA-44);
+    otherwise the penalty waits for the next round's order.
+    """
+    rest = list(p.state.order[p.state.turn + 1 :]) if p.state.turn >= 0 else []
+    if who not in rest:
+        p.emit("initiative_penalty", "S-19", id=who, penalty=ROLL_WITH_THE_BLOW_INITIATIVE)
+        return
+    rest.remove(who)
+    m = p.model(who)
+    key = (m.score - ROLL_WITH_THE_BLOW_INITIATIVE, m.sheet.initiative)
+    at = next((i for i, name in enumerate(rest) if name in p.state.bottom
+               or _score_key(p.state.models.get(name)) < key), len(rest))  # fmt: skip
+    rest.insert(at, who)
+    order = [*p.state.order[: p.state.turn + 1], *rest]
+    p.emit("order_set", "S-19", order=order, turn=p.state.turn, id=who,
+           penalty=ROLL_WITH_THE_BLOW_INITIATIVE, round=p.state.round)  # fmt: skip
+
+
+def _score_key(m: Model | None) -> tuple[int, int]:
+    if m is None:
+        return (-(10**9), 0)
+    return (m.score - m.initiative_penalty, m.sheet.initiative)
 
 
 def do_hide(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> None:

@@ -79,7 +79,7 @@ def next_command(state: FightState, catalog: Catalog | None = None) -> Command:
 
 def _roll_with_the_blow(state: FightState) -> Command | None:
     hurt = state.models.get(state.last_damaged or "")
-    attacker = state.models.get(state.current or "")
+    attacker = state.models.get(state.last_damaged_by or state.current or "")
     if hurt is None or attacker is None or hurt.down or 2 * hurt.sheet.hp >= hurt.sheet.hp_max:
         return None
     if not state.rounds.can_react(hurt.id) or hurt.id in state.rounds.failed_parry:
