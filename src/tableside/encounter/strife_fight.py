@@ -802,7 +802,8 @@ def penalise_initiative(p: Pending, who: str) -> None:
                or _score_key(p.state.models.get(name)) < key), len(rest))  # fmt: skip
     rest.insert(at, who)
     order = [*p.state.order[: p.state.turn + 1], *rest]
-    p.emit("order_set", "S-19", order=order, turn=p.state.turn, id=who,
+    # ``penalised``, not ``id``: the order is public even when the model is secret (web W-ids).
+    p.emit("order_set", "S-19", order=order, turn=p.state.turn, penalised=who,
            penalty=ROLL_WITH_THE_BLOW_INITIATIVE, round=p.state.round)  # fmt: skip
 
 
