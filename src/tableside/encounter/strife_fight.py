@@ -779,9 +779,10 @@ def check_directly_back(attacker: Model | None, m: Model, to: Sequence[float]) -
     along = sum(a * b for a, b in zip(step, back, strict=True)) / length
     off = math.sqrt(max(0.0, sum(c * c for c in step) - along * along))
     if along <= 0 or off > STRAIGHT_BACK_TOLERANCE:
+        how = "does not go away from it" if along <= 0 else f'strays {off:.2f}" off that line'
         raise RulesError(
-            f"{m.id} may Roll with the Blow only directly backward, away from {attacker.id} "
-            f'(this move is {off:.1f}" off that line) (S-19).'
+            f"{m.id} may Roll with the Blow only directly backward, away from {attacker.id}; "
+            f"this move {how} (S-19)."
         )
 
 
