@@ -110,3 +110,14 @@ def test_an_import_whose_replay_differs_is_refused_and_writes_nothing(
     assert code == 2 and "did not reproduce" in err
     code, _, _ = cli.run("fight", "show", "2")
     assert code == 2
+
+
+def test_s22_fight_add_hiding_declares_hiding_before_the_fight(cli: Cli) -> None:
+    fight = str(cli.json("fight", "new", "Hidden archer", "--seed", "5")["id"])
+    cli.json("fight", "add", fight, "--id", "Sera", "--model", "Sera", "--side", "heroes",
+             "--hiding", "--dice", "10")  # fmt: skip
+    cli.json("fight", "add", fight, "--id", "Goblin", "--model", "Goblin", "--side", "monsters",
+             "--at", "5,0,0", "--dice", "12")  # fmt: skip
+    state = cli.json("fight", "start", fight)["state"]
+    sera = next(m for m in state["models"] if m["id"] == "Sera")
+    assert sera["hidden"] is True

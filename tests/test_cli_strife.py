@@ -186,29 +186,29 @@ def test_precision_attack_keeps_the_lower_natural(cli: Run) -> None:
 
 
 def test_successful_parry_stops_the_hit(cli: Run) -> None:
-    # d20 17 + (AGIL 8 − 10) + Long Sword Parry 2 + size difference 4 (medium vs small) = 21.
-    data = attack(cli, "Goblin", "Aldric", "--reaction", "parry", "--dice", "hit=60 reaction=17")
+    # d20 19 + (AGIL 8 − 10) + Long Sword Parry 2 + size difference 2 (medium vs small) = 21.
+    data = attack(cli, "Goblin", "Aldric", "--reaction", "parry", "--dice", "hit=60 reaction=19")
     assert data["outcome"] == "hit"
     reaction = data["reaction"]
-    assert (reaction["kind"], reaction["roll"], reaction["total"]) == ("parry", 17, 21)
+    assert (reaction["kind"], reaction["roll"], reaction["total"]) == ("parry", 19, 21)
     assert (reaction["result"], reaction["stopped"]) == ("success", True)
-    assert [p["amount"] for p in reaction["parts"]] == [-2, 2, 4]
+    assert [p["amount"] for p in reaction["parts"]] == [-2, 2, 2]
     assert data["damage"] is None
     assert "S-11" in data["rulings"]
 
 
 def test_failed_parry_lets_full_damage_through(cli: Run) -> None:
     data = attack(cli, "Goblin", "Aldric", "--reaction", "parry",
-                  "--dice", "hit=60 reaction=16 damage=5")  # fmt: skip
+                  "--dice", "hit=60 reaction=18 damage=5")  # fmt: skip
     assert (data["reaction"]["total"], data["reaction"]["result"]) == (20, "failure")
     assert (data["damage"]["basis"], data["damage"]["total"]) == ("full", 5)
 
 
 def test_successful_block_leaves_minimum_damage(cli: Run) -> None:
-    # d20 15 + (STR 16 − 10) + Kite Shield 4 + size difference 4 = 29; no damage dice (SA-8).
+    # d20 15 + (STR 16 − 10) + Kite Shield 4 + size difference 2 = 27; no damage dice (SA-8).
     data = attack(cli, "Goblin", "Aldric", "--reaction", "block", "--dice", "hit=60 reaction=15")
     reaction = data["reaction"]
-    assert (reaction["kind"], reaction["total"], reaction["result"]) == ("block", 29, "success")
+    assert (reaction["kind"], reaction["total"], reaction["result"]) == ("block", 27, "success")
     assert data["damage"]["basis"] == "minimum"
     assert data["damage"]["rolls"] == []
     assert data["damage"]["total"] == 1
@@ -224,7 +224,7 @@ def test_block_against_a_melee_crit_damages_the_shield(cli: Run) -> None:
 
 
 def test_ward_off_stops_the_attack_before_its_hit_roll(cli: Run) -> None:
-    # Aldric 3 + Initiative 4 + size 4 = 11 against Goblin 15 + 6 = 21.
+    # Aldric 3 + Initiative 4 + size 2 = 9 against Goblin 15 + 6 = 21.
     data = attack(cli, "Aldric", "Goblin", "--reaction", "ward-off", "--dice", "ward=3,15")
     assert (data["warded_off"], data["outcome"], data["natural"]) == (True, None, None)
     assert data["ward_off"]["winner"] == "opposing"
@@ -232,7 +232,7 @@ def test_ward_off_stops_the_attack_before_its_hit_roll(cli: Run) -> None:
 
 def test_ward_off_tie_goes_to_the_attacker(cli: Run) -> None:
     data = attack(cli, "Aldric", "Goblin", "--reaction", "ward-off",
-                  "--dice", "ward=5,7 hit=50 damage=6")  # fmt: skip
+                  "--dice", "ward=7,7 hit=50 damage=6")  # fmt: skip
     ward = data["ward_off"]
     assert (ward["acting"]["total"], ward["opposing"]["total"]) == (13, 13)
     assert (ward["tie"], ward["winner"], data["outcome"]) == (True, "acting", "hit")
@@ -352,15 +352,16 @@ def test_rolloff_tie_goes_to_the_acting_side(cli: Run) -> None:
 def test_rolloff_with_sizes(cli: Run) -> None:
     data = as_json(["rolloff", "Aldric", "Cave Troll", "--stat", "INIT", "--dice",
                     "acting=12 opposing=16"], *cli)  # fmt: skip
-    assert (data["acting"]["total"], data["opposing"]["total"]) == (16, 25)
+    assert (data["acting"]["total"], data["opposing"]["total"]) == (16, 21)
     assert data["winner"] == "opposing" and data["rulings"] == ["S-2", "S-20"]
-    capped = ["rolloff", "Goblin", "Cave Troll", "--stat", "0", "--dice", "10,10"]
+    capped = ["rolloff", "--stat", "0", "--acting-size", "tiny", "--opposing-size", "gargantuan",
+              "--dice", "10,10"]  # fmt: skip
     assert as_json(capped, *cli)["opposing"]["parts"][0]["amount"] == 10
     uncapped = as_json([*capped, "--ruleset", "uncapped-size"], *cli)
-    assert uncapped["opposing"]["parts"][0]["amount"] == 12
+    assert uncapped["opposing"]["parts"][0]["amount"] == 20
     advantaged = as_json(["rolloff", "--stat", "1", "--acting-advantage", "3", "--opposing-size",
                           "large", "--dice", "5,5"], *cli)  # fmt: skip
-    assert (advantaged["acting"]["total"], advantaged["opposing"]["total"]) == (9, 10)
+    assert (advantaged["acting"]["total"], advantaged["opposing"]["total"]) == (9, 8)
 
 
 # --- files ------------------------------------------------------------------------------------
@@ -407,7 +408,7 @@ def test_human_breakdown(cli: Run) -> None:
         "5. Armor Save?     modified 60 ≤ AC 30: no",
         "→ Hit",
         "Reaction: a block with Kite Shield",
-        "= 29 > 20 → success",
+        "= 27 > 20 → success",
         "minimum of 1d8 1 = 1",
         "Rulings: S-1, S-7, S-10, S-14, S-20",
     ):

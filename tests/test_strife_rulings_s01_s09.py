@@ -116,8 +116,8 @@ def test_s02_ties_go_to_the_acting_side() -> None:
 
 
 def test_s02_size_difference_enters_the_roll_off() -> None:
-    roll = roll_off_with_naturals(_side("A", 0, CreatureSize.LARGE), _side("B", 0), (10, 13))
-    assert roll.acting.total == 14
+    roll = roll_off_with_naturals(_side("A", 0, CreatureSize.LARGE), _side("B", 0), (10, 11))
+    assert roll.acting.total == 12
     assert roll.winner == Winner.ACTING
 
 

@@ -436,7 +436,7 @@ def test_s20_size_difference_capped_at_10_as_an_option() -> None:
 def test_s20_size_difference_enters_block_tests() -> None:
     troll = sheet("Troll", size=CreatureSize.HUGE)
     test = reaction_test_with_natural(BLOCK, DEFENDER, troll, 13, STANDARD)
-    assert Part("size difference", -8) in test.parts
+    assert Part("size difference", -4) in test.parts
     assert not test.success
 
 

@@ -38,6 +38,9 @@ def add(
     ] = None,
     sheet: Annotated[Path | None, typer.Option(help="A sheet JSON file instead.")] = None,
     at: Annotated[str, typer.Option(help="Position x,y,z in inches.")] = "0,0,0",
+    hiding: Annotated[
+        bool, typer.Option(help="Hiding declared before the fight: keeps its Stealth (S-22).")
+    ] = False,
     dice: Dice = None,
     db: Db = None,
     revision: Revision = None,
@@ -57,6 +60,7 @@ def add(
         model=model,
         sheet=document,
         position=list(parse_point(at, "--at")),
+        **({"hiding": True} if hiding else {}),
     )
 
 

@@ -487,8 +487,8 @@ def check_distance(setup: AttackSetup, use: WeaponUse, distance: float | None) -
     _non_negative(distance, "--distance")
     weapon = setup.weapon
     if not setup.ranged:
-        if distance > weapon.reach:
-            reach = f"Reach {weapon.reach}" if weapon.reach else "base contact"
+        if distance > use.reach:
+            reach = f"Reach {use.reach}" if use.reach else "base contact"
             raise RulesError(
                 f'{weapon.name} is a melee weapon ({reach}) and cannot attack at {distance:g}"; '
                 "use --thrown to throw it."

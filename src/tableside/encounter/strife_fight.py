@@ -9,6 +9,8 @@ round's one Reaction is spent.
 
 from __future__ import annotations
 
+import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Annotated, Any, Literal
@@ -48,6 +50,7 @@ from tableside.strife.catalog import (
     Catalog,
     Combatant,
     Element,
+    Resource,
     Stat,
     Weapon,
     builtin_catalog,
@@ -68,10 +71,10 @@ from tableside.strife.movement import (
     roll_with_the_blow_limit,
     sprint_plan,
 )
-from tableside.strife.penalties import PenaltyContext, attack_range
+from tableside.strife.penalties import PenaltyContext, attack_range, usable_reach
 from tableside.strife.records import Part
 from tableside.strife.report import attack_dict, cast_dict, stat_test_dict
-from tableside.strife.resources import end_of_combat
+from tableside.strife.resources import end_of_combat, start_of_combat
 from tableside.strife.ruleset import STANDARD, StrifeRuleset
 from tableside.strife.turns import (
     ROLL_WITH_THE_BLOW_INITIATIVE,
@@ -86,16 +89,22 @@ from tableside.strife.turns import (
 Modifier = Annotated[int, Field(ge=-MODIFIER_MAX, le=MODIFIER_MAX)]
 CONTACT = 1.0  # inches between centres that count as base contact (SA addendum)
 NEXT_TURN_END = "the end of its next Turn"
+STRAIGHT_BACK_TOLERANCE = 0.05  # inches off the attacker–defender line a roll may stray (SA-44)
 
 
 class AddArgs(Args):
-    """add: a model from the catalogue (by name) or a sheet, on a side, at a position."""
+    """add: a model from the catalogue (by name) or a sheet, on a side, at a position.
+
+    ``hiding`` declares, before the fight starts, that the model is hiding: it keeps its Stealth
+    when the fight starts (S-22, SA-16).
+    """
 
     id: str = ID
     model: Name | None = None
     sheet: dict[str, Any] | None = None
     side: SideName
     position: Coordinates = (0.0, 0.0, 0.0)
+    hiding: bool = False
 
 
 class StartArgs(Args):
@@ -302,8 +311,22 @@ def use_element(p: Pending, who: str, element: TurnElement) -> None:
     m = p.model(who)
     if TurnElement.ACTION.value in m.elements:
         raise RulesError(f"{who} has taken its Action, which ends the Turn (S-5).")
-    check_turn([TurnElement(e) for e in (*m.elements, element.value)])
+    if element == TurnElement.INSTANT and m.instant_barred:
+        raise RulesError(f"{who} used this Turn's one instant out of turn (S-4).")
+    check_turn([TurnElement(e) for e in (*acted(m), element.value)])
     p.emit("element_used", "S-5", id=who, element=element.value)
+
+
+def acted(m: Model) -> tuple[str, ...]:
+    """What the model did this Turn: an Instant spent out of turn does not count (S-4, SA-34).
+
+    Only that Turn's Instant is barred, so a Whole Turn may still follow (SA-43).
+    """
+    if not m.instant_barred:
+        return m.elements
+    rest = list(m.elements)
+    rest.remove(TurnElement.INSTANT.value)
+    return tuple(rest)
 
 
 def turn_order(state: FightState) -> list[str]:
@@ -340,12 +363,16 @@ def do_add(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> None
     args = parse_args(AddArgs, raw, "add")
     if args.id in p.state.models:
         raise RulesError(f"There is already a model {args.id!r} in this fight.")
+    if args.hiding and p.state.round >= 0:
+        raise RulesError("Hiding can be declared with add only before the fight starts (S-22).")
     sheet = model_sheet(game, args)
     loadout(game.catalog, sheet)
     entry = initiative_with_natural(args.id, args.side, sheet.initiative, rng.roll(20))
     sheet_json = sheet.model_dump(mode="json")
     p.emit("model_added", "S-3", id=args.id, side=args.side, position=list(args.position),
            sheet=sheet_json, score=entry.score, natural=entry.natural)  # fmt: skip
+    if args.hiding:
+        p.emit("hidden_set", "S-22", id=args.id, hidden=True, declared=True)
 
 
 def model_sheet(game: StrifeFight, args: AddArgs) -> Combatant:
@@ -372,6 +399,7 @@ def do_start(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> No
     sides = {m.side for m in p.state.models.values()}
     if len(sides) < 2:
         raise RulesError("A fight needs models on at least two sides.")
+    reset_stealth(p)
     entries = [
         InitiativeEntry(m.id, m.side, m.sheet.initiative, 0, (), m.score)
         for m in p.state.models.values()
@@ -391,6 +419,17 @@ def do_start(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> No
         start_round(p, 0, [n for n in order if p.state.models[n].side == args.ambush], args.ambush)
     else:
         start_round(p, 1, order)
+
+
+def reset_stealth(p: Pending) -> None:
+    """Stealth starts the fight at 0 unless hiding was declared beforehand (S-22, SA-16)."""
+    for m in list(p.state.models.values()):
+        stealth = m.sheet.resources.get(Resource.STEALTH)
+        if stealth is None or stealth.current == 0 or m.hidden:
+            continue
+        after = start_of_combat(m.sheet.resources)
+        pools = {k.value: v.model_dump(mode="json") for k, v in after.items()}
+        p.emit("resources_set", "S-22", id=m.id, resources=pools)
 
 
 def do_next(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
@@ -418,7 +457,7 @@ def do_bottom(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> N
     """The current model goes to the bottom of the queue: one per side per round (S-4)."""
     args = parse_args(IdArgs, raw, "bottom")
     m = p.model(args.id)
-    if p.state.current != m.id or m.elements:
+    if p.state.current != m.id or acted(m):
         raise RulesError(f"{m.id} may go to the bottom of the queue only at the start of its Turn.")
     rest = list(p.state.order[p.state.turn :])
     sides = {n: p.state.models[n].side for n in p.state.order if n in p.state.models}
@@ -446,11 +485,23 @@ def do_move(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> Non
     use_element(p, m.id, TurnElement.MOVE)
     inches = distance(m.position, args.to)
     leg = Leg(Fraction(inches).limit_denominator(100), args.mode, args.difficult)
-    check_path(m.sheet.movement, [leg], m.conditions)
+    cost = check_path(m.sheet.movement, [leg], m.conditions)
+    if m.hidden:
+        check_sneak(m, cost)
     before = contacts(game.catalog, p.state, m.id)
     p.emit("moved", "S-6", id=m.id, to=list(args.to), moved=round(inches, 3))
     left = {k: v for k, v in before.items() if k not in contacts(game.catalog, p.state, m.id)}
     offer_aoos(p, m.id, left)
+
+
+def check_sneak(m: Model, cost: Fraction) -> None:
+    """Moving while hidden (sneaking) has half the Movement (SA-42)."""
+    half = Fraction(m.sheet.movement, 2)
+    if cost > half:
+        raise RulesError(
+            f'{m.id} is hidden: sneaking halves Movement to {float(half):g}", and this move '
+            f'costs {float(cost):g}" (SA-42).'
+        )
 
 
 def offer_aoos(p: Pending, mover: str, left: dict[str, list[str]]) -> None:
@@ -539,7 +590,10 @@ def attack_setup(
 
 
 def check_reach(attacker: Model, defender: Model, weapon: Weapon) -> None:
-    """Melee needs base contact (plus the weapon's Reach); ranged, the weapon's range (SA-37)."""
+    """Melee needs base contact (plus the weapon's Reach); ranged, the weapon's range (SA-37).
+
+    Untrained, a weapon has no Reach: base contact only (S-24).
+    """
     gap = distance(attacker.position, defender.position)
     if weapon.ranged:
         limit = attack_range(attacker.sheet, weapon, PenaltyContext()) or Fraction(0)
@@ -548,10 +602,11 @@ def check_reach(attacker: Model, defender: Model, weapon: Weapon) -> None:
                 f'{defender.id} is {gap:.1f}" away, beyond the range of {weapon.name} '
                 f'({float(limit):g}").'
             )
-    elif gap > CONTACT + weapon.reach:
+    elif gap > CONTACT + (reach := usable_reach(attacker.sheet, weapon)):
+        untrained = "" if reach == weapon.reach else ", untrained: S-24"
         raise RulesError(
             f"{attacker.id} must be in base contact with {defender.id} to attack with "
-            f'{weapon.name} (Reach {weapon.reach}); the distance is {gap:.1f}".'
+            f'{weapon.name} (Reach {reach}{untrained}); the distance is {gap:.1f}".'
         )
 
 
@@ -630,8 +685,6 @@ def do_instant(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> 
     args = parse_args(InstantArgs, raw, "instant")
     m = p.model(args.id)
     if p.state.current == m.id:
-        if "instant" in m.elements and not any(e != "instant" for e in m.elements):
-            raise RulesError(f"{m.id} has already used this Turn's one instant (S-4, S-5).")
         use_element(p, m.id, TurnElement.INSTANT)
     else:
         p.emit("instant_owed", "S-4", id=m.id)
@@ -658,6 +711,11 @@ def sprint_to(game: StrifeFight, p: Pending, m: Model, to: Any, rng: Rng) -> Non
         raise RulesError("A Sprint needs a destination (to).")
     run = sprint_plan(m.sheet.movement, m.sprints + 1)
     inches = distance(m.position, to)
+    if m.hidden and inches > run.distance / 2:
+        raise RulesError(
+            f"{m.id} is hidden: a Sprint while hidden is a Hustle, which only cancels the halving "
+            f'of sneaking: at most {m.sheet.movement}", not {inches:.1f}" (SA-42).'
+        )
     if inches > run.distance:
         raise RulesError(f'A Sprint covers at most {run.distance}", not {inches:.1f}" (S-5).')
     if run.stamina_test_needed:
@@ -696,19 +754,75 @@ def do_roll(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> Non
         raise RulesError(
             f'Rolling with the Blow moves at most {float(limit):g}", not {inches:.1f}" (S-19).'
         )
+    check_directly_back(p.state.models.get(p.state.last_damaged_by or ""), m, args.to)
     p.emit("reaction_spent", "S-19", id=m.id, failed_parry=False, reason="Roll with the Blow")
     p.emit("moved", "S-19", id=m.id, to=list(args.to), moved=round(inches, 3), forced=True)
-    p.emit("initiative_penalty", "S-19", id=m.id, penalty=ROLL_WITH_THE_BLOW_INITIATIVE)
+    penalise_initiative(p, m.id)
     knocked = condition(KNOCKED_DOWN, "Roll with the Blow", until=NEXT_TURN_END)
     p.emit("condition_added", "S-19", id=m.id, condition=condition_json(knocked))
 
 
+def check_directly_back(attacker: Model | None, m: Model, to: Sequence[float]) -> None:
+    """The roll goes directly backward from the direction of the attack (S-19, SA-44).
+
+    The destination must lie on the ray from the attacker through the model, within
+    ``STRAIGHT_BACK_TOLERANCE`` inches of it. Without a known attacker model (damage set by the
+    Host) or when the two share a position, any direction is the Host's call.
+    """
+    if attacker is None or attacker.id == m.id:
+        return
+    back = [a - b for a, b in zip(m.position, attacker.position, strict=True)]
+    step = [a - b for a, b in zip(to, m.position, strict=True)]
+    length = math.sqrt(sum(c * c for c in back))
+    if length == 0 or not any(step):
+        return
+    along = sum(a * b for a, b in zip(step, back, strict=True)) / length
+    off = math.sqrt(max(0.0, sum(c * c for c in step) - along * along))
+    if along <= 0 or off > STRAIGHT_BACK_TOLERANCE:
+        how = "does not go away from it" if along <= 0 else f'strays {off:.2f}" off that line'
+        raise RulesError(
+            f"{m.id} may Roll with the Blow only directly backward, away from {attacker.id}; "
+            f"this move {how} (S-19)."
+        )
+
+
+def penalise_initiative(p: Pending, who: str) -> None:
+    """−10 Initiative on the next round it would have a Turn: this round if still to come (S-19).
+
+    A model whose Turn is still to come this round drops in this round's queue at once (SA-44);
+    otherwise the penalty waits for the next round's order.
+    """
+    rest = list(p.state.order[p.state.turn + 1 :]) if p.state.turn >= 0 else []
+    if who not in rest:
+        p.emit("initiative_penalty", "S-19", id=who, penalty=ROLL_WITH_THE_BLOW_INITIATIVE)
+        return
+    rest.remove(who)
+    m = p.model(who)
+    key = (m.score - ROLL_WITH_THE_BLOW_INITIATIVE, m.sheet.initiative)
+    at = next((i for i, name in enumerate(rest) if name in p.state.bottom
+               or _score_key(p.state.models.get(name)) < key), len(rest))  # fmt: skip
+    rest.insert(at, who)
+    order = [*p.state.order[: p.state.turn + 1], *rest]
+    # ``penalised``, not ``id``: the order is public even when the model is secret (web W-ids).
+    p.emit("order_set", "S-19", order=order, turn=p.state.turn, penalised=who,
+           penalty=ROLL_WITH_THE_BLOW_INITIATIVE, round=p.state.round)  # fmt: skip
+
+
+def _score_key(m: Model | None) -> tuple[int, int]:
+    if m is None:
+        return (-(10**9), 0)
+    return (m.score - m.initiative_penalty, m.sheet.initiative)
+
+
 def do_hide(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
-    """Hide (tracked as a condition; Stealth rules beyond it are the Host's, S-22, S-23)."""
+    """Hide: an Action, which ends the Turn (SA-41); out of Line of Sight is the Host's call.
+
+    Hidden is tracked as a flag; Stealth rules beyond it are the Host's (S-22, S-23).
+    """
     args = parse_args(IdArgs, raw, "hide")
     m = p.model(args.id)
-    use_element(p, m.id, TurnElement.INSTANT)
-    p.emit("hidden_set", "S-23", id=m.id, hidden=True)
+    use_element(p, m.id, TurnElement.ACTION)
+    p.emit("hidden_set", "SA-41", id=m.id, hidden=True)
 
 
 def do_condition(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> None:

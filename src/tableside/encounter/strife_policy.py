@@ -50,14 +50,18 @@ def reach(me: Model) -> float:
 
 
 def reaction_for(catalog: Catalog, state: FightState, defender: Model) -> str | None:
-    """Block with a shield, else Parry with a weapon that can, while the Reaction lasts."""
+    """Block with a shield, else Parry with a weapon that can, while the Reaction lasts.
+
+    An untrained weapon has no Parry (S-24).
+    """
     if not state.rounds.can_react(defender.id):
         return None
     gear = loadout(catalog, defender.sheet)
     if gear.shield is not None:
         return "block"
-    if gear.main_hand is not None and gear.main_hand.attributes.parry is not None:
-        return "parry"
+    main = gear.main_hand
+    if main is not None and main.attributes.parry is not None:
+        return "parry" if defender.sheet.proficient(main.group) else None
     return None
 
 
@@ -75,7 +79,7 @@ def next_command(state: FightState, catalog: Catalog | None = None) -> Command:
 
 def _roll_with_the_blow(state: FightState) -> Command | None:
     hurt = state.models.get(state.last_damaged or "")
-    attacker = state.models.get(state.current or "")
+    attacker = state.models.get(state.last_damaged_by or state.current or "")
     if hurt is None or attacker is None or hurt.down or 2 * hurt.sheet.hp >= hurt.sheet.hp_max:
         return None
     if not state.rounds.can_react(hurt.id) or hurt.id in state.rounds.failed_parry:

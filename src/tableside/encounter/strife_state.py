@@ -31,6 +31,7 @@ class Model:
     sprints: int = 0  # consecutive Sprints
     initiative_penalty: int = 0  # Roll with the Blow: −10 on its next acting round (S-19)
     hidden: bool = False
+    instant_barred: bool = False  # this Turn's Instant went out of turn (S-4, SA-34)
 
     @property
     def down(self) -> bool:
@@ -52,6 +53,7 @@ class FightState:
     bottom: tuple[str, ...] = ()  # who went to the bottom of the queue this round (S-4)
     offers: tuple[FreeAttack, ...] = ()  # Attacks of Opportunity on offer (S-18)
     last_damaged: str | None = None  # who just took damage (Roll with the Blow, S-19)
+    last_damaged_by: str | None = None  # and from whom: it rolls directly away (S-19, SA-44)
     ended: bool = False
     winner: str | None = None
 
@@ -105,16 +107,18 @@ def _turn_started(state: FightState, d: JSON) -> FightState:
     rounds, has_instant = state.rounds.start_turn(d["id"])
     m = state.models[d["id"]]
     elements = () if has_instant else ("instant",)  # used out of turn already (S-4)
-    model = copy_with(m, elements=elements, moved=0.0)
+    model = copy_with(m, elements=elements, moved=0.0, instant_barred=not has_instant)
     return copy_with(state.with_model(model), turn=int(d["turn"]), rounds=rounds, aoo=AooTracker(),
-                     offers=(), last_damaged=None)  # fmt: skip
+                     offers=(), last_damaged=None, last_damaged_by=None)  # fmt: skip
 
 
 def _hp(state: FightState, d: JSON) -> FightState:
     m = state.models[d["id"]]
     sheet = m.sheet.model_copy(update={"hp": int(d["hp"])})
-    damaged = d["id"] if d.get("damage") else state.last_damaged
-    return copy_with(state.with_model(copy_with(m, sheet=sheet)), last_damaged=damaged)
+    state = state.with_model(copy_with(m, sheet=sheet))
+    if not d.get("damage"):
+        return state
+    return copy_with(state, last_damaged=d["id"], last_damaged_by=d.get("source"))
 
 
 def _element(state: FightState, d: JSON) -> FightState:

@@ -191,12 +191,17 @@ def check_attack(setup: AttackSetup) -> WeaponUse:
     if reaction.kind == ReactionKind.IMPALE:
         raise RulesError("An Impale is resolved before the attack, with resolve_impale (S-13).")
     check_reaction_fits(reaction, setup.ranged)
-    if reaction.kind == ReactionKind.WARD_OFF and setup.weapon.reach > reaction.reach:
+    if reaction.kind == ReactionKind.WARD_OFF and use.reach > reaction.reach:
         raise RulesError(
-            f"A Ward-off against {setup.weapon.name} (Reach {setup.weapon.reach}) needs a weapon "
+            f"A Ward-off against {setup.weapon.name} (Reach {use.reach}) needs a weapon "
             f"with at least that Reach; {reaction.items[0]} has {reaction.reach} (S-13)."
         )
     return use
+
+
+def usable_effects(setup: AttackSetup, use: WeaponUse) -> tuple[PercentEffect, ...]:
+    """The weapon's % effects; an untrained weapon has none (S-24)."""
+    return setup.weapon.effects if use.attributes_usable else ()
 
 
 # --- stages -----------------------------------------------------------------------------------
@@ -380,7 +385,7 @@ def _resolve(setup: AttackSetup, stages: Stages) -> AttackResult:
     effect = _effect_of(outcome, reaction)
     damage = roll_damage(setup, damage_inputs(setup, use, effect), stages.rng_for("damage"))
     full = damage is not None and effect.basis == DamageBasis.FULL
-    rolls = roll_effects(setup.weapon.effects, stages.rng_for("effects")) if full else ()
+    rolls = roll_effects(usable_effects(setup, use), stages.rng_for("effects")) if full else ()
     inflicted = inflicted_conditions(setup, outcome, reaction, rolls)
     modifiers = hit_modifiers(setup, use)
     return _finish(AttackResult(setup, use, ward, naturals, modifiers, outcome, reaction, damage,

@@ -23,6 +23,7 @@ from tableside.strife.attack import (
     inflicted_conditions,
     roll_damage,
     roll_effects,
+    usable_effects,
     ward_off_roll,
 )
 from tableside.strife.attack import EffectRoll as EffectRoll
@@ -480,7 +481,7 @@ def _resolve_combined(setup: CombinedSetup, stages: Stages) -> CombinedResult:
     p_damage = _physical_damage(attack, use, portions.physical, stages.rng_for("damage"))
     s_damage = _spirit_damage(setup, portions.spirit, stages.rng_for("spirit_damage"))
     full = portions.physical is not None and portions.physical.basis == DamageBasis.FULL
-    rolls = roll_effects(attack.weapon.effects, stages.rng_for("effects")) if full else ()
+    rolls = roll_effects(usable_effects(attack, use), stages.rng_for("effects")) if full else ()
     inflicted = inflicted_conditions(attack, judged.verdict.physical, portions.reaction, rolls)
     result = CombinedResult(setup, ward, judged.naturals, judged.physical_modifiers,
                             judged.spirit_modifiers, judged.verdict, portions.reaction,

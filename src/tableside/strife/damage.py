@@ -91,6 +91,9 @@ def _base_parts(inputs: DamageInputs, rolls: tuple[int, ...]) -> list[Part]:
     if basis in (DamageBasis.FULL, DamageBasis.MINIMUM):
         parts += [Part(f"{expr.text} flat", expr.flat), Part("Strength", inputs.strength_modifier)]
         parts += inputs.flats
+    if basis == DamageBasis.MINIMUM and total(parts) < 0:
+        # SA-6: the minimum damage itself is never below 0, before Crushing Blow is added.
+        parts.append(Part("minimum damage cannot be negative", -total(parts)))
     if basis in (DamageBasis.MINIMUM, DamageBasis.CRUSHING_ONLY):
         parts.append(Part("Crushing Blow", inputs.crushing_blow))
     return list(nonzero(parts))

@@ -38,6 +38,7 @@ from tableside.strife.attack import (
     inflicted_conditions,
     roll_attack,
     roll_effects,
+    usable_effects,
     ward_off_roll,
 )
 from tableside.strife.checks import D20, StatTest, Winner, stat_test_with_natural
@@ -201,7 +202,7 @@ class _Attack:
     def _effect_chances(self) -> list[tuple[str, Fraction]]:
         """Per % effect: its condition's label and P(applied) over the d100 (SA-19)."""
         found = []
-        for effect in self.setup.weapon.effects:
+        for effect in usable_effects(self.setup, self.use):
             rolls = [roll_effects((effect,), ScriptedRng((face,)))[0] for face in range(1, 101)]
             applied = [r for r in rolls if r.applied]
             if applied:

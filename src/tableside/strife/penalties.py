@@ -66,6 +66,7 @@ class WeaponUse:
         trained: Proficient (a non-Thrown item thrown never is).
         ranged: A ranged or thrown attack.
         range: The attack's range in inches, None for melee.
+        reach: The Reach the attack may use: the weapon's, 0 untrained (S-24).
     """
 
     parts: tuple[Part, ...]
@@ -74,10 +75,11 @@ class WeaponUse:
     trained: bool
     ranged: bool
     range: Fraction | None
+    reach: int = 0
 
     @property
     def attributes_usable(self) -> bool:
-        """Untrained weapons cannot use their attributes (S-16)."""
+        """Untrained weapons cannot use their attributes or % effects (S-16, S-24)."""
         return self.trained
 
 
@@ -155,7 +157,13 @@ def weapon_use(attacker: Combatant, weapon: Weapon, ctx: PenaltyContext) -> Weap
         trained=is_trained(attacker, weapon, ctx.thrown),
         ranged=ranged,
         range=attack_range(attacker, weapon, ctx),
+        reach=usable_reach(attacker, weapon),
     )
+
+
+def usable_reach(wielder: Combatant, weapon: Weapon) -> int:
+    """The weapon's Reach for its wielder: base reach (0) without the proficiency (S-24)."""
+    return weapon.reach if wielder.proficient(weapon.group) else 0
 
 
 # --- shields, armour, water -------------------------------------------------------------------

@@ -1,7 +1,7 @@
 """Creature sizes (S-20) and weapon sizes (S-12, S-16).
 
-The seed names only the ends of the creature-size ladder (Micro −32 … Colossal +32); the steps
-between are this repository's reading SA-2, a doubling ladder.
+The ladder is reading S-20's eleven steps (SA-2): Micro −32, Fine −16, Diminutive −8, Tiny −4,
+Small −2, Medium 0, Large +2, Huge +4, Massive +8, Gargantuan +16, Colossal +32.
 """
 
 from __future__ import annotations
@@ -16,29 +16,33 @@ class CreatureSize(StrEnum):
     """A creature's size category (S-20, SA-2)."""
 
     MICRO = "micro"
+    FINE = "fine"
     DIMINUTIVE = "diminutive"
     TINY = "tiny"
     SMALL = "small"
     MEDIUM = "medium"
     LARGE = "large"
     HUGE = "huge"
+    MASSIVE = "massive"
     GARGANTUAN = "gargantuan"
     COLOSSAL = "colossal"
 
     @property
     def modifier(self) -> int:
-        """The size modifier (S-20; the steps between the ends are SA-2)."""
+        """The size modifier on the eleven-step ladder of S-20 (SA-2)."""
         return _CREATURE_MODIFIERS[self]
 
 
 _CREATURE_MODIFIERS = {
     CreatureSize.MICRO: -32,
-    CreatureSize.DIMINUTIVE: -16,
-    CreatureSize.TINY: -8,
-    CreatureSize.SMALL: -4,
+    CreatureSize.FINE: -16,
+    CreatureSize.DIMINUTIVE: -8,
+    CreatureSize.TINY: -4,
+    CreatureSize.SMALL: -2,
     CreatureSize.MEDIUM: 0,
-    CreatureSize.LARGE: 4,
-    CreatureSize.HUGE: 8,
+    CreatureSize.LARGE: 2,
+    CreatureSize.HUGE: 4,
+    CreatureSize.MASSIVE: 8,
     CreatureSize.GARGANTUAN: 16,
     CreatureSize.COLOSSAL: 32,
 }
