@@ -357,9 +357,14 @@ def test_w6_w10_players_get_no_odds_or_previews_against_a_secret_npc(war: War) -
     assert war.client.post(war.api("/odds"), headers=war.ann, json=strike).status_code == 200
 
 
-def test_w4_a_players_attack_on_a_secret_strife_sheet_reveals_none_of_its_numbers(
-    client: TestClient,
-) -> None:
+def strife_ambush(
+    client: TestClient, **brute_values: int
+) -> tuple[int, dict[str, str], dict[str, str], dict[str, Any]]:
+    """A fight: the player's Aldric on his Turn against a secret sheet, Brute (HP 4321, AC 83).
+
+    Returns the encounter id, the Host's and the player's headers, and the state as the Host
+    reads it.
+    """
     from tableside.strife.catalog import builtin_catalog
 
     r = client.post("/api/tables", json={"name": "Mill"}).json()
@@ -368,7 +373,7 @@ def test_w4_a_players_attack_on_a_secret_strife_sheet_reveals_none_of_its_number
     eid = client.post(f"/api/tables/{tid}/encounters", headers=host, json=new).json()["id"]
     player = auth(seat(client, tid, host, "Al", ["Aldric"]))
     goblin = builtin_catalog().combatant("Goblin").model_dump(mode="json")
-    brute = {**goblin, "name": "Brute", "hp": 4321, "hp_max": 4321, "ac": 83, "initiative": 29}
+    brute = {**goblin, "name": "Brute", "hp": 4321, "hp_max": 4321, "ac": 83, **brute_values}
     for body in ({"model": "Aldric", "side": "heroes"},
                  {"sheet": brute, "side": "monsters", "position": [1, 0, 0]}):  # fmt: skip
         r = client.post(f"/api/encounters/{eid}/characters", headers=host, json=body)
@@ -378,6 +383,14 @@ def test_w4_a_players_attack_on_a_secret_strife_sheet_reveals_none_of_its_number
     state = client.get(f"/api/encounters/{eid}", headers=host).json()["state"]
     if state["current"] != "Aldric":
         assert client.post(url, headers=host, json={"kind": "next", "args": {}}).status_code == 200
+    return eid, host, player, state
+
+
+def test_w4_a_players_attack_on_a_secret_strife_sheet_reveals_none_of_its_numbers(
+    client: TestClient,
+) -> None:
+    eid, host, player, state = strife_ambush(client, initiative=29)
+    url = f"/api/encounters/{eid}/commands"
     attack = {"attacker": "Aldric", "attacks": [{"defender": "Brute"}]}
     answer = client.post(url, headers=player, json={"kind": "attack", "args": attack})
     assert answer.status_code == 200, answer.text

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 from test_store_support import BACKENDS, database_url
-from test_web_secrets import auth, seat, stream_bytes
+from test_web_secrets import auth, seat, stream_bytes, strife_ambush
 
 from tableside.web import create_app
 from tableside.web.auth import Principal
@@ -272,24 +272,7 @@ def test_w10_a_players_preview_of_its_own_move_is_still_given(war: Table) -> Non
 
 @pytest.fixture
 def fight(client: TestClient) -> tuple[TestClient, int, dict[str, str], dict[str, str]]:
-    from tableside.strife.catalog import builtin_catalog
-
-    r = client.post("/api/tables", json={"name": "Mill"}).json()
-    tid, host = r["id"], auth(r["host_token"])
-    new = {"game": "strife-combat", "name": "Ambush", "seed": 5}
-    eid = client.post(f"/api/tables/{tid}/encounters", headers=host, json=new).json()["id"]
-    player = auth(seat(client, tid, host, "Al", ["Aldric"]))
-    goblin = builtin_catalog().combatant("Goblin").model_dump(mode="json")
-    brute = {**goblin, "name": "Brute", "hp": 4321, "hp_max": 4321, "ac": 83, "dodge": 37}
-    for body in ({"model": "Aldric", "side": "heroes"},
-                 {"sheet": brute, "side": "monsters", "position": [1, 0, 0]}):  # fmt: skip
-        r = client.post(f"/api/encounters/{eid}/characters", headers=host, json=body)
-        assert r.status_code == 201, r.text
-    url = f"/api/encounters/{eid}/commands"
-    assert client.post(url, headers=host, json={"kind": "start", "args": {}}).status_code == 200
-    state = client.get(f"/api/encounters/{eid}", headers=host).json()["state"]
-    if state["current"] != "Aldric":
-        assert client.post(url, headers=host, json={"kind": "next", "args": {}}).status_code == 200
+    eid, host, player, _state = strife_ambush(client, dodge=37)
     return client, eid, host, player
 
 
