@@ -8,6 +8,12 @@ the one the caller saw, and a revision the encounter has not reached is still re
 The log of records is all a store keeps; :meth:`Encounter.from_records` rebuilds the live state
 from it and :meth:`Encounter.verify_replay` re-decides every command from the seed to prove it
 exact.
+
+A command whose choices belong to others waits (:mod:`tableside.encounter.decisions`, D-1): it
+reserves its dice stream and is stored as a ``request`` record; each answer is an ``answer``
+record, and the last one carries the command's events. While a command waits, no other command
+is decided (D-3); undo withdraws the waiting command (redo puts it back, waiting, with its
+answers so far).
 """
 
 from __future__ import annotations
@@ -17,8 +23,20 @@ from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
 from tableside.dice import Rng, ScriptedRng, SeededRng
+from tableside.encounter.decisions import (
+    Answer,
+    Asker,
+    PendingCommand,
+    Policy,
+    Request,
+    WaitingError,
+    check_answer,
+    put,
+)
 from tableside.encounter.log import Command, Event, LogRecord, RecordKind
 from tableside.errors import StaleRevisionError, TablesideError
+
+REASK_LIMIT = 8  # taking a suggestion may open new choices; a game never needs more rounds
 
 S = TypeVar("S")
 R = TypeVar("R")
@@ -92,9 +110,10 @@ class Encounter(Generic[S]):
         self.seed = seed
         self.initial = game.initial()
         self.applied: list[Applied[S]] = []
-        self.redo_stack: list[Applied[S]] = []
+        self.redo_stack: list[Applied[S] | PendingCommand] = []
         self.records: list[LogRecord] = []
         self.next_seq = 0
+        self.pending: PendingCommand | None = None
 
     @property
     def revision(self) -> int:
@@ -137,9 +156,13 @@ class Encounter(Generic[S]):
         return events
 
     def execute(
-        self, command: Command, expected_revision: int | None = None, exact: bool = True
+        self,
+        command: Command,
+        expected_revision: int | None = None,
+        exact: bool = True,
+        asker: Asker | None = None,
     ) -> LogRecord:
-        """Decide and apply a command; on any refusal nothing changes.
+        """Decide and apply a command, or make it wait (D-1); on any refusal nothing changes.
 
         Args:
             command: The command.
@@ -147,9 +170,17 @@ class Encounter(Generic[S]):
             exact: Refuse it if records came after ``expected_revision`` (the default); when
                 False it is decided against the current state, still valid or refused by the
                 rules (W-14).
+            asker: The policy that says, for each choice the command involves, whether its
+                arguments stand, the suggestion is taken, or its owner is asked (None: the
+                arguments stand, as for the one-shot engine).
         """
         self.check_revision(expected_revision, exact)
+        self.require_not_waiting()
         seq = self.next_seq
+        if asker is not None:
+            command, requests = self.ask(command, seq, asker, ())
+            if requests:
+                return self._wait(command, seq, requests)
         events = self.decide(command, seq)
         state = self.fold(self.state, events)
         record = LogRecord(self.revision + 1, RecordKind.COMMAND, seq, command, events)
@@ -159,9 +190,140 @@ class Encounter(Generic[S]):
         self.records.append(record)
         return record
 
+    # -- decisions (D-1 … D-3) ---------------------------------------------------------
+
+    def require_not_waiting(self) -> None:
+        """Refuse a new command while another waits for a decision (D-3)."""
+        if self.pending is None:
+            return
+        waiting = ", ".join(describe(r) for r in self.pending.open)
+        raise WaitingError(
+            f"The fight is waiting for {waiting}: answer it first, or the Host undoes the "
+            f"waiting {self.pending.command.kind} to withdraw it."
+        )
+
+    def ask(
+        self, command: Command, seq: int, asker: Asker, asked: tuple[Request, ...]
+    ) -> tuple[Command, tuple[Request, ...]]:
+        """The command with the suggestions the policy takes, and the new questions to ask.
+
+        The game lists the command's choices (``choices``, on a throwaway copy of its dice
+        stream); a choice already asked is skipped. Taking a suggestion may open new choices
+        (a Reaction taken opens its dice stage), so the listing repeats until nothing is taken.
+        """
+        chooser = getattr(self.game, "choices", None)
+        if chooser is None:
+            return command, ()
+        known = {r.choice.name for r in asked}
+        for _ in range(REASK_LIMIT):
+            taken = False
+            found: list[Request] = []
+            rng = command_rng(self.seed, seq, command)
+            for choice in chooser(self.state, command, rng):
+                if choice.name in known:
+                    continue
+                verdict = asker(choice)
+                if verdict.policy is Policy.TAKE and not choice.given:
+                    args = put(command.args, choice.path, choice.suggested)
+                    command = Command(command.kind, args, command.dice)
+                    taken = True
+                elif verdict.policy is Policy.ASK:
+                    number = len(asked) + len(found)
+                    found.append(Request(f"{seq}.{number}", choice, verdict.deadline))
+            if not taken:
+                return command, tuple(found)
+        raise WaitingError(f"The choices of this {command.kind} did not settle.")
+
+    def _wait(self, command: Command, seq: int, requests: tuple[Request, ...]) -> LogRecord:
+        """Store ``command`` as waiting for ``requests`` (its dice stream reserved)."""
+        data = {"requests": [r.to_json() for r in requests]}
+        record = LogRecord(self.revision + 1, RecordKind.REQUEST, seq, command, (), data)
+        self.pending = PendingCommand(seq, command, requests)
+        self.redo_stack.clear()
+        self.next_seq = seq + 1
+        self.records.append(record)
+        return record
+
+    def answer(self, request_id: str, value: Any, by: str, asker: Asker | None = None) -> LogRecord:
+        """Answer one open decision; the last answer decides the command (D-1, D-2).
+
+        A refused answer (not an option, or a choice the game's rules refuse) changes nothing.
+        Rejecting a proposal withdraws the command (D-4). The answer may open new questions
+        (the next stage of physical dice), asked through ``asker``.
+        """
+        pending = self.pending
+        if pending is None:
+            raise WaitingError("Nothing is waiting for a decision.")
+        request = pending.request(request_id)
+        check_answer(request, value)
+        answer = Answer(request_id, value, by)
+        answered = PendingCommand(
+            pending.seq, pending.command, pending.requests, (*pending.answers, answer)
+        )
+        data: dict[str, Any] = {"answer": answer.to_json(), "requests": []}
+        if answered.rejected:
+            return self._settle(answered, None, (), {**data, "outcome": "withdrawn"})
+        base, resolved = answered.command, answered.resolved()
+        if asker is not None:
+            taken, new = self.ask(resolved, pending.seq, asker, answered.requests)
+            base = Command(base.kind, merged_takes(base.args, resolved.args, taken.args), base.dice)
+            answered = PendingCommand(
+                pending.seq, base, (*answered.requests, *new), answered.answers
+            )
+            data["requests"] = [r.to_json() for r in new]
+            resolved = answered.resolved()
+        if answered.open:
+            record = LogRecord(self.revision + 1, RecordKind.ANSWER, pending.seq, base, (), data)
+            self.pending = answered
+            self.records.append(record)
+            return record
+        events = self.decide(resolved, pending.seq)
+        return self._settle(answered, resolved, events, {**data, "outcome": "resolved"})
+
+    def _settle(
+        self,
+        answered: PendingCommand,
+        resolved: Command | None,
+        events: tuple[Event, ...],
+        data: dict[str, Any],
+    ) -> LogRecord:
+        """Record the last answer: the command decided (``resolved``) or withdrawn (None)."""
+        command = resolved if resolved is not None else answered.command
+        record = LogRecord(
+            self.revision + 1, RecordKind.ANSWER, answered.seq, command, events, data
+        )
+        if resolved is not None:
+            state = self.fold(self.state, events)
+            self.applied.append(Applied(answered.seq, resolved, events, state))
+        self.pending = None
+        self.records.append(record)
+        return record
+
+    def expire(self, now: float, asker: Asker | None = None) -> list[LogRecord]:
+        """Take the suggestion of every open decision whose deadline has passed (D-5)."""
+        done: list[LogRecord] = []
+        while self.pending is not None:
+            due = [r for r in self.pending.open if r.deadline is not None and r.deadline <= now]
+            if not due:
+                break
+            done.append(self.answer(due[0].id, due[0].choice.suggested, "timeout", asker))
+        return done
+
+    # -- undo and redo ------------------------------------------------------------------
+
     def undo(self, expected_revision: int | None = None) -> LogRecord:
-        """Take back the last applied command (repeatable back to the start)."""
+        """Take back the last applied command (repeatable back to the start).
+
+        While a command waits, undo withdraws it (D-3); redo puts it back, still waiting.
+        """
         self.check_revision(expected_revision)
+        if self.pending is not None:
+            withdrawn = self.pending
+            self.pending = None
+            self.redo_stack.append(withdrawn)
+            record = LogRecord(self.revision + 1, RecordKind.UNDO, withdrawn.seq, withdrawn.command)
+            self.records.append(record)
+            return record
         if not self.applied:
             raise NothingToUndoError("There is nothing to undo: no command is in effect.")
         undone = self.applied.pop()
@@ -171,11 +333,17 @@ class Encounter(Generic[S]):
         return record
 
     def redo(self, expected_revision: int | None = None) -> LogRecord:
-        """Put back the last undone command with exactly the events it had."""
+        """Put back the last undone command with exactly the events it had (or waiting)."""
         self.check_revision(expected_revision)
+        self.require_not_waiting()
         if not self.redo_stack:
             raise NothingToUndoError("There is nothing to redo.")
         again = self.redo_stack.pop()
+        if isinstance(again, PendingCommand):
+            self.pending = again
+            record = LogRecord(self.revision + 1, RecordKind.REDO, again.seq, again.command)
+            self.records.append(record)
+            return record
         state = self.fold(self.state, again.events)
         self.applied.append(Applied(again.seq, again.command, again.events, state))
         record = LogRecord(
@@ -196,13 +364,59 @@ class Encounter(Generic[S]):
             self.applied.append(Applied(seq, record.command, record.events, state))
             self.redo_stack.clear()
             self.next_seq = seq + 1
+        elif record.kind == RecordKind.REQUEST:
+            self._load_request(record)
+        elif record.kind == RecordKind.ANSWER:
+            self._load_answer(record)
         elif record.kind == RecordKind.UNDO:
-            self.redo_stack.append(self.applied.pop())
+            if self.pending is not None:
+                self.redo_stack.append(self.pending)
+                self.pending = None
+            else:
+                self.redo_stack.append(self.applied.pop())
         else:
             again = self.redo_stack.pop()
-            state = self.fold(self.state, again.events)
-            self.applied.append(Applied(again.seq, again.command, again.events, state))
+            if isinstance(again, PendingCommand):
+                self.pending = again
+            else:
+                state = self.fold(self.state, again.events)
+                self.applied.append(Applied(again.seq, again.command, again.events, state))
         self.records.append(record)
+
+    def _load_request(self, record: LogRecord) -> None:
+        """A stored request: the command waits again, its dice stream reserved."""
+        if record.command is None or record.seq is None:
+            raise ReplayMismatchError(f"Request record {record.revision} has no command.")
+        data = record.data or {}
+        requests = tuple(Request.from_json(r) for r in data.get("requests") or ())
+        self.pending = PendingCommand(record.seq, record.command, requests)
+        self.redo_stack.clear()
+        self.next_seq = record.seq + 1
+
+    def _load_answer(self, record: LogRecord) -> None:
+        """A stored answer: the answer kept, and the command decided or withdrawn if last."""
+        pending = self.pending
+        if pending is None or record.command is None:
+            raise ReplayMismatchError(
+                f"Answer record {record.revision} answers no waiting command."
+            )
+        data = record.data or {}
+        answer = Answer.from_json(data["answer"])
+        new = tuple(Request.from_json(r) for r in data.get("requests") or ())
+        outcome = data.get("outcome")
+        if outcome == "resolved":
+            state = self.fold(self.state, record.events)
+            self.applied.append(Applied(pending.seq, record.command, record.events, state))
+            self.pending = None
+        elif outcome == "withdrawn":
+            self.pending = None
+        else:
+            self.pending = PendingCommand(
+                pending.seq,
+                record.command,
+                (*pending.requests, *new),
+                (*pending.answers, answer),
+            )
 
     @classmethod
     def from_records(cls, game: Game[S], seed: int, records: Sequence[LogRecord]) -> Encounter[S]:
@@ -216,7 +430,16 @@ class Encounter(Generic[S]):
         """Re-decide every stored command from the seed and refuse any difference; return it."""
         replay: Encounter[S] = Encounter(self.game, self.seed)
         for record in self.records:
-            if record.kind == RecordKind.COMMAND and record.command is not None:
+            if record.kind in (RecordKind.REQUEST, RecordKind.ANSWER):
+                if (record.data or {}).get("outcome") == "resolved" and record.seq is not None:
+                    again_events = replay.decide(record.command or Command(""), record.seq)
+                    if again_events != record.events:
+                        raise ReplayMismatchError(
+                            f"Replaying revision {record.revision} (the answer that decided a "
+                            "waiting command) did not reproduce its stored events."
+                        )
+                replay.load(record)
+            elif record.kind == RecordKind.COMMAND and record.command is not None:
                 replay.next_seq = record.seq if record.seq is not None else replay.next_seq
                 again = replay.execute(record.command)
                 if again.events != record.events:
@@ -229,3 +452,17 @@ class Encounter(Generic[S]):
             else:
                 replay.redo()
         return replay
+
+
+def describe(request: Request) -> str:
+    """Who a request waits for, in words: ``Aldric's reaction (decision 4.0)``."""
+    owner = f"{request.choice.combatant}'s" if request.choice.combatant else "the Host's"
+    return f"{owner} {request.choice.kind} (decision {request.id})"
+
+
+def merged_takes(
+    base: dict[str, Any], before: dict[str, Any], after: dict[str, Any]
+) -> dict[str, Any]:
+    """``base`` with the top-level arguments the policy's taken suggestions changed."""
+    changed = {k: v for k, v in after.items() if before.get(k) != v}
+    return {**base, **changed}

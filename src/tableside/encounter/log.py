@@ -1,6 +1,8 @@
 """The stored form of an encounter: an append-only list of log records, all plain JSON.
 
-A record is a command (with the events it produced), an undo, or a redo. Replaying the records in
+A record is a command (with the events it produced), an undo, a redo, a request (a command that
+waits for others' choices, D-1) or an answer to one of its decisions (the last answer carries the
+command's events). Replaying the records in
 order rebuilds the live state exactly; re-deciding the commands from the seed reproduces the
 events (``Encounter.verify_replay``). Stores persist records and nothing else.
 """
@@ -20,6 +22,8 @@ class RecordKind(StrEnum):
     COMMAND = "command"
     UNDO = "undo"
     REDO = "redo"
+    REQUEST = "request"
+    ANSWER = "answer"
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,6 +80,7 @@ class LogRecord:
     ``revision`` is the encounter's revision after this record (1, 2, 3 …, no gaps): a store
     refuses a record whose revision is not exactly one more than the last (optimistic
     concurrency). ``seq`` numbers commands ever issued (it picks the command's dice stream).
+    ``data`` holds a request's decisions or an answer's choice (D-1); None for other records.
     """
 
     revision: int
@@ -83,16 +88,20 @@ class LogRecord:
     seq: int | None = None
     command: Command | None = None
     events: tuple[Event, ...] = ()
+    data: JSON | None = None
 
     def to_json(self) -> JSON:
-        """Plain JSON."""
-        return {
+        """Plain JSON (``data`` only when the record has it)."""
+        found: JSON = {
             "revision": self.revision,
             "kind": self.kind.value,
             "seq": self.seq,
             "command": None if self.command is None else self.command.to_json(),
             "events": [e.to_json() for e in self.events],
         }
+        if self.data is not None:
+            found["data"] = self.data
+        return found
 
     @classmethod
     def from_json(cls, data: JSON) -> LogRecord:
@@ -104,4 +113,5 @@ class LogRecord:
             seq=data.get("seq"),
             command=None if command is None else Command.from_json(command),
             events=tuple(Event.from_json(e) for e in data.get("events") or ()),
+            data=data.get("data"),
         )

@@ -87,6 +87,7 @@ _RECORD_COLUMNS = (
     LogRecordRow.seq,
     LogRecordRow.command,
     LogRecordRow.events,
+    LogRecordRow.data,
 )
 _CHARACTER_COLUMNS = (
     CharacterRow.id,
@@ -456,14 +457,27 @@ def _record_row(encounter_id: int, record: LogRecord) -> dict[str, Any]:
         "seq": record.seq,
         "command": data["command"],
         "events": data["events"],
+        "data": data.get("data"),
     }
 
 
 def _record(
-    revision: int, kind: str, seq: int | None, command: dict[str, Any] | None, events: Any
+    revision: int,
+    kind: str,
+    seq: int | None,
+    command: dict[str, Any] | None,
+    events: Any,
+    data: dict[str, Any] | None = None,
 ) -> LogRecord:
     return LogRecord.from_json(
-        {"revision": revision, "kind": kind, "seq": seq, "command": command, "events": events}
+        {
+            "revision": revision,
+            "kind": kind,
+            "seq": seq,
+            "command": command,
+            "events": events,
+            "data": data,
+        }
     )
 
 

@@ -62,10 +62,11 @@ class RecordDoc(_Strict):
     """One log record (``LogRecord.to_json()``)."""
 
     revision: int = Field(ge=1)
-    kind: Literal["command", "undo", "redo"]
+    kind: Literal["command", "undo", "redo", "request", "answer"]
     seq: int | None = None
     command: CommandDoc | None = None
     events: list[EventDoc] = Field(default_factory=list)
+    data: dict[str, Any] | None = None
 
 
 class EncounterDoc(_Strict):

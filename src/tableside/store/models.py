@@ -1,7 +1,8 @@
 """The tables: encounters, their log records, characters, and the web table's records.
 
 The web table's tables, seats and hidden commands came with migration 0002; which combatants'
-values are secret from players, with 0003; the browsers' sessions (W-11), with 0004.
+values are secret from players, with 0003; the browsers' sessions (W-11), with 0004; a log
+record's ``data`` (a request's decisions or an answer's choice, D-1), with 0005.
 
 The Alembic migrations in ``migrations/versions`` build exactly these tables;
 ``tests/test_store.py`` checks that the migrated schema and these models agree.
@@ -78,6 +79,8 @@ class LogRecordRow(Base):
     seq: Mapped[int | None] = mapped_column(Integer, nullable=True)
     command: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True), nullable=True)
     events: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
+    # A request's decisions or an answer's choice (D-1); NULL for other records.
+    data: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True), nullable=True)
 
 
 class CharacterRow(Base):

@@ -484,6 +484,7 @@ def records_after(
                 LogRecordRow.seq,
                 LogRecordRow.command,
                 LogRecordRow.events,
+                LogRecordRow.data,
             )
             .where(
                 LogRecordRow.encounter_id == encounter_id,
