@@ -363,3 +363,51 @@ def test_d8_choices_do_not_draw_from_the_commands_own_stream() -> None:
     rng = SeededRng.stream(encounter.seed, encounter.next_seq)
     encounter.game.choices(encounter.state, strike(), rng)  # type: ignore[attr-defined]
     assert rng.roll(12) == SeededRng.stream(encounter.seed, encounter.next_seq).roll(12)
+
+
+# --- D-1, D-2: any interleaving replays exactly ----------------------------------------------
+
+
+def ask_all(choice: Choice) -> Ask:
+    """Every choice not given is asked of its owner (deadline 10: expire may take it)."""
+    return Ask(Policy.KEEP if choice.given else Policy.ASK, deadline=10.0)
+
+
+def interleave(encounter: Encounter[WarState], pick: SeededRng, steps: int) -> None:
+    for _ in range(steps):
+        action = pick.roll(10)
+        revision = encounter.revision
+        try:
+            if encounter.pending is not None and action <= 6:
+                request = encounter.pending.open[0]
+                options = request.choice.options
+                value = options[pick.roll(len(options)) - 1]["value"]
+                encounter.answer(request.id, value, "seat:2", asker=ask_all)
+            elif action <= 5:
+                defender = ("Watcher", "Shield")[pick.roll(2) - 1]
+                command = Command("strike", {"striker": "Herald", "defender": defender})
+                encounter.execute(command, asker=ask_all)
+            elif action == 6:
+                encounter.execute(Command("next", {}))
+            elif action == 7:
+                encounter.expire(10.0, asker=ask_all)
+            elif action == 8:
+                encounter.undo()
+            elif action == 9:
+                encounter.redo()
+            else:
+                do(encounter, "stance", id="Shield", on=pick.roll(2) == 1)
+        except TablesideError:
+            assert encounter.revision == revision  # a refusal writes nothing
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4])
+def test_d2_d13_any_interleaving_of_strikes_answers_timeouts_undo_redo_replays(seed: int) -> None:
+    encounter = guarded_war()
+    interleave(encounter, SeededRng(seed), 80)
+    outcomes = [(r.data or {}).get("outcome") for r in encounter.records]
+    assert "resolved" in outcomes  # the interleaving did make Strikes wait and resolve
+    replay = encounter.verify_replay()
+    assert replay.state == encounter.state and replay.pending == encounter.pending
+    rebuilt = Encounter.from_records(encounter.game, encounter.seed, encounter.records)
+    assert rebuilt.state == encounter.state and rebuilt.pending == encounter.pending
