@@ -286,7 +286,7 @@ def guarded_war(**guardian: Any) -> Encounter[WarState]:
     encounter = war()
     add(encounter, "Herald", swiftness=40, control=30)
     add(encounter, "Watcher", (2.0, 0.0, 0.0), side="fallen")
-    add(encounter, "Shield", (1.0, 1.0, 0.0), side="fallen", control=60, **guardian)
+    add(encounter, "Shield", (1.0, 1.0, 0.0), side="fallen", **{"control": 60, **guardian})
     do(encounter, "stance", id="Shield")
     until_turn_of(encounter, "Herald")
     return encounter
@@ -299,6 +299,9 @@ def test_d13_m16_an_eligible_elohim_is_asked_first_and_the_targets_choices_wait(
     offer = choices["interpose"]
     assert offer.combatant == "Shield" and offer.path == ("interpose", "Shield")
     assert offer.suggested is False and not offer.given
+    chance = offer.options[0]["odds"]["pass"]["p"]
+    stronger = listed(guarded_war(control=200), strike())["interpose"]
+    assert 0 < chance < stronger.options[0]["odds"]["pass"]["p"] < 1
     after = listed(encounter, strike(interpose={"Shield": False}))
     assert after["interpose"].given and after["obstruction"].combatant == "Watcher"
 
@@ -411,3 +414,26 @@ def test_d2_d13_any_interleaving_of_strikes_answers_timeouts_undo_redo_replays(s
     assert replay.state == encounter.state and replay.pending == encounter.pending
     rebuilt = Encounter.from_records(encounter.game, encounter.seed, encounter.records)
     assert rebuilt.state == encounter.state and rebuilt.pending == encounter.pending
+
+
+def test_d13_m15_a_ranged_strike_offers_no_interposing_to_one_beside_the_striker() -> None:
+    encounter = war()
+    add(encounter, "Herald", swiftness=40, weapon="Bow")
+    add(encounter, "Watcher", (5.0, 0.0, 0.0), side="fallen")
+    add(encounter, "Near", (2.9, 0.0, 0.0), side="fallen")  # 2.1" from Watcher, 2.9" from Herald
+    add(encounter, "Far", (7.0, 0.0, 0.0), side="fallen")  # 2" from Watcher, 7" from Herald
+    do(encounter, "stance", id="Near")
+    do(encounter, "stance", id="Far")
+    until_turn_of(encounter, "Herald")
+    command = strike(ranged=True)
+    rng = command_rng(encounter.seed, encounter.next_seq, command)
+    choices = encounter.game.choices(encounter.state, command, rng)  # type: ignore[attr-defined]
+    assert [c.combatant for c in choices if c.kind == "interpose"] == ["Far"]
+
+
+def test_d13_m16_the_interpose_command_refuses_an_interposer_surprised_by_the_striker() -> None:
+    encounter = guarded_war()
+    do(encounter, "interpose", (5,) * 7, id="Shield", striker="Herald", defender="Watcher")
+    do(encounter, "apply_effect", id="Shield", effect="surprised", by="Herald")
+    with pytest.raises(TablesideError, match="Surprised"):
+        do(encounter, "interpose", (5,) * 7, id="Shield", striker="Herald", defender="Watcher")

@@ -48,7 +48,7 @@ from tableside.majesty.character import Attribute, Character, Side, Status, Wear
 from tableside.majesty.checks import CheckResult, CheckSetup, check_with_dice, roll_check
 from tableside.majesty.condition import gain_exertion, is_weary
 from tableside.majesty.formats import character_from_data, character_to_data
-from tableside.majesty.geometry import distance, path_length
+from tableside.majesty.geometry import MELEE_RANGE, distance, path_length
 from tableside.majesty.interpose import interpose_check, may_interpose, require_interpose
 from tableside.majesty.report import check_dict, strike_dict
 from tableside.majesty.ruleset import RULESETS, STANDARD, Ruleset
@@ -568,7 +568,8 @@ def interposers(
 
     In Defensive Stance, on the Defender's side, free to act, not Surprised by the Striker,
     within Melee Range of the Defender and, for a Melee Strike, of the Striker where its
-    movement path ends (where the Strike is made).
+    movement path ends (where the Strike is made); for a Ranged Strike, not within Melee Range
+    of the Striker, where a Ranged Strike cannot reach it (M-15).
     """
     point = args.path[-1] if args.path else striker.position
     return [
@@ -579,6 +580,7 @@ def interposers(
         and not (c.defeated or c.bound or c.asleep or c.grappled_by is not None)
         and striker.id not in c.surprised_by
         and may_interpose(c.position, c.stance, point, defender.position, args.ranged)
+        and not (args.ranged and distance(c.position, point) <= MELEE_RANGE)
     ]
 
 

@@ -19,14 +19,19 @@ from __future__ import annotations
 import copy
 from collections.abc import Mapping
 from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from tableside.dice import Rng
+from tableside.dice.laws import probability
 from tableside.encounter.decisions import Choice, approval
 from tableside.encounter.log import JSON, Command, Event
 from tableside.encounter.war_args import StrikeArgs, parse_args
 from tableside.encounter.war_state import Combatant, WarState
 from tableside.errors import TablesideError
+from tableside.majesty.checks import CheckSetup
+from tableside.majesty.interpose import interpose_check
 
 if TYPE_CHECKING:
     from tableside.encounter.war import MajestyWar
@@ -207,6 +212,7 @@ def interpose_choices(
                     "value": True,
                     "label": f"Yes: {c.id} takes the Strike if its Control Check "
                     f"against {striker.id}'s Control passes",
+                    "odds": {"pass": probability(interpose_odds(c, striker))},
                 },
                 {"value": False, "label": f"No: the Strike stays on {defender.id}"},
             ),
@@ -217,6 +223,19 @@ def interpose_choices(
         )
         for c in interposers(state, args, striker, defender)
     ]
+
+
+def interpose_odds(interposer: Combatant, striker: Combatant) -> Fraction:
+    """The exact chance that the interposer's Control Check passes (M-16, M-30, M-31)."""
+    return _passing(interpose_check(interposer.character, striker.character))
+
+
+@lru_cache(maxsize=1024)
+def _passing(check: CheckSetup) -> Fraction:
+    """P(no Passes short) of a Check, exact (the War's interposition: M-16)."""
+    from tableside.majesty.odds import check_odds
+
+    return check_odds(check).passes_short.p(0)
 
 
 def obstruction_choice(trial: Trial, raw: Mapping[str, Any], base: Seen, what: str) -> Choice:
