@@ -8,9 +8,12 @@ one-shot command with the same arguments would (D-1, D-2).
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 import pytest
+from builders import defender_adjusts, striker_adjusts
+from builders import strike_setup as builder_setup
 from war_builders import add, do, until_turn_of, war, who
 
 from tableside.dice import SeededRng
@@ -19,6 +22,9 @@ from tableside.encounter.engine import Encounter, command_rng
 from tableside.encounter.log import Command, Event, RecordKind
 from tableside.encounter.war_state import WarState
 from tableside.errors import TablesideError
+from tableside.majesty.adjust import AdjustMode
+from tableside.majesty.odds import strike_odds
+from tableside.majesty.strike import roll_strike
 
 Asker = Callable[[Choice], Ask]
 
@@ -437,3 +443,45 @@ def test_d13_m16_the_interpose_command_refuses_an_interposer_surprised_by_the_st
     do(encounter, "apply_effect", id="Shield", effect="surprised", by="Herald")
     with pytest.raises(TablesideError, match="Surprised"):
         do(encounter, "interpose", (5,) * 7, id="Shield", striker="Herald", defender="Watcher")
+
+
+def test_d8_m37_the_grappled_elohim_chooses_its_adjustments_on_the_grapplers_strike() -> None:
+    encounter = war()
+    add(encounter, "Herald", swiftness=40, might=30)
+    add(encounter, "Watcher", (2.0, 0.0, 0.0), side="fallen", might=90)
+    do(encounter, "apply_effect", id="Watcher", effect="grappled", by="Herald")
+    until_turn_of(encounter, "Herald")
+    choices = listed(encounter, strike(two_ap=True))
+    assert "interpose" not in choices
+    choice = choices["adjustments"]
+    assert choice.combatant == "Watcher"
+    for option in choice.options:
+        twin = war()
+        add(twin, "Herald", swiftness=40, might=30)
+        add(twin, "Watcher", (2.0, 0.0, 0.0), side="fallen", might=90)
+        do(twin, "apply_effect", id="Watcher", effect="grappled", by="Herald")
+        until_turn_of(twin, "Herald")
+        record = twin.execute(strike(two_ap=True, **option["value"]))
+        check = next(e for e in record.events if e.kind == "check_resolved")
+        assert option["outcome"]["final"] == check.data["result"]["final"]
+        assert option["outcome"]["net_passes"] == check.data["result"]["net"]
+        assert option["outcome"]["wear"] == wear_of(record.events)
+
+
+@pytest.mark.parametrize(
+    ("mode", "adjusts"), [("none", striker_adjusts(2)), ("none", defender_adjusts(2))]
+)
+def test_d9_a_war_strikes_odds_follow_the_engine_under_none_with_tokens(
+    mode: str, adjusts: dict[str, Any]
+) -> None:
+    """The exact odds agree with the engine's own Strikes (seeded) when tokens outlive none."""
+    setup = builder_setup(
+        mode=AdjustMode(mode), inspiration=1, obstruction=2, mode_by_surplus=True, **adjusts
+    )
+    exact = strike_odds(setup).uncanceled_hits
+    rng, n = SeededRng(11), 4000
+    seen = [roll_strike(setup, rng).outcome.uncanceled_hits for _ in range(n)]
+    mean, sd = float(exact.mean), exact.sd
+    assert abs(sum(seen) / n - mean) <= 5 * sd / n**0.5
+    legacy = strike_odds(replace(setup, options=replace(setup.options, mode_by_surplus=False)))
+    assert abs(float(legacy.uncanceled_hits.mean) - mean) > 10 * sd / n**0.5  # D-9 matters here
