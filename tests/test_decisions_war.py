@@ -485,3 +485,13 @@ def test_d9_a_war_strikes_odds_follow_the_engine_under_none_with_tokens(
     assert abs(sum(seen) / n - mean) <= 5 * sd / n**0.5
     legacy = strike_odds(replace(setup, options=replace(setup.options, mode_by_surplus=False)))
     assert abs(float(legacy.uncanceled_hits.mean) - mean) > 10 * sd / n**0.5  # D-9 matters here
+
+
+def test_d11_a_strike_the_war_refuses_is_refused_at_once_not_asked() -> None:
+    encounter = surplus_war()
+    far = strike(boon=1, ranged=True)  # Herald's Sword has no range
+    assert listed(encounter, far) == {}
+    revision = encounter.revision
+    with pytest.raises(TablesideError, match="Ranged Strike"):
+        encounter.execute(far, asker=ask_kinds("approve", "adjustments", "obstruction"))
+    assert encounter.revision == revision and encounter.pending is None

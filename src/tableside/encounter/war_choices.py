@@ -164,6 +164,10 @@ def war_choices(game: MajestyWar, state: WarState, command: Command, rng: Rng) -
     defender = state.combatants.get(args.defender)
     if striker is None or defender is None or striker.id == defender.id:
         return []
+    trial = Trial(game, state, command, rng)
+    chosen = {k: v for k, v in command.args.items() if k not in ("mode", "steps")}
+    if trial.run({k: v for k, v in chosen.items() if k != "interpose"}) is None:
+        return []  # the War refuses this Strike at once: nobody is asked anything
     found: list[Choice] = []
     what = f"{striker.id}'s Strike on {defender.id}"
     approve = approval(striker.id, args.model_dump(), HOST_MODIFIERS, what)
@@ -173,11 +177,9 @@ def war_choices(game: MajestyWar, state: WarState, command: Command, rng: Rng) -
     found += offers
     if any(not offer.given for offer in offers):
         return found  # who is struck follows the offers: the Target's choices come after (D-13)
-    trial = Trial(game, state, command, rng)
-    chosen = {k: v for k, v in command.args.items() if k not in ("mode", "steps")}
     base = trial.run(chosen)
     if base is None:
-        return found  # the War refuses this Strike: nobody is asked anything
+        return found  # refused with these offers: the War says why when it decides
     what = f"{striker.id}'s Strike on {base.target}"
     if base.target != defender.id:
         what += f" (interposing for {defender.id})"
