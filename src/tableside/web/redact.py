@@ -472,7 +472,7 @@ def public_refusal(sentence: str, kind: str, actor: object, hidden: Sequence[str
 
 # A request's keys a player always sees; its options keep only their value and label (W-4).
 REQUEST_PUBLIC = frozenset(
-    {"id", "kind", "combatant", "path", "options", "suggested", "prompt", "free", "key",
+    {"id", "kind", "combatant", "path", "options", "suggested", "given", "prompt", "free", "key",
      "deadline", "waiting_for", "mine", "seq", "command"}
 )  # fmt: skip
 OPTION_PUBLIC = frozenset({"value", "label"})
