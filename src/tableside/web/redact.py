@@ -476,7 +476,7 @@ REQUEST_PUBLIC = frozenset(
     {"id", "kind", "combatant", "path", "options", "suggested", "given", "prompt", "free", "key",
      "deadline", "waiting_for", "mine", "seq", "command"}
 )  # fmt: skip
-OPTION_PUBLIC = frozenset({"value", "label"})
+OPTION_PUBLIC = frozenset({"value", "label", "count", "sides"})  # a dice stage's dice are public
 ANSWER_DATA_PUBLIC = frozenset({"answer", "requests", "outcome"})
 
 
@@ -512,7 +512,8 @@ def redact_request(
     if not hidden:
         return out
     reason = f"The odds follow values of {' and '.join(hidden)} that are secret to you."
-    proposal = request.get("kind") == "approve"  # built from the command's own arguments
+    # a proposal's words come from the command's own arguments, a dice stage's from its dice
+    proposal = request.get("kind") in ("approve", "dice")
     options = request.get("options")
     with_odds = False
     if isinstance(options, list):
