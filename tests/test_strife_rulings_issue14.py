@@ -19,6 +19,7 @@ from tableside.strife.attack import AttackSetup
 from tableside.strife.catalog import Resource, builtin_catalog
 from tableside.strife.checks import Contestant, Winner, roll_off_with_naturals
 from tableside.strife.damage import DamageBasis
+from tableside.strife.loadout import loadout
 from tableside.strife.odds import attack_odds
 from tableside.strife.odds_oracle import brute_force_attack_odds
 from tableside.strife.records import Part
@@ -362,3 +363,63 @@ def test_s19_a_model_that_already_took_its_turn_pays_next_round() -> None:
     e.execute(Command("next", {}))
     e.execute(Command("next", {}))
     assert (e.state.round, e.state.order) == (2, ("Goblin", "Sera", "Aldric"))
+
+
+# --- item 11: S-16 `fight show` gives the AC attacks use ---------------------------------------
+
+
+def test_s16_fight_show_gives_aldric_the_armoured_ac_attacks_use() -> None:
+    """S-16: Aldric's sheet AC is 10; with his armour attacks use 30, and so does the view."""
+    from tableside.cli.fight_render import models_table
+    from tableside.encounter.views import fight_json
+    from tableside.strife.loadout import effective_ac
+
+    e: Encounter[FightState] = Encounter(StrifeFight(), 1)
+    e.execute(Command("add", {"id": "Aldric", "model": "Aldric", "side": "heroes"}))
+    assert ALDRIC.ac == 10
+    assert effective_ac(CATALOG, ALDRIC).value == 30  # what fight.attack_setup uses
+    view = fight_json(e.state, e.revision)["models"][0]
+    assert view["ac"] == 30 and view["movement"] == ALDRIC.movement
+    cells = [str(cell) for cell in models_table(e.state).columns[3].cells]
+    assert cells == ["30"]
+
+
+# --- item 12: weapons held (SA-45) and move costs in inches --------------------------------------
+
+
+def _duel() -> Encounter[FightState]:
+    e: Encounter[FightState] = Encounter(StrifeFight(), 1)
+    e.execute(Command("add", {"id": "Aldric", "model": "Aldric", "side": "heroes"}))
+    e.execute(
+        Command(
+            "add", {"id": "Goblin", "model": "Goblin", "side": "monsters", "position": [1, 0, 0]}
+        )
+    )
+    e.execute(Command("start", {}))
+    return e
+
+
+def test_sa45_an_attack_with_a_weapon_the_model_does_not_hold_is_refused() -> None:
+    """SA-45: naming a catalogue weapon the attacker does not hold is refused, nothing applied."""
+    e = _duel()
+    actor = e.state.current
+    assert actor is not None
+    other = "Goblin" if actor == "Aldric" else "Aldric"
+    held = {w.name for w in loadout(CATALOG, e.state.models[actor].sheet).weapons}
+    stranger = next(w for w in ("Halberd", "Spear", "Mace", "Dagger") if w not in held)
+    before = e.revision
+    with pytest.raises(TablesideError, match=rf"{actor} does not hold a {stranger}: it holds"):
+        e.execute(
+            Command(
+                "attack", {"attacker": actor, "attacks": [{"defender": other, "weapon": stranger}]}
+            )
+        )
+    assert e.revision == before
+
+
+def test_s06_a_move_cost_refusal_gives_inches_not_fractions() -> None:
+    """S-6: the refusal of a path beyond Movement reads in decimal inches."""
+    from tableside.strife.movement import Leg, check_path
+
+    with pytest.raises(TablesideError, match=r"costs 5\.1 inches of movement but Movement is 5"):
+        check_path(5, [Leg(Fraction(464, 91))])

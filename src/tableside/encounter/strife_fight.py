@@ -580,6 +580,7 @@ def attack_setup(
     if defender.id == attacker.id:
         raise RulesError(f"{attacker.id} cannot attack itself.")
     weapon = game.catalog.weapon(item.weapon or _default_weapon(game, attacker))
+    check_held(game, attacker, weapon)
     if not free_attack:
         check_reach(attacker, defender, weapon)
     reaction = declare_reaction(game, p, defender, item.reaction)
@@ -587,6 +588,18 @@ def attack_setup(
                        hit_modifiers=tuple(Part("modifier", m) for m in item.modifiers),
                        defender_ac=effective_ac(game.catalog, defender.sheet).value,
                        reaction=reaction, ruleset=game.ruleset)  # fmt: skip
+
+
+def check_held(game: StrifeFight, attacker: Model, weapon: Weapon) -> None:
+    """An armed model attacks only with a weapon it holds (SA-45).
+
+    A model with no weapon equipped may name a catalogue weapon (its natural weapons, or an
+    improvised one), as before.
+    """
+    held = loadout(game.catalog, attacker.sheet).weapons
+    if held and weapon.name not in {w.name for w in held}:
+        names = " and ".join(w.name for w in held)
+        raise RulesError(f"{attacker.id} does not hold a {weapon.name}: it holds {names} (SA-45).")
 
 
 def check_reach(attacker: Model, defender: Model, weapon: Weapon) -> None:
