@@ -387,7 +387,7 @@ def test_s16_fight_show_gives_aldric_the_armoured_ac_attacks_use() -> None:
 # --- item 12: weapons held (SA-45) and move costs in inches --------------------------------------
 
 
-def _duel() -> Encounter[FightState]:
+def _armed_duel() -> Encounter[FightState]:
     e: Encounter[FightState] = Encounter(StrifeFight(), 1)
     e.execute(Command("add", {"id": "Aldric", "model": "Aldric", "side": "heroes"}))
     e.execute(
@@ -401,7 +401,7 @@ def _duel() -> Encounter[FightState]:
 
 def test_sa45_an_attack_with_a_weapon_the_model_does_not_hold_is_refused() -> None:
     """SA-45: naming a catalogue weapon the attacker does not hold is refused, nothing applied."""
-    e = _duel()
+    e = _armed_duel()
     actor = e.state.current
     assert actor is not None
     other = "Goblin" if actor == "Aldric" else "Aldric"
