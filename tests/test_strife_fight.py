@@ -11,6 +11,9 @@ from tableside.encounter.log import Command, LogRecord
 from tableside.encounter.strife_fight import StrifeFight
 from tableside.encounter.strife_state import FightState
 from tableside.errors import TablesideError
+from tableside.strife.catalog import builtin_catalog
+
+CATALOG = builtin_catalog()
 
 
 def fight(seed: int = 3) -> Encounter[FightState]:
@@ -64,8 +67,25 @@ def test_s4_one_model_per_side_may_go_to_the_bottom_of_the_queue() -> None:
         do(e, "bottom", id="Sera")
 
 
+def extra_duel(name: str, extra: int) -> Encounter[FightState]:
+    """The duel, with ``name`` added from a sheet with ``extra`` attacks per Action (SA-46)."""
+    e = fight()
+    rolls = {"Aldric": 10, "Sera": 2, "Goblin": 12}
+    places = {"Aldric": (0.0, 0.0), "Sera": (0.0, 5.0), "Goblin": (1.0, 0.0)}
+    for who, side in (("Aldric", "heroes"), ("Sera", "heroes"), ("Goblin", "monsters")):
+        at = [*places[who], 0.0]
+        if who == name:
+            sheet = CATALOG.combatant(who).model_copy(update={"extra_attacks": extra})
+            do(e, "add", (rolls[who],), id=who, sheet=sheet.model_dump(mode="json"), side=side,
+               position=at)  # fmt: skip
+        else:
+            do(e, "add", (rolls[who],), id=who, model=who, side=side, position=at)
+    do(e, "start")
+    return e
+
+
 def test_s4_one_reaction_per_round() -> None:
-    e = duel()
+    e = extra_duel("Goblin", 1)
     twice = [{"defender": "Aldric", "reaction": "block"}] * 2
     with pytest.raises(TablesideError, match="already used its Reaction"):
         do(e, "attack", attacker="Goblin", attacks=twice)
@@ -128,10 +148,28 @@ def test_s6_movement_costs_and_knocked_down_crawls() -> None:
 
 
 def test_s17_four_three_two_for_player_characters() -> None:
-    e = duel()
+    e = extra_duel("Aldric", 3)
     do(e, "next")
     with pytest.raises(TablesideError, match="S-17"):
         do(e, "attack", attacker="Aldric", attacks=[{"defender": "Goblin"}] * 3)
+
+
+def test_sa46_one_attack_with_each_weapon_held_per_action() -> None:
+    """SA-46: Aldric holds one Long Sword: one attack per Action, not two; nothing applied."""
+    e = duel()
+    do(e, "next")
+    before = e.revision
+    with pytest.raises(TablesideError, match=r"may make 1 attack\(s\) in one Action.*SA-46"):
+        do(e, "attack", attacker="Aldric", attacks=[{"defender": "Goblin"}] * 2)
+    assert e.revision == before
+
+
+def test_sa46_extra_attacks_still_use_a_weapon_once_without_them() -> None:
+    """SA-46: an extra attack lets a weapon attack twice; 4-3-2 stays the ceiling (S-17)."""
+    e = extra_duel("Aldric", 1)
+    do(e, "next")
+    record = do(e, "attack", attacker="Aldric", attacks=[{"defender": "Goblin"}] * 2)
+    assert [ev.kind for ev in record.events].count("attack_resolved") == 2
 
 
 def test_s18_disengaging_offers_attacks_of_opportunity_once_per_weapon() -> None:

@@ -423,3 +423,78 @@ def test_s06_a_move_cost_refusal_gives_inches_not_fractions() -> None:
 
     with pytest.raises(TablesideError, match=r"costs 5\.1 inches of movement but Movement is 5"):
         check_path(5, [Leg(Fraction(464, 91))])
+
+
+# --- items 4 and 5: attack allowance (SA-46), penalties in fights (SA-47), contact (SA-48) -------
+
+
+def _sheet_fight(
+    hero: dict[str, object], at: tuple[float, float, float] = (0.0, 0.0, 0.0)
+) -> Encounter[FightState]:
+    """Sera from a changed sheet (hero first in the order), and a Goblin 1" away."""
+    e: Encounter[FightState] = Encounter(StrifeFight(), 1)
+    sheet = CATALOG.combatant("Sera").model_copy(update=hero).model_dump(mode="json")
+    e.execute(Command("add", {"id": "Sera", "sheet": sheet, "side": "heroes",
+                              "position": list(at)}, (20,)))  # fmt: skip
+    e.execute(Command("add", {"id": "Goblin", "model": "Goblin", "side": "monsters",
+                              "position": [1.0, 0.0, 0.0]}, (1,)))  # fmt: skip
+    e.execute(Command("start", {}))
+    assert e.state.current == "Sera"
+    return e
+
+
+def _setup(e: Encounter[FightState], weapon: str | None = None) -> AttackSetup:
+    from tableside.encounter import strife_fight as fight
+
+    item = fight.AttackItem(defender="Goblin", weapon=weapon)
+    game = e.game
+    assert isinstance(game, StrifeFight)
+    return fight.attack_setup(game, fight.Pending(e.state), e.state.models["Sera"], item)
+
+
+def test_sa46_two_daggers_attack_once_each_and_no_more() -> None:
+    """SA-46: Sera holds two Daggers: two attacks per Action, a third is refused."""
+    e = _sheet_fight({})
+    two = [{"defender": "Goblin"}] * 2
+    with pytest.raises(TablesideError, match=r"may make 2 attack\(s\).*not 3 \(SA-46\)"):
+        e.execute(Command("attack", {"attacker": "Sera", "attacks": [*two, two[0]]}))
+    record = e.execute(Command("attack", {"attacker": "Sera", "attacks": two}))
+    assert [ev.kind for ev in record.events].count("attack_resolved") == 2
+
+
+def test_sa47_an_unskilled_sword_and_dagger_are_clumsy_and_cannot_crit() -> None:
+    """S-16, SA-47: dual wielding beyond two Small weapons without the skill, in a fight."""
+    from tableside.strife.penalties import weapon_use
+
+    e = _sheet_fight(
+        {"main_hand": "Long Sword", "skills": (), "proficiencies": ("Swords", "Daggers")}
+    )
+    setup = _setup(e)
+    assert setup.context.other_hand is not None and setup.context.other_hand.name == "Dagger"
+    use = weapon_use(setup.attacker, setup.weapon, setup.context)
+    assert Part("Clumsy (dual wielding) −10 × size M", -20) in use.parts
+    assert not use.can_crit
+    skilled = _setup(_sheet_fight({"main_hand": "Long Sword"}))  # Sera has Dual Wield
+    assert weapon_use(skilled.attacker, skilled.weapon, skilled.context).can_crit
+
+
+def test_sa47_moving_then_shooting_costs_5_per_inch_and_flying_5_more() -> None:
+    """S-16, SA-26, SA-47: the fight passes the inches moved this Turn and flight to the roll."""
+    from tableside.strife.penalties import weapon_use
+
+    e = _sheet_fight({"main_hand": "Short Bow", "off_hand": None}, at=(-6.0, 0.0, 2.0))
+    e.execute(Command("move", {"id": "Sera", "to": [-9.0, 0.0, 2.0]}))
+    setup = _setup(e)
+    assert setup.context.inches_moved == 3 and setup.context.flying
+    parts = weapon_use(setup.attacker, setup.weapon, setup.context).parts
+    assert Part('moving and shooting (3")', -15) in parts
+    assert Part("flying shooter", -5) in parts
+
+
+def test_sa48_no_ranged_attack_on_a_target_in_base_contact() -> None:
+    """SA-48: a Short Bow cannot shoot the Goblin in base contact; nothing is applied."""
+    e = _sheet_fight({"main_hand": "Short Bow", "off_hand": None})
+    before = e.revision
+    with pytest.raises(TablesideError, match=r"cannot shoot Goblin with Short Bow.*SA-48"):
+        e.execute(Command("attack", {"attacker": "Sera", "attacks": [{"defender": "Goblin"}]}))
+    assert e.revision == before

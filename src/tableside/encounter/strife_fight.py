@@ -537,11 +537,38 @@ def do_attack(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> N
     use_element(p, attacker.id, TurnElement.ACTION)
     default = _default_weapon(game, attacker)
     planned = [PlannedAttack(a.defender, a.weapon or default) for a in args.attacks]
+    check_allowance(game, attacker, [p.weapon for p in planned])
     check_4_3_2(planned, npc=attacker.sheet.npc)
     for item in args.attacks:
         if p.model(item.defender).down:
             continue
         resolve_attack(game, p, p.model(attacker.id), item, rng)
+
+
+def check_allowance(game: StrifeFight, attacker: Model, weapons: Sequence[str]) -> None:
+    """An Action's attacks: one with each weapon held (main hand, off hand), each once (SA-46).
+
+    A model with no weapon equipped makes one attack. ``extra_attacks`` on the sheet (skills,
+    abilities, enchants) adds attacks, with any weapon held; 4-3-2 stays the ceiling for a
+    player character (S-17).
+    """
+    held = [w.name for w in loadout(game.catalog, attacker.sheet).weapons]
+    extra = attacker.sheet.extra_attacks
+    allowed = max(1, len(held)) + extra
+    if len(weapons) > allowed:
+        listed = " and ".join(held) or "no weapon equipped"
+        raise RulesError(
+            f"{attacker.id} may make {allowed} attack(s) in one Action (one with each weapon "
+            f"held: {listed}; {extra} extra), not {len(weapons)} (SA-46)."
+        )
+    if extra == 0:
+        names = [game.catalog.weapon(w).name for w in weapons]
+        twice = next((w for w in names if names.count(w) > max(1, held.count(w))), None)
+        if twice is not None:
+            raise RulesError(
+                f"{attacker.id} attacks with its {twice} once per Action; a second attack "
+                "needs a second weapon or an ability that grants one (SA-46)."
+            )
 
 
 def _default_weapon(game: StrifeFight, m: Model) -> str:
@@ -581,13 +608,42 @@ def attack_setup(
         raise RulesError(f"{attacker.id} cannot attack itself.")
     weapon = game.catalog.weapon(item.weapon or _default_weapon(game, attacker))
     check_held(game, attacker, weapon)
+    check_ranged_contact(attacker, defender, weapon)
     if not free_attack:
         check_reach(attacker, defender, weapon)
     reaction = declare_reaction(game, p, defender, item.reaction)
     return AttackSetup(attacker.sheet, defender.sheet, weapon, precision=item.precision,
                        hit_modifiers=tuple(Part("modifier", m) for m in item.modifiers),
                        defender_ac=effective_ac(game.catalog, defender.sheet).value,
-                       reaction=reaction, ruleset=game.ruleset)  # fmt: skip
+                       reaction=reaction, ruleset=game.ruleset,
+                       context=penalty_context(game, attacker, weapon))  # fmt: skip
+
+
+def penalty_context(game: StrifeFight, attacker: Model, weapon: Weapon) -> PenaltyContext:
+    """The S-16 circumstances of an attack from the fight's state (SA-47).
+
+    Moving and shooting counts the whole inches the attacker moved this Turn; a shooter above
+    the ground (z > 0) is flying; holding a weapon in each hand is dual wielding, whichever
+    hand attacks. Underwater fighting is not modelled in fights.
+    """
+    held = loadout(game.catalog, attacker.sheet).weapons
+    other = None
+    if len(held) == 2:  # the attacking hand is the first holding this weapon
+        other = held[1] if held[0].name == weapon.name else held[0]
+    return PenaltyContext(
+        inches_moved=int(attacker.moved),
+        flying=attacker.position[2] > 0,
+        other_hand=other,
+    )
+
+
+def check_ranged_contact(attacker: Model, defender: Model, weapon: Weapon) -> None:
+    """No ranged attack on a target in base contact, unless otherwise stated (SA-48)."""
+    if weapon.ranged and distance(attacker.position, defender.position) <= CONTACT:
+        raise RulesError(
+            f"{attacker.id} cannot shoot {defender.id} with {weapon.name}: ranged attacks "
+            "cannot be used against a target in base contact (SA-48)."
+        )
 
 
 def check_held(game: StrifeFight, attacker: Model, weapon: Weapon) -> None:
