@@ -11,7 +11,7 @@ from tableside.encounter.log import Command, LogRecord
 from tableside.encounter.strife_fight import StrifeFight
 from tableside.encounter.strife_state import FightState
 from tableside.errors import TablesideError
-from tableside.strife.catalog import builtin_catalog
+from tableside.strife.catalog import Pool, Resource, builtin_catalog
 
 CATALOG = builtin_catalog()
 
@@ -255,13 +255,66 @@ def test_s8_s15_a_cast_on_two_targets_shares_the_spell_power() -> None:
     add(e, "Goblin-1", "Goblin", "monsters", (5, 0), 1)
     add(e, "Goblin-2", "Goblin", "monsters", (5, 2), 1)
     do(e, "start")
-    # casting d100 80 then 2 damage dice (1d4) for each target; spell power 3 over 2 hits → 2 each
-    record = do(e, "cast", (80, 2, 80, 3), caster="Sera", targets=["Goblin-1", "Goblin-2"],
+    # one casting d100 (80) for the power (SA-49), then 1d4 damage for each target; spell power
+    # 3 over 2 hits → 2 each
+    record = do(e, "cast", (80, 2, 3), caster="Sera", targets=["Goblin-1", "Goblin-2"],
                 power="Shadow Bolt", element="shadow", damage="1d4", spell_power=3)  # fmt: skip
     casts = [ev.data for ev in record.events if ev.kind == "cast_resolved"]
     assert [c["spell_power"] for c in casts] == [2, 2]
     hp = {m.id: m.sheet.hp for m in e.state.models.values()}
     assert hp["Goblin-1"] == 8 - (2 + 2) and hp["Goblin-2"] == 8 - (3 + 2)
+
+
+def three_goblins_and_sera() -> Encounter[FightState]:
+    e = fight()
+    add(e, "Sera", "Sera", "heroes", (0, 0), 19)
+    add(e, "Goblin-1", "Goblin", "monsters", (5, 0), 1)
+    add(e, "Goblin-2", "Goblin", "monsters", (5, 2), 1)
+    do(e, "start")
+    return e
+
+
+def test_sa49_separate_rolls_roll_the_casting_d100_for_each_target() -> None:
+    """SA-49: with ``separate_rolls`` each target has its own casting roll."""
+    e = three_goblins_and_sera()
+    record = do(e, "cast", (80, 2, 3), caster="Sera", targets=["Goblin-1", "Goblin-2"],
+                power="Shadow Bolt", element="shadow", damage="1d4",
+                separate_rolls=True)  # fmt: skip
+    casts = [ev.data for ev in record.events if ev.kind == "cast_resolved"]
+    assert len(casts) == 2
+    hp = {m.id: m.sheet.hp for m in e.state.models.values()}
+    assert hp["Goblin-1"] == 8 - 2 and hp["Goblin-2"] == 8  # the second casting roll (3) missed
+
+
+def test_sa49_a_miscast_of_a_one_roll_power_is_the_whole_cast() -> None:
+    """SA-49: one casting roll of 1 miscasts against every target; no damage dice are rolled."""
+    e = three_goblins_and_sera()
+    record = do(e, "cast", (1,), caster="Sera", targets=["Goblin-1", "Goblin-2"],
+                power="Shadow Bolt", element="shadow", damage="1d4")  # fmt: skip
+    casts = [ev.data for ev in record.events if ev.kind == "cast_resolved"]
+    assert len(casts) == 2
+    assert {m.sheet.hp for m in e.state.models.values() if m.side == "monsters"} == {8}
+
+
+def test_sa49_the_power_cost_is_spent_even_on_a_miscast() -> None:
+    """SA-49: the cost comes off the caster's resource first; too little is refused."""
+    e = fight()
+    sheet = CATALOG.combatant("Sera").model_copy(
+        update={"resources": {Resource.SPIRIT: Pool(current=5, maximum=10)}}
+    )
+    do(e, "add", (19,), id="Sera", sheet=sheet.model_dump(mode="json"), side="heroes",
+       position=[0.0, 0.0, 0.0])  # fmt: skip
+    add(e, "Goblin-1", "Goblin", "monsters", (5, 0), 1)
+    do(e, "start")
+    before = e.revision
+    with pytest.raises(TablesideError, match=r"Sera has 5 Spirit, not the 6 Shadow Bolt costs"):
+        do(e, "cast", (1,), caster="Sera", targets=["Goblin-1"], power="Shadow Bolt",
+           element="shadow", cost=6, resource="Spirit")  # fmt: skip
+    assert e.revision == before
+    record = do(e, "cast", (1,), caster="Sera", targets=["Goblin-1"], power="Shadow Bolt",
+                element="shadow", damage="1d4", cost=4, resource="Spirit")  # fmt: skip
+    assert record.events[1].kind == "resources_set" and record.events[1].rule == "SA-49"
+    assert e.state.models["Sera"].sheet.resources[Resource.SPIRIT].current == 1
 
 
 def test_a_cast_with_an_unknown_element_is_refused() -> None:

@@ -26,6 +26,7 @@ from tableside.limits import (
     HOST_VALUE_MAX,
     MODIFIER_MAX,
     MODIFIERS_MAX,
+    POWER_COST_MAX,
     ROUNDS_MAX,
     SPELL_POWER_MAX,
     Flag,
@@ -42,6 +43,7 @@ from tableside.strife.casting import (
     CastResult,
     CastSetup,
     Power,
+    cast_on_roll,
     cast_with_dice,
     roll_cast,
     spell_power_share,
@@ -159,6 +161,8 @@ class CastArgs(Args):
     separate_rolls: Flag = False
     instant: Flag = False
     resists: Flag = True
+    cost: int = Field(default=0, ge=0, le=POWER_COST_MAX)  # spent even on a miscast (SA-49)
+    resource: Resource | None = None
 
 
 class AooArgs(Args):
@@ -725,8 +729,8 @@ def do_cast(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> Non
     caster = p.model(args.caster)
     use_element(p, caster.id, TurnElement.INSTANT if args.instant else TurnElement.ACTION)
     power = Power(args.power, args.element, args.damage)
-    rolls = [roll_cast(CastSetup(caster.sheet, p.model(t).sheet, power, resists=args.resists,
-                                 ruleset=game.ruleset), rng) for t in args.targets]  # fmt: skip
+    spend_cost(p, caster, args)
+    rolls = cast_rolls(game, p, caster, args, power, rng)
     hit = sum(1 for r in rolls if r.damage is not None)
     share = spell_power_share(args.spell_power, hit, args.separate_rolls) if hit else 0
     for name, first in zip(args.targets, rolls, strict=True):
@@ -739,6 +743,45 @@ def do_cast(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> Non
         if result.damage is not None and result.damage.total:
             hp = max(0, p.model(name).sheet.hp - result.damage.total)
             p.emit("hp_set", "S-8", id=name, hp=hp, damage=result.damage.total, source=caster.id)
+
+
+def cast_rolls(
+    game: StrifeFight, p: Pending, caster: Model, args: CastArgs, power: Power, rng: Rng
+) -> list[CastResult]:
+    """Each target's cast: one casting roll for all unless ``separate_rolls`` (SA-49).
+
+    A one-roll power over several targets is one casting roll, so a miscast (or a critical)
+    is the cast's, met by every target; each target still resists, Blocks and takes damage on
+    its own dice.
+    """
+
+    def setup(target: str) -> CastSetup:
+        return CastSetup(caster.sheet, p.model(target).sheet, power, resists=args.resists,
+                         ruleset=game.ruleset)  # fmt: skip
+
+    if args.separate_rolls:
+        return [roll_cast(setup(t), rng) for t in args.targets]
+    first = roll_cast(setup(args.targets[0]), rng)
+    return [first, *(cast_on_roll(setup(t), first.natural, rng) for t in args.targets[1:])]
+
+
+def spend_cost(p: Pending, caster: Model, args: CastArgs) -> None:
+    """Spend the power's cost from the caster's resource, miscast or not (SA-49)."""
+    if not args.cost:
+        return
+    if args.resource is None:
+        raise RulesError(f"A cost of {args.cost} needs the resource it is paid from.")
+    pools = caster.sheet.resources
+    pool = pools.get(args.resource)
+    have = 0 if pool is None else pool.current
+    if pool is None or have < args.cost:
+        raise RulesError(
+            f"{caster.id} has {have} {args.resource.value}, not the {args.cost} "
+            f"{args.power} costs (SA-49)."
+        )
+    after = {**pools, args.resource: pool.model_copy(update={"current": have - args.cost})}
+    spent = {k.value: v.model_dump(mode="json") for k, v in after.items()}
+    p.emit("resources_set", "SA-49", id=caster.id, resources=spent, spent=args.cost)
 
 
 def cast_with_share(first: CastResult, share: int) -> CastResult:
