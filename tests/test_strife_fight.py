@@ -330,3 +330,33 @@ def test_sa37_melee_needs_contact_and_ranged_its_range() -> None:
     do(e, "start")
     with pytest.raises(TablesideError, match="base contact"):
         do(e, "attack", attacker="Aldric", attacks=[{"defender": "Goblin"}])
+
+
+def test_sa50_a_1_round_condition_put_on_after_its_victim_acted_lasts_its_next_turn() -> None:
+    """SA-50: Aldric acted; a 1-round Stun put on him then lasts through his next Turn."""
+    e = duel()  # Goblin, Aldric, Sera
+    do(e, "next")  # Goblin → Aldric
+    do(e, "next")  # Aldric → Sera: Aldric has acted this round
+    do(e, "condition", id="Aldric", name="Stun", rounds=1, source="spell")
+    do(e, "next")  # Sera → round 2: Goblin
+    do(e, "next")  # Goblin → Aldric
+    assert e.state.current == "Aldric"
+    assert [c.name for c in e.state.models["Aldric"].conditions] == ["Stun"]
+    record = do(e, "next")  # Aldric's Turn ends
+    assert ("conditions_ticked", "SA-50") in [(ev.kind, ev.rule) for ev in record.events]
+    assert e.state.models["Aldric"].conditions == ()
+
+
+def test_sa50_a_condition_put_on_during_the_victims_own_turn_counts_from_its_next() -> None:
+    """SA-50: a 1-round condition taken on one's own Turn still covers the next Turn."""
+    e = duel()
+    do(e, "next")  # Aldric's Turn
+    do(e, "condition", id="Aldric", name="Vulnerable", rounds=1, source="trap")
+    do(e, "next")  # Aldric's Turn ends: the fresh condition does not tick
+    assert [c.name for c in e.state.models["Aldric"].conditions] == ["Vulnerable"]
+    do(e, "next")  # Sera → round 2: Goblin
+    do(e, "next")  # Goblin → Aldric: his next Turn, still Vulnerable
+    assert e.state.current == "Aldric"
+    assert [c.name for c in e.state.models["Aldric"].conditions] == ["Vulnerable"]
+    do(e, "next")  # Aldric's next Turn ends
+    assert e.state.models["Aldric"].conditions == ()

@@ -341,8 +341,8 @@ def turn_order(state: FightState) -> list[str]:
 
 
 def start_round(p: Pending, number: int, order: list[str], ambush: str | None = None) -> None:
-    """A new round: conditions tick, Reactions come back, the queue resets (S-4, S-23)."""
-    p.emit("round_started", "S-4", round=number, order=order, ambush=ambush, tick=number > 1)
+    """A new round: Reactions come back, the queue resets (S-4); conditions tick per Turn."""
+    p.emit("round_started", "S-4", round=number, order=order, ambush=ambush)
     for m in p.state.models.values():
         if m.initiative_penalty and m.id in order:
             p.emit("initiative_penalty", "S-19", id=m.id, penalty=0)
@@ -449,9 +449,14 @@ def do_next(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> Non
 
 
 def end_turn(p: Pending, who: str) -> None:
-    """The Turn ends; conditions lasting until the end of its next Turn end with it (S-19)."""
+    """The Turn ends, and with it conditions lasting until the end of its next Turn (S-19).
+
+    Its round-counted conditions lose a round, except those put on it during this Turn (SA-50).
+    """
     p.emit("turn_ended", "S-5", id=who)
     m = p.state.models.get(who)
+    if m is not None and (m.fresh or any(c.rounds_left is not None for c in m.conditions)):
+        p.emit("conditions_ticked", "SA-50", id=who)
     for item in () if m is None else m.conditions:
         if item.until == NEXT_TURN_END:
             p.emit("condition_ended", "S-19", id=who, name=item.name)
