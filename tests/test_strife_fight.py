@@ -360,3 +360,31 @@ def test_sa50_a_condition_put_on_during_the_victims_own_turn_counts_from_its_nex
     assert [c.name for c in e.state.models["Aldric"].conditions] == ["Vulnerable"]
     do(e, "next")  # Aldric's next Turn ends
     assert e.state.models["Aldric"].conditions == ()
+
+
+def test_sa51_a_move_resumes_after_an_instant_made_during_it() -> None:
+    """SA-51: Move 2", an Instant, then the rest of the Move: 3" more, not 4"; one Move."""
+    e = duel()
+    do(e, "next")
+    do(e, "next")  # Sera (Movement 6), 5" from Aldric
+    do(e, "move", id="Sera", to=[0.0, 7.0, 0.0])
+    do(e, "instant", id="Sera", name="Quick Draw")
+    before = e.revision
+    with pytest.raises(TablesideError, match=r"only 4\.0 of Sera's Movement 6 is left.*SA-51"):
+        do(e, "move", id="Sera", to=[0.0, 12.0, 0.0])
+    assert e.revision == before
+    record = do(e, "move", id="Sera", to=[0.0, 11.0, 0.0])
+    assert record.events[0].data["resumed"] and record.events[0].data["cost"] == 4.0
+    assert e.state.models["Sera"].moved == 6.0  # both legs count for moving and shooting
+    with pytest.raises(TablesideError, match=r"only 0\.0 of Sera's Movement 6 is left"):
+        do(e, "move", id="Sera", to=[0.0, 11.5, 0.0])
+
+
+def test_sa51_without_an_instant_a_second_move_is_refused() -> None:
+    """S-5: one Move a Turn; only an Instant during it lets the Move resume (SA-51)."""
+    e = duel()
+    do(e, "next")
+    do(e, "next")
+    do(e, "move", id="Sera", to=[0.0, 7.0, 0.0])
+    with pytest.raises(TablesideError, match="one move"):
+        do(e, "move", id="Sera", to=[0.0, 8.0, 0.0])

@@ -491,16 +491,38 @@ def do_move(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> Non
     """One Move: its cost (S-6), and Attacks of Opportunity when leaving contact (S-18)."""
     args = parse_args(MoveArgs, raw, "move")
     m = p.model(args.id)
-    use_element(p, m.id, TurnElement.MOVE)
+    resumed = resumes_move(p, m)
+    if not resumed:
+        use_element(p, m.id, TurnElement.MOVE)
     inches = distance(m.position, args.to)
     leg = Leg(Fraction(inches).limit_denominator(100), args.mode, args.difficult)
+    spent = Fraction(m.movement_spent).limit_denominator(100)
     cost = check_path(m.sheet.movement, [leg], m.conditions)
+    if spent + cost > m.sheet.movement:
+        raise RulesError(
+            f"This move costs {float(cost):.1f} inches of movement but only "
+            f"{float(m.sheet.movement - spent):.1f} of {m.id}'s Movement {m.sheet.movement} "
+            "is left this Turn (S-6, SA-51)."
+        )
     if m.hidden:
-        check_sneak(m, cost)
+        check_sneak(m, cost + spent)
     before = contacts(game.catalog, p.state, m.id)
-    p.emit("moved", "S-6", id=m.id, to=list(args.to), moved=round(inches, 3))
+    p.emit("moved", "S-6", id=m.id, to=list(args.to), moved=round(inches, 3),
+           cost=round(float(cost), 3), **({"resumed": True} if resumed else {}))  # fmt: skip
     left = {k: v for k, v in before.items() if k not in contacts(game.catalog, p.state, m.id)}
     offer_aoos(p, m.id, left)
+
+
+def resumes_move(p: Pending, m: Model) -> bool:
+    """Whether this move goes on with the Turn's Move after an Instant made during it (SA-51).
+
+    An Instant may come before, after or during movement (S-5): after Move then Instant, a
+    second ``move`` of the same Turn resumes the Move, within what is left of Movement.
+    """
+    if p.state.current != m.id or TurnElement.ACTION.value in m.elements:
+        return False
+    done = acted(m)
+    return TurnElement.MOVE.value in done and done[-1:] == (TurnElement.INSTANT.value,)
 
 
 def check_sneak(m: Model, cost: Fraction) -> None:

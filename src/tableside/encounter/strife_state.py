@@ -33,6 +33,7 @@ class Model:
     hidden: bool = False
     instant_barred: bool = False  # this Turn's Instant went out of turn (S-4, SA-34)
     fresh: tuple[str, ...] = ()  # conditions put on it during its own Turn: not ticked (SA-50)
+    movement_spent: float = 0.0  # Movement its regular Move used this Turn (S-6, SA-51)
 
     @property
     def down(self) -> bool:
@@ -109,7 +110,8 @@ def _turn_started(state: FightState, d: JSON) -> FightState:
     rounds, has_instant = state.rounds.start_turn(d["id"])
     m = state.models[d["id"]]
     elements = () if has_instant else ("instant",)  # used out of turn already (S-4)
-    model = copy_with(m, elements=elements, moved=0.0, instant_barred=not has_instant)
+    model = copy_with(m, elements=elements, moved=0.0, movement_spent=0.0,
+                      instant_barred=not has_instant)  # fmt: skip
     return copy_with(state.with_model(model), turn=int(d["turn"]), rounds=rounds, aoo=AooTracker(),
                      offers=(), last_damaged=None, last_damaged_by=None)  # fmt: skip
 
@@ -135,6 +137,15 @@ def _condition(state: FightState, d: JSON) -> FightState:
     return state.with_model(
         copy_with(m, conditions=add_condition(m.conditions, added), fresh=fresh)
     )
+
+
+def _moved(state: FightState, d: JSON) -> FightState:
+    """A move: the inches add up over the Turn, as does a regular Move's cost (SA-51)."""
+    m = state.models[d["id"]]
+    return state.with_model(copy_with(
+        m, position=point(d["to"]), moved=m.moved + float(d["moved"]),
+        movement_spent=m.movement_spent + float(d.get("cost", 0.0)),
+    ))  # fmt: skip
 
 
 def _ticked(state: FightState, d: JSON) -> FightState:
@@ -191,7 +202,7 @@ EVOLVE: dict[str, Callable[[FightState, JSON], FightState]] = {
     "order_set": lambda s, d: copy_with(s, order=tuple(d["order"]), turn=int(d["turn"])),
     "bottom_of_queue": lambda s, d: copy_with(s, bottom=(*s.bottom, d["id"])),
     "element_used": _element,
-    "moved": lambda s, d: _update(s, d, position=point(d["to"]), moved=float(d["moved"])),
+    "moved": _moved,
     "hp_set": _hp,
     "condition_added": _condition,
     "conditions_ticked": _ticked,
