@@ -388,3 +388,25 @@ def test_sa51_without_an_instant_a_second_move_is_refused() -> None:
     do(e, "move", id="Sera", to=[0.0, 7.0, 0.0])
     with pytest.raises(TablesideError, match="one move"):
         do(e, "move", id="Sera", to=[0.0, 8.0, 0.0])
+
+
+def test_sa52_the_disengage_action_leaves_contact_without_attacks_of_opportunity() -> None:
+    """S-6, S-18, SA-52: half Movement, no AoO offered, and the Action ends the Turn."""
+    e = duel()
+    do(e, "next")  # Aldric (Movement 5), in contact with the Goblin
+    with pytest.raises(TablesideError, match=r'at most half of Aldric\'s Movement \(2\.5"\)'):
+        do(e, "disengage", id="Aldric", to=[-3.0, 0.0, 0.0])
+    record = do(e, "disengage", id="Aldric", to=[-1.5, 0.0, 0.0])
+    assert "aoo_offered" not in [ev.kind for ev in record.events]
+    assert e.state.offers == ()
+    with pytest.raises(TablesideError, match="Action, which ends the Turn"):
+        do(e, "move", id="Aldric", to=[-2.0, 0.0, 0.0])
+
+
+def test_sa52_no_disengage_action_after_moving() -> None:
+    """S-6: a Disengage Action is only possible before moving this Turn."""
+    e = duel()
+    do(e, "next")
+    do(e, "move", id="Aldric", to=[0.0, -0.5, 0.0])
+    with pytest.raises(TablesideError, match="only possible before moving"):
+        do(e, "disengage", id="Aldric", to=[-1.5, 0.0, 0.0])

@@ -70,6 +70,8 @@ from tableside.strife.movement import (
     Leg,
     MoveMode,
     check_path,
+    disengage_action_limit,
+    path_cost,
     roll_with_the_blow_limit,
     sprint_plan,
 )
@@ -127,6 +129,14 @@ class MoveArgs(Args):
     id: str = ID
     to: Coordinates
     mode: MoveMode = MoveMode.WALK
+    difficult: Flag = False
+
+
+class DisengageArgs(Args):
+    """disengage: the Disengage Action, half Movement without Attacks of Opportunity (S-6)."""
+
+    id: str = ID
+    to: Coordinates
     difficult: Flag = False
 
 
@@ -877,6 +887,28 @@ def sprint_to(game: StrifeFight, p: Pending, m: Model, to: Any, rng: Rng) -> Non
     )
 
 
+def do_disengage(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
+    """The Disengage Action: at most half Movement, before any move, provoking nothing (S-6).
+
+    Being an Action, it ends the Turn (S-5); leaving base contact this way offers no Attack of
+    Opportunity (S-18, SA-52).
+    """
+    args = parse_args(DisengageArgs, raw, "disengage")
+    m = p.model(args.id)
+    limit = disengage_action_limit(m.sheet.movement, TurnElement.MOVE.value in acted(m))
+    use_element(p, m.id, TurnElement.ACTION)
+    inches = distance(m.position, args.to)
+    leg = Leg(Fraction(inches).limit_denominator(100), MoveMode.WALK, args.difficult)
+    cost = path_cost([leg], m.conditions)
+    if cost > limit:
+        raise RulesError(
+            f"A Disengage Action moves at most half of {m.id}'s Movement ({float(limit):g}\"); "
+            f'this one costs {float(cost):.1f}" (S-6).'
+        )
+    p.emit("moved", "S-6", id=m.id, to=list(args.to), moved=round(inches, 3),
+           cost=round(float(cost), 3), disengage=True)  # fmt: skip
+
+
 def do_roll(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
     """Roll with the Blow after damage: ≤ half Movement, −10 Initiative, Knocked Down (S-19)."""
     args = parse_args(RollArgs, raw, "roll_with_the_blow")
@@ -1015,6 +1047,7 @@ HANDLERS: dict[str, Any] = {
     "next": do_next,
     "bottom": do_bottom,
     "move": do_move,
+    "disengage": do_disengage,
     "attack": do_attack,
     "aoo": do_aoo,
     "cast": do_cast,
