@@ -2,19 +2,24 @@
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from tableside.encounter.decisions import Ask, Choice, Policy, WaitingError
 from tableside.encounter.engine import Encounter, command_rng
 from tableside.encounter.log import Command, Event, LogRecord, RecordKind
 from tableside.encounter.strife_fight import AttackItem, Pending, StrifeFight, attack_setup
+from tableside.encounter.strife_policy import next_command
 from tableside.encounter.strife_state import FightState
 from tableside.errors import TablesideError
 from tableside.strife.odds import attack_odds
 
 SEED = 3
+SETUP = 4  # the duel's adds and start: the property test does not undo them
 
 
 def ask_all(choice: Choice) -> Ask:
@@ -393,3 +398,58 @@ def test_d6_missing_or_stray_dice_are_refused_by_the_one_shot_engine() -> None:
     with pytest.raises(TablesideError, match="not both"):
         do(e, "attack", (50,), **{**goblin_attack(), "physical": ["Goblin"]})
     assert e.revision == 4 and e.state.rounds.can_react("Aldric")
+
+
+# --- D-1 … D-3 on the fight: any interleaving replays -------------------------------------------
+
+
+def ask_with_deadline(choice: Choice) -> Ask:
+    return Ask(Policy.KEEP) if choice.given else Ask(Policy.ASK, 1.0)
+
+
+def answer_value(data: st.DataObject, choice: Choice) -> Any:
+    if not choice.free:
+        return data.draw(st.sampled_from(values(choice)))
+    option = choice.options[0]
+    faces = st.lists(st.integers(1, option["sides"]), min_size=option["count"],
+                     max_size=option["count"])  # fmt: skip
+    return data.draw(st.one_of(st.none(), faces))
+
+
+def policy_command(data: st.DataObject, state: FightState) -> Command:
+    """The simulation policy's command, its Reactions left to the defenders, dice maybe physical."""
+    command = next_command(state)
+    if command.kind != "attack":
+        return command
+    attacks = [{k: v for k, v in a.items() if k != "reaction"} for a in command.args["attacks"]]
+    args: dict[str, Any] = {**command.args, "attacks": attacks}
+    rollers = [args["attacker"], *(a["defender"] for a in attacks)]
+    physical = data.draw(st.lists(st.sampled_from(rollers), max_size=2, unique=True))
+    return Command("attack", {**args, "physical": physical} if physical else args)
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_d7_d6_any_interleaving_of_commands_answers_timeouts_undo_and_redo_replays(
+    data: st.DataObject,
+) -> None:
+    e = duel()
+    for _ in range(data.draw(st.integers(4, 30), label="steps")):
+        op = data.draw(
+            st.sampled_from(["command", "command", "answer", "answer", "expire", "undo", "redo"])
+        )
+        with contextlib.suppress(TablesideError):
+            if op == "answer" and e.pending is not None:
+                request = data.draw(st.sampled_from(e.pending.open))
+                e.answer(request.id, answer_value(data, request.choice), "seat", ask_with_deadline)
+            elif op == "expire":
+                e.expire(2.0, ask_with_deadline)
+            elif op == "undo" and (e.pending is not None or len(e.applied) > SETUP):
+                e.undo()
+            elif op == "redo":
+                e.redo()
+            elif op == "command" and not e.state.ended:
+                e.execute(policy_command(data, e.state), asker=ask_with_deadline)
+    rebuilt = Encounter.from_records(e.game, SEED, e.records)
+    assert rebuilt.state == e.state and rebuilt.pending == e.pending
+    assert e.verify_replay().state == e.state
