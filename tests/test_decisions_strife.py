@@ -334,7 +334,27 @@ def test_d6_the_next_stage_is_listed_for_its_roller_once_the_reaction_is_declare
     assert (after_parry[-1].combatant, after_parry[-1].path) == ("Goblin", ("rolled", "0.damage"))
     assert (after_parry[-1].options[0]["count"], after_parry[-1].options[0]["sides"]) == (1, 8)
     done = staged(rolled={"0.hit": [90], "0.reaction": [2], "0.damage": [5]})
-    assert [c.kind for c in choices(e, "attack", **done)] == ["reaction"]
+    listed = choices(e, "attack", **done)
+    assert all(c.given for c in listed) and [c.kind for c in listed] == ["reaction", *["dice"] * 3]
+
+
+def test_d6_dice_already_entered_are_listed_as_given_by_their_roller() -> None:
+    e = duel()
+    listed = choices(e, "attack", **staged(rolled={"0.hit": [90], "0.reaction": [2]}))
+    given = [(c.key, c.combatant) for c in listed if c.kind == "dice" and c.given]
+    assert given == [("dice.0.hit", "Goblin"), ("dice.0.reaction", "Aldric")]
+
+
+def test_d6_dice_entered_ahead_of_their_stage_are_refused() -> None:
+    e = duel()
+    with pytest.raises(TablesideError, match=r"'0.damage' before the hit roll of attack 1"):
+        choices(e, "attack", **staged(rolled={"0.damage": [5]}))
+    early = {**goblin_attack(), "physical": PHYSICAL, "rolled": {"0.hit": [90]}}
+    with pytest.raises(TablesideError, match="before every Reaction of the attack is declared"):
+        e.execute(Command("attack", early), asker=ask_open)
+    with pytest.raises(TablesideError, match="with an index below 1"):
+        choices(e, "attack", **staged(rolled={"1.hit": [5]}))
+    assert e.revision == SETUP and e.pending is None
 
 
 def test_d6_three_stages_answered_in_order_equal_the_dice_typed_at_once() -> None:

@@ -30,7 +30,14 @@ from tableside.dice import Rng, SeededRng
 from tableside.dice.laws import probability
 from tableside.encounter.decisions import Choice, approval, put
 from tableside.encounter.log import JSON, Command
-from tableside.encounter.strife_dice import PHYSICAL_ARGS, DiceNeededError
+from tableside.encounter.strife_dice import (
+    PHYSICAL_ARGS,
+    AttackStages,
+    DiceNeededError,
+    Entered,
+    StageDice,
+    stage_key,
+)
 from tableside.encounter.strife_fight import (
     AttackArgs,
     AttackItem,
@@ -38,10 +45,11 @@ from tableside.encounter.strife_fight import (
     Pending,
     StrifeFight,
     attack_setup,
+    physical_dice,
 )
 from tableside.encounter.strife_state import FightState, Model
 from tableside.encounter.war_args import parse_args
-from tableside.errors import TablesideError
+from tableside.errors import RulesError, TablesideError
 from tableside.strife.loadout import loadout
 from tableside.strife.odds import attack_odds
 
@@ -118,6 +126,7 @@ def attack_choices(
 ) -> list[Choice]:
     """An attack's Host approval, its defenders' Reactions, then its next stage of dice."""
     args = parse_args(AttackArgs, command.args, "attack")
+    physical_dice(args, rng)
     dry_run(game, state, command, rng)
     found: list[Choice] = []
     proposal = attack_approval(game, state, args)
@@ -125,10 +134,18 @@ def attack_choices(
         found.append(proposal)
     reactions = reaction_choices(game, state, command, args, rng)
     found.extend(reactions)
-    if args.physical and all(c.given for c in reactions):
+    found.extend(given_dice(game, state, args))
+    if not args.physical:
+        return found
+    if all(c.given for c in reactions):
         stage = next_dice(game, state, command, rng)
         if stage is not None:
-            found.append(stage)
+            found.append(dice_choice(stage, given=False))
+    elif any(faces is not None for faces in args.rolled.values()):
+        raise RulesError(
+            "rolled gives dice before every Reaction of the attack is declared: physical dice "
+            "are entered stage by stage, once the Reactions are in (D-6)."
+        )
     return found
 
 
@@ -282,35 +299,68 @@ def reaction_options(
     return found
 
 
-def next_dice(game: StrifeFight, state: FightState, command: Command, rng: Rng) -> Choice | None:
-    """The next stage of physical dice still to enter, for its roller (D-6); None: all in.
+def next_dice(game: StrifeFight, state: FightState, command: Command, rng: Rng) -> StageDice | None:
+    """The next stage of physical dice still to enter (D-6); None: all in.
 
     The Action is decided on a copy of its own dice stream, every stage entered so far played
-    back, until a physical roller's stage has no faces yet: that stage is the one asked.
+    back, until a physical roller's stage has no faces yet: that stage is the one asked. Faces
+    already entered for a later stage are refused (the dice come stage by stage, in order).
     """
     try:
         game.pending(state, command, throwaway(rng), describe=False)
     except DiceNeededError as need:
-        stage = need.stage
-        return Choice(
-            kind="dice",
-            combatant=stage.roller,
-            path=("rolled", stage.key),
-            options=(
-                {
-                    "value": None,
-                    "label": f"{stage.count}d{stage.sides}: the server rolls them",
-                    "count": stage.count,
-                    "sides": stage.sides,
-                },
-            ),
-            suggested=None,
-            prompt=f"{stage.roller}: roll {stage.count}d{stage.sides} for {stage.what} and "
-            "enter the faces.",
-            free=True,
-            key=f"dice.{stage.key}",
-        )
+        rolled = command.args.get("rolled") or {}
+        ahead = [k for k, faces in rolled.items() if faces is not None and k not in need.used]
+        if ahead:
+            raise RulesError(
+                f"rolled gives dice for {ahead[0]!r} before {need.stage.what} "
+                f"({need.stage.key!r}) is rolled: physical dice are entered stage by stage, "
+                "in order (D-6)."
+            ) from None
+        return need.stage
     return None
+
+
+def dice_choice(stage: StageDice, given: bool) -> Choice:
+    """The roller's entry of one stage's faces (free: checked by the game when rolled)."""
+    return Choice(
+        kind="dice",
+        combatant=stage.roller,
+        path=("rolled", stage.key),
+        options=(
+            {
+                "value": None,
+                "label": f"{stage.count}d{stage.sides}: the server rolls them",
+                "count": stage.count,
+                "sides": stage.sides,
+            },
+        ),
+        suggested=None,
+        given=given,
+        prompt=f"{stage.roller}: roll {stage.count}d{stage.sides} for {stage.what} and enter "
+        "the faces.",
+        free=True,
+        key=f"dice.{stage.key}",
+    )
+
+
+def given_dice(game: StrifeFight, state: FightState, args: AttackArgs) -> list[Choice]:
+    """The stages whose faces (or null) the arguments already carry, for the asker to judge.
+
+    A roller's dice are its own: listed as given, the policy sees who entered them.
+    """
+    attacker = state.models[args.attacker]
+    found = []
+    for key in args.rolled:
+        index, stage = stage_key(key, len(args.attacks))
+        item = args.attacks[index]
+        setup = attack_setup(game, Pending(state), attacker, item)
+        stages = AttackStages(
+            Entered(frozenset(), {}), SeededRng(0), index, setup, attacker.id, item.defender,
+            item.precision,
+        )  # fmt: skip
+        found.append(dice_choice(stages.describe(stage), given=True))
+    return found
 
 
 # --- the cast ---------------------------------------------------------------------------------

@@ -61,14 +61,18 @@ class StageDice:
 
 
 class DiceNeededError(RulesError):
-    """A physical roller's stage has no faces yet: the decision waits for them."""
+    """A physical roller's stage has no faces yet: the decision waits for them.
 
-    def __init__(self, stage: StageDice) -> None:
+    ``used``: the stages entered so far that the decision played back before it stopped.
+    """
+
+    def __init__(self, stage: StageDice, used: frozenset[str]) -> None:
         super().__init__(
             f"{stage.what.capitalize()} needs {stage.roller}'s physical dice: {stage.count}d"
             f"{stage.sides} in rolled[{stage.key!r}] (or null for the server to roll them)."
         )
         self.stage = stage
+        self.used = used
 
 
 @dataclass(slots=True)
@@ -109,7 +113,7 @@ class _Physical:
     def roll(self, sides: int) -> int:
         stage = self.stage
         if self.faces is None:
-            raise DiceNeededError(stage)
+            raise DiceNeededError(stage, frozenset(self.entered.used))
         if self.next == 0:
             check_faces(stage, self.faces)
             self.entered.used.add(stage.key)
@@ -162,10 +166,14 @@ class AttackStages:
         if key in self.entered.rolled and self.entered.rolled[key] is None:
             self.entered.used.add(key)
             return self.stream  # null: the server rolls this stage after all
+        return _Physical(self.entered, self.describe(stage), self.entered.rolled.get(key))
+
+    def describe(self, stage: str) -> StageDice:
+        """One stage of this attack: its key, roller and dice."""
+        roller = self.attacker if STAGE_ROLLER[stage] == "attacker" else self.defender
         count, sides = self._dice(stage)
         what = f"{STAGE_WORDS[stage]} of attack {self.index + 1}"
-        found = StageDice(key, roller, count, sides, what)
-        return _Physical(self.entered, found, self.entered.rolled.get(key))
+        return StageDice(f"{self.index}.{stage}", roller, count, sides, what)
 
     def _dice(self, stage: str) -> tuple[int, int]:
         """How many dice of how many sides a stage rolls (when it is rolled)."""
@@ -179,14 +187,22 @@ class AttackStages:
         return 1, D20
 
 
-def entered_dice(physical: Sequence[str], rolled: Mapping[str, Sequence[int] | None]) -> Entered:
-    """The command's physical dice (refusing entries of a stage nobody rolls physically)."""
+def stage_key(key: str, attacks: int) -> tuple[int, str]:
+    """``(attack index, stage)`` of a ``rolled`` key such as ``0.hit`` (refusing others)."""
+    index, _, stage = key.partition(".")
+    if not index.isdigit() or int(index) >= attacks or stage not in STAGE_ROLLER:
+        stages = ", ".join(STAGE_ROLLER)
+        raise RulesError(
+            f"rolled names stage {key!r}; a stage is '<attack index>.<stage>' with an index "
+            f"below {attacks} and a stage of {stages}."
+        )
+    return int(index), stage
+
+
+def entered_dice(
+    physical: Sequence[str], rolled: Mapping[str, Sequence[int] | None], attacks: int
+) -> Entered:
+    """The command's physical dice (refusing entries that name no stage of its attacks)."""
     for key in rolled:
-        index, _, stage = key.partition(".")
-        if not index.isdigit() or stage not in STAGE_ROLLER:
-            stages = ", ".join(STAGE_ROLLER)
-            raise RulesError(
-                f"rolled names stage {key!r}; a stage is '<attack index>.<stage>' with a stage "
-                f"of {stages}."
-            )
+        stage_key(key, attacks)
     return Entered(frozenset(physical), rolled)

@@ -590,7 +590,7 @@ def physical_dice(args: AttackArgs, rng: Rng) -> Entered | None:
             "Give physical dice either all at once (dice) or stage by stage (physical and "
             "rolled), not both."
         )
-    return entered_dice(args.physical, args.rolled)
+    return entered_dice(args.physical, args.rolled, len(args.attacks))
 
 
 def check_allowance(game: StrifeFight, attacker: Model, weapons: Sequence[str]) -> None:
