@@ -473,3 +473,30 @@ def test_d7_d6_any_interleaving_of_commands_answers_timeouts_undo_and_redo_repla
     rebuilt = Encounter.from_records(e.game, SEED, e.records)
     assert rebuilt.state == e.state and rebuilt.pending == e.pending
     assert e.verify_replay().state == e.state
+
+
+def test_d6_a_ward_off_roll_off_asks_each_roller_for_its_own_d20() -> None:
+    e = duel()
+    do(e, "next")  # Aldric's Turn
+    attack = {"attacker": "Aldric", "attacks": [{"defender": "Goblin"}]}
+    e.execute(Command("attack", {**attack, "physical": ["Aldric", "Goblin"]}), asker=ask_open)
+    asked = []
+    for answer in ("ward_off", [20], [1], [90], [4]):
+        assert e.pending is not None
+        (request,) = e.pending.open
+        asked.append((request.choice.combatant, request.choice.path[-1]))
+        last = e.answer(request.id, answer, "seat", ask_open)
+    assert asked == [("Goblin", "reaction"), ("Aldric", "0.ward_off_attacker"),
+                     ("Goblin", "0.ward_off_defender"), ("Aldric", "0.hit"),
+                     ("Aldric", "0.damage")]  # fmt: skip
+    typed = {**attack, "attacks": [{"defender": "Goblin", "reaction": "ward_off"}]}
+    again = duel()
+    do(again, "next")
+    assert last.events == again.execute(Command("attack", typed, (20, 1, 90, 4))).events
+
+
+def test_d6_a_precision_attack_asks_for_two_d100() -> None:
+    e = duel()
+    precise = goblin_attack(precision=True, reaction=None)
+    (dice,) = [c for c in choices(e, "attack", **precise, physical=["Goblin"]) if c.kind == "dice"]
+    assert (dice.options[0]["count"], dice.options[0]["sides"]) == (2, 100)
