@@ -397,11 +397,20 @@ def test_d6_bad_dice_are_refused_with_one_sentence_and_nothing_changes() -> None
     (request,) = e.pending.open
     before = (e.revision, e.pending, e.state)
     with pytest.raises(TablesideError, match=r"hit roll of attack 1 .* needs 1 die of 1 to 100, "
-                       r"not \[101\]"):  # fmt: skip
+                       r"not \[0\]"):  # fmt: skip
+        e.answer(request.id, [0], "seat", ask_open)
+    with pytest.raises(TablesideError, match=r"rolled.0.hit.0: .* 100 \(got 101\)"):
         e.answer(request.id, [101], "seat", ask_open)
     with pytest.raises(TablesideError, match=r"not \[50, 60\]"):
         e.answer(request.id, [50, 60], "seat", ask_open)
     assert (e.revision, e.pending, e.state) == before
+    e.answer(request.id, [90], "seat", ask_open)
+    assert e.pending is not None
+    (parry,) = e.pending.open
+    with pytest.raises(TablesideError, match=r"Block/Parry test of attack 1 \(Aldric's 1d20\) "
+                       r"needs 1 die of 1 to 20, not \[21\]"):  # fmt: skip
+        e.answer(parry.id, [21], "seat", ask_open)
+    assert e.pending.open == (parry,)
 
 
 def test_d6_missing_or_stray_dice_are_refused_by_the_one_shot_engine() -> None:

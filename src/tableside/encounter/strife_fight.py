@@ -25,7 +25,10 @@ from tableside.encounter.strife_state import FightState, Model, condition_json, 
 from tableside.encounter.war_args import ID, Args, Coordinates, parse_args
 from tableside.errors import RulesError
 from tableside.limits import (
+    DIE_FACE_MAX,
+    DIE_FACE_MIN,
     HOST_VALUE_MAX,
+    ID_MAX,
     MODIFIER_MAX,
     MODIFIERS_MAX,
     POWER_COST_MAX,
@@ -66,6 +69,7 @@ from tableside.strife.checks import (
     stat_test,
 )
 from tableside.strife.conditions import EXHAUSTION, KNOCKED_DOWN, condition
+from tableside.strife.dice import MAX_DICE
 from tableside.strife.limits import PlannedAttack, check_4_3_2
 from tableside.strife.loadout import effective_ac, loadout
 from tableside.strife.movement import (
@@ -91,7 +95,8 @@ from tableside.strife.turns import (
 )
 
 Modifier = Annotated[int, Field(ge=-MODIFIER_MAX, le=MODIFIER_MAX)]
-Face = Annotated[int, Field(ge=-1000, le=1000)]  # checked against its die by the stage (D-6)
+Face = Annotated[int, Field(ge=DIE_FACE_MIN, le=DIE_FACE_MAX)]  # checked against its die (D-6)
+STAGES_MAX = 8 * 6  # ``rolled``: eight attacks of six stages each (D-6)
 CONTACT = 1.0  # inches between centres that count as base contact (SA addendum)
 NEXT_TURN_END = "the end of its next Turn"
 STRAIGHT_BACK_TOLERANCE = 0.05  # inches off the attacker–defender line a roll may stray (SA-44)
@@ -155,9 +160,10 @@ class AttackArgs(Args):
     attacker: str = ID
     attacks: tuple[AttackItem, ...] = Field(min_length=1, max_length=8)
     physical: tuple[Annotated[str, ID], ...] = Field(default=(), max_length=16)
-    rolled: dict[Annotated[str, Field(max_length=40)], tuple[Face, ...] | None] = Field(
-        default_factory=dict, max_length=64
-    )
+    rolled: dict[
+        Annotated[str, Field(max_length=ID_MAX)],
+        Annotated[tuple[Face, ...], Field(max_length=MAX_DICE)] | None,
+    ] = Field(default_factory=dict, max_length=STAGES_MAX)
 
 
 class CastArgs(Args):
