@@ -509,3 +509,25 @@ def test_d6_a_precision_attack_asks_for_two_d100() -> None:
     precise = goblin_attack(precision=True, reaction=None)
     (dice,) = [c for c in choices(e, "attack", **precise, physical=["Goblin"]) if c.kind == "dice"]
     assert (dice.options[0]["count"], dice.options[0]["sides"]) == (2, 100)
+
+
+def test_d6_d7_an_automatic_npc_reacts_at_once_and_only_the_pcs_dice_are_asked() -> None:
+    e = duel()
+    do(e, "next")  # Aldric's Turn; the Host's Goblin decides automatically (D-5)
+
+    def table(choice: Choice) -> Ask:
+        return Ask(Policy.TAKE if choice.combatant == "Goblin" else Policy.ASK)
+
+    attack = {"attacker": "Aldric", "attacks": [{"defender": "Goblin"}]}
+    e.execute(Command("attack", {**attack, "physical": ["Aldric"]}), asker=table)
+    asked = []
+    while e.pending is not None:
+        (request,) = e.pending.open
+        asked.append((request.choice.combatant, request.choice.path[-1]))
+        last = e.answer(request.id, {"0.ward_off_attacker": [15], "0.hit": [80]}.get(
+            str(request.choice.path[-1]), [3]), "seat:aldric", table)  # fmt: skip
+    assert asked[0] == ("Aldric", "0.ward_off_attacker")  # the Goblin Wards off, unasked
+    assert all(who == "Aldric" for who, _ in asked)
+    assert last.command is not None
+    assert last.command.args["attacks"][0]["reaction"] == "ward_off"
+    assert e.verify_replay().state == e.state
