@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from strife_builders import sheet
 
 from tableside.encounter.decisions import Ask, Choice, Policy, WaitingError
 from tableside.encounter.engine import Encounter, command_rng
@@ -135,8 +136,9 @@ def test_d7_a_given_reaction_is_listed_as_given() -> None:
 
 def test_d7_one_reaction_per_round_is_asked_attack_by_attack() -> None:
     e = duel()
-    do(e, "next")  # Aldric attacks the Goblin twice (4-3-2, S-17)
-    twice = {"attacker": "Aldric", "attacks": [{"defender": "Goblin"}, {"defender": "Goblin"}]}
+    do(e, "next")
+    do(e, "next")  # Sera attacks the Goblin with both Daggers (SA-46)
+    twice = {"attacker": "Sera", "attacks": [{"defender": "Goblin"}, {"defender": "Goblin"}]}
     assert [c.key for c in choices(e, "attack", **twice)] == ["reaction.0"]
     declined = {
         **twice,
@@ -155,7 +157,8 @@ def test_d7_one_reaction_per_round_is_asked_attack_by_attack() -> None:
 def test_d7_the_defender_answers_attack_by_attack_and_cannot_spend_its_reaction_twice() -> None:
     e = duel()
     do(e, "next")
-    twice = {"attacker": "Aldric", "attacks": [{"defender": "Goblin"}, {"defender": "Goblin"}]}
+    do(e, "next")  # Sera, with both Daggers
+    twice = {"attacker": "Sera", "attacks": [{"defender": "Goblin"}, {"defender": "Goblin"}]}
     record = e.execute(Command("attack", twice), asker=ask_all)
     assert record.kind == RecordKind.REQUEST and e.pending is not None
     (first,) = e.pending.open
@@ -264,13 +267,21 @@ def test_d4_raw_modifiers_need_the_hosts_approval() -> None:
     assert not [c for c in choices(e, "attack", **goblin_attack()) if c.kind == "approve"]
 
 
-def test_d4_an_unequipped_weapon_needs_the_hosts_approval() -> None:
-    e = duel()
-    listed = choices(e, "attack", **goblin_attack(weapon="Halberd", reaction=None))
+def test_d4_a_weapon_an_unarmed_model_names_needs_the_hosts_approval() -> None:
+    e: Encounter[FightState] = Encounter(StrifeFight(), SEED)
+    brawler = sheet("Brawler").model_dump(mode="json")
+    do(e, "add", (20,), id="Brawler", sheet=brawler, side="heroes", position=[0, 0, 0])
+    do(e, "add", (12,), id="Goblin", model="Goblin", side="monsters", position=[1, 0, 0])
+    do(e, "start")
+    assert e.state.current == "Brawler"  # it holds nothing: it may name a weapon (SA-45)
+    named = {"attacker": "Brawler", "attacks": [{"defender": "Goblin", "weapon": "Long Sword"}]}
+    listed = choices(e, "attack", **named)
     assert [c.kind for c in listed] == ["approve", "reaction"]
-    assert "Halberd (not equipped)" in listed[0].prompt
-    listed = choices(e, "attack", **goblin_attack(weapon="Spear", reaction=None))
-    assert [c.kind for c in listed] == ["reaction"]
+    assert "Long Sword (not held)" in listed[0].prompt
+    assert e.execute(Command("attack", named), asker=keep_all).kind == RecordKind.COMMAND
+    e2 = duel()
+    listed = choices(e2, "attack", **goblin_attack(weapon="Spear", reaction=None))
+    assert [c.kind for c in listed] == ["reaction"]  # the Spear it holds: nothing to approve
 
 
 def test_d4_approved_modifiers_apply() -> None:

@@ -571,8 +571,10 @@ def do_attack(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> N
     args = parse_args(AttackArgs, raw, "attack")
     attacker = p.model(args.attacker)
     use_element(p, attacker.id, TurnElement.ACTION)
-    default = _default_weapon(game, attacker)
-    planned = [PlannedAttack(a.defender, a.weapon or default) for a in args.attacks]
+    # A model that holds no weapon names one with each attack (SA-45): no default is needed.
+    planned = [
+        PlannedAttack(a.defender, a.weapon or _default_weapon(game, attacker)) for a in args.attacks
+    ]
     check_allowance(game, attacker, [p.weapon for p in planned])
     check_4_3_2(planned, npc=attacker.sheet.npc)
     entered = physical_dice(args, rng)
