@@ -147,6 +147,9 @@ def test_d7_one_reaction_per_round_is_asked_attack_by_attack() -> None:
     listed = choices(e, "attack", **declined)
     assert [(c.key, c.given) for c in listed] == [("reaction.0", True), ("reaction.1", False)]
     assert values(listed[1]) == [None, "ward_off"]
+    assert listed[1].prompt == (
+        "Sera attacks Goblin with a Dagger (attack 2 of 2): how does Goblin react?"
+    )
     spent = {
         **twice,
         "attacks": [{"defender": "Goblin", "reaction": "ward_off"}, {"defender": "Goblin"}],

@@ -221,7 +221,10 @@ def reaction_choices(
             continue
         if not given:
             waiting.add(item.defender)
-        found.append(reaction_choice(game, attacker, defender, index, item, options, given))
+        which = f" (attack {index + 1} of {len(args.attacks)})" if len(args.attacks) > 1 else ""
+        found.append(
+            reaction_choice(game, attacker, defender, (index, which), item, options, given)
+        )
     return found
 
 
@@ -229,12 +232,16 @@ def reaction_choice(
     game: StrifeFight,
     attacker: Model,
     defender: Model,
-    index: int,
+    at: tuple[int, str],
     item: AttackItem,
     options: list[ReactionOption],
     given: bool,
 ) -> Choice:
-    """The defender's Reaction to attack ``index``, the option best for it suggested."""
+    """The defender's Reaction to one attack, the option best for it suggested.
+
+    ``at``: the attack's index in the Action and its place in words (`` (attack 2 of 3)``).
+    """
+    index, which = at
     best = min(options, key=lambda o: o.rank) if options else None
     weapon = item.weapon or game_weapon(game, attacker)
     article = "an" if weapon[:1].lower() in "aeiou" else "a"
@@ -245,7 +252,7 @@ def reaction_choice(
         options=tuple(o.to_json() for o in options),
         suggested=None if best is None else best.value,
         given=given,
-        prompt=f"{attacker.id} attacks {defender.id} with {article} {weapon}: "
+        prompt=f"{attacker.id} attacks {defender.id} with {article} {weapon}{which}: "
         f"how does {defender.id} react?",
         key=f"reaction.{index}",
     )
