@@ -80,7 +80,11 @@ def test_d8_m13_adjustments_are_listed_for_the_defender_only_when_it_has_the_sur
     assert choice.path == ()
     assert choice.free and not choice.given
     assert choice.suggested == {"mode": "best"}
-    assert [o["value"] for o in choice.options] == [{"mode": "best"}, {"mode": "none"}]
+    assert [o["value"] for o in choice.options] == [
+        {"mode": "best"},
+        {"mode": "none"},
+        {"mode": "explicit", "steps": []},
+    ]
     assert listed(encounter, strike(mode="none"))["adjustments"].given
     assert listed(encounter, strike(steps=[]))["adjustments"].given
     striker_surplus = surplus_war(defender_guard=1, striker_precision=20)
@@ -105,7 +109,7 @@ def test_d8_m10_each_options_outcome_is_what_the_resolved_strike_then_does(mode:
 def test_d8_the_two_options_differ_on_these_dice() -> None:
     """The fixture's dice are ones where the Defender's choice matters (not a vacuous check)."""
     choice = listed(surplus_war(), strike())["adjustments"]
-    best, none = (o["outcome"] for o in choice.options)
+    best, none, _ = (o["outcome"] for o in choice.options)
     assert best["final"] != none["final"]
     assert best["wear"] != none["wear"]
 
@@ -495,3 +499,15 @@ def test_d11_a_strike_the_war_refuses_is_refused_at_once_not_asked() -> None:
     with pytest.raises(TablesideError, match="Ranged Strike"):
         encounter.execute(far, asker=ask_kinds("approve", "adjustments", "obstruction"))
     assert encounter.revision == revision and encounter.pending is None
+
+
+def test_d8_the_defenders_answer_cannot_carry_a_hosts_modifier_along() -> None:
+    encounter = surplus_war()
+    encounter.execute(strike(), asker=ask_kinds("adjustments"))
+    assert encounter.pending is not None
+    (request,) = encounter.pending.open
+    revision = encounter.revision
+    for value in ({"mode": "best", "wear_flat": 1000}, {"boon": 6}, "best"):
+        with pytest.raises(TablesideError, match=request.id):
+            encounter.answer(request.id, value, "seat:2")
+    assert encounter.revision == revision and encounter.pending is not None

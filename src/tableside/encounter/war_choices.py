@@ -51,8 +51,12 @@ HOST_MODIFIERS: dict[str, int] = {
 OBSTRUCTION_SHOWN = 7
 """Obstruction counts offered with their outcomes, 0 … this (one per die kept, D-10)."""
 
-ADJUSTMENT_MODES = ("best", "none")
-"""The Defender's Adjustment options shown with their outcomes (explicit steps: free, D-8)."""
+ADJUSTMENT_OPTIONS: tuple[tuple[JSON, str], ...] = (
+    ({"mode": "best"}, "best"),
+    ({"mode": "none"}, "none"),
+    ({"mode": "explicit", "steps": []}, "explicit (the steps named; with none named, as none)"),
+)
+"""The Defender's Adjustment options shown with their outcomes (any explicit steps: D-8)."""
 
 CHECK_SIDES = {"roller": "striker", "opponent": "defender"}
 
@@ -274,17 +278,12 @@ def adjustments_choice(
     if base.adjuster != "defender":
         return None
     options = []
-    for mode in ADJUSTMENT_MODES:
-        outcome = trial.run({**chosen, "mode": mode})
+    for value, name in ADJUSTMENT_OPTIONS:
+        outcome = trial.run({**chosen, **value})
         if outcome is None:
             continue
-        options.append(
-            {
-                "value": {"mode": mode},
-                "label": f"{mode}: {outcome.label()}",
-                "outcome": outcome.data,
-            }
-        )
+        options.append({"value": value, "label": f"{name}: {outcome.label()}",
+                        "outcome": outcome.data})  # fmt: skip
     dice = " ".join(str(f) for f in base.data["natural"])
     return Choice(
         kind="adjustments",
