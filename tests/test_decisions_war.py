@@ -20,10 +20,12 @@ from tableside.dice import SeededRng
 from tableside.encounter.decisions import Ask, Choice, Policy
 from tableside.encounter.engine import Encounter, command_rng
 from tableside.encounter.log import Command, Event, RecordKind
+from tableside.encounter.war import strike_breakdown
 from tableside.encounter.war_state import WarState
 from tableside.errors import TablesideError
 from tableside.majesty.adjust import AdjustMode
 from tableside.majesty.odds import strike_odds
+from tableside.majesty.report import strike_dict
 from tableside.majesty.strike import roll_strike
 
 Asker = Callable[[Choice], Ask]
@@ -511,3 +513,16 @@ def test_d8_the_defenders_answer_cannot_carry_a_hosts_modifier_along() -> None:
         with pytest.raises(TablesideError, match=request.id):
             encounter.answer(request.id, value, "seat:2")
     assert encounter.revision == revision and encounter.pending is not None
+
+
+def test_d13_the_breakdown_of_an_interposed_strike_is_the_one_on_the_interposer() -> None:
+    encounter = guarded_war()
+    before = encounter.state
+    dice = (10,) * 7 + (5, 9, 10, 2, 6, 11, 12)  # the Control Check passes, then the Strike Roll
+    record = encounter.execute(Command("strike", strike(interpose={"Shield": True}).args, dice))
+    struck = next(e for e in record.events if e.kind == "strike_resolved")
+    assert struck.data["defender"] == "Shield"
+    rolled = tuple(struck.data["result"]["rolled"])
+    args = strike(interpose={"Shield": True}).args
+    again = strike_breakdown(encounter.game, before, args, rolled, "Shield")  # type: ignore[arg-type]
+    assert strike_dict(again) == struck.data["result"]  # type: ignore[arg-type]

@@ -1341,17 +1341,22 @@ HANDLERS: dict[str, Any] = {
 
 
 def strike_breakdown(
-    game: MajestyWar, before: WarState, raw: dict[str, Any], rolled: tuple[int, ...]
+    game: MajestyWar,
+    before: WarState,
+    raw: dict[str, Any],
+    rolled: tuple[int, ...],
+    target: str | None = None,
 ) -> StrikeResult | CheckResult:
     """The full result of a ``strike`` command, rebuilt from the state before it and its dice.
 
     The same setup :func:`do_strike` made (the Grappler's Strike: its Might Check), resolved on
     the dice it rolled (Boon/Bane extras included, in the order rolled), for the breakdown the
-    command line prints; nothing is applied.
+    command line prints; nothing is applied. ``target``: who was struck, when an elohim
+    interposed (M-16, D-13); the Defender otherwise.
     """
     args = cached_args(StrikeArgs, raw, "strike")
     p = Pending(before, describe=False)
-    striker, defender = p.combatant(args.striker), p.combatant(args.defender)
+    striker, defender = p.combatant(args.striker), p.combatant(target or args.defender)
     if args.two_ap and args.body is None and defender in grappling(before, striker.id):
         return check_with_dice(grappler_check(before, args, striker, defender), rolled)
     strike = strike_setup(game, args, striker, defender, before)
