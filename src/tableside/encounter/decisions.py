@@ -119,6 +119,7 @@ class Request:
             "suggested": c.suggested,
             "prompt": c.prompt,
             "free": c.free,
+            "given": c.given,
             "key": c.name,
             "deadline": self.deadline,
         }
@@ -134,6 +135,7 @@ class Request:
             suggested=data.get("suggested"),
             prompt=str(data.get("prompt") or ""),
             free=bool(data.get("free")),
+            given=bool(data.get("given")),
             key=str(data.get("key") or ""),
         )
         return cls(str(data["id"]), choice, data.get("deadline"))
