@@ -663,3 +663,45 @@ def test_m14_a_strikes_movement_is_logged_with_its_inches() -> None:
                 path=[[1.0, 0.0, 0.0], [1.0, 1.0, 0.0]])  # fmt: skip
     moved = next(e for e in record.events if e.kind == "moved")
     assert (moved.data["to"], moved.data["inches"]) == ([1.0, 1.0, 0.0], 2.0)
+
+
+# --- the Host's command line: Turn numbers and the Scroll after Carry Over (M-40, M-41) ----------
+
+
+def test_m40_turn_numbers_read_the_same_in_the_log_and_the_scroll() -> None:
+    """M-40: the log's "Turn N" is the Scroll's Turn column (both count from 1)."""
+    from rich.console import Console
+
+    from tableside.cli.war_render import event_text, scroll_table
+
+    encounter = war()
+    add(encounter, "Herald", speed=10, swiftness=40)
+    add(encounter, "Warrior", (9.0, 0.0, 0.0), side="fallen", speed=7, swiftness=10)
+    until_turn_of(encounter, "Warrior")
+    started = [e for r in encounter.records for e in r.events if e.kind == "turn_started"]
+    line = event_text(started[-1])
+    index = encounter.state.turn
+    assert line.startswith(f"Cycle 1, Turn {index + 1} (Segment ")
+    console = Console(width=100, record=True)
+    console.print(scroll_table(encounter.state))
+    row = next(r for r in console.export_text().splitlines() if "▶" in r)
+    assert f" {index + 1} " in row and "Warrior" in row
+
+
+def test_m41_the_scroll_shows_the_ap_a_turn_gets_after_carry_over() -> None:
+    """M-41, A-29: Herald carries 2 AP into its second Turn of the Cycle (3 AP): it shows 5."""
+    from rich.console import Console
+
+    from tableside.cli.war_render import scroll_table
+
+    encounter = war()
+    add(encounter, "Herald", speed=10, swiftness=40)
+    add(encounter, "Warrior", (9.0, 0.0, 0.0), side="fallen", speed=7, swiftness=10)
+    until_turn_of(encounter, "Herald")
+    assert [t.ap for t in encounter.state.order if t.combatant == "Herald"] == [7, 3]
+    do(encounter, "carry_over", id="Herald", ap=2)
+    console = Console(width=100, record=True)
+    console.print(scroll_table(encounter.state))
+    assert "5 (3 + 2 carried)" in console.export_text()
+    until_turn_of(encounter, "Herald")
+    assert who(encounter, "Herald").ap == 5
