@@ -155,11 +155,14 @@ def print_strike(game: Any, before: Any, record: LogRecord) -> None:
     from tableside.majesty.checks import CheckResult
     from tableside.majesty.report import check_dict, strike_dict
 
-    event = next(e for e in record.events if e.kind in ("strike_resolved", "check_resolved"))
+    struck = [e for e in record.events if e.kind == "strike_resolved"]  # after any interposing
+    checks = [e for e in record.events if e.kind == "check_resolved"]
+    event = (struck or checks)[0]
     if record.command is None:
         return
+    target = event.data.get("defender") if struck else None
     result = strike_breakdown(
-        game, before, record.command.args, tuple(event.data["result"]["rolled"])
+        game, before, record.command.args, tuple(event.data["result"]["rolled"]), target
     )
     console = encounter_cmds.wide_console()
     console.print(strike_sentence(record), markup=False)
