@@ -92,6 +92,13 @@ def strike(
             "M-37).",
         ),
     ] = None,
+    interpose: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="An eligible elohim in Defensive Stance that offers to take the Strike "
+            "(repeatable; M-16, D-13): it makes its Control Check, and on a pass is struck.",
+        ),
+    ] = None,
     dice: Dice = None,
     db: Db = None,
     revision: Revision = None,
@@ -113,7 +120,7 @@ def strike(
         defender_adjustments=defender_adjustments or None, inspiration=inspiration or None,
         obstruction=obstruction or None, superiority=superiority or None,
         mode=None if mode == AdjustMode.BEST else mode.value, body=with_grappled,
-        steps=steps)  # fmt: skip
+        steps=steps, interpose={c: True for c in interpose} if interpose else None)  # fmt: skip
 
 
 def explicit_steps(adjust: str | None, mode: AdjustMode) -> list[dict[str, Any]] | None:
@@ -335,7 +342,10 @@ def host_set(
     encounter_id: EncounterId,
     who: Annotated[str, typer.Argument(help="Combatant id.")],
     field: Annotated[str, typer.Argument(help=f"One of: {HOST_FIELDS}.")],
-    value: Annotated[str, typer.Argument(help="New value (x,y,z for position).")],
+    value: Annotated[
+        str,
+        typer.Argument(help="New value: a whole number, x,y,z for position, on or off for stance."),
+    ],
     db: Db = None,
     revision: Revision = None,
     json_out: Json = False,
@@ -345,13 +355,20 @@ def host_set(
     run(db, encounter_id, "host_set", revision, json_out, id=who, field=field, value=parsed)
 
 
+SWITCHES = {"on": 1, "off": 0, "true": 1, "false": 0, "yes": 1, "no": 0}
+
+
 def _number(text: str) -> int:
     from tableside.cli.parsing import InputError
 
+    if text.strip().lower() in SWITCHES:
+        return SWITCHES[text.strip().lower()]
     try:
         return int(text)
     except ValueError:
-        raise InputError(f"The value must be a whole number, not {text!r}.") from None
+        raise InputError(
+            f"The value must be a whole number (or on/off), not {text[:40]!r}."
+        ) from None
 
 
 WAR = EncounterKind("majesty-war", "War", war_view, state_json)
