@@ -296,3 +296,15 @@ def test_d13_war_strike_interpose_lets_an_eligible_elohim_take_the_strike(cli: C
     assert struck == ("Guard" if note["data"]["becomes_target"] else "Warrior")
     code, _out, err = cli.run("strike", war_id, "Herald", "Warrior", "--interpose", "Nobody")
     assert code == 2 and "Nobody" in err
+
+
+def test_a42_war_barrier_is_raised_shown_and_ended(cli: Cli) -> None:
+    """A-42: ``war barrier`` raises a Barrier the state and ``war show`` list; --off ends it."""
+    war_id = str(started(cli))
+    done = cli.json("barrier", war_id, "Ward", "--at", "6,0,0", "--radius", "1", "--resolve", "80")
+    assert done["state"]["barriers"] == [
+        {"id": "Ward", "center": [6.0, 0.0, 0.0], "radius": 1.0, "resolve": 80}
+    ]
+    code, out, _err = cli.run("show", war_id)
+    assert code == 0 and "Barriers (Knock Back stops at them): Ward at 6,0,0" in out
+    assert cli.json("barrier", war_id, "Ward", "--off")["state"]["barriers"] == []

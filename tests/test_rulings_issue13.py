@@ -705,3 +705,37 @@ def test_m41_the_scroll_shows_the_ap_a_turn_gets_after_carry_over() -> None:
     assert "5 (3 + 2 carried)" in console.export_text()
     until_turn_of(encounter, "Herald")
     assert who(encounter, "Herald").ap == 5
+
+
+# --- 16. Barriers (M-35, A-42) ---------------------------------------------------------------------
+
+
+def test_a42_knock_back_stops_at_a_barrier_with_its_resolve_as_endurance() -> None:
+    """A-42: Warrior (E 45) knocked 8.5" into a Barrier of Resolve 80 at x=6 (radius 1)."""
+    encounter = war()
+    add(encounter, "Herald", (0.0, 0.0, 0.0), swiftness=40)
+    add(encounter, "Warrior", (2.0, 0.0, 0.0), side="fallen", endurance=45, control=30)
+    do(encounter, "barrier", id="Ward", center=[6.0, 0.0, 0.0], radius=1.0, resolve=80)
+    record = do(encounter, "apply_effect", (5,) * 7, id="Warrior", effect="knock_back",
+                amount=8.5, by="Herald")  # fmt: skip
+    checks = [e.data["purpose"] for e in record.events if e.kind == "check_resolved"]
+    assert checks == ["Knock Back Control Check"]  # the Barrier makes no Check
+    wear = [(e.data["id"], e.data["amount"]) for e in record.events if e.kind == "wear_taken"]
+    # Stopped at the Barrier's surface (x = 5): 5.5" left → 5 Hits at Force 3 + 8 − 4 = 7.
+    assert wear == [("Warrior", 35)]
+    assert who(encounter, "Warrior").position == pytest.approx((5.0, 0.0, 0.0))
+
+
+def test_a42_an_elohim_before_the_barrier_is_met_first_and_the_barrier_can_end() -> None:
+    """A-42: the nearest thing on the path is met first; an ended Barrier stops nothing."""
+    encounter = war()
+    add(encounter, "Herald", (0.0, 0.0, 0.0), swiftness=40)
+    add(encounter, "Warrior", (2.0, 0.0, 0.0), side="fallen", endurance=45, control=30)
+    do(encounter, "barrier", id="Ward", center=[9.0, 0.0, 0.0], radius=1.0, resolve=80)
+    do(encounter, "barrier", id="Ward", on=False)
+    assert encounter.state.barriers == {}
+    with pytest.raises(TablesideError, match="no Barrier 'Ward'"):
+        do(encounter, "barrier", id="Ward", on=False)
+    do(encounter, "apply_effect", (5,) * 7, id="Warrior", effect="knock_back", amount=3.0,
+       by="Herald")  # fmt: skip
+    assert who(encounter, "Warrior").position == pytest.approx((5.0, 0.0, 0.0))

@@ -212,6 +212,24 @@ def dominion(
 
 
 @app.command()
+def barrier(
+    encounter_id: EncounterId,
+    name: Annotated[str, typer.Argument(help="The Barrier's name.")],
+    at: Annotated[str, typer.Option(help="Its centre x,y,z in inches.")] = "0,0,0",
+    radius: Annotated[float, typer.Option(help="Its radius in inches.")] = 1.0,
+    resolve: Annotated[int, typer.Option(help="Its Resolve strength (used as Endurance).")] = 0,
+    off: Annotated[bool, typer.Option("--off", help="The Barrier ends.")] = False,
+    db: Db = None,
+    revision: Revision = None,
+    json_out: Json = False,
+) -> None:
+    """Raise (or move, or with --off end) a Barrier: Knock Back collides with it (M-35, A-42)."""
+    run(db, encounter_id, "barrier", revision, json_out, id=name,
+        center=list(parse_point(at, "--at")), radius=radius, resolve=resolve,
+        on=not off)  # fmt: skip
+
+
+@app.command()
 def ruleset(
     encounter_id: EncounterId,
     name: Annotated[str, typer.Argument(help="standard or newer-full-stance.")],

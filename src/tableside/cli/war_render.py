@@ -105,6 +105,15 @@ def war_view(state: WarState, revision: int) -> RenderableType:
                 for name, d in state.dominions.items()
             )
         )
+    if state.barriers:
+        parts.append(
+            "Barriers (Knock Back stops at them): "
+            + "; ".join(
+                f'{name} at {",".join(f"{v:g}" for v in b.center)} radius {b.radius:g}", '
+                f"Resolve {b.resolve}"
+                for name, b in state.barriers.items()
+            )
+        )
     return Group(*parts)
 
 

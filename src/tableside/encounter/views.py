@@ -33,6 +33,10 @@ def state_json(state: WarState, revision: int) -> dict[str, Any]:
             {"id": name, "center": list(d.center), "radius": d.radius}
             for name, d in state.dominions.items()
         ],
+        "barriers": [
+            {"id": name, "center": list(b.center), "radius": b.radius, "resolve": b.resolve}
+            for name, b in state.barriers.items()
+        ],
     }
 
 
