@@ -707,7 +707,7 @@ def test_m41_the_scroll_shows_the_ap_a_turn_gets_after_carry_over() -> None:
     assert who(encounter, "Herald").ap == 5
 
 
-# --- 16. Barriers (M-35, A-42) ---------------------------------------------------------------------
+# --- 16. Barriers (M-35, A-42) -----------------------------------------------------------------
 
 
 def test_a42_knock_back_stops_at_a_barrier_with_its_resolve_as_endurance() -> None:
