@@ -256,6 +256,29 @@ def whole_turn(
     )
 
 
+@app.command()
+def disengage(
+    encounter_id: EncounterId,
+    who: Who,
+    to: Annotated[str, typer.Option(help="Destination x,y,z.")],
+    difficult: Annotated[bool, typer.Option("--difficult", help="Difficult Terrain.")] = False,
+    db: Db = None,
+    revision: Revision = None,
+    json_out: Json = False,
+) -> None:
+    """The Disengage Action: half Movement, no Attacks of Opportunity; ends the Turn (S-6)."""
+    run(
+        db,
+        encounter_id,
+        "disengage",
+        revision,
+        json_out,
+        id=who,
+        to=list(parse_point(to, "--to")),
+        difficult=difficult or None,
+    )
+
+
 @app.command("roll-with-the-blow")
 def roll_with_the_blow(
     encounter_id: EncounterId,
@@ -285,7 +308,7 @@ def hide(
     revision: Revision = None,
     json_out: Json = False,
 ) -> None:
-    """Hide (an Instant; tracked)."""
+    """Hide: an Action that ends the Turn (SA-41); moving while hidden is halved (SA-42)."""
     run(db, encounter_id, "hide", revision, json_out, id=who)
 
 

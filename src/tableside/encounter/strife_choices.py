@@ -8,9 +8,9 @@
   (``strife.odds.attack_odds``), and the option best for the defender suggested. Several
   attacks on one defender: the one Reaction of the round is declared for at most one of them,
   asked attack by attack in the Action's order.
-- **Host-only modifiers** (D-4): an attack's raw ``modifiers`` or a weapon the attacker has not
-  equipped; a cast's ``spell_power``, ``damage`` and unresisted targets. Any of them makes one
-  ``approve`` choice for the Host.
+- **Host-only modifiers** (D-4): an attack's raw ``modifiers`` or a weapon named by a model that
+  holds none (SA-45); a cast's ``spell_power``, ``damage`` and unresisted targets. Any of them
+  makes one ``approve`` choice for the Host.
 - **Staged physical dice** (D-6): with ``physical`` rollers, the next stage of dice whose
   faces are still missing, for its roller to enter (see :mod:`tableside.encounter.strife_dice`).
 
@@ -150,10 +150,12 @@ def attack_choices(
 
 
 def attack_approval(game: StrifeFight, state: FightState, args: AttackArgs) -> Choice | None:
-    """The Host's approval of raw to-hit modifiers and unequipped weapons (D-4).
+    """The Host's approval of raw to-hit modifiers and weapons not held (D-4).
 
     Conditions, size, equipment and Surprise are the state's: the engine derives them. A raw
-    modifier, or a weapon the attacker does not have equipped, is the Host's to allow.
+    modifier, or a catalogue weapon named by a model that holds none (its natural weapons or an
+    improvised one, SA-45; an armed model attacks only with what it holds), is the Host's to
+    allow.
     """
     attacker = state.models[args.attacker]
     equipped = {w.name for w in loadout(game.catalog, attacker.sheet).weapons}
@@ -165,7 +167,7 @@ def attack_approval(game: StrifeFight, state: FightState, args: AttackArgs) -> C
             proposed[key], defaults[key] = list(item.modifiers), []
         if item.weapon is not None and item.weapon not in equipped:
             key = f"attack {number} weapon"
-            proposed[key], defaults[key] = f"{item.weapon} (not equipped)", None
+            proposed[key], defaults[key] = f"{item.weapon} (not held)", None
     defenders = ", ".join(dict.fromkeys(a.defender for a in args.attacks))
     return approval(attacker.id, proposed, defaults, f"{attacker.id}'s attack on {defenders}")
 
@@ -219,7 +221,10 @@ def reaction_choices(
             continue
         if not given:
             waiting.add(item.defender)
-        found.append(reaction_choice(game, attacker, defender, index, item, options, given))
+        which = f" (attack {index + 1} of {len(args.attacks)})" if len(args.attacks) > 1 else ""
+        found.append(
+            reaction_choice(game, attacker, defender, (index, which), item, options, given)
+        )
     return found
 
 
@@ -227,12 +232,16 @@ def reaction_choice(
     game: StrifeFight,
     attacker: Model,
     defender: Model,
-    index: int,
+    at: tuple[int, str],
     item: AttackItem,
     options: list[ReactionOption],
     given: bool,
 ) -> Choice:
-    """The defender's Reaction to attack ``index``, the option best for it suggested."""
+    """The defender's Reaction to one attack, the option best for it suggested.
+
+    ``at``: the attack's index in the Action and its place in words (`` (attack 2 of 3)``).
+    """
+    index, which = at
     best = min(options, key=lambda o: o.rank) if options else None
     weapon = item.weapon or game_weapon(game, attacker)
     article = "an" if weapon[:1].lower() in "aeiou" else "a"
@@ -243,7 +252,7 @@ def reaction_choice(
         options=tuple(o.to_json() for o in options),
         suggested=None if best is None else best.value,
         given=given,
-        prompt=f"{attacker.id} attacks {defender.id} with {article} {weapon}: "
+        prompt=f"{attacker.id} attacks {defender.id} with {article} {weapon}{which}: "
         f"how does {defender.id} react?",
         key=f"reaction.{index}",
     )

@@ -25,9 +25,13 @@ from tableside.encounter.strife_state import FightState, Model, condition_json, 
 from tableside.encounter.war_args import ID, Args, Coordinates, parse_args
 from tableside.errors import RulesError
 from tableside.limits import (
+    DIE_FACE_MAX,
+    DIE_FACE_MIN,
     HOST_VALUE_MAX,
+    ID_MAX,
     MODIFIER_MAX,
     MODIFIERS_MAX,
+    POWER_COST_MAX,
     ROUNDS_MAX,
     SPELL_POWER_MAX,
     Flag,
@@ -44,6 +48,7 @@ from tableside.strife.casting import (
     CastResult,
     CastSetup,
     Power,
+    cast_on_roll,
     cast_with_dice,
     roll_cast,
     spell_power_share,
@@ -64,12 +69,15 @@ from tableside.strife.checks import (
     stat_test,
 )
 from tableside.strife.conditions import EXHAUSTION, KNOCKED_DOWN, condition
+from tableside.strife.dice import MAX_DICE
 from tableside.strife.limits import PlannedAttack, check_4_3_2
 from tableside.strife.loadout import effective_ac, loadout
 from tableside.strife.movement import (
     Leg,
     MoveMode,
     check_path,
+    disengage_action_limit,
+    path_cost,
     roll_with_the_blow_limit,
     sprint_plan,
 )
@@ -89,7 +97,8 @@ from tableside.strife.turns import (
 )
 
 Modifier = Annotated[int, Field(ge=-MODIFIER_MAX, le=MODIFIER_MAX)]
-Face = Annotated[int, Field(ge=-1000, le=1000)]  # checked against its die by the stage (D-6)
+Face = Annotated[int, Field(ge=DIE_FACE_MIN, le=DIE_FACE_MAX)]  # checked against its die (D-6)
+STAGES_MAX = 8 * 6  # ``rolled``: eight attacks of six stages each (D-6)
 CONTACT = 1.0  # inches between centres that count as base contact (SA addendum)
 NEXT_TURN_END = "the end of its next Turn"
 STRAIGHT_BACK_TOLERANCE = 0.05  # inches off the attacker–defender line a roll may stray (SA-44)
@@ -131,6 +140,14 @@ class MoveArgs(Args):
     difficult: Flag = False
 
 
+class DisengageArgs(Args):
+    """disengage: the Disengage Action, half Movement without Attacks of Opportunity (S-6)."""
+
+    id: str = ID
+    to: Coordinates
+    difficult: Flag = False
+
+
 class AttackItem(Args):
     """One attack of an Action, with the defender's declared reaction (if any)."""
 
@@ -153,9 +170,10 @@ class AttackArgs(Args):
     attacker: str = ID
     attacks: tuple[AttackItem, ...] = Field(min_length=1, max_length=8)
     physical: tuple[Annotated[str, ID], ...] = Field(default=(), max_length=16)
-    rolled: dict[Annotated[str, Field(max_length=40)], tuple[Face, ...] | None] = Field(
-        default_factory=dict, max_length=64
-    )
+    rolled: dict[
+        Annotated[str, Field(max_length=ID_MAX)],
+        Annotated[tuple[Face, ...], Field(max_length=MAX_DICE)] | None,
+    ] = Field(default_factory=dict, max_length=STAGES_MAX)
 
 
 class CastArgs(Args):
@@ -170,6 +188,8 @@ class CastArgs(Args):
     separate_rolls: Flag = False
     instant: Flag = False
     resists: Flag = True
+    cost: int = Field(default=0, ge=0, le=POWER_COST_MAX)  # spent even on a miscast (SA-49)
+    resource: Resource | None = None
 
 
 class AooArgs(Args):
@@ -358,8 +378,8 @@ def turn_order(state: FightState) -> list[str]:
 
 
 def start_round(p: Pending, number: int, order: list[str], ambush: str | None = None) -> None:
-    """A new round: conditions tick, Reactions come back, the queue resets (S-4, S-23)."""
-    p.emit("round_started", "S-4", round=number, order=order, ambush=ambush, tick=number > 1)
+    """A new round: Reactions come back, the queue resets (S-4); conditions tick per Turn."""
+    p.emit("round_started", "S-4", round=number, order=order, ambush=ambush)
     for m in p.state.models.values():
         if m.initiative_penalty and m.id in order:
             p.emit("initiative_penalty", "S-19", id=m.id, penalty=0)
@@ -466,9 +486,14 @@ def do_next(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> Non
 
 
 def end_turn(p: Pending, who: str) -> None:
-    """The Turn ends; conditions lasting until the end of its next Turn end with it (S-19)."""
+    """The Turn ends, and with it conditions lasting until the end of its next Turn (S-19).
+
+    Its round-counted conditions lose a round, except those put on it during this Turn (SA-50).
+    """
     p.emit("turn_ended", "S-5", id=who)
     m = p.state.models.get(who)
+    if m is not None and (m.fresh or any(c.rounds_left is not None for c in m.conditions)):
+        p.emit("conditions_ticked", "SA-50", id=who)
     for item in () if m is None else m.conditions:
         if item.until == NEXT_TURN_END:
             p.emit("condition_ended", "S-19", id=who, name=item.name)
@@ -503,16 +528,38 @@ def do_move(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> Non
     """One Move: its cost (S-6), and Attacks of Opportunity when leaving contact (S-18)."""
     args = parse_args(MoveArgs, raw, "move")
     m = p.model(args.id)
-    use_element(p, m.id, TurnElement.MOVE)
+    resumed = resumes_move(p, m)
+    if not resumed:
+        use_element(p, m.id, TurnElement.MOVE)
     inches = distance(m.position, args.to)
     leg = Leg(Fraction(inches).limit_denominator(100), args.mode, args.difficult)
+    spent = Fraction(m.movement_spent).limit_denominator(100)
     cost = check_path(m.sheet.movement, [leg], m.conditions)
+    if spent + cost > m.sheet.movement:
+        raise RulesError(
+            f"This move costs {float(cost):.1f} inches of movement but only "
+            f"{float(m.sheet.movement - spent):.1f} of {m.id}'s Movement {m.sheet.movement} "
+            "is left this Turn (S-6, SA-51)."
+        )
     if m.hidden:
-        check_sneak(m, cost)
+        check_sneak(m, cost + spent)
     before = contacts(game.catalog, p.state, m.id)
-    p.emit("moved", "S-6", id=m.id, to=list(args.to), moved=round(inches, 3))
+    p.emit("moved", "S-6", id=m.id, to=list(args.to), moved=round(inches, 3),
+           cost=round(float(cost), 3), **({"resumed": True} if resumed else {}))  # fmt: skip
     left = {k: v for k, v in before.items() if k not in contacts(game.catalog, p.state, m.id)}
     offer_aoos(p, m.id, left)
+
+
+def resumes_move(p: Pending, m: Model) -> bool:
+    """Whether this move goes on with the Turn's Move after an Instant made during it (SA-51).
+
+    An Instant may come before, after or during movement (S-5): after Move then Instant, a
+    second ``move`` of the same Turn resumes the Move, within what is left of Movement.
+    """
+    if p.state.current != m.id or TurnElement.ACTION.value in m.elements:
+        return False
+    done = acted(m)
+    return TurnElement.MOVE.value in done and done[-1:] == (TurnElement.INSTANT.value,)
 
 
 def check_sneak(m: Model, cost: Fraction) -> None:
@@ -556,8 +603,11 @@ def do_attack(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> N
     args = parse_args(AttackArgs, raw, "attack")
     attacker = p.model(args.attacker)
     use_element(p, attacker.id, TurnElement.ACTION)
-    default = _default_weapon(game, attacker)
-    planned = [PlannedAttack(a.defender, a.weapon or default) for a in args.attacks]
+    # A model that holds no weapon names one with each attack (SA-45): no default is needed.
+    planned = [
+        PlannedAttack(a.defender, a.weapon or _default_weapon(game, attacker)) for a in args.attacks
+    ]
+    check_allowance(game, attacker, [p.weapon for p in planned])
     check_4_3_2(planned, npc=attacker.sheet.npc)
     entered = physical_dice(args, rng)
     for index, item in enumerate(args.attacks):
@@ -581,6 +631,32 @@ def physical_dice(args: AttackArgs, rng: Rng) -> Entered | None:
             "rolled), not both."
         )
     return entered_dice(args.physical, args.rolled, len(args.attacks))
+
+
+def check_allowance(game: StrifeFight, attacker: Model, weapons: Sequence[str]) -> None:
+    """An Action's attacks: one with each weapon held (main hand, off hand), each once (SA-46).
+
+    A model with no weapon equipped makes one attack. ``extra_attacks`` on the sheet (skills,
+    abilities, enchants) adds attacks, with any weapon held; 4-3-2 stays the ceiling for a
+    player character (S-17).
+    """
+    held = [w.name for w in loadout(game.catalog, attacker.sheet).weapons]
+    extra = attacker.sheet.extra_attacks
+    allowed = max(1, len(held)) + extra
+    if len(weapons) > allowed:
+        listed = " and ".join(held) or "no weapon equipped"
+        raise RulesError(
+            f"{attacker.id} may make {allowed} attack(s) in one Action (one with each weapon "
+            f"held: {listed}; {extra} extra), not {len(weapons)} (SA-46)."
+        )
+    if extra == 0:
+        names = [game.catalog.weapon(w).name for w in weapons]
+        twice = next((w for w in names if names.count(w) > max(1, held.count(w))), None)
+        if twice is not None:
+            raise RulesError(
+                f"{attacker.id} attacks with its {twice} once per Action; a second attack "
+                "needs a second weapon or an ability that grants one (SA-46)."
+            )
 
 
 def _default_weapon(game: StrifeFight, m: Model) -> str:
@@ -629,13 +705,55 @@ def attack_setup(
     if defender.id == attacker.id:
         raise RulesError(f"{attacker.id} cannot attack itself.")
     weapon = game.catalog.weapon(item.weapon or _default_weapon(game, attacker))
+    check_held(game, attacker, weapon)
+    check_ranged_contact(attacker, defender, weapon)
     if not free_attack:
         check_reach(attacker, defender, weapon)
     reaction = declare_reaction(game, p, defender, item.reaction)
     return AttackSetup(attacker.sheet, defender.sheet, weapon, precision=item.precision,
                        hit_modifiers=tuple(Part("modifier", m) for m in item.modifiers),
                        defender_ac=effective_ac(game.catalog, defender.sheet).value,
-                       reaction=reaction, ruleset=game.ruleset)  # fmt: skip
+                       reaction=reaction, ruleset=game.ruleset,
+                       context=penalty_context(game, attacker, weapon))  # fmt: skip
+
+
+def penalty_context(game: StrifeFight, attacker: Model, weapon: Weapon) -> PenaltyContext:
+    """The S-16 circumstances of an attack from the fight's state (SA-47).
+
+    Moving and shooting counts the whole inches the attacker moved this Turn; a shooter above
+    the ground (z > 0) is flying; holding a weapon in each hand is dual wielding, whichever
+    hand attacks. Underwater fighting is not modelled in fights.
+    """
+    held = loadout(game.catalog, attacker.sheet).weapons
+    other = None
+    if len(held) == 2:  # the attacking hand is the first holding this weapon
+        other = held[1] if held[0].name == weapon.name else held[0]
+    return PenaltyContext(
+        inches_moved=int(attacker.moved),
+        flying=attacker.position[2] > 0,
+        other_hand=other,
+    )
+
+
+def check_ranged_contact(attacker: Model, defender: Model, weapon: Weapon) -> None:
+    """No ranged attack on a target in base contact, unless otherwise stated (SA-48)."""
+    if weapon.ranged and distance(attacker.position, defender.position) <= CONTACT:
+        raise RulesError(
+            f"{attacker.id} cannot shoot {defender.id} with {weapon.name}: ranged attacks "
+            "cannot be used against a target in base contact (SA-48)."
+        )
+
+
+def check_held(game: StrifeFight, attacker: Model, weapon: Weapon) -> None:
+    """An armed model attacks only with a weapon it holds (SA-45).
+
+    A model with no weapon equipped may name a catalogue weapon (its natural weapons, or an
+    improvised one), as before.
+    """
+    held = loadout(game.catalog, attacker.sheet).weapons
+    if held and weapon.name not in {w.name for w in held}:
+        names = " and ".join(w.name for w in held)
+        raise RulesError(f"{attacker.id} does not hold a {weapon.name}: it holds {names} (SA-45).")
 
 
 def check_reach(attacker: Model, defender: Model, weapon: Weapon) -> None:
@@ -705,8 +823,8 @@ def do_cast(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> Non
     caster = p.model(args.caster)
     use_element(p, caster.id, TurnElement.INSTANT if args.instant else TurnElement.ACTION)
     power = Power(args.power, args.element, args.damage)
-    rolls = [roll_cast(CastSetup(caster.sheet, p.model(t).sheet, power, resists=args.resists,
-                                 ruleset=game.ruleset), rng) for t in args.targets]  # fmt: skip
+    spend_cost(p, caster, args)
+    rolls = cast_rolls(game, p, caster, args, power, rng)
     hit = sum(1 for r in rolls if r.damage is not None)
     share = spell_power_share(args.spell_power, hit, args.separate_rolls) if hit else 0
     for name, first in zip(args.targets, rolls, strict=True):
@@ -719,6 +837,45 @@ def do_cast(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> Non
         if result.damage is not None and result.damage.total:
             hp = max(0, p.model(name).sheet.hp - result.damage.total)
             p.emit("hp_set", "S-8", id=name, hp=hp, damage=result.damage.total, source=caster.id)
+
+
+def cast_rolls(
+    game: StrifeFight, p: Pending, caster: Model, args: CastArgs, power: Power, rng: Rng
+) -> list[CastResult]:
+    """Each target's cast: one casting roll for all unless ``separate_rolls`` (SA-49).
+
+    A one-roll power over several targets is one casting roll, so a miscast (or a critical)
+    is the cast's, met by every target; each target still resists, Blocks and takes damage on
+    its own dice.
+    """
+
+    def setup(target: str) -> CastSetup:
+        return CastSetup(caster.sheet, p.model(target).sheet, power, resists=args.resists,
+                         ruleset=game.ruleset)  # fmt: skip
+
+    if args.separate_rolls:
+        return [roll_cast(setup(t), rng) for t in args.targets]
+    first = roll_cast(setup(args.targets[0]), rng)
+    return [first, *(cast_on_roll(setup(t), first.natural, rng) for t in args.targets[1:])]
+
+
+def spend_cost(p: Pending, caster: Model, args: CastArgs) -> None:
+    """Spend the power's cost from the caster's resource, miscast or not (SA-49)."""
+    if not args.cost:
+        return
+    if args.resource is None:
+        raise RulesError(f"A cost of {args.cost} needs the resource it is paid from.")
+    pools = caster.sheet.resources
+    pool = pools.get(args.resource)
+    have = 0 if pool is None else pool.current
+    if pool is None or have < args.cost:
+        raise RulesError(
+            f"{caster.id} has {have} {args.resource.value}, not the {args.cost} "
+            f"{args.power} costs (SA-49)."
+        )
+    after = {**pools, args.resource: pool.model_copy(update={"current": have - args.cost})}
+    spent = {k.value: v.model_dump(mode="json") for k, v in after.items()}
+    p.emit("resources_set", "SA-49", id=caster.id, resources=spent, spent=args.cost)
 
 
 def cast_with_share(first: CastResult, share: int) -> CastResult:
@@ -785,6 +942,28 @@ def sprint_to(game: StrifeFight, p: Pending, m: Model, to: Any, rng: Rng) -> Non
     offer_aoos(
         p, m.id, {k: v for k, v in before.items() if k not in contacts(game.catalog, p.state, m.id)}
     )
+
+
+def do_disengage(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
+    """The Disengage Action: at most half Movement, before any move, provoking nothing (S-6).
+
+    Being an Action, it ends the Turn (S-5); leaving base contact this way offers no Attack of
+    Opportunity (S-18, SA-52).
+    """
+    args = parse_args(DisengageArgs, raw, "disengage")
+    m = p.model(args.id)
+    limit = disengage_action_limit(m.sheet.movement, TurnElement.MOVE.value in acted(m))
+    use_element(p, m.id, TurnElement.ACTION)
+    inches = distance(m.position, args.to)
+    leg = Leg(Fraction(inches).limit_denominator(100), MoveMode.WALK, args.difficult)
+    cost = path_cost([leg], m.conditions)
+    if cost > limit:
+        raise RulesError(
+            f"A Disengage Action moves at most half of {m.id}'s Movement ({float(limit):g}\"); "
+            f'this one costs {float(cost):.1f}" (S-6).'
+        )
+    p.emit("moved", "S-6", id=m.id, to=list(args.to), moved=round(inches, 3),
+           cost=round(float(cost), 3), disengage=True)  # fmt: skip
 
 
 def do_roll(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
@@ -925,6 +1104,7 @@ HANDLERS: dict[str, Any] = {
     "next": do_next,
     "bottom": do_bottom,
     "move": do_move,
+    "disengage": do_disengage,
     "attack": do_attack,
     "aoo": do_aoo,
     "cast": do_cast,

@@ -15,7 +15,7 @@ from tableside.encounter.engine import copy_with
 from tableside.encounter.log import Event
 from tableside.majesty.character import Character, Status, WearKind
 from tableside.majesty.formats import character_from_data
-from tableside.majesty.geometry import Dominion, Point
+from tableside.majesty.geometry import Barrier, Dominion, Point
 
 JSON = dict[str, Any]
 
@@ -121,6 +121,7 @@ class WarState:
     ended: bool = False
     winner: str | None = None
     dominions: dict[str, Dominion] = field(default_factory=dict)  # M-15, A-40
+    barriers: dict[str, Barrier] = field(default_factory=dict)  # M-35, A-42
     ruleset: str | None = None  # the War's options once the Host chose them (M-17, A-41)
 
     @property
@@ -265,6 +266,16 @@ EVOLVE: dict[str, Callable[[WarState, JSON], WarState]] = {
     "war_ended": lambda s, d: copy_with(s, ended=True, winner=d["winner"]),
     "dominion_set": lambda s, d: copy_with(
         s, dominions={**s.dominions, d["id"]: Dominion(point(d["center"]), float(d["radius"]))}
+    ),
+    "barrier_set": lambda s, d: copy_with(
+        s,
+        barriers={
+            **s.barriers,
+            d["id"]: Barrier(point(d["center"]), float(d["radius"]), int(d["resolve"])),
+        },
+    ),
+    "barrier_removed": lambda s, d: copy_with(
+        s, barriers={k: v for k, v in s.barriers.items() if k != d["id"]}
     ),
     "dominion_removed": lambda s, d: copy_with(
         s, dominions={k: v for k, v in s.dominions.items() if k != d["id"]}

@@ -186,6 +186,9 @@ class Combatant(Frozen):
     off_hand: Name | None = None
     shield: Name | None = None
     armour: tuple[Name, ...] = Field(default=(), max_length=LIST_MAX)
+    # Attacks an Action adds beyond one per weapon held, from skills, abilities or enchants
+    # (SA-46); a player character stays within 4-3-2 (S-17).
+    extra_attacks: int = Field(default=0, ge=0, le=3)
 
     def stat(self, stat: Stat) -> int:
         """A stat's value; ``INIT`` is the Initiative stat."""
