@@ -159,20 +159,26 @@ def cast(
     encounter_id: EncounterId,
     caster: Who,
     target: Annotated[list[str], typer.Option(help="A target (repeatable; one roll each).")],
-    power: Annotated[str, typer.Option(help="The power's name.")],
-    element: Annotated[str, typer.Option(help="fire, frost, shadow, arcane, …")],
+    power: Annotated[str, typer.Option(help="A power of the catalogue, or a name typed by hand.")],
+    element: Annotated[
+        str | None, typer.Option(help="fire, frost, shadow, arcane, … (from the catalogue)")
+    ] = None,
     damage: Annotated[str | None, typer.Option(help="Damage dice, e.g. 2d6.")] = None,
     spell_power: Annotated[
         int, typer.Option(help="Spell power shared among those hit (S-15).")
     ] = 0,
     separate_rolls: Annotated[bool, typer.Option("--separate-rolls")] = False,
     instant: Annotated[bool, typer.Option("--instant", help="An instant power.")] = False,
+    cost: Annotated[int | None, typer.Option(help="Its cost (default: the catalogue's).")] = None,
+    resource: Annotated[
+        str | None, typer.Option(help="Spirit, Faith, Focus … (default: the catalogue's).")
+    ] = None,
     dice: Dice = None,
     db: Db = None,
     revision: Revision = None,
     json_out: Json = False,
 ) -> None:
-    """Cast a power on one or more targets (S-8, S-15)."""
+    """Cast a power on one or more targets (S-8, S-15); catalogue powers by name (SA-60)."""
     run(
         db,
         encounter_id,
@@ -188,6 +194,8 @@ def cast(
         spell_power=spell_power or None,
         separate_rolls=separate_rolls or None,
         instant=instant or None,
+        cost=cost,
+        resource=resource,
     )
 
 

@@ -54,9 +54,13 @@ from tableside.strife.casting import (
     spell_power_share,
 )
 from tableside.strife.catalog import (
+    TARGETS_MAX,
     Catalog,
     Combatant,
     Element,
+    PowerEntry,
+    PowerRoll,
+    PowerTargets,
     Resource,
     Stat,
     Weapon,
@@ -70,6 +74,7 @@ from tableside.strife.checks import (
 )
 from tableside.strife.conditions import EXHAUSTION, KNOCKED_DOWN, condition
 from tableside.strife.dice import MAX_DICE
+from tableside.strife.hit import D100
 from tableside.strife.limits import PlannedAttack, check_4_3_2
 from tableside.strife.loadout import effective_ac, loadout
 from tableside.strife.movement import (
@@ -177,18 +182,23 @@ class AttackArgs(Args):
 
 
 class CastArgs(Args):
-    """cast: a power on one or more targets — an Action, or the Instant for an instant power."""
+    """cast: a power on one or more targets — an Action, or the Instant for an instant power.
+
+    ``power`` may name a power of the catalogue (SA-60): its element, damage, cost, resource,
+    targets, range and timing come from there; the explicit fields stay for a power typed by
+    hand (then ``element`` is needed) or for the Host to override the catalogue's.
+    """
 
     caster: str = ID
-    targets: tuple[str, ...] = Field(min_length=1, max_length=12)
+    targets: tuple[str, ...] = Field(min_length=1, max_length=TARGETS_MAX)
     power: Name
-    element: Element
+    element: Element | None = None
     damage: str | None = Field(default=None, max_length=20)
     spell_power: int = Field(default=0, ge=0, le=SPELL_POWER_MAX)
     separate_rolls: Flag = False
     instant: Flag = False
     resists: Flag = True
-    cost: int = Field(default=0, ge=0, le=POWER_COST_MAX)  # spent even on a miscast (SA-49)
+    cost: int | None = Field(default=None, ge=0, le=POWER_COST_MAX)  # spent on a miscast (SA-49)
     resource: Resource | None = None
 
 
@@ -817,32 +827,148 @@ def apply_attack(p: Pending, attacker: str, defender: str, result: AttackResult)
         p.emit("condition_added", "S-23", id=who, condition=condition_json(inflicted.condition))
 
 
+@dataclass(frozen=True, slots=True)
+class CastPlan:
+    """What a cast does, from the catalogue's power and the command's own fields (SA-60).
+
+    ``entry`` is the catalogue's power (None for a power typed by hand).
+    """
+
+    power: Power
+    entry: PowerEntry | None
+    separate_rolls: bool
+    instant: bool
+    resists: bool
+    cost: int
+    resource: Resource | None
+
+
+def cast_plan(catalog: Catalog, args: CastArgs) -> CastPlan:
+    """The power cast: the catalogue's, with the command's explicit fields over it (SA-60)."""
+    entry = catalog.find_power(args.power)
+    if entry is None:
+        if args.element is None:
+            known = ", ".join(e.name for e in catalog.powers.values()) or "none"
+            raise RulesError(
+                f"{args.power!r} is not a power of the catalogue (known: {known}); a power "
+                "typed by hand needs its element (SA-60)."
+            )
+        power = Power(args.power, args.element, args.damage)
+        return CastPlan(power, None, args.separate_rolls, args.instant, args.resists,
+                        args.cost or 0, args.resource)  # fmt: skip
+    if entry.roll == PowerRoll.COMBINED:
+        raise RulesError(
+            f"{entry.name} is the spirit portion of a weapon attack (S-9): make it with attack "
+            "and its power, not with cast (SA-60)."
+        )
+    power = Power(entry.name, args.element or entry.element,
+                  args.damage if args.damage is not None else entry.damage,
+                  entry.blockable, entry.dodge_allowed)  # fmt: skip
+    separate = args.separate_rolls or entry.targets == PowerTargets.SEPARATE_ROLLS
+    cost = entry.cost if args.cost is None else args.cost
+    resource = args.resource or entry.resource
+    instant = args.instant or entry.timing == "instant"
+    return CastPlan(power, entry, separate, instant, args.resists and entry.resistible, cost,
+                    resource)  # fmt: skip
+
+
+def check_power_targets(p: Pending, caster: Model, plan: CastPlan, targets: Sequence[str]) -> None:
+    """A catalogue power's targets: how many, and each within its range (SA-60, SA-61).
+
+    A touch power needs base contact (1"); a ranged one its range in inches, and an offensive
+    ranged power cannot target a model in base contact (the Combat page: "unless otherwise
+    stated"; SA-61).
+    """
+    entry = plan.entry
+    if entry is None:
+        return
+    most = entry.max_targets or (1 if entry.targets == PowerTargets.ONE else TARGETS_MAX)
+    if len(targets) > most:
+        raise RulesError(
+            f"{entry.name} reaches at most {most} target(s), not {len(targets)} (SA-60)."
+        )
+    for name in targets:
+        target = p.model(name)
+        gap = distance(caster.position, target.position)
+        if entry.touch:
+            if gap > CONTACT and target.id != caster.id:
+                raise RulesError(
+                    f"{entry.name} is a touch power: {caster.id} must be in base contact with "
+                    f'{target.id}, {gap:.1f}" away (SA-60).'
+                )
+            continue
+        if gap > float(entry.range):
+            raise RulesError(
+                f'{target.id} is {gap:.1f}" away, beyond the range of {entry.name} '
+                f'({float(entry.range):g}") (SA-60).'
+            )
+        if entry.offensive and target.id != caster.id and gap <= CONTACT:
+            raise RulesError(
+                f"{caster.id} cannot cast {entry.name} on {target.id}: offensive ranged powers "
+                "cannot be used against a target in base contact (SA-61)."
+            )
+
+
 def do_cast(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
     """Cast a power (S-8); spell power is shared among the targets hit (S-15)."""
     args = parse_args(CastArgs, raw, "cast")
     caster = p.model(args.caster)
-    use_element(p, caster.id, TurnElement.INSTANT if args.instant else TurnElement.ACTION)
-    power = Power(args.power, args.element, args.damage)
-    spend_cost(p, caster, args)
-    rolls = cast_rolls(game, p, caster, args, power, rng)
+    plan = cast_plan(game.catalog, args)
+    use_element(p, caster.id, TurnElement.INSTANT if plan.instant else TurnElement.ACTION)
+    check_power_targets(p, caster, plan, args.targets)
+    spend_cost(p, caster, plan)
+    rolls = cast_rolls(game, p, caster, args, plan, rng)
     hit = sum(1 for r in rolls if r.damage is not None)
-    share = spell_power_share(args.spell_power, hit, args.separate_rolls) if hit else 0
+    share = spell_power_share(args.spell_power, hit, plan.separate_rolls) if hit else 0
+    results = []
     for name, first in zip(args.targets, rolls, strict=True):
         result = first
         if first.damage is not None and share:
             result = cast_with_share(first, share)
+        results.append(result)
         p.emit("cast_resolved", "S-8", caster=caster.id, target=name,
                result=cast_dict(result) if p.describe else None,
                spell_power=share)  # fmt: skip
         if result.damage is not None and result.damage.total:
             hp = max(0, p.model(name).sheet.hp - result.damage.total)
             p.emit("hp_set", "S-8", id=name, hp=hp, damage=result.damage.total, source=caster.id)
+    if plan.entry is not None and plan.entry.effects:
+        power_effects(p, caster, plan.entry, list(zip(args.targets, results, strict=True)), rng)
+
+
+def power_effects(
+    p: Pending,
+    caster: Model,
+    entry: PowerEntry,
+    results: Sequence[tuple[str, CastResult]],
+    rng: Rng,
+) -> None:
+    """A power's effects on each target it hit and no Block stopped (S-8 steps 2 and 3, SA-62).
+
+    Guaranteed effects are put on at once; a % effect rolls a d100 (≤ its chance applies it),
+    target by target after every target's damage, in the listed order.
+    """
+    source = f"{caster.id}'s {entry.name}"
+    for name, result in results:
+        stopped = result.reaction is not None and result.reaction.effect.stopped
+        if not result.outcome.succeeds or stopped or p.model(name).down:
+            continue
+        for effect in entry.effects:
+            if effect.chance is not None:
+                natural = rng.roll(D100)
+                applied = natural <= effect.chance
+                p.emit("effect_rolled", "SA-62", id=name, name=effect.name,
+                       chance=effect.chance, roll=natural, applied=applied)  # fmt: skip
+                if not applied:
+                    continue
+            item = condition(effect.name, source, effect.rounds, effect.until)
+            p.emit("condition_added", "SA-62", id=name, condition=condition_json(item))
 
 
 def cast_rolls(
-    game: StrifeFight, p: Pending, caster: Model, args: CastArgs, power: Power, rng: Rng
+    game: StrifeFight, p: Pending, caster: Model, args: CastArgs, plan: CastPlan, rng: Rng
 ) -> list[CastResult]:
-    """Each target's cast: one casting roll for all unless ``separate_rolls`` (SA-49).
+    """Each target's cast: one casting roll for all unless separate rolls (SA-49).
 
     A one-roll power over several targets is one casting roll, so a miscast (or a critical)
     is the cast's, met by every target; each target still resists, Blocks and takes damage on
@@ -850,32 +976,32 @@ def cast_rolls(
     """
 
     def setup(target: str) -> CastSetup:
-        return CastSetup(caster.sheet, p.model(target).sheet, power, resists=args.resists,
+        return CastSetup(caster.sheet, p.model(target).sheet, plan.power, resists=plan.resists,
                          ruleset=game.ruleset)  # fmt: skip
 
-    if args.separate_rolls:
+    if plan.separate_rolls:
         return [roll_cast(setup(t), rng) for t in args.targets]
     first = roll_cast(setup(args.targets[0]), rng)
     return [first, *(cast_on_roll(setup(t), first.natural, rng) for t in args.targets[1:])]
 
 
-def spend_cost(p: Pending, caster: Model, args: CastArgs) -> None:
+def spend_cost(p: Pending, caster: Model, plan: CastPlan) -> None:
     """Spend the power's cost from the caster's resource, miscast or not (SA-49)."""
-    if not args.cost:
+    if not plan.cost:
         return
-    if args.resource is None:
-        raise RulesError(f"A cost of {args.cost} needs the resource it is paid from.")
+    if plan.resource is None:
+        raise RulesError(f"A cost of {plan.cost} needs the resource it is paid from.")
     pools = caster.sheet.resources
-    pool = pools.get(args.resource)
+    pool = pools.get(plan.resource)
     have = 0 if pool is None else pool.current
-    if pool is None or have < args.cost:
+    if pool is None or have < plan.cost:
         raise RulesError(
-            f"{caster.id} has {have} {args.resource.value}, not the {args.cost} "
-            f"{args.power} costs (SA-49)."
+            f"{caster.id} has {have} {plan.resource.value}, not the {plan.cost} "
+            f"{plan.power.name} costs (SA-49)."
         )
-    after = {**pools, args.resource: pool.model_copy(update={"current": have - args.cost})}
+    after = {**pools, plan.resource: pool.model_copy(update={"current": have - plan.cost})}
     spent = {k.value: v.model_dump(mode="json") for k, v in after.items()}
-    p.emit("resources_set", "SA-49", id=caster.id, resources=spent, spent=args.cost)
+    p.emit("resources_set", "SA-49", id=caster.id, resources=spent, spent=plan.cost)
 
 
 def cast_with_share(first: CastResult, share: int) -> CastResult:

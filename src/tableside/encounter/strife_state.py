@@ -218,7 +218,7 @@ EVOLVE: dict[str, Callable[[FightState, JSON], FightState]] = {
     "fight_ended": lambda s, d: copy_with(s, ended=True, winner=d.get("winner")),
 }
 INFORMATIONAL = {"attack_resolved", "cast_resolved", "test_resolved", "initiative_rolled",
-                 "turn_ended", "note"}  # fmt: skip
+                 "turn_ended", "note", "effect_rolled", "impale_resolved"}  # fmt: skip
 
 
 def evolve(state: FightState, event: Event) -> FightState:
