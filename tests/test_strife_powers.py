@@ -299,3 +299,199 @@ def test_sa60_fight_cast_names_a_catalogue_power_on_the_command_line(cli: Cli) -
     assert goblin["hp"] == 3
     code, _, err = cli.run("fight", "cast", fight, "Sera", "--target", "Goblin", "--power", "Zap")
     assert code == 2 and "is not a power of the catalogue" in err and "Traceback" not in err
+
+
+# --- item 13: Impale in fights (SA-64) ----------------------------------------------------------
+
+
+def aldric_charges(goblin_at: float = 5.0) -> Encounter[FightState]:
+    """Aldric (Long Sword, Kite Shield) first; the Goblin with its Spear (Reach 1) waits."""
+    e: Encounter[FightState] = Encounter(StrifeFight(), 3)
+    do(e, "add", (19,), id="Aldric", model="Aldric", side="heroes", position=[0, 0, 0])
+    do(e, "add", (1,), id="Goblin", model="Goblin", side="monsters", position=[goblin_at, 0, 0])
+    do(e, "start")
+    assert e.state.current == "Aldric"
+    return e
+
+
+def test_sa64_impale_a_passed_initiative_test_strikes_first_with_a_bonus_per_inch() -> None:
+    """SA-64, S-13: Aldric moves 4" into base contact, within the Spear's range (2"); the
+    Goblin's Initiative test (d20 15 + 6 = 21) passes; its Spear hits (80) for 1d8 6 + 4 (whole
+    inches), then Aldric's Turn goes on."""
+    e = aldric_charges()
+    do(e, "move", id="Aldric", to=[4, 0, 0])
+    record = do(e, "impale", (15, 80, 6), impaler="Goblin", target="Aldric")
+    kinds = [ev.kind for ev in record.events]
+    assert kinds == ["reaction_spent", "test_resolved", "attack_resolved", "hp_set"]
+    assert record.events[0].data["reason"] == "Impale"
+    damage = record.events[2].data["result"]["damage"]
+    assert damage["parts"] == [{"label": "1d8", "amount": 6},
+                               {"label": 'Impale (4" moved)', "amount": 4}]  # fmt: skip
+    assert hp(e, "Aldric") == 30 - 10 and e.state.current == "Aldric"
+    with pytest.raises(TablesideError, match=r"Goblin has already used its Reaction"):
+        do(e, "attack", (80, 8), attacker="Aldric",
+           attacks=[{"defender": "Goblin", "reaction": "ward_off"}])  # fmt: skip
+    do(e, "attack", (80, 8), attacker="Aldric", attacks=[{"defender": "Goblin"}])
+    assert hp(e, "Goblin") == 0
+
+
+def test_sa64_impale_a_failed_initiative_test_spends_the_reaction_and_strikes_nothing() -> None:
+    """SA-64: d20 5 + 6 = 11 fails: no attack, no dice beyond the test, the Reaction is spent."""
+    e = aldric_charges()
+    do(e, "move", id="Aldric", to=[3.5, 0, 0])
+    record = do(e, "impale", (5,), impaler="Goblin", target="Aldric")
+    assert [ev.kind for ev in record.events] == ["reaction_spent", "test_resolved"]
+    assert hp(e, "Aldric") == 30 and not e.state.rounds.can_react("Goblin")
+
+
+def test_sa64_the_mover_may_block_the_impaling_attack() -> None:
+    """SA-64, SA-22: Aldric Blocks the Spear with his Kite Shield (d20 18 succeeds)."""
+    e = aldric_charges()
+    do(e, "move", id="Aldric", to=[3.5, 0, 0])
+    record = do(e, "impale", (15, 80, 18), impaler="Goblin", target="Aldric", reaction="block")
+    attack = record.events[2].data["result"]
+    assert attack["reaction"]["kind"] == "block" and attack["reaction"]["result"] == "success"
+    assert attack["damage"]["basis"] == "minimum"
+    assert not e.state.rounds.can_react("Aldric")
+
+
+@pytest.mark.parametrize(
+    ("goblin_at", "steps", "impaler", "match"),
+    [
+        (5.0, [], "Goblin", r"Aldric has not just moved"),
+        (5.0, [("move", [3.5, 0, 0]), ("instant", None)], "Goblin", r"has not just moved"),
+        (5.0, [("move", [2.0, 0, 0])], "Goblin", r"did not come into the melee range"),
+        (2.0, [("move", [1.0, 0, 0])], "Goblin", r"was already within the melee range"),
+    ],
+)
+def test_sa64_impale_is_refused_outside_its_window(
+    goblin_at: float, steps: list[tuple[str, Any]], impaler: str, match: str
+) -> None:
+    """SA-64: only right after a Move that brought the foe into the weapon's melee range."""
+    e = aldric_charges(goblin_at)
+    for kind, to in steps:
+        if kind == "move":
+            do(e, "move", id="Aldric", to=to)
+        else:
+            do(e, "instant", id="Aldric", name="shout")
+    before = (e.revision, e.state)
+    with pytest.raises(TablesideError, match=match):
+        do(e, "impale", (15, 80, 6), impaler=impaler, target="Aldric")
+    assert (e.revision, e.state) == before
+
+
+def test_sa64_only_an_impale_weapon_impales() -> None:
+    """SA-64, S-13: the Goblin's Spear impales; Aldric's Long Sword has no Impale attribute."""
+    e: Encounter[FightState] = Encounter(StrifeFight(), 3)
+    do(e, "add", (1,), id="Aldric", model="Aldric", side="heroes", position=[0, 0, 0])
+    do(e, "add", (19,), id="Goblin", model="Goblin", side="monsters", position=[4, 0, 0])
+    do(e, "start")
+    do(e, "move", id="Goblin", to=[1, 0, 0])
+    with pytest.raises(TablesideError, match=r"Long Sword has no Impale attribute"):
+        do(e, "impale", (15, 80, 6), impaler="Aldric", target="Goblin")
+
+
+# --- item 13: improvised Block and Parry in fights (SA-65) --------------------------------------
+
+
+def aldric_and_goblin_in_contact() -> Encounter[FightState]:
+    return aldric_charges(1.0)
+
+
+def test_sa65_an_improvised_parry_with_the_spear_is_knocked_away_on_a_natural_8() -> None:
+    """SA-65, S-12: AGIL 2 + Large +1 − 2 size = 9 fails; natural ≤ 10 knocks the Spear away."""
+    e = aldric_and_goblin_in_contact()
+    record = do(e, "attack", (80, 8, 6), attacker="Aldric",
+                attacks=[{"defender": "Goblin", "reaction": "improvised_parry"}])  # fmt: skip
+    reaction = record.events[1].data["result"]["reaction"]
+    assert (reaction["kind"], reaction["items"], reaction["total"]) == (
+        "improvised_parry", ["Spear"], 9)  # fmt: skip
+    assert reaction["disarmed"] and hp(e, "Goblin") == 8 - 7
+    (disarmed,) = e.state.models["Goblin"].conditions
+    assert disarmed.name == "Disarmed" and "Spear knocked away" in disarmed.source
+
+
+def test_sa65_an_improvised_block_with_an_item_and_its_size() -> None:
+    """SA-65, S-12: a serving tray (M, +0): d20 20 − 2 (STR 8) − 2 (size) = 16, a Critical Block."""
+    e = aldric_and_goblin_in_contact()
+    record = do(e, "attack", (80, 20), attacker="Aldric", attacks=[{
+        "defender": "Goblin", "reaction": "improvised_block", "reaction_item": "Serving Tray",
+        "reaction_item_size": "M"}])  # fmt: skip
+    reaction = record.events[1].data["result"]["reaction"]
+    assert (reaction["kind"], reaction["items"], reaction["result"], reaction["total"]) == (
+        "improvised_block", ["Serving Tray"], "critical", 16)  # fmt: skip
+    assert record.events[1].data["result"]["damage"]["basis"] == "minimum"
+
+
+def test_sa65_an_improvised_parry_needs_a_weapon_held() -> None:
+    """SA-65: an improvised Parry names a weapon the defender holds."""
+    e = aldric_and_goblin_in_contact()
+    with pytest.raises(TablesideError, match=r"Goblin holds no Axe to use for an improvised"):
+        item = {"defender": "Goblin", "reaction": "improvised_parry", "reaction_item": "Axe"}
+        do(e, "attack", (80, 8, 6), attacker="Aldric", attacks=[item])
+
+
+# --- item 13: combined attacks and Combined Damage in fights (SA-66, SA-67) ---------------------
+
+
+def test_sa66_a_combined_power_rides_the_main_hand_attack_on_one_hit_roll() -> None:
+    """SA-66, S-9: Sera's Dagger with Flame Strike: one d100 80, 1d4 3 and fire 1d6 5 (3 Spirit)."""
+    e = sera_and_goblins((1, 0))
+    record = do(e, "attack", (80, 3, 5), attacker="Sera",
+                attacks=[{"defender": "Goblin-1", "power": "Flame Strike"}])  # fmt: skip
+    combined = next(ev for ev in record.events if ev.kind == "combined_resolved")
+    result = combined.data["result"]
+    assert result["outcome"] == "both" and result["natural"] == 80
+    assert (result["physical_damage"]["total"], result["spirit_damage"]["total"]) == (3, 5)
+    assert hp(e, "Goblin-1") == 0 and spirit(e) == 9
+
+
+def test_sa66_a_combined_power_is_refused_on_the_off_hand_or_a_casting_power() -> None:
+    """SA-66: only the main-hand attack carries it; a casting power is cast, not carried."""
+    e = sera_and_goblins((1, 0))
+    with pytest.raises(TablesideError, match=r"one attack of an Action carries a power"):
+        do(e, "attack", (80, 3, 5, 80, 3, 5), attacker="Sera", attacks=[
+            {"defender": "Goblin-1", "power": "Flame Strike"},
+            {"defender": "Goblin-1", "power": "Flame Strike"}])  # fmt: skip
+    sheet = CATALOG.combatant("Sera").model_copy(update={"off_hand": "Mace"})
+    e = Encounter(StrifeFight(), 3)
+    do(e, "add", (19,), id="Sera", sheet=sheet.model_dump(mode="json"), side="heroes",
+       position=[0, 0, 0])  # fmt: skip
+    do(e, "add", (1,), id="Goblin-1", model="Goblin", side="monsters", position=[1, 0, 0])
+    do(e, "start")
+    with pytest.raises(
+        TablesideError, match=r"rides the main-hand attack \(Dagger\), not the Mace"
+    ):
+        do(e, "attack", (80, 3, 5), attacker="Sera", attacks=[
+            {"defender": "Goblin-1", "weapon": "Mace", "power": "Flame Strike"}])  # fmt: skip
+    with pytest.raises(TablesideError, match=r"Arcane Missile makes a casting roll of its own"):
+        do(e, "attack", (80, 3), attacker="Sera",
+           attacks=[{"defender": "Goblin-1", "power": "Arcane Missile"}])  # fmt: skip
+    assert spirit(e) == 12
+
+
+def test_sa67_combined_damage_rolls_against_the_lowest_ac_or_resistance() -> None:
+    """SA-67, S-9: natural 20 is an Armor Save against the Troll's AC 25, a hit against Fire 10."""
+    e: Encounter[FightState] = Encounter(StrifeFight(), 3)
+    do(e, "add", (19,), id="Aldric", model="Aldric", side="heroes", position=[0, 0, 0])
+    do(e, "add", (1,), id="Troll", model="Cave Troll", side="monsters", position=[1, 0, 0])
+    do(e, "start")
+    plain = do(e, "attack", (20,), attacker="Aldric", attacks=[{"defender": "Troll"}])
+    assert plain.events[1].data["result"]["outcome"] == "armor_save"
+    e.undo()
+    both = do(e, "attack", (20, 4), attacker="Aldric",
+              attacks=[{"defender": "Troll", "combined_damage": ["fire"]}])  # fmt: skip
+    result = both.events[1].data["result"]
+    assert (result["outcome"], result["ac"]) == ("hit", 10) and hp(e, "Troll") == 55
+
+
+def test_sa67_combined_damage_needs_the_hosts_approval() -> None:
+    """SA-67, D-4: an attack that states it deals both is the Host's to allow."""
+    e = sera_and_goblins((1, 0))
+    command = Command("attack", {"attacker": "Sera", "attacks": [
+        {"defender": "Goblin-1", "combined_damage": ["fire"]}]})  # fmt: skip
+    game = e.game
+    assert isinstance(game, StrifeFight)
+    found = game.choices(e.state, command, command_rng(3, e.next_seq, command))
+    approve = next(c for c in found if c.kind == "approve")
+    assert "combined damage" in approve.prompt

@@ -131,8 +131,24 @@ def attack(
     reaction: Annotated[
         str | None,
         typer.Option(
-            help="The target's reaction: block, parry, combined_parry, block_and_parry, ward_off."
+            help="The target's reaction: block, parry, combined_parry, block_and_parry, "
+            "ward_off, improvised_block, improvised_parry."
         ),
+    ] = None,
+    reaction_item: Annotated[
+        str | None,
+        typer.Option(help="The improvised reaction's weapon held, or item (S-12)."),
+    ] = None,
+    reaction_item_size: Annotated[
+        str | None, typer.Option(help="An improvised Block's item size: S, M, L or XL.")
+    ] = None,
+    power: Annotated[
+        str | None,
+        typer.Option(help="A combined power of the catalogue riding the attack (S-9)."),
+    ] = None,
+    combined_damage: Annotated[
+        list[str] | None,
+        typer.Option(help="Combined Damage: an element it also deals (repeatable, S-9)."),
     ] = None,
     precision: Annotated[bool, typer.Option("--precision")] = False,
     dice: Dice = None,
@@ -147,6 +163,10 @@ def attack(
             "weapon": weapon,
             "precision": precision or None,
             "reaction": reaction if i == 0 else None,
+            "reaction_item": reaction_item if i == 0 else None,
+            "reaction_item_size": reaction_item_size if i == 0 else None,
+            "power": power if i == 0 else None,
+            "combined_damage": combined_damage if i == 0 else None,
         }
         for i, t in enumerate(target)
     ]
@@ -221,6 +241,37 @@ def aoo(
         attacker=attacker,
         target=target,
         weapon=weapon,
+    )
+
+
+@app.command()
+def impale(
+    encounter_id: EncounterId,
+    impaler: Who,
+    target: Annotated[str, typer.Option(help="The model that just moved into melee range.")],
+    weapon: Annotated[
+        str | None, typer.Option(help="The Impale weapon (default: main hand).")
+    ] = None,
+    reaction: Annotated[
+        str | None, typer.Option(help="The target's own reaction to the impaling attack.")
+    ] = None,
+    dice: Dice = None,
+    db: Db = None,
+    revision: Revision = None,
+    json_out: Json = False,
+) -> None:
+    """Impale a foe that just moved into melee range: Initiative test, then an attack (S-13)."""
+    run(
+        db,
+        encounter_id,
+        "impale",
+        revision,
+        json_out,
+        dice,
+        impaler=impaler,
+        target=target,
+        weapon=weapon,
+        reaction=reaction,
     )
 
 

@@ -151,7 +151,7 @@ def attack_choices(
 
 
 def attack_approval(game: StrifeFight, state: FightState, args: AttackArgs) -> Choice | None:
-    """The Host's approval of raw to-hit modifiers and weapons not held (D-4).
+    """The Host's approval of raw to-hit modifiers, weapons not held, Combined Damage (D-4).
 
     Conditions, size, equipment and Surprise are the state's: the engine derives them. A raw
     modifier, or a catalogue weapon named by a model that holds none (its natural weapons or an
@@ -169,6 +169,9 @@ def attack_approval(game: StrifeFight, state: FightState, args: AttackArgs) -> C
         if item.weapon is not None and item.weapon not in equipped:
             key = f"attack {number} weapon"
             proposed[key], defaults[key] = f"{item.weapon} (not held)", None
+        if item.combined_damage:  # an attack that states it deals both (S-9, SA-67)
+            key = f"attack {number} combined damage"
+            proposed[key], defaults[key] = [e.value for e in item.combined_damage], []
     defenders = ", ".join(dict.fromkeys(a.defender for a in args.attacks))
     return approval(attacker.id, proposed, defaults, f"{attacker.id}'s attack on {defenders}")
 

@@ -1,7 +1,8 @@
 """Deciding a Realm of Strife fight: which events each command produces (S-3 … S-23).
 
-Commands: add, start (with an optional ambush), next, bottom, move, attack (an Action of up to
-four attacks under the 4-3-2 rule), aoo (an Attack of Opportunity on offer), instant,
+Commands: add, start (with an optional ambush), next, bottom, move, disengage, attack (an
+Action of up to four attacks under the 4-3-2 rule), aoo (an Attack of Opportunity on offer),
+impale (a Reaction to a foe's Move into melee range), cast, instant,
 whole_turn (recover, skill, sprint), roll_with_the_blow, hide, condition, end_condition,
 end_combat, host_set. Reactions are declared with the attack they answer and refused when the
 round's one Reaction is spent.
@@ -42,15 +43,26 @@ from tableside.limits import (
 )
 from tableside.majesty.geometry import distance
 from tableside.strife import reactions as react
-from tableside.strife.attack import AttackResult, AttackSetup, roll_attack, roll_attack_in_stages
+from tableside.strife.attack import (
+    AttackResult,
+    AttackSetup,
+    resolve_impale,
+    roll_attack,
+    roll_attack_in_stages,
+)
 from tableside.strife.casting import (
     CastDice,
     CastResult,
     CastSetup,
+    CombinedResult,
+    CombinedSetup,
     Power,
+    SpiritPortion,
     cast_on_roll,
     cast_with_dice,
+    combined_damage_setup,
     roll_cast,
+    roll_combined,
     spell_power_share,
 )
 from tableside.strife.catalog import (
@@ -88,9 +100,10 @@ from tableside.strife.movement import (
 )
 from tableside.strife.penalties import PenaltyContext, attack_range, usable_reach
 from tableside.strife.records import Part
-from tableside.strife.report import attack_dict, cast_dict, stat_test_dict
+from tableside.strife.report import attack_dict, cast_dict, combined_dict, stat_test_dict
 from tableside.strife.resources import end_of_combat, start_of_combat
 from tableside.strife.ruleset import STANDARD, StrifeRuleset
+from tableside.strife.size import WeaponSize
 from tableside.strife.turns import (
     ROLL_WITH_THE_BLOW_INITIATIVE,
     MoveCause,
@@ -153,16 +166,33 @@ class DisengageArgs(Args):
     difficult: Flag = False
 
 
+ReactionName = Literal[
+    "block",
+    "parry",
+    "combined_parry",
+    "block_and_parry",
+    "ward_off",
+    "improvised_block",
+    "improvised_parry",
+]
+
+
 class AttackItem(Args):
-    """One attack of an Action, with the defender's declared reaction (if any)."""
+    """One attack of an Action, with the defender's declared reaction (if any).
+
+    An improvised Block or Parry (S-12, SA-65) uses ``reaction_item``: a weapon the defender
+    holds (its main hand by default), or for a Block any item of ``reaction_item_size``.
+    """
 
     defender: str = ID
     weapon: Name | None = None
     precision: Flag = False
     modifiers: tuple[Modifier, ...] = Field(default=(), max_length=MODIFIERS_MAX)
-    reaction: Literal["block", "parry", "combined_parry", "block_and_parry", "ward_off"] | None = (
-        None
-    )
+    reaction: ReactionName | None = None
+    reaction_item: Name | None = None
+    reaction_item_size: WeaponSize | None = None
+    power: Name | None = None  # a combined power riding the main-hand attack (S-9, SA-66)
+    combined_damage: tuple[Element, ...] = Field(default=(), max_length=8)  # S-9, SA-67
 
 
 class AttackArgs(Args):
@@ -208,6 +238,18 @@ class AooArgs(Args):
     attacker: str = ID
     target: str = ID
     weapon: Name
+
+
+class ImpaleArgs(Args):
+    """impale: a Reaction to a foe's Move into melee range, before any other roll (S-13, SA-64).
+
+    ``reaction`` is the mover's own Reaction to the impaling attack (SA-22).
+    """
+
+    impaler: str = ID
+    target: str = ID
+    weapon: Name | None = None
+    reaction: ReactionName | None = None
 
 
 class InstantArgs(Args):
@@ -618,6 +660,10 @@ def do_attack(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> N
         PlannedAttack(a.defender, a.weapon or _default_weapon(game, attacker)) for a in args.attacks
     ]
     check_allowance(game, attacker, [p.weapon for p in planned])
+    if sum(1 for a in args.attacks if a.power is not None) > 1:
+        raise RulesError(
+            "Only one attack of an Action carries a power: the main-hand attack (SA-66)."
+        )
     check_4_3_2(planned, npc=attacker.sheet.npc)
     entered = physical_dice(args, rng)
     for index, item in enumerate(args.attacks):
@@ -692,6 +738,14 @@ def resolve_attack(
     """
     defender = p.model(item.defender)
     setup = attack_setup(game, p, attacker, item, free_attack)
+    if item.power is not None:
+        if stages is not None:
+            raise RulesError(
+                "A combined attack's dice come from the stream or typed at once (dice), not "
+                "stage by stage (physical)."
+            )
+        resolve_combined(game, p, (attacker, defender), item.power, setup, rng)
+        return
     if stages is None:
         result = roll_attack(setup, rng)
     else:
@@ -701,6 +755,84 @@ def resolve_attack(
     p.emit("attack_resolved", "S-7", attacker=attacker.id, defender=defender.id,
            result=attack_dict(result) if p.describe else None)  # fmt: skip
     apply_attack(p, attacker.id, defender.id, result)
+
+
+def combined_power(
+    game: StrifeFight, pair: tuple[Model, Model], name: str, setup: AttackSetup
+) -> CastPlan:
+    """The catalogue's combined power an attack carries, checked against the attack (SA-66).
+
+    It rides the main-hand attack only (the Combat page: skill-based attacks apply to the main
+    hand), a touch power only a melee attack, a ranged one a ranged attack within its range.
+    """
+    attacker, defender = pair
+    entry = game.catalog.power(name)
+    if entry.roll != PowerRoll.COMBINED:
+        raise RulesError(
+            f"{entry.name} makes a casting roll of its own: cast it; only a combined power rides "
+            "an attack (S-9, SA-66)."
+        )
+    held = loadout(game.catalog, attacker.sheet).weapons
+    if held and setup.weapon.name != held[0].name:
+        raise RulesError(
+            f"{entry.name} rides the main-hand attack ({held[0].name}), not the "
+            f"{setup.weapon.name} (SA-66)."
+        )
+    if entry.touch == setup.ranged:
+        kind = "a melee" if entry.touch else "a ranged"
+        raise RulesError(
+            f"{entry.name} rides {kind} attack, not one with {setup.weapon.name} (SA-66)."
+        )
+    gap = distance(attacker.position, defender.position)
+    if not entry.touch and gap > float(entry.range):
+        raise RulesError(
+            f'{defender.id} is {gap:.1f}" away, beyond the range of {entry.name} '
+            f'({float(entry.range):g}") (SA-66).'
+        )
+    power = Power(entry.name, entry.element, entry.damage, entry.blockable, entry.dodge_allowed)
+    return CastPlan(power, entry, False, False, entry.resistible, entry.cost, entry.resource)
+
+
+def resolve_combined(
+    game: StrifeFight,
+    p: Pending,
+    pair: tuple[Model, Model],
+    name: str,
+    setup: AttackSetup,
+    rng: Rng,
+) -> None:
+    """A physical attack with a spirit portion on the same hit roll (S-9, SA-18, SA-66).
+
+    The power's cost is spent first (even if the attack misses); both portions' damage comes
+    off the defender's HP; the weapon's conditions apply as for any attack.
+    """
+    attacker, defender = pair
+    plan = combined_power(game, pair, name, setup)
+    spend_cost(p, p.model(attacker.id), plan)
+    combined = CombinedSetup(setup, SpiritPortion(plan.power), resists=plan.resists)
+    result = roll_combined(combined, rng)
+    p.emit("combined_resolved", "S-9", attacker=attacker.id, defender=defender.id,
+           result=combined_dict(result) if p.describe else None)  # fmt: skip
+    apply_combined(p, attacker.id, defender.id, result)
+
+
+def apply_combined(p: Pending, attacker: str, defender: str, result: CombinedResult) -> None:
+    """Spend the defender's reaction, deal both portions' damage, put conditions on (S-9)."""
+    reaction = result.setup.attack.reaction
+    if reaction is not None:
+        failed = (
+            result.reaction is not None
+            and result.reaction.verdict.value == "failure"
+            and reaction.family == react.Family.PARRY
+        )
+        p.emit("reaction_spent", "S-4", id=defender, failed_parry=failed, reason="reaction")
+    dealt = sum(d.total for d in (result.physical_damage, result.spirit_damage) if d is not None)
+    if dealt:
+        hp = max(0, p.model(defender).sheet.hp - dealt)
+        p.emit("hp_set", "S-14", id=defender, hp=hp, damage=dealt, source=attacker)
+    for inflicted in result.inflicted:
+        who = attacker if inflicted.target == "attacker" else defender
+        p.emit("condition_added", "S-23", id=who, condition=condition_json(inflicted.condition))
 
 
 def attack_setup(
@@ -719,12 +851,20 @@ def attack_setup(
     check_ranged_contact(attacker, defender, weapon)
     if not free_attack:
         check_reach(attacker, defender, weapon)
-    reaction = declare_reaction(game, p, defender, item.reaction)
-    return AttackSetup(attacker.sheet, defender.sheet, weapon, precision=item.precision,
-                       hit_modifiers=tuple(Part("modifier", m) for m in item.modifiers),
-                       defender_ac=effective_ac(game.catalog, defender.sheet).value,
-                       reaction=reaction, ruleset=game.ruleset,
-                       context=penalty_context(game, attacker, weapon))  # fmt: skip
+    reaction = declare_reaction(game, p, defender, item.reaction, item)
+    setup = AttackSetup(attacker.sheet, defender.sheet, weapon, precision=item.precision,
+                        hit_modifiers=tuple(Part("modifier", m) for m in item.modifiers),
+                        defender_ac=effective_ac(game.catalog, defender.sheet).value,
+                        reaction=reaction, ruleset=game.ruleset,
+                        context=penalty_context(game, attacker, weapon))  # fmt: skip
+    if item.combined_damage:
+        if item.power is not None:
+            raise RulesError(
+                "An attack is either a combined attack with a power (its portions apart) or "
+                "Combined Damage without portions, not both (S-9)."
+            )
+        return combined_damage_setup(setup, item.combined_damage)  # lowest AC/Resistance (S-9)
+    return setup
 
 
 def penalty_context(game: StrifeFight, attacker: Model, weapon: Weapon) -> PenaltyContext:
@@ -788,7 +928,11 @@ def check_reach(attacker: Model, defender: Model, weapon: Weapon) -> None:
 
 
 def declare_reaction(
-    game: StrifeFight, p: Pending, defender: Model, kind: str | None
+    game: StrifeFight,
+    p: Pending,
+    defender: Model,
+    kind: str | None,
+    item: AttackItem | None = None,
 ) -> react.Reaction | None:
     """A declared reaction, refused when the round's Reaction is spent (S-4, S-10 … S-13)."""
     if kind is None:
@@ -797,6 +941,8 @@ def declare_reaction(
         raise RulesError(f"{defender.id} has already used its Reaction this round (S-4).")
     gear = loadout(game.catalog, defender.sheet)
     main = gear.main_hand
+    if kind in ("improvised_block", "improvised_parry"):
+        return improvised(game, defender, kind, item)
     if kind == "block" and gear.shield is not None:
         return react.block(defender.sheet, gear.shield)
     if kind == "parry" and main is not None:
@@ -808,6 +954,36 @@ def declare_reaction(
     if kind == "ward_off" and main is not None:
         return react.ward_off(defender.sheet, main)
     raise RulesError(f"{defender.id} has nothing equipped to {kind.replace('_', ' ')} with.")
+
+
+def improvised(
+    game: StrifeFight, defender: Model, kind: str, item: AttackItem | None
+) -> react.Reaction:
+    """An improvised Block or Parry (S-12, SA-28, SA-65).
+
+    A Parry uses a weapon held (the main hand's unless ``reaction_item`` names the other); a
+    Block uses a weapon held, or any item given with its size (a serving tray, a broken door).
+    """
+    held = loadout(game.catalog, defender.sheet).weapons
+    named = None if item is None else item.reaction_item
+    size = None if item is None else item.reaction_item_size
+    weapon = next((w for w in held if named is None or w.name.lower() == named.lower()), None)
+    if kind == "improvised_block" and named is not None and size is not None:
+        if weapon is not None and weapon.size != size:
+            raise RulesError(
+                f"{defender.id}'s {weapon.name} is size {weapon.size.value}, not {size.value}."
+            )
+        return react.improvised_block(named, size)
+    if weapon is None:
+        what = f"a {named}" if named else "a weapon"
+        hint = " (or name an item and its size)" if kind == "improvised_block" else ""
+        raise RulesError(
+            f"{defender.id} holds no {what.removeprefix('a ')} to use for "
+            f"{react.ReactionKind(kind).phrase}{hint} (S-12)."
+        )
+    if kind == "improvised_block":
+        return react.improvised_block(weapon.name, weapon.size)
+    return react.improvised_parry(weapon)
 
 
 def apply_attack(p: Pending, attacker: str, defender: str, result: AttackResult) -> None:
@@ -1010,6 +1186,61 @@ def cast_with_share(first: CastResult, share: int) -> CastResult:
     reaction = None if first.reaction is None else first.reaction.test.natural
     dice = CastDice(first.natural, reaction, rolls)
     return cast_with_dice(replace(first.setup, spell_power=share), dice)
+
+
+def do_impale(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
+    """Impale: the foe just moved into melee range; an Initiative test, then an attack (S-13).
+
+    Declared after the foe's Move and before any other roll of its Turn (SA-64): a Reaction of
+    the impaler's; on a passed Initiative test a regular main-hand attack with the impaling
+    weapon, +1 damage per whole straight-line inch of that Move (SA-22). The foe then goes on.
+    """
+    args = parse_args(ImpaleArgs, raw, "impale")
+    impaler, target = p.model(args.impaler), p.model(args.target)
+    weapon = game.catalog.weapon(args.weapon or _default_weapon(game, impaler))
+    inches = impale_window(p, impaler, target, weapon)
+    if not p.state.rounds.can_react(impaler.id):
+        raise RulesError(f"{impaler.id} has already used its Reaction this round (S-4).")
+    react.impale(impaler.sheet, weapon)  # an Impale weapon its wielder is trained with
+    item = AttackItem(defender=target.id, weapon=weapon.name, reaction=args.reaction)
+    setup = attack_setup(game, p, impaler, item)
+    setup = replace(setup, context=replace(setup.context, inches_moved=0, flying=False))
+    p.emit("reaction_spent", "S-13", id=impaler.id, failed_parry=False, reason="Impale")
+    result = resolve_impale(setup, inches, rng)
+    p.emit("test_resolved", "S-13", id=impaler.id, purpose=f'Impale Initiative test ({inches}")',
+           result=stat_test_dict(result.test) if p.describe else None)  # fmt: skip
+    if result.attack is None:
+        return
+    p.emit("attack_resolved", "S-13", attacker=impaler.id, defender=target.id,
+           result=attack_dict(result.attack) if p.describe else None, impale=inches)  # fmt: skip
+    apply_attack(p, impaler.id, target.id, result.attack)
+
+
+def impale_window(p: Pending, impaler: Model, target: Model, weapon: Weapon) -> int:
+    """The whole straight-line inches of the Move an Impale answers (S-13, SA-22, SA-64).
+
+    Refused unless ``target`` is the model whose Turn it is, its last Turn element was a Move
+    with nothing after it, and that Move brought it from beyond the impaling weapon's melee
+    range (base contact plus Reach) into it.
+    """
+    last = p.state.last_move
+    if last is None or last[0] != target.id or p.state.current != target.id:
+        raise RulesError(
+            f"An Impale answers a Move just made, before any other roll: {target.id} has not "
+            "just moved (S-13)."
+        )
+    if impaler.side == target.side:
+        raise RulesError(f"{impaler.id} cannot Impale {target.id}, a model of its own side.")
+    reach = CONTACT + usable_reach(impaler.sheet, weapon)
+    before = distance(last[1], impaler.position)
+    after = distance(target.position, impaler.position)
+    if after > reach or before <= reach:
+        where = "did not come into" if after > reach else "was already within"
+        raise RulesError(
+            f"{target.id} {where} the melee range of {impaler.id}'s {weapon.name} ({reach:g}\") "
+            "with this Move, so it cannot be impaled (S-13)."
+        )
+    return int(last[2])
 
 
 def do_instant(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
@@ -1234,6 +1465,7 @@ HANDLERS: dict[str, Any] = {
     "attack": do_attack,
     "aoo": do_aoo,
     "cast": do_cast,
+    "impale": do_impale,
     "instant": do_instant,
     "whole_turn": do_whole_turn,
     "roll_with_the_blow": do_roll,
