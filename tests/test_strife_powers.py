@@ -495,3 +495,36 @@ def test_sa67_combined_damage_needs_the_hosts_approval() -> None:
     found = game.choices(e.state, command, command_rng(3, e.next_seq, command))
     approve = next(c for c in found if c.kind == "approve")
     assert "combined damage" in approve.prompt
+
+
+def test_sa64_sa65_sa66_impale_improvised_and_combined_on_the_command_line(cli: Cli) -> None:
+    """SA-64 ``fight impale``; SA-65 ``--reaction improvised_parry``; SA-66 ``--power``."""
+    fight = str(cli.json("fight", "new", "Charge", "--seed", "5")["id"])
+    cli.json("fight", "add", fight, "--id", "Aldric", "--model", "Aldric", "--side", "heroes",
+             "--dice", "19")  # fmt: skip
+    cli.json("fight", "add", fight, "--id", "Goblin", "--model", "Goblin", "--side", "monsters",
+             "--at", "5,0,0", "--dice", "1")  # fmt: skip
+    cli.json("fight", "add", fight, "--id", "Sera", "--model", "Sera", "--side", "heroes",
+             "--at", "5,1,0", "--dice", "1")  # fmt: skip
+    cli.json("fight", "start", fight)
+    cli.json("fight", "move", fight, "Aldric", "--to", "4,0,0")
+    out = cli.json("fight", "impale", fight, "Goblin", "--target", "Aldric", "--dice", "15,80,6")
+    assert next(m for m in out["state"]["models"] if m["id"] == "Aldric")["hp"] == 20
+    code, _, err = cli.run("fight", "impale", fight, "Goblin", "--target", "Aldric")
+    assert code == 2 and "Goblin has already used its Reaction this round" in err
+    cli.json("fight", "attack", fight, "Aldric", "--target", "Goblin", "--dice", "5")
+    cli.json("fight", "next", fight)
+    out = cli.json("fight", "attack", fight, "Sera", "--target", "Goblin", "--power",
+                   "Flame Strike", "--dice", "80,3,5")  # fmt: skip
+    combined = next(e for e in out["record"]["events"] if e["kind"] == "combined_resolved")
+    assert combined["data"]["result"]["outcome"] == "both"
+    duel = str(cli.json("fight", "new", "Duel", "--seed", "5")["id"])
+    cli.json("fight", "add", duel, "--id", "Aldric", "--model", "Aldric", "--side", "heroes",
+             "--dice", "19")  # fmt: skip
+    cli.json("fight", "add", duel, "--id", "Goblin", "--model", "Goblin", "--side", "monsters",
+             "--at", "1,0,0", "--dice", "1")  # fmt: skip
+    cli.json("fight", "start", duel)
+    out = cli.json("fight", "attack", duel, "Aldric", "--target", "Goblin", "--reaction",
+                   "improvised_parry", "--dice", "80,8,6")  # fmt: skip
+    attack = next(e for e in out["record"]["events"] if e["kind"] == "attack_resolved")
+    assert attack["data"]["result"]["reaction"]["kind"] == "improvised_parry"
