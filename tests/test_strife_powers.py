@@ -528,3 +528,41 @@ def test_sa64_sa65_sa66_impale_improvised_and_combined_on_the_command_line(cli: 
                    "improvised_parry", "--dice", "80,8,6")  # fmt: skip
     attack = next(e for e in out["record"]["events"] if e["kind"] == "attack_resolved")
     assert attack["data"]["result"]["reaction"]["kind"] == "improvised_parry"
+
+
+# --- SA-68: Blocking a Missile-type power in a fight --------------------------------------------
+
+
+def sera_against_aldric() -> Encounter[FightState]:
+    e: Encounter[FightState] = Encounter(StrifeFight(), 3)
+    do(e, "add", (19,), id="Sera", model="Sera", side="heroes", position=[0, 0, 0])
+    do(e, "add", (1,), id="Aldric", model="Aldric", side="rivals", position=[6, 0, 0])
+    do(e, "start")
+    return e
+
+
+@pytest.mark.parametrize(("block_die", "damage"), [(11, 0), (5, 3)])
+def test_sa68_a_target_blocks_a_missile_power_with_the_casting_roll(
+    block_die: int, damage: int
+) -> None:
+    """SA-68, S-10, SA-23: Aldric's Block d20 + 6 + 4: 21 stops the Missile (Crushing Blow 0);
+    15 fails and the 1d8 (3) goes through. The Reaction is spent either way."""
+    e = sera_against_aldric()
+    dice = (80, block_die) if damage == 0 else (80, block_die, damage)
+    record = do(e, "cast", dice, caster="Sera", targets=["Aldric"], power="Arcane Missile",
+                blocks={"Aldric": "block"})  # fmt: skip
+    (cast,) = casts(record)
+    assert cast["result"]["reaction"]["total"] == block_die + 10
+    assert hp(e, "Aldric") == 30 - damage and not e.state.rounds.can_react("Aldric")
+
+
+def test_sa68_only_a_blockable_power_and_only_its_target_can_be_blocked() -> None:
+    """SA-68: Arcane Torrent is not Missile-type; a Block needs the round's Reaction."""
+    e = sera_against_aldric()
+    with pytest.raises(TablesideError, match=r"Arcane Torrent cannot be Blocked"):
+        do(e, "cast", (80, 11, 3), caster="Sera", targets=["Aldric"], power="Arcane Torrent",
+           blocks={"Aldric": "block"})  # fmt: skip
+    with pytest.raises(TablesideError, match=r"Sera is not a target of this Arcane Missile"):
+        do(e, "cast", (80, 11), caster="Sera", targets=["Aldric"], power="Arcane Missile",
+           blocks={"Sera": "block"})  # fmt: skip
+    assert spirit(e) == 12

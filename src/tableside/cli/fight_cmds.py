@@ -190,6 +190,10 @@ def cast(
     separate_rolls: Annotated[bool, typer.Option("--separate-rolls")] = False,
     instant: Annotated[bool, typer.Option("--instant", help="An instant power.")] = False,
     cost: Annotated[int | None, typer.Option(help="Its cost (default: the catalogue's).")] = None,
+    block: Annotated[
+        list[str] | None,
+        typer.Option(help="A target that Blocks a blockable power with its shield (repeatable)."),
+    ] = None,
     resource: Annotated[
         str | None, typer.Option(help="Spirit, Faith, Focus … (default: the catalogue's).")
     ] = None,
@@ -216,6 +220,7 @@ def cast(
         instant=instant or None,
         cost=cost,
         resource=resource,
+        blocks={t: "block" for t in block} if block else None,
     )
 
 

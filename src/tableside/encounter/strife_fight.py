@@ -230,6 +230,10 @@ class CastArgs(Args):
     resists: Flag = True
     cost: int | None = Field(default=None, ge=0, le=POWER_COST_MAX)  # spent on a miscast (SA-49)
     resource: Resource | None = None
+    # Targets that Block a blockable (Missile-type) power, rolled with the casting roll (SA-68).
+    blocks: dict[Annotated[str, ID], Literal["block", "improvised_block"]] = Field(
+        default_factory=dict, max_length=TARGETS_MAX
+    )
 
 
 class AooArgs(Args):
@@ -1150,15 +1154,41 @@ def cast_rolls(
     is the cast's, met by every target; each target still resists, Blocks and takes damage on
     its own dice.
     """
+    reactions = cast_blocks(game, p, plan, args)
 
     def setup(target: str) -> CastSetup:
         return CastSetup(caster.sheet, p.model(target).sheet, plan.power, resists=plan.resists,
-                         ruleset=game.ruleset)  # fmt: skip
+                         reaction=reactions.get(target), ruleset=game.ruleset)  # fmt: skip
 
     if plan.separate_rolls:
         return [roll_cast(setup(t), rng) for t in args.targets]
     first = roll_cast(setup(args.targets[0]), rng)
     return [first, *(cast_on_roll(setup(t), first.natural, rng) for t in args.targets[1:])]
+
+
+def cast_blocks(
+    game: StrifeFight, p: Pending, plan: CastPlan, args: CastArgs
+) -> dict[str, react.Reaction]:
+    """Each Blocking target's Block of a blockable power (S-8 step 1b, S-10, SA-23, SA-68).
+
+    Only a blockable (Missile-type) power can be Blocked, only by one of its targets, each with
+    its round's Reaction (spent here); an improvised Block uses a weapon the target holds.
+    """
+    found: dict[str, react.Reaction] = {}
+    for name, kind in args.blocks.items():
+        if name not in args.targets:
+            raise RulesError(f"{name} is not a target of this {plan.power.name}.")
+        if not plan.power.blockable:
+            raise RulesError(
+                f"{plan.power.name} cannot be Blocked: only a blockable (Missile-type) power "
+                "can (S-8, S-10)."
+            )
+        target = p.model(name)
+        reaction = declare_reaction(game, p, target, kind)
+        if reaction is not None:
+            found[name] = reaction
+            p.emit("reaction_spent", "S-4", id=name, failed_parry=False, reason="reaction")
+    return found
 
 
 def spend_cost(p: Pending, caster: Model, plan: CastPlan) -> None:
