@@ -566,3 +566,11 @@ def test_sa68_only_a_blockable_power_and_only_its_target_can_be_blocked() -> Non
         do(e, "cast", (80, 11), caster="Sera", targets=["Aldric"], power="Arcane Missile",
            blocks={"Sera": "block"})  # fmt: skip
     assert spirit(e) == 12
+
+
+def test_sa64_a_sprint_into_the_spears_range_may_be_impaled() -> None:
+    """SA-64: a Sprint's move (10") brings Aldric into the Spear's range: +10 damage."""
+    e = aldric_charges(11.0)
+    do(e, "whole_turn", id="Aldric", kind="sprint", to=[10, 0, 0])
+    record = do(e, "impale", (15, 80, 6), impaler="Goblin", target="Aldric")
+    assert record.events[2].data["impale"] == 10 and hp(e, "Aldric") == 30 - 16

@@ -130,9 +130,15 @@ def _hp(state: FightState, d: JSON) -> FightState:
 
 
 def _element(state: FightState, d: JSON) -> FightState:
+    """A Turn element; it ends the window for an Impale (SA-64).
+
+    The Action mark that closes a Sprint's Whole Turn does not: its move may still be impaled.
+    """
     m = state.models[d["id"]]
+    closes_whole_turn = "whole_turn" in m.elements
+    last = state.last_move if closes_whole_turn else None
     return copy_with(state.with_model(copy_with(m, elements=(*m.elements, d["element"]))),
-                     last_move=None)  # fmt: skip
+                     last_move=last)  # fmt: skip
 
 
 def _condition(state: FightState, d: JSON) -> FightState:
