@@ -574,3 +574,11 @@ def test_sa64_a_sprint_into_the_spears_range_may_be_impaled() -> None:
     do(e, "whole_turn", id="Aldric", kind="sprint", to=[10, 0, 0])
     record = do(e, "impale", (15, 80, 6), impaler="Goblin", target="Aldric")
     assert record.events[2].data["impale"] == 10 and hp(e, "Aldric") == 30 - 16
+
+
+def test_sa65_an_item_for_a_reaction_that_is_not_improvised_is_refused() -> None:
+    """SA-65: reaction_item belongs to an improvised Block or Parry only."""
+    e = aldric_and_goblin_in_contact()
+    with pytest.raises(TablesideError, match=r"are for an improvised Block or Parry .* not parry"):
+        do(e, "attack", (80, 8, 6), attacker="Aldric", attacks=[
+            {"defender": "Goblin", "reaction": "parry", "reaction_item": "Spear"}])  # fmt: skip

@@ -939,6 +939,15 @@ def declare_reaction(
     item: AttackItem | None = None,
 ) -> react.Reaction | None:
     """A declared reaction, refused when the round's Reaction is spent (S-4, S-10 … S-13)."""
+    if (
+        item is not None
+        and kind not in ("improvised_block", "improvised_parry")
+        and (item.reaction_item is not None or item.reaction_item_size is not None)
+    ):
+        raise RulesError(
+            "reaction_item and reaction_item_size are for an improvised Block or Parry (S-12), "
+            f"not {'no reaction' if kind is None else kind.replace('_', ' ')}."
+        )
     if kind is None:
         return None
     if not p.state.rounds.can_react(defender.id):
