@@ -739,3 +739,22 @@ def test_a42_an_elohim_before_the_barrier_is_met_first_and_the_barrier_can_end()
     do(encounter, "apply_effect", (5,) * 7, id="Warrior", effect="knock_back", amount=3.0,
        by="Herald")  # fmt: skip
     assert who(encounter, "Warrior").position == pytest.approx((5.0, 0.0, 0.0))
+
+
+# --- the Host's command line: a refusal names why the AP are gone (M-34) --------------------------
+
+
+def test_m34_a_strike_refused_for_ap_names_the_ap_falter_wasted() -> None:
+    """M-34: F:3 wastes 3 of Herald's 7 AP; a second Strike's refusal says so."""
+    encounter = war()
+    add(encounter, "Herald", swiftness=40)
+    add(encounter, "Warrior", (2.0, 0.0, 0.0), side="fallen", swiftness=10)
+    do(encounter, "apply_effect", id="Herald", effect="falter", amount=3, by="Warrior")
+    until_turn_of(encounter, "Herald")
+    assert who(encounter, "Herald").ap == 4 and who(encounter, "Herald").wasted == 3
+    do(encounter, "strike", (5,) * 7, striker="Herald", defender="Warrior")
+    with pytest.raises(
+        TablesideError,
+        match=r"Herald has 1 AP \(3 wasted by Falter this Turn, M-34\) and 0 Readied AP\.$",
+    ):
+        do(encounter, "strike", (5,) * 7, striker="Herald", defender="Warrior")

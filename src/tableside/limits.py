@@ -221,6 +221,7 @@ CLI_BOUNDS: dict[str, tuple[float, float]] = {
     "hp": (0, HP_MAX),
     "moved": (0, MOVED_MAX),
     "spell_power": (0, SPELL_POWER_MAX),
+    "cost": (0, POWER_COST_MAX),
     "rounds": (1, ROUNDS_MAX),
     "modifier": _MODIFIER,
     "hit_modifier": _MODIFIER,

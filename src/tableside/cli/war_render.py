@@ -183,7 +183,8 @@ def event_text(event: Event) -> str:
             + ", ".join(f"{t['segment']}:{t['combatant']}({t['ap']})" for t in d["order"])
         ),
     }
-    if event.kind in special:
+    war_only = event.kind == "turn_started" and "cycle" not in d
+    if event.kind in special and not war_only:  # a fight's Turn has a round, not a Cycle
         return special[event.kind]()
     shown = {k: v for k, v in d.items() if k not in ("character", "sheet")}
     return f"{event.kind} " + " ".join(f"{k}={v}" for k, v in shown.items())

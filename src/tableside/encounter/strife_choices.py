@@ -50,6 +50,7 @@ from tableside.encounter.strife_fight import (
 from tableside.encounter.strife_state import FightState, Model
 from tableside.encounter.war_args import parse_args
 from tableside.errors import RulesError, TablesideError
+from tableside.strife.catalog import PowerTargets
 from tableside.strife.loadout import loadout
 from tableside.strife.odds import attack_odds
 
@@ -150,7 +151,7 @@ def attack_choices(
 
 
 def attack_approval(game: StrifeFight, state: FightState, args: AttackArgs) -> Choice | None:
-    """The Host's approval of raw to-hit modifiers and weapons not held (D-4).
+    """The Host's approval of raw to-hit modifiers, weapons not held, Combined Damage (D-4).
 
     Conditions, size, equipment and Surprise are the state's: the engine derives them. A raw
     modifier, or a catalogue weapon named by a model that holds none (its natural weapons or an
@@ -168,6 +169,9 @@ def attack_approval(game: StrifeFight, state: FightState, args: AttackArgs) -> C
         if item.weapon is not None and item.weapon not in equipped:
             key = f"attack {number} weapon"
             proposed[key], defaults[key] = f"{item.weapon} (not held)", None
+        if item.combined_damage:  # an attack that states it deals both (S-9, SA-67)
+            key = f"attack {number} combined damage"
+            proposed[key], defaults[key] = [e.value for e in item.combined_damage], []
     defenders = ", ".join(dict.fromkeys(a.defender for a in args.attacks))
     return approval(attacker.id, proposed, defaults, f"{attacker.id}'s attack on {defenders}")
 
@@ -376,14 +380,39 @@ def given_dice(game: StrifeFight, state: FightState, args: AttackArgs) -> list[C
 
 
 def cast_choices(game: StrifeFight, state: FightState, command: Command, rng: Rng) -> list[Choice]:
-    """A cast's Host approval of its spell power, damage or unresisted targets (D-4)."""
+    """A cast's Host approval of its spell power, damage or unresisted targets (D-4, SA-63)."""
     args = parse_args(CastArgs, command.args, "cast")
-    raw = args.model_dump(mode="json")
+    raw, defaults = cast_proposals(game, args)
     targets = ", ".join(args.targets)
-    proposal = approval(
-        args.caster, raw, CAST_DEFAULTS, f"{args.caster}'s {args.power} on {targets}"
-    )
+    proposal = approval(args.caster, raw, defaults, f"{args.caster}'s {args.power} on {targets}")
     if proposal is None:
         return []
     dry_run(game, state, command, rng)
     return [proposal]
+
+
+def cast_proposals(game: StrifeFight, args: CastArgs) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A cast's values and what each is when the state gives it (D-4, SA-63).
+
+    A catalogue power's own damage, element, cost, resource, roll and timing are the state's
+    (no approval needed); typed damage, spell power and an unresisted target still are the
+    Host's, and so is any value that differs from the catalogue's.
+    """
+    raw = args.model_dump(mode="json")
+    defaults = dict(CAST_DEFAULTS)
+    entry = game.catalog.find_power(args.power)
+    if entry is None:
+        return raw, defaults
+    given = {
+        "damage": entry.damage,
+        "element": entry.element.value,
+        "cost": entry.cost,
+        "resource": None if entry.resource is None else entry.resource.value,
+        "separate_rolls": entry.targets == PowerTargets.SEPARATE_ROLLS,
+        "instant": entry.timing == "instant",
+    }
+    for key, value in given.items():
+        defaults[key] = value
+        if raw.get(key) is None or (key in ("separate_rolls", "instant") and not raw[key]):
+            raw[key] = value
+    return raw, defaults

@@ -56,6 +56,9 @@ class FightState:
     offers: tuple[FreeAttack, ...] = ()  # Attacks of Opportunity on offer (S-18)
     last_damaged: str | None = None  # who just took damage (Roll with the Blow, S-19)
     last_damaged_by: str | None = None  # and from whom: it rolls directly away (S-19, SA-44)
+    # The current model's Move just made, with nothing after it yet: (mover, from, inches).
+    # An Impale answers it "after the opponent has moved, before any other rolls" (S-13, SA-64).
+    last_move: tuple[str, Point, float] | None = None
     ended: bool = False
     winner: str | None = None
 
@@ -113,7 +116,8 @@ def _turn_started(state: FightState, d: JSON) -> FightState:
     model = copy_with(m, elements=elements, moved=0.0, movement_spent=0.0,
                       instant_barred=not has_instant)  # fmt: skip
     return copy_with(state.with_model(model), turn=int(d["turn"]), rounds=rounds, aoo=AooTracker(),
-                     offers=(), last_damaged=None, last_damaged_by=None)  # fmt: skip
+                     offers=(), last_damaged=None, last_damaged_by=None,
+                     last_move=None)  # fmt: skip
 
 
 def _hp(state: FightState, d: JSON) -> FightState:
@@ -126,8 +130,15 @@ def _hp(state: FightState, d: JSON) -> FightState:
 
 
 def _element(state: FightState, d: JSON) -> FightState:
+    """A Turn element; it ends the window for an Impale (SA-64).
+
+    The Action mark that closes a Sprint's Whole Turn does not: its move may still be impaled.
+    """
     m = state.models[d["id"]]
-    return state.with_model(copy_with(m, elements=(*m.elements, d["element"])))
+    closes_whole_turn = "whole_turn" in m.elements
+    last = state.last_move if closes_whole_turn else None
+    return copy_with(state.with_model(copy_with(m, elements=(*m.elements, d["element"]))),
+                     last_move=last)  # fmt: skip
 
 
 def _condition(state: FightState, d: JSON) -> FightState:
@@ -142,10 +153,12 @@ def _condition(state: FightState, d: JSON) -> FightState:
 def _moved(state: FightState, d: JSON) -> FightState:
     """A move: the inches add up over the Turn, as does a regular Move's cost (SA-51)."""
     m = state.models[d["id"]]
-    return state.with_model(copy_with(
+    own = state.current == m.id and not d.get("host") and not d.get("forced")
+    last = (m.id, m.position, float(d["moved"])) if own else None
+    return copy_with(state.with_model(copy_with(
         m, position=point(d["to"]), moved=m.moved + float(d["moved"]),
         movement_spent=m.movement_spent + float(d.get("cost", 0.0)),
-    ))  # fmt: skip
+    )), last_move=last)  # fmt: skip
 
 
 def _ticked(state: FightState, d: JSON) -> FightState:
@@ -218,7 +231,7 @@ EVOLVE: dict[str, Callable[[FightState, JSON], FightState]] = {
     "fight_ended": lambda s, d: copy_with(s, ended=True, winner=d.get("winner")),
 }
 INFORMATIONAL = {"attack_resolved", "cast_resolved", "test_resolved", "initiative_rolled",
-                 "turn_ended", "note"}  # fmt: skip
+                 "turn_ended", "note", "effect_rolled", "combined_resolved"}  # fmt: skip
 
 
 def evolve(state: FightState, event: Event) -> FightState:

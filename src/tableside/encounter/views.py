@@ -10,9 +10,6 @@ from typing import Any
 
 from tableside.encounter.strife_state import FightState, Model
 from tableside.encounter.war_state import WarState
-from tableside.strife.catalog import builtin_catalog
-from tableside.strife.loadout import loadout
-from tableside.strife.penalties import armour_class
 
 
 def state_json(state: WarState, revision: int) -> dict[str, Any]:
@@ -58,6 +55,10 @@ def combatant_json(c: Any) -> dict[str, Any]:
 
 def model_json(m: Model) -> dict[str, Any]:
     """One model as plain JSON, with the AC attacks use: the sheet's plus its armour (S-16)."""
+    from tableside.strife.catalog import builtin_catalog  # kept out of the CLI's start-up
+    from tableside.strife.loadout import loadout
+    from tableside.strife.penalties import armour_class
+
     kit = loadout(builtin_catalog(), m.sheet)
     return {
         "id": m.id, "side": m.side, "hp": m.sheet.hp, "hp_max": m.sheet.hp_max,

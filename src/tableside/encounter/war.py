@@ -252,9 +252,10 @@ def spend_ap(p: Pending, who: str, cost: int, action: str) -> None:
             f"not for {action} (M-41, A-34)."
         )
     whose = "nobody's" if current is None else f"{current.combatant}'s"
+    wasted = f" ({c.wasted} wasted by Falter this Turn, M-34)" if c.wasted else ""
     raise RulesError(
-        f"{who} cannot {action} for {cost} AP: it is {whose} Turn and {who} has {c.ap} AP "
-        f"and {c.readied} Readied AP."
+        f"{who} cannot {action} for {cost} AP: it is {whose} Turn and {who} has {c.ap} AP"
+        f"{wasted} and {c.readied} Readied AP."
     )
 
 

@@ -80,6 +80,7 @@ class Combatant:
     surprised_by: tuple[str, ...] = ()
     timed: tuple[Timed, ...] = ()
     twelves_this_turn: int = 0
+    wasted: int = 0  # AP of this Turn wasted by Falter (M-34), named when a Strike is refused
     weary: bool = False
 
     @property
@@ -179,7 +180,9 @@ def _turn_started(state: WarState, d: JSON) -> WarState:
     state = copy_with(state, turn=int(d["turn"]))
     c = state.get(d["id"])
     return state.with_combatant(
-        copy_with(c, ap=0, carried=0, window_exertion=0, twelves_this_turn=0, surprised_by=())
+        copy_with(
+            c, ap=0, carried=0, window_exertion=0, twelves_this_turn=0, surprised_by=(), wasted=0
+        )
     )
 
 
@@ -260,6 +263,9 @@ EVOLVE: dict[str, Callable[[WarState, JSON], WarState]] = {
         s, d, stance=bool(d["on"]), full_stance=bool(d["on"]) and bool(d.get("full", False))
     ),
     "condition_set": _condition,
+    "ap_wasted": lambda s, d: (
+        _update(s, d, wasted=s.get(d["id"]).wasted + int(d["ap"])) if d["pool"] == "ap" else s
+    ),
     "twelves_counted": lambda s, d: _update(s, d, twelves_this_turn=int(d["count"])),
     "weary_set": lambda s, d: _update(s, d, weary=bool(d["weary"])),
     "character_set": _character_set,
@@ -282,7 +288,7 @@ EVOLVE: dict[str, Callable[[WarState, JSON], WarState]] = {
     ),
     "ruleset_set": lambda s, d: copy_with(s, ruleset=str(d["name"])),
 }
-INFORMATIONAL = {"strike_resolved", "check_resolved", "ap_wasted", "turn_ended", "note"}
+INFORMATIONAL = {"strike_resolved", "check_resolved", "turn_ended", "note"}
 
 
 def evolve(state: WarState, event: Event) -> WarState:

@@ -423,8 +423,8 @@ PUBLIC_REFUSALS: tuple[re.Pattern[str], ...] = tuple(
         r"^An Adjustment moves a die by 1 up or down, not by -?\d+\.$",
         r"^Die \d+ cannot be adjusted to -?\d+(; faces stay within 1–12|: it is locked by an "
         r"Epic roll \(M-9\))\.$",
-        r"^(?P<who>\S+) cannot [^:]+ for \d+ AP: it is \S+ Turn and (?P=who) has -?\d+ AP and "
-        r"-?\d+ Readied AP\.$",
+        r"^(?P<who>\S+) cannot [^:]+ for \d+ AP: it is \S+ Turn and (?P=who) has -?\d+ AP "
+        r"(\(\d+ wasted by Falter this Turn, M-34\) )?and -?\d+ Readied AP\.$",
         r"^(?P<who>\S+) is Grappling \S+ and may Strike another Target only with at least 40 more "
         r"Might \(M-37\)\.$",
         r'^\S+ is [\d.]+" away, beyond the range of .+ \([\d.]+"\)\.$',
