@@ -552,3 +552,15 @@ def test_d6_a_player_enters_its_own_physical_dice_stage_by_stage(real_fight: Tab
     assert len(stages) >= 1 and any(
         e["kind"] == "attack_resolved" for e in answer.json()["record"]["events"]
     )
+
+
+def test_d4_the_hosts_own_modifier_stands_when_the_player_answers(real_fight: Table) -> None:
+    """D-4: a modifier in the Host's command was judged as it was sent; Al's answer resolves it."""
+    t = real_fight
+    r = goblin_attacks_aldric(t, modifiers=[5])
+    assert r.status_code == 202, r.text
+    (asked,) = r.json()["pending"]
+    assert asked["kind"] == "reaction"
+    done = t.decide(t.al, asked["id"], None)
+    assert done.status_code == 200, done.text
+    assert done.json()["record"]["command"]["args"]["attacks"][0]["modifiers"] == [5]

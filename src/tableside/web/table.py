@@ -259,7 +259,8 @@ class WebTable:
                 raise ForbiddenError(refusal(request.choice, seats))
             assert pending is not None
             check_answer(request, value)
-            asker = self.policy(who, encounter_id, who.table_id, self.vetted(encounter, pending))
+            vetted = frozenset() if who.is_host else self.vetted(encounter, pending)
+            asker = self.policy(who, encounter_id, who.table_id, vetted)
             by = "host" if who.seat is None else f"seat:{who.seat.id}"
             game = encounter.game.name
             with self.refusals(who, encounter_id, game, encounter.state, pending.command):
