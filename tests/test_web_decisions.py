@@ -369,6 +369,7 @@ def test_d4_a_hidden_host_command_that_waits_stays_hidden_from_players(table: Ta
     assert seen["decisions"] == [] and seen["waiting"][0]["waiting_for"] == "the Host"
     refused = table.command(table.se, "move", id="Sera", to=[0, 2, 0])
     assert refused.status_code == 409 and "waiting for the Host" in refused.json()["error"]
+    assert table.decide(table.al, asked["id"], "parry").status_code == 404  # not even its owner
     assert table.decide(table.host, asked["id"], "parry").status_code == 200
     assert not [r for r in table.log(table.al) if r["kind"] in ("request", "answer")]
     assert [r["kind"] for r in table.log(table.host)][-2:] == ["request", "answer"]

@@ -233,6 +233,10 @@ class WebTable:
         seats = tables.seats(self.store, who.table_id)
         return "; ".join(waiting_for(r, seats) for r in pending.open) or "an answer"
 
+    def hidden(self, encounter_id: int, pending: PendingCommand) -> bool:
+        """Whether the waiting command is a hidden Host command (players never see it)."""
+        return pending.seq in tables.hidden_seqs(self.store, encounter_id)
+
     def vetted(self, encounter: Encounter[Any], pending: PendingCommand) -> frozenset[str]:
         """The choices the waiting command made as it was sent (they stood then)."""
         chooser = getattr(encounter.game, "choices", None)
@@ -248,12 +252,15 @@ class WebTable:
         """Answer one open decision as ``who`` (its owner, or the Host); stored and announced.
 
         Refused with nothing written: a decision that is not open (404), someone else's
-        (403), a value that is not one of its options or that the rules refuse (400).
+        (403), a value that is not one of its options or that the rules refuse (400). A hidden
+        Host command's decisions are the Host's to answer: to a player they do not exist (404).
         """
         with self.lock(encounter_id):
             encounter = self.live(encounter_id)
             pending = encounter.pending
             request = find_open(pending, request_id)
+            if not who.is_host and pending is not None and self.hidden(encounter_id, pending):
+                raise NoSuchDecisionError(f"There is no open decision {request_id!r}.")
             seats = tables.seats(self.store, who.table_id)
             if not may_answer(who, request.choice, seats):
                 raise ForbiddenError(refusal(request.choice, seats))
