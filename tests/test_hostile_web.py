@@ -835,6 +835,25 @@ def final_reads(probe: Probe, world: World) -> list[str]:
     return problems
 
 
+def decisions_reached(probe: Probe, world: World) -> None:
+    """Boss Strikes Herald: Ann reads and answers her Obstruction decision (D-1, W-16).
+
+    The request's options carry the outcomes on Boss's secret values for the Host; what Ann
+    receives (the 202's pending, her decisions, the records) is checked like every answer.
+    """
+    war = world.war
+    turn_of(probe, war, "Boss", [])
+    strike = {"kind": "strike", "args": {"striker": "Boss", "defender": "Herald"}}
+    probe.host("POST", api(war, "/commands"), strike)
+    answer = probe.send(Request("ann", "GET", api(war, "/decisions"), note="Ann's decisions"))
+    mine = [] if answer is None else json.loads(answer.text).get("decisions", [])
+    for asked in mine:
+        first = asked["options"][0]["value"] if asked["options"] else None
+        body = {"choice": first}
+        post(probe, api(war, f"/decisions/{asked['id']}"), body, f"Ann answers {asked['kind']}")
+    settle(probe, war)
+
+
 def host_sees_the_secrets(probe: Probe, world: World) -> None:
     """The scripted commands reached the secret values: the Host's log shows them."""
     log = probe.host("GET", api(world.war, "/log"))
@@ -854,6 +873,7 @@ def test_w7_to_w15_a_hostile_player_gets_no_500_no_hang_no_leak_and_writes_nothi
     started = time.monotonic()
     with attacked(backend, tmp_path) as (probe, world):
         war_secrets_reached(probe, world)
+        decisions_reached(probe, world)
         problems = fight_secrets_reached(probe, world)
         host_sees_the_secrets(probe, world)
         extreme_strikes(probe, world)

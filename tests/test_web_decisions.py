@@ -565,3 +565,14 @@ def test_d4_the_hosts_own_modifier_stands_when_the_player_answers(real_fight: Ta
     done = t.decide(t.al, asked["id"], None)
     assert done.status_code == 200, done.text
     assert done.json()["record"]["command"]["args"]["attacks"][0]["modifiers"] == [5]
+
+
+def test_w11_another_tables_token_starts_no_session_on_this_tables_page(real_fight: Table) -> None:
+    """W-11 (found by the hostile suite): a join link of table 2 on table 1's page is refused."""
+    other = real_fight.client.post("/api/tables", json={"name": "Inn"}).json()["host_token"]
+    page = f"/tables/{real_fight.tid}/encounters/{real_fight.eid}"
+    r = real_fight.client.get(page, params={"token": other}, follow_redirects=False)
+    assert r.status_code == 403 and "set-cookie" not in r.headers
+    mine = real_fight.client.get(page, params={"token": real_fight.host["Authorization"][7:]},
+                                 follow_redirects=False)  # fmt: skip
+    assert mine.status_code == 303

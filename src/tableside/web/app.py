@@ -452,6 +452,7 @@ def add_pages(app: FastAPI, table: WebTable) -> None:
         authorization: Authorization = None,
     ) -> Response:
         if token:
+            table.at_table(token, table_id)  # another table's token starts no session here
             return enter(table, request, token, f"/tables/{table_id}/encounters/{encounter_id}")
         who, info = table.at_encounter(bearer(authorization), encounter_id)
         if who.table_id != table_id:
