@@ -33,6 +33,10 @@ MaxRounds = Annotated[
 Rest = Annotated[
     bool | None, typer.Option("--rest/--no-rest", help="War policy: the Rest rule (default on).")
 ]
+Engine = Annotated[
+    str,
+    typer.Option(help="fast (exact Strike laws, many runs at once) or full (the rules engine)."),
+]
 Json = Annotated[bool, typer.Option("--json", help="Print JSON (schema in docs/simulate.md).")]
 
 
@@ -62,6 +66,7 @@ def simulate(
     max_cycles: MaxCycles = None,
     max_rounds: MaxRounds = None,
     rest: Rest = None,
+    engine: Engine = "fast",
     json_out: Json = False,
 ) -> None:
     """Play an exported War or fight to its end many times: win odds, length, Wear or HP lost."""
@@ -71,6 +76,7 @@ def simulate(
         report = run_simulation(
             document, runs, file=str(file), seed=seed, workers=workers,
             max_cycles=max_cycles, max_rounds=max_rounds, rest=rest, progress=progress,
+            engine=engine,
         )  # fmt: skip
     if json_out:
         print_json(report)
@@ -137,3 +143,6 @@ def render(report: dict[str, Any]) -> None:
     for table in (outcome_table(report), clock_table(report), loss_table(report)):
         console.print(table)
     console.print(f"policy {report['policy']}; cap {report['cap']['max']} {report['cap']['unit']}s")
+    if "engine" in report:
+        why = f" (the fast engine cannot: {report['fallback']})" if "fallback" in report else ""
+        console.print(f"engine {report['engine']}{why}")
