@@ -64,15 +64,18 @@ def play_batch(state: WarState, rest: bool, seed: int, cap: int, first: int, cou
 def tally_of(batch: Batch) -> Tally:
     """The batch's runs as a :class:`Tally` (what ``Tally.add`` would count run by run)."""
     ids = batch.roster.ids
-    sides = {who: side_name(int(code)) or "" for who, code in zip(ids, batch.roster.side)}
+    sides = {
+        who: side_name(int(code)) or ""
+        for who, code in zip(ids, batch.roster.side.tolist(), strict=True)
+    }
     tally = Tally(sides, 3)
     finished = batch.ended
     tally.runs = batch.n
     tally.commands = moments(batch.commands)
     tally.unfinished = int((~finished).sum())
     tally.clock = moments(batch.cycle[finished])
-    tally.clocks = Counter({int(k): int(v) for k, v in zip(*np.unique(batch.cycle[finished],
-                                                                        return_counts=True))})  # fmt: skip
+    ends, counts = np.unique(batch.cycle[finished], return_counts=True)
+    tally.clocks = Counter(dict(zip(ends.tolist(), counts.tolist(), strict=True)))
     winners = batch.winner[finished]
     tally.draws = int((winners < 0).sum())
     tally.wins = Counter({side_name(code) or "": int((winners == code).sum()) for code in (0, 1)

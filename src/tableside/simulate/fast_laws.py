@@ -26,8 +26,8 @@ from tableside.majesty.odds_tables import ALL_TALLIES
 from tableside.majesty.rolls import Tally
 from tableside.majesty.strike import (
     Outcome,
-    StrikeResult,
     Rated,
+    StrikeResult,
     StrikeSetup,
     defensive_wear,
     passion_triggers,

@@ -147,32 +147,32 @@ class Forms:
     @property
     def status(self) -> I64:
         """Status code per form (0 normal, 1 Weakened, 2 Defeated)."""
-        return self.table[0]
+        return np.asarray(self.table[0], dtype=np.int64)
 
     @property
     def stamina(self) -> I64:
         """Stamina per form."""
-        return self.table[1]
+        return np.asarray(self.table[1], dtype=np.int64)
 
     @property
     def strike(self) -> I64:
         """The form whose Character stands for this one in Strike tables."""
-        return self.table[2]
+        return np.asarray(self.table[2], dtype=np.int64)
 
     @property
     def passion(self) -> I64:
         """Referenced Passion per form (M-25)."""
-        return self.table[4]
+        return np.asarray(self.table[4], dtype=np.int64)
 
     @property
     def resolve(self) -> I64:
         """Referenced Resolve per form (M-25)."""
-        return self.table[5]
+        return np.asarray(self.table[5], dtype=np.int64)
 
     @property
     def scroll(self) -> I64:
         """The form's place in the War Scroll (combatant, Speed, Swiftness); −1 when Defeated."""
-        return self.table[3]
+        return np.asarray(self.table[3], dtype=np.int64)
 
 
 def strike_signature(character: Character) -> tuple[Any, ...]:
@@ -273,9 +273,11 @@ class Batch:
     """``n`` runs of one War, advanced together."""
 
     def __init__(self, state: WarState, n: int, known: Batch | None = None) -> None:
-        """``n`` runs from ``state``; ``known``: a batch of the same start whose forms and Strike
-        tables are reused."""
-        self.catalog = builtin_catalog() if known is None else known.catalog
+        """``n`` runs from ``state``.
+
+        ``known``: a batch of the same start whose forms and Strike tables are reused.
+        """
+        self.catalog: Catalog = builtin_catalog() if known is None else known.catalog
         combatants = list(state.combatants.values())
         self.n, self.c = n, len(combatants)
         index = {c.id: i for i, c in enumerate(combatants)}
@@ -315,9 +317,9 @@ class Batch:
         self.pos = np.tile(np.array([c.position for c in combatants], dtype=np.float64), (n, 1, 1))
         ends = np.zeros((self.c, TIMED_SLOTS), dtype=np.int64)
         for i, c in enumerate(combatants):
-            for slot, t in enumerate(c.timed):
-                assert t.ends is not None
-                ends[i, slot] = t.ends.cycle * TURN_BASE + t.ends.turn
+            for slot, timed in enumerate(c.timed):
+                assert timed.ends is not None
+                ends[i, slot] = timed.ends.cycle * TURN_BASE + timed.ends.turn
         self.ends = np.tile(ends, (n, 1, 1))
         self.next_end = np.full(n, _first_end(ends[None])[0], dtype=np.int64)
         self.cycle = np.full(n, state.cycle, dtype=np.int64)
@@ -487,9 +489,9 @@ class Batch:
                     continue
                 i, speed, swiftness = self.forms.scroll_values[form]
                 holy = int(self.roster.side[i]) == 0
+                tiebreak = self.roster.tiebreak[i]
                 entrants.append(
-                    scroll.Entrant(self.roster.ids[i], speed, swiftness, holy,
-                                   self.roster.tiebreak[i])  # fmt: skip
+                    scroll.Entrant(self.roster.ids[i], speed, swiftness, holy, tiebreak)
                 )
             index = {name: i for i, name in enumerate(self.roster.ids)}
             found = [
@@ -501,7 +503,7 @@ class Batch:
         return found
 
     def start_turn(self, rows: I64, index: I64) -> None:
-        """Expiries, the Turn's resets, Poison, AP arriving and Falter wasting them (M-34 … M-40)."""
+        """Expiries, the Turn's resets, Poison, AP arriving, Falter wasting them (M-34 … M-40)."""
         if not len(rows):
             return
         self.expire(rows, self.cycle[rows] * TURN_BASE + index)
@@ -522,19 +524,31 @@ class Batch:
         self.ap[rows, me] -= ap
         self.exertion[rows, me] = np.maximum(0, self.exertion[rows, me] - ap)
 
-    def do_move(self, rows: I64, me: I64, target: I64, gap: F64) -> None:
-        """Straight toward the target until 2.5" from it, as far as the AP allow."""
-        inches = np.minimum(gap - CLOSE_TO, self.ap[rows, me].astype(np.float64))
+    def do_move(self, rows: I64, me: I64, target: I64) -> None:
+        """Straight toward the target until 2.5" from it, as far as the AP allow.
+
+        Distances are ``math.dist``'s, as the engine's (numpy's differ in the last bit).
+        """
         start, goal = self.pos[rows, me], self.pos[rows, target]
+        starts, goals = start.tolist(), goal.tolist()
+        gap = np.array([math.dist(a, b) for a, b in zip(starts, goals, strict=True)])
+        inches = np.minimum(gap - CLOSE_TO, self.ap[rows, me].astype(np.float64))
         t = np.where(gap == 0, 0.0, np.minimum(1.0, inches / np.where(gap == 0, 1.0, gap)))
         destination = start + (goal - start) * t[:, None]
-        moved = np.sqrt(((destination - start) ** 2).sum(axis=1))
-        self.ap[rows, me] -= np.ceil(moved - 1e-9).astype(np.int64)
+        moved = [math.dist(a, b) for a, b in zip(starts, destination.tolist(), strict=True)]
+        self.ap[rows, me] -= np.ceil(np.array(moved) - 1e-9).astype(np.int64)
         self.pos[rows, me] = destination
 
-    def do_strike(self, rows: I64, me: I64, target: I64, rng: np.random.Generator) -> None:
-        """A plain Strike drawn from its exact law, applied as war.apply_strike applies it."""
+    def do_strike(self, rows: I64, me: I64, target: I64, rng: np.random.Generator,
+                  forced: I64 | None = None) -> None:  # fmt: skip
+        """A plain Strike drawn from its exact law, applied as war.apply_strike applies it.
+
+        ``forced``: the consequence rows to apply instead of drawing them (tests).
+        """
         self.ap[rows, me] -= STRIKE_AP
+        if forced is not None:
+            self.apply_strike(rows, me, target, forced)
+            return
         per_turn = np.array(self.roster.per_turn, dtype=np.int64)[me]
         twelves = np.minimum(self.twelves[rows, me], per_turn)
         tables = self.laws.table_ids(self.form[rows, me], self.form[rows, target], twelves)
@@ -628,6 +642,11 @@ class Batch:
         target = self.roster.by_id[pick]
         go = acting & np.isfinite(by_id[span, pick])
         gap = dist[span, target]
+        nearest = np.sort(by_id, axis=1)[:, :2] if self.c > 1 else by_id
+        close = go & (nearest[:, -1] - nearest[:, 0] <= 1e-9 * np.maximum(1.0, nearest[:, 0]))
+        close |= go & (np.abs(gap - MELEE_RANGE) <= 1e-9)
+        for k in np.flatnonzero(close).tolist():  # math.dist decides ties and the 3" edge
+            target[k], gap[k] = self.nearest_exactly(int(rows[k]), int(me[k]), enemy[k])
         ap, exertion = self.ap[rows, me], self.exertion[rows, me]
         stamina = self.forms.stamina[forms[span, me]]
         near = gap <= MELEE_RANGE
@@ -648,18 +667,29 @@ class Batch:
             kind[leftover], amount[leftover] = REST, second[leftover]
         return kind, me, target, gap, amount
 
-    def step(self, rows: I64, rest: bool, rng: np.random.Generator) -> None:
-        """One command of each of these runs."""
-        kind, me, target, gap, amount = self.choose(rows, rest)
+    def nearest_exactly(self, run: int, me: int, enemy: B) -> tuple[int, float]:
+        """The nearest enemy and its distance as the engine computes them (``math.dist``)."""
+        here = tuple(self.pos[run, me].tolist())
+        found = min(
+            (math.dist(here, tuple(self.pos[run, i].tolist())), self.roster.ids[i], i)
+            for i in np.flatnonzero(enemy).tolist()
+        )
+        return found[2], found[0]
+
+    def step(self, rows: I64, rest: bool, rng: np.random.Generator,
+             forced: I64 | None = None) -> None:  # fmt: skip
+        """One command of each of these runs (``forced``: Strike consequences, for tests)."""
+        kind, me, target, _, amount = self.choose(rows, rest)
         for code in (STRIKE, MOVE, REST, NEXT):
             pick = kind == code
             if not pick.any():
                 continue
             r = rows[pick]
             if code == STRIKE:
-                self.do_strike(r, me[pick], target[pick], rng)
+                self.do_strike(r, me[pick], target[pick], rng,
+                               None if forced is None else forced[pick])  # fmt: skip
             elif code == MOVE:
-                self.do_move(r, me[pick], target[pick], gap[pick])
+                self.do_move(r, me[pick], target[pick])
             elif code == REST:
                 self.do_rest(r, me[pick], amount[pick])
             else:
