@@ -34,6 +34,7 @@ from tableside.majesty.strike import (
     strike_effects,
     strike_wear,
 )
+from tableside.simulate import disk_cache
 
 I64 = npt.NDArray[np.int64]
 F64 = npt.NDArray[np.float64]
@@ -123,7 +124,23 @@ def result_row(result: StrikeResult) -> list[int]:
 
 @lru_cache(maxsize=4096)
 def strike_table(setup: StrikeSetup) -> StrikeTable:
-    """The exact law of a Strike's consequences (the odds engine's classes, M-7 … M-29)."""
+    """The exact law of a Strike's consequences (the odds engine's classes, M-7 … M-29).
+
+    Kept on disk once computed (``disk_cache``; the file name covers the setup and the code).
+    """
+    key = repr(setup)
+    kept = disk_cache.load("strike-table", key)
+    if kept is not None:
+        total, ambiguous = (int(v) for v in kept["scalars"])
+        return StrikeTable(setup, kept["rows"], kept["weights"], total, bool(ambiguous))
+    table = _strike_table(setup)
+    scalars = np.array([table.total, int(table.ambiguous)], dtype=np.int64)
+    disk_cache.save("strike-table", key, {"rows": table.rows, "weights": table.weights,
+                                          "scalars": scalars})  # fmt: skip
+    return table
+
+
+def _strike_table(setup: StrikeSetup) -> StrikeTable:
     plan = _strike_plan(setup)
     law = roll_law(plan.reading, plan.specs, plan.boon_net)
     by_tally: dict[int, list[int]] = {}
