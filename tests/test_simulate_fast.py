@@ -400,3 +400,43 @@ def test_an_unknown_engine_is_refused_in_one_sentence() -> None:
 def test_the_start_of_war_4v4_is_supported() -> None:
     assert unsupported(war_start(), GAME.catalog) is None
     assert unsupported(effects_start(), GAME.catalog) is None
+
+
+# --- the disk cache -------------------------------------------------------------------------------
+
+
+def test_laws_kept_on_disk_are_the_laws_computed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A roll law and a Strike table read back from disk equal the ones computed."""
+    from tableside.majesty import odds_law
+    from tableside.simulate import disk_cache
+
+    monkeypatch.setenv("TABLESIDE_CACHE", str(tmp_path))
+    setup = setups()[1]
+    computed = fl._strike_table(setup)
+    fl.strike_table.cache_clear()
+    first = fl.strike_table(setup)  # computed and written
+    fl.strike_table.cache_clear()
+    again = fl.strike_table(setup)  # read back
+    for table in (first, again):
+        assert (table.rows == computed.rows).all() and (table.weights == computed.weights).all()
+        assert (table.total, table.ambiguous) == (computed.total, computed.ambiguous)
+    store = disk_cache.RollLawStore()
+    law = odds_law._roll_law(*_law_inputs(setup))
+    store.save("law", law)
+    kept = store.load("law")
+    assert kept is not None
+    for name in odds_law.RollLaw.__dataclass_fields__:
+        assert np.array_equal(np.asarray(getattr(kept, name)), np.asarray(getattr(law, name)))
+    names = {path.name.split("-")[0] + "-" + path.name.split("-")[1] for path in tmp_path.iterdir()}
+    assert {"strike-table", "roll-law"} <= names
+    monkeypatch.setenv("TABLESIDE_CACHE", "off")
+    assert disk_cache.path_for("law", "x") is None and store.load("law") is None
+
+
+def _law_inputs(setup: StrikeSetup) -> tuple[Any, ...]:
+    from tableside.majesty.odds import _strike_plan
+
+    plan = _strike_plan(setup)
+    return plan.reading, plan.specs, plan.boon_net
