@@ -81,6 +81,31 @@ def _combatant_unsupported(c: Combatant, catalog: Catalog) -> str | None:
     return next((label for bad, label in checks if bad), None)
 
 
+class KeyIndex:
+    """Integer keys to integer values, found for many keys at once without sorting them."""
+
+    def __init__(self) -> None:
+        self.keys = np.zeros(0, dtype=np.int64)
+        self.values = np.zeros(0, dtype=np.int64)
+
+    def find(self, keys: I64, make: Any) -> I64:
+        """The values of ``keys``; ``make(key, position)`` gives the value of a new key."""
+        flat = keys.ravel()
+        spot = np.searchsorted(self.keys, flat)
+        spot = np.minimum(spot, max(len(self.keys) - 1, 0))
+        known = (self.keys[spot] == flat) if len(self.keys) else np.zeros(len(flat), dtype=bool)
+        if not known.all():
+            new, position = np.unique(flat[~known], return_index=True)
+            where = np.flatnonzero(~known)[position]
+            made = [make(int(k), int(i)) for k, i in zip(new.tolist(), where.tolist(), strict=True)]
+            grown = np.concatenate([self.keys, new])
+            order = np.argsort(grown, kind="stable")
+            self.keys = grown[order]
+            self.values = np.concatenate([self.values, np.array(made, dtype=np.int64)])[order]
+            spot = np.searchsorted(self.keys, flat)
+        return np.asarray(self.values[spot], dtype=np.int64).reshape(keys.shape)
+
+
 class Forms:
     """Each combatant's derived values per (Wear E, R, P, Status lowerings, Epic Defeat).
 
@@ -92,6 +117,7 @@ class Forms:
     def __init__(self, characters: list[Character]) -> None:
         self.characters = characters
         self.ids: dict[int, int] = {}
+        self.index = KeyIndex()
         self.character: list[Character] = []
         self.strike_forms: dict[tuple[Any, ...], int] = {}
         self.scroll_forms: dict[tuple[Any, ...], int] = {}
@@ -109,11 +135,7 @@ class Forms:
 
     def lookup(self, who: I64, wear: I64, lowered: I64, epic: I64) -> I64:
         """Form ids of many states (new forms are built through the engine's Character)."""
-        keys = self.key(who, wear, lowered, epic)
-        unique, inverse = np.unique(keys, return_inverse=True)
-        ids = self.ids
-        found = [ids[k] if k in ids else self._form(k) for k in unique.tolist()]
-        return np.asarray(found, dtype=np.int64)[inverse.reshape(keys.shape)]
+        return self.index.find(self.key(who, wear, lowered, epic), lambda k, _: self._form(k))
 
     def _form(self, key: int) -> int:
         rest, who = divmod(key, 64)
@@ -212,6 +234,7 @@ class Laws:
     def __init__(self, forms: Forms, roster: Roster, catalog: Catalog) -> None:
         self.forms, self.roster, self.catalog = forms, roster, catalog
         self.ids: dict[int, int] = {}
+        self.index, self.triggers = KeyIndex(), KeyIndex()
         self.tables: list[fl.StrikeTable] = []
         self._flat: tuple[F64, I64, B] | None = None
 
@@ -219,19 +242,12 @@ class Laws:
         """Table per Strike of these forms (built on first use from the first such pair)."""
         forms = self.forms
         difference = forms.passion[striker] - forms.resolve[defender]
-        values, where = np.unique(difference, return_inverse=True)
-        triggers = np.array([passion_triggers(int(v)) for v in values], dtype=np.int64)
+        triggers = self.triggers.find(difference, lambda d, _: passion_triggers(d))
         keys = ((forms.strike[striker] * (1 << 24) + forms.strike[defender]) * 4
-                + triggers[where.ravel()]) * 8 + twelves  # fmt: skip
-        unique, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
-        found = [self.ids.get(k) for k in unique.tolist()]
-        if None in found:
-            found = [
-                self._build(k, int(striker[i]), int(defender[i]), int(twelves[i]))
-                if f is None else f
-                for k, f, i in zip(unique.tolist(), found, first.tolist(), strict=True)
-            ]  # fmt: skip
-        return np.asarray(found, dtype=np.int64)[inverse.ravel()]
+                + triggers) * 8 + twelves  # fmt: skip
+        return self.index.find(
+            keys, lambda k, i: self._build(k, int(striker[i]), int(defender[i]), int(twelves[i]))
+        )
 
     def setup(self, striker: int, defender: int, twelves: int) -> StrikeSetup:
         """The Strike as the engine's ``strike_setup`` builds it for the policy's plain Strike."""
@@ -642,11 +658,11 @@ class Batch:
         target = self.roster.by_id[pick]
         go = acting & np.isfinite(by_id[span, pick])
         gap = dist[span, target]
-        nearest = np.sort(by_id, axis=1)[:, :2] if self.c > 1 else by_id
-        close = go & (nearest[:, -1] - nearest[:, 0] <= 1e-9 * np.maximum(1.0, nearest[:, 0]))
+        best = by_id[span, pick]
+        close = go & ((by_id <= best[:, None] * (1 + 1e-9) + 1e-9).sum(axis=1) > 1)
         close |= go & (np.abs(gap - MELEE_RANGE) <= 1e-9)
-        for k in np.flatnonzero(close).tolist():  # math.dist decides ties and the 3" edge
-            target[k], gap[k] = self.nearest_exactly(int(rows[k]), int(me[k]), enemy[k])
+        if close.any():  # math.dist decides near-ties and the 3" edge, as in the engine
+            self.nearest_exactly(rows, me, by_id, best, close, target, gap)
         ap, exertion = self.ap[rows, me], self.exertion[rows, me]
         stamina = self.forms.stamina[forms[span, me]]
         near = gap <= MELEE_RANGE
@@ -667,14 +683,26 @@ class Batch:
             kind[leftover], amount[leftover] = REST, second[leftover]
         return kind, me, target, gap, amount
 
-    def nearest_exactly(self, run: int, me: int, enemy: B) -> tuple[int, float]:
-        """The nearest enemy and its distance as the engine computes them (``math.dist``)."""
-        here = tuple(self.pos[run, me].tolist())
-        found = min(
-            (math.dist(here, tuple(self.pos[run, i].tolist())), self.roster.ids[i], i)
-            for i in np.flatnonzero(enemy).tolist()
-        )
-        return found[2], found[0]
+    def nearest_exactly(
+        self, rows: I64, me: I64, by_id: F64, best: F64, close: B, target: I64, gap: F64
+    ) -> None:
+        """Where numpy's distances nearly tie: the engine's nearest enemy, by ``math.dist``.
+
+        The candidates are the enemies within a hair of the nearest; each gets ``math.dist``
+        (numpy's distance may differ in the last bit) and the least (distance, id) wins.
+        """
+        k = np.flatnonzero(close)
+        near = by_id[k] <= best[k, None] * (1 + 1e-9) + 1e-9
+        row, column = np.nonzero(near)
+        who = self.roster.by_id[column]
+        run = rows[k][row]
+        here = self.pos[run, me[k][row]].tolist()
+        there = self.pos[run, who].tolist()
+        exact = np.array([math.dist(a, b) for a, b in zip(here, there, strict=True)])
+        order = np.lexsort((column, exact, row))
+        first = order[np.flatnonzero(np.diff(row[order], prepend=-1))]
+        target[k[row[first]]] = who[first]
+        gap[k[row[first]]] = exact[first]
 
     def step(self, rows: I64, rest: bool, rng: np.random.Generator,
              forced: I64 | None = None) -> None:  # fmt: skip
