@@ -192,7 +192,7 @@ def replay(state: WarState, seed: int, rest: bool) -> Iterator[tuple[WarState, C
 def test_fast_transitions_equal_the_engines_command_by_command(
     start: str, base: int, rest: bool
 ) -> None:
-    """M-4, M-21 … M-26, M-34, M-38 … M-40: each fast command leaves the engine's state."""
+    """F-4 (M-4, M-21 … M-26, M-34, M-38 … M-40): each fast command leaves the engine's state."""
     state = war_start() if start == "war_4v4" else effects_start()
     known: Batch | None = None
     for run in range(2):
@@ -271,7 +271,7 @@ def setups() -> list[StrikeSetup]:
 
 @pytest.mark.parametrize("index", range(10))
 def test_every_strike_table_is_the_odds_engines_exact_law(index: int) -> None:
-    """M-7 … M-28: Wear, Wear to the Striker, Falter, 12 Effects and Defeat as strike_odds."""
+    """F-1 (M-7 … M-28): Wear, Wear to the Striker, Falter, 12 Effects, Defeat as strike_odds."""
     setup = setups()[index]
     table, odds = fl.strike_table(setup), strike_odds(setup)
     assert table.weights.sum() == table.total
@@ -286,7 +286,7 @@ def test_every_strike_table_is_the_odds_engines_exact_law(index: int) -> None:
 
 
 def test_characters_with_one_signature_give_one_strike_table() -> None:
-    """Forms that share strike_signature (and Passion triggers) share the engine's table."""
+    """F-1: forms that share strike_signature (and Passion triggers) share the engine's table."""
     for setup in setups()[:6]:
         for kind, amount in ((WearKind.E, 3), (WearKind.E, 9), (WearKind.P, 2)):
             other = setup.defender.take_wear(kind, amount)
@@ -335,7 +335,7 @@ FULL_RUNS, FAST_RUNS = 160, 6000
 
 
 def test_fast_reports_agree_with_the_full_engine_on_war_4v4() -> None:
-    """160 full-engine runs against 6,000 fast runs: wins, falls, Wear and the Cycle agree."""
+    """F-4: 160 full-engine runs against 6,000 fast runs: wins, falls, Wear, the Cycle agree."""
     doc = load(WAR_FILE)
     full = simulate(doc, FULL_RUNS, seed=11, workers=1, engine="full")
     quick = simulate(doc, FAST_RUNS, seed=12, workers=1, engine="fast")
@@ -344,7 +344,7 @@ def test_fast_reports_agree_with_the_full_engine_on_war_4v4() -> None:
 
 
 def test_fast_runs_from_an_effects_state_agree_with_the_full_engine() -> None:
-    """Poison, Falter, a timed lowering and a Weakened combatant at the start (M-34, M-38, M-39)."""
+    """F-4: Poison, Falter, a timed lowering, a Weakened combatant at the start (M-34, M-38)."""
     state = effects_start()
     wins_full, runs_full = 0, 120
     for run in range(runs_full):
@@ -362,11 +362,13 @@ def test_fast_runs_from_an_effects_state_agree_with_the_full_engine() -> None:
 
 
 def test_a_fight_asked_for_the_fast_engine_gets_the_full_engines_report() -> None:
+    """F-3: a Realm of Strife fight is played by the full engine, its report unchanged."""
     doc = load(FIGHT_FILE)
     assert simulate(doc, 12, seed=3, engine="fast") == simulate(doc, 12, seed=3, engine="full")
 
 
 def test_a_war_the_fast_engine_cannot_play_falls_back_and_says_why() -> None:
+    """F-3: a ranged-only weapon sends the War to the full engine, and the report says why."""
     doc = load(WAR_FILE)
     records = doc["records"]
     bow = json.loads(json.dumps(records))
@@ -384,6 +386,7 @@ def test_a_war_the_fast_engine_cannot_play_falls_back_and_says_why() -> None:
 
 
 def test_fast_reports_do_not_depend_on_the_workers(monkeypatch: pytest.MonkeyPatch) -> None:
+    """F-2: batches are seeded by their number, so any number of workers gives one report."""
     monkeypatch.setattr(fast, "BATCH", 50)
     doc = load(WAR_FILE)
     one = simulate(doc, 160, seed=9, workers=1, engine="fast")
