@@ -13,7 +13,6 @@ from typing import Annotated
 import typer
 
 from tableside.cli.encounter_cmds import opened
-from tableside.simulate import SimulationError, simulate
 
 Balance = Annotated[
     bool, typer.Option("--balance", help="Then simulate the fight: each side's chance to win.")
@@ -24,6 +23,8 @@ BALANCE_RUNS = 2000
 
 def balance_lines(db: str | None, encounter_id: int, runs: int) -> list[str]:
     """Each side's chance of winning, as text lines."""
+    from tableside.simulate import SimulationError, simulate  # heavy: only when asked
+
     with opened(db) as store:
         document = store.export_encounter(encounter_id)
     try:

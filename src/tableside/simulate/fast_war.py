@@ -54,6 +54,59 @@ STATUS_CODE = {Status.NORMAL: 0, Status.WEAKENED: 1, Status.DEFEATED: 2}
 DEFEATED = 2
 
 
+T27 = 134217729.0  # 2**27 + 1: the Veltkamp-Dekker split
+
+
+def _plus(total: F64, error: F64, x: F64) -> tuple[F64, F64]:
+    new = total + x
+    return new, error + ((total - new) + x)
+
+
+def distances(a: F64, b: F64) -> F64:
+    """``math.dist`` of CPython 3.11 on arrays of points (last axis: x, y, z), bit for bit.
+
+    Its ``vector_norm``: power-of-two scaling, exact squares by Veltkamp-Dekker splitting,
+    compensated sums, a square root with one differential correction. :data:`EXACT_DISTANCES`
+    says whether this interpreter's ``math.dist`` agrees (checked on import); if not, near-ties
+    are settled by ``math.dist`` itself (:meth:`Batch.nearest_exactly`).
+    """
+    d = np.abs(a - b)
+    big = d.max(axis=-1)
+    _, exponent = np.frexp(np.where(big > 0, big, 1.0))
+    scale = np.ldexp(1.0, -exponent)
+    total, f1, f2, f3 = np.ones(big.shape), np.zeros(big.shape), np.zeros(big.shape), 0.0
+    for i in range(d.shape[-1]):
+        x = d[..., i] * scale
+        t = x * T27
+        hi = t - (t - x)
+        lo = x - hi
+        total, f1 = _plus(total, f1, hi * hi)
+        total, f2 = _plus(total, f2, 2.0 * hi * lo)
+        f3 = f3 + lo * lo
+    h = np.sqrt(total - 1.0 + (f1 + f2 + f3))
+    t = h * T27
+    hi = t - (t - h)
+    lo = h - hi
+    total, f1 = _plus(total, f1, -hi * hi)
+    total, f2 = _plus(total, f2, -2.0 * hi * lo)
+    total, f3 = _plus(total, f3 + np.zeros(big.shape), -lo * lo)
+    x = total - 1.0 + (f1 + f2 + f3)
+    h = np.where(big > 0, h, 1.0)  # a zero distance is 0 (and divides by nothing)
+    return np.asarray(np.where(big > 0, (h + x / (2.0 * h)) / scale, 0.0), dtype=np.float64)
+
+
+def _distances_agree() -> bool:
+    """Whether :func:`distances` is this interpreter's ``math.dist`` on a fixed sample."""
+    generator = np.random.default_rng(15)
+    a = np.round(generator.uniform(-20, 20, (3000, 3)) * 8) / 8
+    b = a + generator.normal(0, 1, a.shape) * generator.choice([1e-6, 0.5, 3.0], (3000, 1))
+    ours = distances(a, b).tolist()
+    return ours == [math.dist(p, q) for p, q in zip(a.tolist(), b.tolist(), strict=True)]
+
+
+EXACT_DISTANCES = _distances_agree()
+
+
 def unsupported(state: WarState, catalog: Catalog) -> str | None:
     """Why the fast simulator cannot play this War (None: it can)."""
     if state.dominions:
@@ -543,17 +596,24 @@ class Batch:
     def do_move(self, rows: I64, me: I64, target: I64) -> None:
         """Straight toward the target until 2.5" from it, as far as the AP allow.
 
-        Distances are ``math.dist``'s, as the engine's (numpy's differ in the last bit).
+        Distances are ``math.dist``'s, as the engine's (plain numpy's differ in the last bit).
         """
         start, goal = self.pos[rows, me], self.pos[rows, target]
-        starts, goals = start.tolist(), goal.tolist()
-        gap = np.array([math.dist(a, b) for a, b in zip(starts, goals, strict=True)])
+        gap = self.exact_distances(start, goal)
         inches = np.minimum(gap - CLOSE_TO, self.ap[rows, me].astype(np.float64))
         t = np.where(gap == 0, 0.0, np.minimum(1.0, inches / np.where(gap == 0, 1.0, gap)))
         destination = start + (goal - start) * t[:, None]
-        moved = [math.dist(a, b) for a, b in zip(starts, destination.tolist(), strict=True)]
-        self.ap[rows, me] -= np.ceil(np.array(moved) - 1e-9).astype(np.int64)
+        moved = self.exact_distances(start, destination)
+        self.ap[rows, me] -= np.ceil(moved - 1e-9).astype(np.int64)
         self.pos[rows, me] = destination
+
+    @staticmethod
+    def exact_distances(a: F64, b: F64) -> F64:
+        """``math.dist`` of each pair of points (vectorised when it agrees bit for bit)."""
+        if EXACT_DISTANCES:
+            return distances(a, b)
+        pairs = zip(a.tolist(), b.tolist(), strict=True)
+        return np.array([math.dist(p, q) for p, q in pairs], dtype=np.float64)
 
     def do_strike(self, rows: I64, me: I64, target: I64, rng: np.random.Generator,
                   forced: I64 | None = None) -> None:  # fmt: skip
@@ -651,18 +711,19 @@ class Batch:
         acting = has & (status[span, me] != DEFEATED)
         positions = self.pos[rows]
         mine = positions[span, me]
-        dist = np.sqrt(((positions - mine[:, None, :]) ** 2).sum(axis=2))
+        dist = distances(positions, mine[:, None, :])
         enemy = (self.roster.side[None, :] != self.roster.side[me][:, None]) & (status != DEFEATED)
         by_id = np.where(enemy, dist, np.inf)[:, self.roster.by_id]
         pick = np.argmin(by_id, axis=1)
         target = self.roster.by_id[pick]
         go = acting & np.isfinite(by_id[span, pick])
         gap = dist[span, target]
-        best = by_id[span, pick]
-        close = go & ((by_id <= best[:, None] * (1 + 1e-9) + 1e-9).sum(axis=1) > 1)
-        close |= go & (np.abs(gap - MELEE_RANGE) <= 1e-9)
-        if close.any():  # math.dist decides near-ties and the 3" edge, as in the engine
-            self.nearest_exactly(rows, me, by_id, best, close, target, gap)
+        if not EXACT_DISTANCES:  # math.dist decides near-ties and the 3" edge, as in the engine
+            best = by_id[span, pick]
+            close = go & ((by_id <= best[:, None] * (1 + 1e-9) + 1e-9).sum(axis=1) > 1)
+            close |= go & (np.abs(gap - MELEE_RANGE) <= 1e-9)
+            if close.any():
+                self.nearest_exactly(rows, me, by_id, best, close, target, gap)
         ap, exertion = self.ap[rows, me], self.exertion[rows, me]
         stamina = self.forms.stamina[forms[span, me]]
         near = gap <= MELEE_RANGE
