@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import math
 from collections.abc import Iterator
 from fractions import Fraction
 from pathlib import Path
@@ -443,3 +444,17 @@ def _law_inputs(setup: StrikeSetup) -> tuple[Any, ...]:
 
     plan = _strike_plan(setup)
     return plan.reading, plan.specs, plan.boon_net
+
+
+def test_vectorised_distances_are_math_dist_bit_for_bit() -> None:
+    """F-4: the fast policy measures as the engine's policy does (math.dist), ties included."""
+    from tableside.simulate.fast_war import EXACT_DISTANCES, distances
+
+    generator = np.random.default_rng(2026)
+    a = generator.uniform(-30, 30, (100_000, 3))
+    a[::2] = np.round(a[::2] * 4) / 4
+    b = a + generator.normal(0, 1, a.shape) * generator.choice([1e-9, 1e-3, 1.0, 2.5], (100_000, 1))
+    b[::7] = a[::7]
+    exact = [math.dist(p, q) for p, q in zip(a.tolist(), b.tolist(), strict=True)]
+    assert EXACT_DISTANCES
+    assert distances(a, b).tolist() == exact

@@ -74,7 +74,8 @@ def distances(a: F64, b: F64) -> F64:
     big = d.max(axis=-1)
     _, exponent = np.frexp(np.where(big > 0, big, 1.0))
     scale = np.ldexp(1.0, -exponent)
-    total, f1, f2, f3 = np.ones(big.shape), np.zeros(big.shape), np.zeros(big.shape), 0.0
+    total, f1, f2, f3 = (np.ones(big.shape), np.zeros(big.shape), np.zeros(big.shape),
+                         np.zeros(big.shape))  # fmt: skip
     for i in range(d.shape[-1]):
         x = d[..., i] * scale
         t = x * T27
@@ -89,7 +90,7 @@ def distances(a: F64, b: F64) -> F64:
     lo = h - hi
     total, f1 = _plus(total, f1, -hi * hi)
     total, f2 = _plus(total, f2, -2.0 * hi * lo)
-    total, f3 = _plus(total, f3 + np.zeros(big.shape), -lo * lo)
+    total, f3 = _plus(total, f3, -lo * lo)
     x = total - 1.0 + (f1 + f2 + f3)
     h = np.where(big > 0, h, 1.0)  # a zero distance is 0 (and divides by nothing)
     return np.asarray(np.where(big > 0, (h + x / (2.0 * h)) / scale, 0.0), dtype=np.float64)
@@ -100,7 +101,7 @@ def _distances_agree() -> bool:
     generator = np.random.default_rng(15)
     a = np.round(generator.uniform(-20, 20, (3000, 3)) * 8) / 8
     b = a + generator.normal(0, 1, a.shape) * generator.choice([1e-6, 0.5, 3.0], (3000, 1))
-    ours = distances(a, b).tolist()
+    ours: list[float] = distances(a, b).tolist()
     return ours == [math.dist(p, q) for p, q in zip(a.tolist(), b.tolist(), strict=True)]
 
 
