@@ -317,3 +317,17 @@ def test_w14_a_stale_undo_on_the_page_is_refused_refreshed_and_explained(table: 
     host.wait("the state read again", lambda s: s.text("revision") == "10")
     assert table.server.table.store.encounter(eid).revision == 10
     assert host.same_page()
+
+
+def test_a_hidden_host_command_updates_the_players_tables_without_a_reload(table: Table) -> None:
+    """Issue 12: after a hidden Host roll, the players' tables stayed stale until a reload."""
+    host = table.host
+    host.driver.find_element(By.ID, "hidden").click()
+    host.send("stance", '{"id": "Watcher"}')
+    for seat in table.everyone:
+        seat.wait("the stance", lambda s: s.combatant("Watcher")["stance"] == "true")
+        seat.wait("the revision", lambda s: s.text("revision") == "10")
+        assert seat.same_page(), f"{seat.name}'s page was reloaded"
+    for seat in (table.holy, table.fallen):
+        assert not [line for line in seat.log() if line.startswith("#10")]
+    assert [line for line in host.log() if line.startswith("#10 stance")]

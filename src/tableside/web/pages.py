@@ -337,23 +337,31 @@ def attack_lines(event: dict[str, Any], s: dict[str, Any]) -> list[str]:
     )
 
 
+def is_positive(value: Any) -> bool:
+    """Whether ``value`` is a number above 0 (a secret value is not, W-4)."""
+    return isinstance(value, int | float) and not isinstance(value, bool) and value > 0
+
+
 def reaction_damage(s: dict[str, Any]) -> list[str]:
-    """The reaction's roll (S-10 … S-13) and the damage dealt (S-14) of one attack."""
+    """The reaction's roll (S-10 … S-13) and the damage dealt (S-14) of one attack.
+
+    A flag prints only when it is true: a secret one (``"secret"``) is not said to have happened.
+    """
     out = []
     r = s["reaction"]
     if isinstance(r, dict):
         out.append(
             f"      {words(r['kind'])} with {', '.join(r['items'])}: d20 {r['roll']}"
             f"{labelled(r['parts'])} = {r['total']}, {r['result']}"
-            + (", stopped" if r["stopped"] else "")
-            + (", disarmed" if r["disarmed"] else "")
-            + (", item damaged" if r["item_damaged"] else "")
+            + (", stopped" if r["stopped"] is True else "")
+            + (", disarmed" if r["disarmed"] is True else "")
+            + (", item damaged" if r["item_damaged"] is True else "")
         )
     d = s["damage"]
     if isinstance(d, dict):
         multiplier = d["crit_multiplier"]
         crit = f", ×{multiplier}" if isinstance(multiplier, int) and multiplier > 1 else ""
-        absorbed = f", {d['absorbed']} absorbed" if d["absorbed"] else ""
+        absorbed = f", {d['absorbed']} absorbed" if is_positive(d["absorbed"]) else ""
         out.append(
             f"      damage {d['dice']}: rolled {dice_text(d['rolls'])}{labelled(d['parts'])} = "
             f"{d['total']} ({d['basis']}{crit}{absorbed})"

@@ -88,13 +88,14 @@ function attack(e, s) {
   const r = s.reaction;
   if (isObject(r)) out.push('      ' + words(r.kind) + ' with ' + r.items.join(', ') +
     ': d20 ' + r.roll + labelled(r.parts) + ' = ' + r.total + ', ' + r.result +
-    (r.stopped ? ', stopped' : '') + (r.disarmed ? ', disarmed' : '') +
-    (r.item_damaged ? ', item damaged' : ''));
+    (r.stopped === true ? ', stopped' : '') + (r.disarmed === true ? ', disarmed' : '') +
+    (r.item_damaged === true ? ', item damaged' : ''));
   const d = isObject(s.damage) ? s.damage : null;
   const crit = d && typeof d.crit_multiplier === 'number' && d.crit_multiplier > 1;
   if (d) out.push('      damage ' + d.dice + ': rolled ' + d.rolls.join(' ') +
     labelled(d.parts) + ' = ' + d.total + ' (' + d.basis + (crit ? ', ×' +
-    d.crit_multiplier : '') + (d.absorbed ? ', ' + d.absorbed + ' absorbed' : '') + ')');
+    d.crit_multiplier : '') + (typeof d.absorbed === 'number' && d.absorbed > 0 ? ', ' +
+    d.absorbed + ' absorbed' : '') + ')');
   out.push(...s.effects.map(x => attackEffect(x, s)));
   out.push('      rulings ' + s.rulings.join(', '));
   return out;
@@ -417,6 +418,8 @@ source.addEventListener('record', ev => {
   for (const line of lines(r)) log.append(el('div', line, r.hidden ? 'hidden' : ''));
   log.scrollTop = log.scrollHeight; refresh(); loadOptions();
 });
+// a hidden command moved the table: its record is not for players, its effect is in the state
+source.addEventListener('moved', () => { refresh(); loadOptions(); });
 // --- the generic command form (any command, for the Host and for players) -----------------
 $('command').addEventListener('submit', ev => {
   ev.preventDefault(); const f = ev.target; let args;
