@@ -12,8 +12,8 @@ const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 function what(d) {
   if (!d.kind) return d.waiting_for || 'an answer';  // a hidden command's: "the Host"
   const word = CHOICE_WORDS[d.kind] || words(d.kind);
-  if (d.kind === 'approve') return "the Host's approval" + (d.combatant ? ' of ' + d.combatant +
-    "'s proposal" : '');
+  if (d.kind === 'approve') return "the Host's approval of " + (d.combatant ? d.combatant +
+    "'s proposal" : 'a proposal');
   return d.combatant ? d.combatant + "'s " + word : "the Host's " + word;
 }
 function secondsLeft(deadline) {
@@ -75,14 +75,14 @@ function valueText(v) {
 }
 function chips(label, faces) {
   const p = el('p', label + ' ', 'dice');
-  for (const f of faces) p.append(el('span', String(f), 'chip'));
+  faces.forEach((f, i) => { if (i) p.append(' '); p.append(el('span', String(f), 'chip')); });
   return p;
 }
 function panel(d) {
   const box = document.createElement('section'); box.className = 'decision';
   box.id = 'decision-' + d.id; box.dataset.kind = d.kind;
   const other = HOST && owner(d) && owner(d) !== 'the Host';  // the Host may answer any
-  const head = el('h3', (d.kind === 'approve' ? 'Approve? ' : other ? 'Answer for ' +
+  const head = el('h3', d.kind === 'approve' ? 'Approve a proposal?' : (other ? 'Answer for ' +
     owner(d) + ': ' : 'Your decision: ') + what(d));
   head.id = 'decision-' + d.id + '-title'; box.setAttribute('aria-labelledby', head.id);
   box.append(head, el('p', d.prompt || '', 'prompt'));
