@@ -17,8 +17,10 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from tableside.dice import Rng
+from tableside.dice import Rng, ScriptedRng
+from tableside.encounter.decisions import Choice
 from tableside.encounter.log import Command, Event
+from tableside.encounter.strife_dice import AttackStages, Entered, entered_dice
 from tableside.encounter.strife_state import FightState, Model, condition_json, evolve
 from tableside.encounter.war_args import ID, Args, Coordinates, parse_args
 from tableside.errors import RulesError
@@ -36,7 +38,7 @@ from tableside.limits import (
 )
 from tableside.majesty.geometry import distance
 from tableside.strife import reactions as react
-from tableside.strife.attack import AttackResult, AttackSetup, roll_attack
+from tableside.strife.attack import AttackResult, AttackSetup, roll_attack, roll_attack_in_stages
 from tableside.strife.casting import (
     CastDice,
     CastResult,
@@ -87,6 +89,7 @@ from tableside.strife.turns import (
 )
 
 Modifier = Annotated[int, Field(ge=-MODIFIER_MAX, le=MODIFIER_MAX)]
+Face = Annotated[int, Field(ge=-1000, le=1000)]  # checked against its die by the stage (D-6)
 CONTACT = 1.0  # inches between centres that count as base contact (SA addendum)
 NEXT_TURN_END = "the end of its next Turn"
 STRAIGHT_BACK_TOLERANCE = 0.05  # inches off the attacker–defender line a roll may stray (SA-44)
@@ -141,10 +144,18 @@ class AttackItem(Args):
 
 
 class AttackArgs(Args):
-    """attack: the Action of a model — up to four attacks (S-17) — which ends its Turn (S-5)."""
+    """attack: the Action of a model — up to four attacks (S-17) — which ends its Turn (S-5).
+
+    ``physical`` names the models whose dice are rolled at the table and ``rolled`` holds the
+    faces they entered, stage by stage (D-6, :mod:`tableside.encounter.strife_dice`).
+    """
 
     attacker: str = ID
     attacks: tuple[AttackItem, ...] = Field(min_length=1, max_length=8)
+    physical: tuple[Annotated[str, ID], ...] = Field(default=(), max_length=16)
+    rolled: dict[Annotated[str, Field(max_length=40)], tuple[Face, ...] | None] = Field(
+        default_factory=dict, max_length=64
+    )
 
 
 class CastArgs(Args):
@@ -277,6 +288,16 @@ class StrifeFight:
         """
         p = self.pending(state, command, rng, describe)
         return p.events, p.state
+
+    def choices(self, state: FightState, command: Command, rng: Rng) -> Sequence[Choice]:
+        """The choices ``command`` involves, each for its owner (D-4, D-6, D-7).
+
+        See :mod:`tableside.encounter.strife_choices`; ``rng`` is a throwaway copy of the
+        command's dice stream.
+        """
+        from tableside.encounter.strife_choices import strife_choices
+
+        return strife_choices(self, state, command, rng)
 
     def pending(self, state: FightState, command: Command, rng: Rng, describe: bool) -> Pending:
         """Run a command's handler on a Pending copy of the fight (raise to refuse)."""
@@ -538,10 +559,28 @@ def do_attack(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> N
     default = _default_weapon(game, attacker)
     planned = [PlannedAttack(a.defender, a.weapon or default) for a in args.attacks]
     check_4_3_2(planned, npc=attacker.sheet.npc)
-    for item in args.attacks:
+    entered = physical_dice(args, rng)
+    for index, item in enumerate(args.attacks):
         if p.model(item.defender).down:
             continue
-        resolve_attack(game, p, p.model(attacker.id), item, rng)
+        stages = None if entered is None else (entered, index)
+        resolve_attack(game, p, p.model(attacker.id), item, rng, stages=stages)
+    if entered is not None:
+        entered.finish()
+
+
+def physical_dice(args: AttackArgs, rng: Rng) -> Entered | None:
+    """The Action's physical dice entered stage by stage, or None: all from ``rng`` (D-6)."""
+    if not args.physical:
+        if args.rolled:
+            raise RulesError("rolled gives dice, but physical names nobody who rolls them.")
+        return None
+    if isinstance(rng, ScriptedRng):
+        raise RulesError(
+            "Give physical dice either all at once (dice) or stage by stage (physical and "
+            "rolled), not both."
+        )
+    return entered_dice(args.physical, args.rolled, len(args.attacks))
 
 
 def _default_weapon(game: StrifeFight, m: Model) -> str:
@@ -558,11 +597,21 @@ def resolve_attack(
     item: AttackItem,
     rng: Rng,
     free_attack: bool = False,
+    stages: tuple[Entered, int] | None = None,
 ) -> None:
-    """Roll one attack with the defender's reaction and apply damage and conditions."""
+    """Roll one attack with the defender's reaction and apply damage and conditions.
+
+    ``stages``: the Action's physical dice and this attack's index in it (D-6); None: every
+    die from ``rng``.
+    """
     defender = p.model(item.defender)
     setup = attack_setup(game, p, attacker, item, free_attack)
-    result = roll_attack(setup, rng)
+    if stages is None:
+        result = roll_attack(setup, rng)
+    else:
+        entered, index = stages
+        source = AttackStages(entered, rng, index, setup, attacker.id, defender.id, item.precision)
+        result = roll_attack_in_stages(setup, source)
     p.emit("attack_resolved", "S-7", attacker=attacker.id, defender=defender.id,
            result=attack_dict(result) if p.describe else None)  # fmt: skip
     apply_attack(p, attacker.id, defender.id, result)

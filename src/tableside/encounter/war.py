@@ -11,12 +11,14 @@ and Check reports out of the informational events (the state never reads them).
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any, cast
 
 from tableside.dice import Rng
 from tableside.dice import Side as AdjustSide
+from tableside.encounter.decisions import Choice
 from tableside.encounter.log import Command, Event
 from tableside.encounter.war_args import (
     A,
@@ -46,8 +48,8 @@ from tableside.majesty.character import Attribute, Character, Side, Status, Wear
 from tableside.majesty.checks import CheckResult, CheckSetup, check_with_dice, roll_check
 from tableside.majesty.condition import gain_exertion, is_weary
 from tableside.majesty.formats import character_from_data, character_to_data
-from tableside.majesty.geometry import distance, path_length
-from tableside.majesty.interpose import interpose_check, require_interpose
+from tableside.majesty.geometry import MELEE_RANGE, distance, path_length
+from tableside.majesty.interpose import interpose_check, may_interpose, require_interpose
 from tableside.majesty.report import check_dict, strike_dict
 from tableside.majesty.ruleset import RULESETS, STANDARD, Ruleset
 from tableside.majesty.strike import (
@@ -291,6 +293,19 @@ class MajestyWar:
         """Validate a command and return its events."""
         return self.pending(state, command, rng, describe=True).events
 
+    def choices(self, state: WarState, command: Command, rng: Rng) -> Sequence[Choice]:
+        """The choices ``command`` involves and who owns each (issue 11; D-8 … D-13).
+
+        Args:
+            state: The War before the command.
+            command: The command as sent.
+            rng: A throwaway copy of the command's dice stream (each option's outcome is shown
+                on the very dice the command will use).
+        """
+        from tableside.encounter.war_choices import war_choices
+
+        return war_choices(self, state, command, rng)
+
     def play(
         self, state: WarState, command: Command, rng: Rng, describe: bool = False
     ) -> tuple[list[Event], WarState]:
@@ -510,6 +525,7 @@ def do_strike(game: MajestyWar, p: Pending, raw: dict[str, Any], rng: Rng) -> No
     if args.two_ap and defender in held and args.body is None:
         grappler_strike(game, p, args, striker, defender, rng)
         return
+    defender = interposition(p, args, striker, defender, rng)
     check_grappler_target(p.state, striker, defender, held)
     setup = strike_setup(game, args, striker, defender, p.state)
     body = None if args.body is None else body_weapon(p, setup, args.body, striker, defender)
@@ -541,8 +557,65 @@ def do_strike(game: MajestyWar, p: Pending, raw: dict[str, Any], rng: Rng) -> No
 NOT_IN_GRAPPLER_STRIKE = {
     "maneuvers": "--maneuver", "ranged": "--ranged", "path": "--path",
     "full_defensive_stance": "--full-defensive-stance", "ignore_stops": "--ignore-stops",
-    "superiority": "--superiority",
+    "superiority": "--superiority", "interpose": "interpose",
 }  # fmt: skip
+
+
+def interposers(
+    state: WarState, args: StrikeArgs, striker: Combatant, defender: Combatant
+) -> list[Combatant]:
+    """The elohim who may interpose on this Strike, in the War's order (M-16, D-13).
+
+    In Defensive Stance, on the Defender's side, free to act, not Surprised by the Striker,
+    within Melee Range of the Defender and, for a Melee Strike, of the Striker where its
+    movement path ends (where the Strike is made); for a Ranged Strike, not within Melee Range
+    of the Striker, where a Ranged Strike cannot reach it (M-15).
+    """
+    point = args.path[-1] if args.path else striker.position
+    return [
+        c
+        for c in state.combatants.values()
+        if c.id not in (striker.id, defender.id)
+        and c.character.side == defender.character.side
+        and not (c.defeated or c.bound or c.asleep or c.grappled_by is not None)
+        and striker.id not in c.surprised_by
+        and may_interpose(c.position, c.stance, point, defender.position, args.ranged)
+        and not (args.ranged and distance(c.position, point) <= MELEE_RANGE)
+    ]
+
+
+def interposition(
+    p: Pending, args: StrikeArgs, striker: Combatant, defender: Combatant, rng: Rng
+) -> Combatant:
+    """The Target after the offers to interpose: the first offer whose Control Check passes.
+
+    Each elohim that said yes, in the War's order, makes its Control Check against the
+    Striker's Control until one passes; the Strike is then made on it (M-16, D-13).
+    """
+    offers = [who for who, yes in args.interpose.items() if yes]
+    if not offers:
+        return defender
+    eligible = interposers(p.state, args, striker, defender)
+    allowed = {c.id for c in eligible}
+    for who in offers:
+        if who not in allowed:
+            raise RulesError(
+                f"{clip(who)} may not interpose on {striker.id}'s Strike on {defender.id}: only "
+                "an elohim of the Defender's side in Defensive Stance, within Melee Range of the "
+                "Defender (and of the Striker for a Melee Strike), not Surprised by the Striker "
+                "(M-16, D-13)."
+            )
+    for c in eligible:
+        if c.id not in offers:
+            continue
+        check = interpose_check(c.character, striker.character)
+        purpose = f"interpose on {striker.id}'s Strike on {defender.id}"
+        passed = run_check(p, c.id, check, rng, purpose, "M-16").passes_short == 0
+        p.emit("note", "M-16", id=c.id, text="interposes" if passed else "fails to interpose",
+               becomes_target=passed, striker=striker.id, defender=defender.id)  # fmt: skip
+        if passed:
+            return p.combatant(c.id)
+    return defender
 
 
 def grappler_strike(
@@ -713,7 +786,12 @@ def strike_setup(
     steps = tuple(
         Step(s.die, s.delta, None if s.side is None else AdjustSide(s.side)) for s in args.steps
     )
-    full = defender.stance and (defender.full_stance or args.full_defensive_stance)
+    if args.full_defensive_stance and not (defender.stance and defender.full_stance):
+        raise RulesError(
+            f"{defender.id} is not in Full Defensive Stance: it is the Defender's kept state "
+            "(stance with full), not a flag of the Strike (M-17, A-39, D-12)."
+        )
+    full = defender.stance and defender.full_stance
     state = DefenderState(
         defensive_stance=defender.stance and not full,
         full_defensive_stance=full,
@@ -739,6 +817,7 @@ def strike_setup(
         twelve_effects_this_turn=striker.twelves_this_turn,
         mode=args.mode,
         steps=steps,
+        mode_by_surplus=True,
     )
     return StrikeSetup(
         striker.character,
@@ -982,6 +1061,10 @@ def do_interpose(game: MajestyWar, p: Pending, raw: dict[str, Any], rng: Rng) ->
     args = cached_args(InterposeArgs, raw, "interpose")
     c, s, d = p.combatant(args.id), p.combatant(args.striker), p.combatant(args.defender)
     require_interpose(c.position, c.stance, s.position, d.position, args.ranged)
+    if s.id in c.surprised_by:
+        raise RulesError(
+            f"{c.id} is Surprised by {s.id} and may not interpose on its Strike (M-16, D-13)."
+        )
     check = interpose_check(c.character, s.character)
     short = run_check(p, c.id, check, rng, "interpose", "M-16").passes_short
     p.emit(

@@ -35,6 +35,8 @@ from tableside.majesty.catalog import validation_sentence
 __all__ = ["ID", "Args", "Coordinates", "parse_args"]
 
 ID = Field(min_length=1, max_length=ID_MAX, pattern=r"^[A-Za-z0-9_.\-]+$")
+InterposerId = Annotated[str, Field(min_length=1, max_length=ID_MAX, pattern=r"^[A-Za-z0-9_.\-]+$")]
+INTERPOSERS_MAX = 64  # offers to interpose on one Strike (M-16): one per combatant at most
 
 
 class Args(BaseModel):
@@ -94,6 +96,8 @@ class StrikeArgs(Args):
     steps: tuple[StepArgs, ...] = Field(default=(), max_length=STEPS_MAX)
     # The Grappled elohim the Striker swings as a weapon (M-37, A-37).
     body: str | None = Field(default=None, min_length=1, max_length=ID_MAX, pattern=r"^[\w.\-]+$")
+    # Each eligible elohim's own answer to "interpose?" (M-16, D-13), never the Striker's.
+    interpose: dict[InterposerId, Flag] = Field(default_factory=dict, max_length=INTERPOSERS_MAX)
 
     @field_validator("maneuvers")
     @classmethod

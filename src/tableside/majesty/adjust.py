@@ -332,14 +332,26 @@ def run_passes(
     mode: AdjustMode,
     steps: Sequence[Step],
     objective_for: Callable[[Side], Objective],
+    owner: Side | None = None,
 ) -> tuple[tuple[int, ...], tuple[Adjustment, ...]]:
-    """Apply every pass in order (the surplus side first, then tokens) in the chosen mode."""
-    if mode == AdjustMode.NONE:
+    """Apply every pass in order (the surplus side first, then tokens) in the chosen mode.
+
+    With an ``owner``, the mode and steps are that side's choice: its passes follow them, and
+    the other side's passes (its tokens, spent to be used) are made ``best`` for it (D-9).
+    Without one, the mode governs every pass.
+    """
+    if mode == AdjustMode.NONE and owner is None:
         return faces, ()
-    grouped = _explicit_by_side(passes, steps) if mode == AdjustMode.EXPLICIT else {}
+    if owner is not None and mode == AdjustMode.EXPLICIT:
+        _refuse_other_side(owner, steps)
+    own = [p for p in passes if owner is None or p.side == owner]
+    grouped = _explicit_by_side(own, steps) if mode == AdjustMode.EXPLICIT else {}
     made: list[Adjustment] = []
     for adjust_pass in passes:
-        if mode == AdjustMode.BEST:
+        pass_mode = mode if owner is None or adjust_pass.side == owner else AdjustMode.BEST
+        if pass_mode == AdjustMode.NONE:
+            continue
+        if pass_mode == AdjustMode.BEST:
             objective = objective_for(adjust_pass.side)
             faces, step = apply_best(faces, bounds, reading, adjust_pass, objective)
         else:
@@ -348,3 +360,14 @@ def run_passes(
             faces, step = apply_explicit(faces, bounds, adjust_pass, mine)
         made += step
     return faces, tuple(made)
+
+
+def _refuse_other_side(owner: Side, steps: Sequence[Step]) -> None:
+    """Explicit steps are the owner's: a step naming the other side is refused (D-9)."""
+    for step in steps:
+        if step.side is not None and step.side != owner:
+            raise RulesError(
+                f"Die {step.die + 1} was named for the {step.side}'s Adjustments, but the "
+                f"{owner} chooses the Adjustments of this roll; the {step.side}'s tokens are "
+                "used to its best (M-13, D-9)."
+            )

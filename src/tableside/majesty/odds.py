@@ -49,11 +49,13 @@ from tableside.majesty.odds_law import PassSpec, RollLaw, roll_law, sample_law
 from tableside.majesty.odds_tables import ALL_TALLIES
 from tableside.majesty.rolls import PLAIN, Reading, Tally, dice_to_roll, net_boon
 from tableside.majesty.strike import (
+    Adjusting,
     Outcome,
     Rated,
     StrikeObjective,
     StrikeSetup,
     defensive_wear,
+    mode_owner,
     strike_effects,
     strike_wear,
     strike_with_dice,
@@ -147,6 +149,14 @@ def _refuse_explicit(mode: AdjustMode) -> None:
         )
 
 
+def _adjusting_passes(setup: StrikeSetup, adjusting: Adjusting) -> tuple[AdjustPass, ...]:
+    """The passes made: all under best; under none, only the other side's tokens (D-9)."""
+    if setup.options.mode == AdjustMode.BEST:
+        return adjusting.passes
+    owner = mode_owner(setup, adjusting)
+    return tuple(p for p in adjusting.passes if owner is not None and p.side != owner)
+
+
 @dataclass(frozen=True)
 class _StrikePlan:
     setup: StrikeSetup
@@ -163,7 +173,7 @@ def _strike_plan(setup: StrikeSetup) -> _StrikePlan:
     _refuse_explicit(setup.options.mode)
     boon_net = net_boon(setup.options.boon, setup.options.bane)
     sample = strike_with_dice(setup, _representative(boon_net))
-    passes = sample.adjusting.passes if setup.options.mode == AdjustMode.BEST else ()
+    passes = _adjusting_passes(setup, sample.adjusting)
     ignore = setup.options.ignore_stops + sum(m.ignore_stops for m in setup.maneuvers)  # M-20
     specs = tuple(PassSpec(StrikeObjective(p.side, ignore, setup.melee), p.count) for p in passes)
     return _StrikePlan(setup, sample.reading, passes, specs, ignore, boon_net, sample.force)

@@ -106,6 +106,9 @@ class StrikeOptions:
     twelve_effects_this_turn: int = 0
     mode: AdjustMode = AdjustMode.BEST
     steps: tuple[Step, ...] = ()
+    # The mode and steps are the choice of the side that adjusts first (the surplus, else the
+    # Striker); the other side's tokens are used to its best (a War's Strike, D-9).
+    mode_by_surplus: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -489,7 +492,15 @@ def _adjust(
     return run_passes(
         natural, face_bounds(natural, reading), reading, adjusting.passes, setup.options.mode,
         setup.options.steps, lambda side: StrikeObjective(side, ignore, melee),
+        mode_owner(setup, adjusting),
     )  # fmt: skip
+
+
+def mode_owner(setup: StrikeSetup, adjusting: Adjusting) -> Side | None:
+    """Whose choice the Adjustment mode is: None (every pass's), or one side's (D-9)."""
+    if not setup.options.mode_by_surplus:
+        return None
+    return adjusting.main.side if adjusting.main is not None else Side.STRIKER
 
 
 def _ignore_stops(setup: StrikeSetup) -> int:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from typing import Protocol
 
 from tableside.dice import Rng
 from tableside.errors import RulesError
@@ -49,6 +50,14 @@ from tableside.strife.ruleset import STANDARD, StrifeRuleset
 from tableside.strife.stages import GivenStages, RngStages
 
 Stages = RngStages | GivenStages
+
+
+class StageSource(Protocol):
+    """Anything that gives the Rng of a stage by name (``RngStages``, ``GivenStages`` …)."""
+
+    def rng_for(self, stage: str) -> Rng:
+        """The Rng of ``stage``."""
+        ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -370,7 +379,7 @@ def _finish(result: AttackResult) -> AttackResult:
     return replace(result, rulings=_rulings(result))
 
 
-def _resolve(setup: AttackSetup, stages: Stages) -> AttackResult:
+def _resolve(setup: AttackSetup, stages: StageSource) -> AttackResult:
     use = check_attack(setup)
     ward = None
     if setup.reaction is not None and setup.reaction.kind == ReactionKind.WARD_OFF:
@@ -395,6 +404,15 @@ def _resolve(setup: AttackSetup, stages: Stages) -> AttackResult:
 def roll_attack(setup: AttackSetup, rng: Rng) -> AttackResult:
     """Resolve a physical attack, rolling every die with ``rng`` in the module's order."""
     return _resolve(setup, RngStages(rng))
+
+
+def roll_attack_in_stages(setup: AttackSetup, stages: StageSource) -> AttackResult:
+    """Resolve a physical attack asking ``stages`` for each stage's dice by name.
+
+    With one Rng for every stage this is :func:`roll_attack`; the fight's physical dice give
+    each stage from its roller's entry or the stream (D-6).
+    """
+    return _resolve(setup, stages)
 
 
 def attack_with_dice(setup: AttackSetup, dice: AttackDice) -> AttackResult:

@@ -215,13 +215,15 @@ def order_entry(turn: Any, secret: IsSecret) -> Any:
 
 
 def redact_record(record: Json, secret: IsSecret) -> Json:
-    """A log record (command, undo or redo) as a player may see it."""
+    """A log record (command, undo, redo, request or answer) as a player may see it."""
     out = dict(record)
     command = record.get("command")
     if isinstance(command, Mapping):
         out["command"] = redact_command(command, secret)
     else:
         command = None
+    if isinstance(record.get("data"), Mapping):
+        out["data"] = redact_decision_data(record["data"], command, secret)
     if isinstance(record.get("events"), list):
         out["events"] = [redact_event(event, secret, command) for event in record["events"]]
     return out
@@ -533,6 +535,89 @@ def public_refusal(sentence: str, kind: str, actor: object, hidden: Sequence[str
         f"The rules refuse {who}'s {kind} here, for a reason that follows values of {names} "
         "that are secret to you."
     )
+
+
+# --- decisions (D-1, D-5) ------------------------------------------------------------------------
+
+# A request's keys a player always sees; its options keep only their value and label (W-4).
+REQUEST_PUBLIC = frozenset(
+    {"id", "kind", "combatant", "path", "options", "suggested", "prompt", "free", "key",
+     "deadline", "waiting_for", "mine", "seq", "command"}
+)  # fmt: skip
+OPTION_PUBLIC = frozenset({"value", "label"})
+ANSWER_DATA_PUBLIC = frozenset({"answer", "requests", "outcome"})
+
+
+def command_sides(command: Mapping[str, Any] | None) -> list[object]:
+    """The combatants a command's arguments name as a side (its actor, defender, target …)."""
+    args = command.get("args") if command is not None else None
+    if not isinstance(args, Mapping):
+        return []
+    named: list[object] = [args.get(key) for key in SUBJECT_KEYS]
+    for value in args.values():
+        if isinstance(value, list):
+            for item in value:
+                if isinstance(item, Mapping):
+                    named += [item.get(key) for key in SUBJECT_KEYS]
+                elif isinstance(item, str):
+                    named.append(item)
+    return [n for n in named if isinstance(n, str)]
+
+
+def redact_request(
+    request: Mapping[str, Any], command: Mapping[str, Any] | None, secret: IsSecret
+) -> Json:
+    """A decision as a player may see it (D-5, W-4).
+
+    When the command or the choice involves a combatant secret to the player (the other side
+    of an attack or Strike), the options lose their odds (``odds`` null, with ``odds_hidden``
+    saying why) and any other key but their value and label, texts with numbers are shown as
+    :func:`public_text`, and a suggestion that follows the odds is not shown (null).
+    """
+    out = {k: v if k in REQUEST_PUBLIC else conceal(v) for k, v in request.items()}
+    sides = [*command_sides(command), request.get("combatant")]
+    hidden = [s for s in dict.fromkeys(sides) if isinstance(s, str) and secret(s)]
+    if not hidden:
+        return out
+    reason = f"The odds follow values of {' and '.join(hidden)} that are secret to you."
+    proposal = request.get("kind") == "approve"  # built from the command's own arguments
+    options = request.get("options")
+    with_odds = False
+    if isinstance(options, list):
+        shown: list[Any] = []
+        for option in options:
+            if not isinstance(option, Mapping):
+                shown.append(conceal(option))
+                continue
+            view = {k: v for k, v in option.items() if k in OPTION_PUBLIC}
+            if not proposal and "label" in view:
+                view["label"] = public_text(view["label"])
+            if any(k not in OPTION_PUBLIC for k in option):
+                with_odds = True
+                view["odds"] = None
+                view["odds_hidden"] = reason
+            shown.append(view)
+        out["options"] = shown
+    if not proposal and "prompt" in out:
+        out["prompt"] = public_text(out["prompt"])
+    if with_odds:
+        out["suggested"] = None
+        out["suggested_hidden"] = reason
+    return out
+
+
+def redact_decision_data(
+    data: Mapping[str, Any], command: Mapping[str, Any] | None, secret: IsSecret
+) -> Json:
+    """A request's or answer's ``data`` as a player may see it: its requests redacted."""
+    out = {k: v if k in ANSWER_DATA_PUBLIC else conceal(v) for k, v in data.items()}
+    requests = data.get("requests")
+    if isinstance(requests, list):
+        out["requests"] = [
+            redact_request(r, command, secret) if isinstance(r, Mapping) else conceal(r)
+            for r in requests
+        ]
+    return out
 
 
 SPECIAL: dict[str, Callable[[Mapping[str, Any], IsSecret], Json]] = {

@@ -1,0 +1,380 @@
+"""The choices a Realm of Strife command involves, each made by its owner (issue 11).
+
+:func:`strife_choices` is what :meth:`StrifeFight.choices` returns to the encounter engine:
+
+- **The defender's Reaction** (D-7, S-4, S-10 … S-13): one ``reaction`` choice per attack of an
+  Action, owned by its defender, with every Reaction the defender may legally take now (the
+  engine's own checks and a dry run of the Action with it), each option with its exact odds
+  (``strife.odds.attack_odds``), and the option best for the defender suggested. Several
+  attacks on one defender: the one Reaction of the round is declared for at most one of them,
+  asked attack by attack in the Action's order.
+- **Host-only modifiers** (D-4): an attack's raw ``modifiers`` or a weapon the attacker has not
+  equipped; a cast's ``spell_power``, ``damage`` and unresisted targets. Any of them makes one
+  ``approve`` choice for the Host.
+- **Staged physical dice** (D-6): with ``physical`` rollers, the next stage of dice whose
+  faces are still missing, for its roller to enter (see :mod:`tableside.encounter.strife_dice`).
+
+A command the rules refuse lists no choices: it is refused at once (a dry run), so nobody is
+asked about a command that could never be decided.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from tableside.dice import Rng, SeededRng
+from tableside.dice.laws import probability
+from tableside.encounter.decisions import Choice, approval, put
+from tableside.encounter.log import JSON, Command
+from tableside.encounter.strife_dice import (
+    PHYSICAL_ARGS,
+    AttackStages,
+    DiceNeededError,
+    Entered,
+    StageDice,
+    stage_key,
+)
+from tableside.encounter.strife_fight import (
+    AttackArgs,
+    AttackItem,
+    CastArgs,
+    Pending,
+    StrifeFight,
+    attack_setup,
+    physical_dice,
+)
+from tableside.encounter.strife_state import FightState, Model
+from tableside.encounter.war_args import parse_args
+from tableside.errors import RulesError, TablesideError
+from tableside.strife.loadout import loadout
+from tableside.strife.odds import attack_odds
+
+REACTIONS = ("block", "parry", "combined_parry", "block_and_parry", "ward_off")
+"""The Reactions an attack's defender may declare, in the order they are offered."""
+NO_REACTION = "No Reaction"
+REACTION_NAMES = {
+    "block": "Block",
+    "parry": "Parry",
+    "combined_parry": "Combined Parry",
+    "block_and_parry": "Block and Parry",
+    "ward_off": "Ward-off",
+}
+CAST_DEFAULTS: Mapping[str, Any] = {"spell_power": 0, "damage": None, "resists": True}
+"""A cast's Host-only modifiers and their values when nobody sets them (D-4)."""
+
+
+def strife_choices(
+    game: StrifeFight, state: FightState, command: Command, rng: Rng
+) -> list[Choice]:
+    """The choices ``command`` involves now, in the order they are asked (D-4, D-6, D-7).
+
+    Args:
+        game: The fight's rules (catalogue, ruleset).
+        state: The fight now.
+        command: The command, with the answers so far merged into its arguments.
+        rng: A throwaway copy of the command's own dice stream.
+
+    Raises:
+        TablesideError: The command is refused by the rules (nothing is asked about it).
+    """
+    if command.kind == "attack":
+        return attack_choices(game, state, command, rng)
+    if command.kind == "cast":
+        return cast_choices(game, state, command, rng)
+    return []
+
+
+# --- dry runs ---------------------------------------------------------------------------------
+
+
+def throwaway(rng: Rng) -> Rng:
+    """A fresh copy of the command's seeded stream (typed dice: any stream will do)."""
+    if isinstance(rng, SeededRng):
+        return copy.deepcopy(rng)
+    return SeededRng.stream(0, 0)
+
+
+def streamed(command: Command) -> Command:
+    """The command with every die from the stream: no typed or physical dice (a dry run)."""
+    args = {k: v for k, v in command.args.items() if k not in PHYSICAL_ARGS}
+    return Command(command.kind, args)
+
+
+def dry_run(game: StrifeFight, state: FightState, command: Command, rng: Rng) -> None:
+    """Decide ``command`` on a throwaway copy (raise what the rules refuse)."""
+    game.pending(state, streamed(command), throwaway(rng), describe=False)
+
+
+def passes(game: StrifeFight, state: FightState, command: Command, rng: Rng) -> bool:
+    """Whether the rules accept ``command`` now."""
+    try:
+        dry_run(game, state, command, rng)
+    except TablesideError:
+        return False
+    return True
+
+
+# --- the attack -------------------------------------------------------------------------------
+
+
+def attack_choices(
+    game: StrifeFight, state: FightState, command: Command, rng: Rng
+) -> list[Choice]:
+    """An attack's Host approval, its defenders' Reactions, then its next stage of dice."""
+    args = parse_args(AttackArgs, command.args, "attack")
+    physical_dice(args, rng)
+    dry_run(game, state, command, rng)
+    found: list[Choice] = []
+    proposal = attack_approval(game, state, args)
+    if proposal is not None:
+        found.append(proposal)
+    reactions = reaction_choices(game, state, command, args, rng)
+    found.extend(reactions)
+    found.extend(given_dice(game, state, args))
+    if not args.physical:
+        return found
+    if all(c.given for c in reactions):
+        stage = next_dice(game, state, command, rng)
+        if stage is not None:
+            found.append(dice_choice(stage, given=False))
+    elif any(faces is not None for faces in args.rolled.values()):
+        raise RulesError(
+            "rolled gives dice before every Reaction of the attack is declared: physical dice "
+            "are entered stage by stage, once the Reactions are in (D-6)."
+        )
+    return found
+
+
+def attack_approval(game: StrifeFight, state: FightState, args: AttackArgs) -> Choice | None:
+    """The Host's approval of raw to-hit modifiers and unequipped weapons (D-4).
+
+    Conditions, size, equipment and Surprise are the state's: the engine derives them. A raw
+    modifier, or a weapon the attacker does not have equipped, is the Host's to allow.
+    """
+    attacker = state.models[args.attacker]
+    equipped = {w.name for w in loadout(game.catalog, attacker.sheet).weapons}
+    proposed: dict[str, Any] = {}
+    defaults: dict[str, Any] = {}
+    for number, item in enumerate(args.attacks, start=1):
+        if item.modifiers:
+            key = f"attack {number} modifiers"
+            proposed[key], defaults[key] = list(item.modifiers), []
+        if item.weapon is not None and item.weapon not in equipped:
+            key = f"attack {number} weapon"
+            proposed[key], defaults[key] = f"{item.weapon} (not equipped)", None
+    defenders = ", ".join(dict.fromkeys(a.defender for a in args.attacks))
+    return approval(attacker.id, proposed, defaults, f"{attacker.id}'s attack on {defenders}")
+
+
+@dataclass(frozen=True, slots=True)
+class ReactionOption:
+    """One Reaction on offer, with its label and the attack's exact odds with it."""
+
+    value: str | None
+    label: str
+    odds: JSON
+    damage: Fraction  # P(the attack deals damage)
+    mean: Fraction  # the damage dealt on average
+
+    def to_json(self) -> JSON:
+        """The option as the choice lists it."""
+        return {"value": self.value, "label": self.label, "odds": self.odds}
+
+    @property
+    def rank(self) -> tuple[Fraction, Fraction, bool]:
+        """Best for the defender first: least chance of damage, least damage, no Reaction."""
+        return (self.damage, self.mean, self.value is not None)
+
+
+def reaction_choices(
+    game: StrifeFight, state: FightState, command: Command, args: AttackArgs, rng: Rng
+) -> list[Choice]:
+    """One ``reaction`` choice per attack whose defender has a Reaction to declare (D-7).
+
+    The round's one Reaction (S-4) is declared for at most one attack on a defender: once an
+    earlier attack on it carries a Reaction, the later ones offer none; while an earlier one is
+    still to be answered, the later ones wait (they are listed once it is answered). An attack
+    whose defender may take no Reaction at all offers nothing to choose and is not listed. A
+    Reaction already in the arguments is listed as given (its owner's policy judges it).
+    """
+    attacker = state.models[args.attacker]
+    raw_items = command.args.get("attacks") or ()
+    waiting: set[str] = set()
+    committed: set[str] = set()
+    found: list[Choice] = []
+    for index, item in enumerate(args.attacks):
+        defender = state.models.get(item.defender)
+        given = isinstance(raw_items[index], Mapping) and "reaction" in raw_items[index]
+        skip = not given and (item.defender in waiting or item.defender in committed)
+        if item.reaction is not None:
+            committed.add(item.defender)
+        if defender is None or defender.down or skip:
+            continue
+        options = reaction_options(game, state, command, attacker, index, item, rng)
+        if len(options) < 2 and not given:
+            continue
+        if not given:
+            waiting.add(item.defender)
+        found.append(reaction_choice(game, attacker, defender, index, item, options, given))
+    return found
+
+
+def reaction_choice(
+    game: StrifeFight,
+    attacker: Model,
+    defender: Model,
+    index: int,
+    item: AttackItem,
+    options: list[ReactionOption],
+    given: bool,
+) -> Choice:
+    """The defender's Reaction to attack ``index``, the option best for it suggested."""
+    best = min(options, key=lambda o: o.rank) if options else None
+    weapon = item.weapon or game_weapon(game, attacker)
+    article = "an" if weapon[:1].lower() in "aeiou" else "a"
+    return Choice(
+        kind="reaction",
+        combatant=defender.id,
+        path=("attacks", index, "reaction"),
+        options=tuple(o.to_json() for o in options),
+        suggested=None if best is None else best.value,
+        given=given,
+        prompt=f"{attacker.id} attacks {defender.id} with {article} {weapon}: "
+        f"how does {defender.id} react?",
+        key=f"reaction.{index}",
+    )
+
+
+def game_weapon(game: StrifeFight, attacker: Model) -> str:
+    """The attacker's first equipped weapon (what an attack without ``weapon`` uses)."""
+    weapons = loadout(game.catalog, attacker.sheet).weapons
+    return weapons[0].name if weapons else "no weapon"
+
+
+def reaction_options(
+    game: StrifeFight,
+    state: FightState,
+    command: Command,
+    attacker: Model,
+    index: int,
+    item: AttackItem,
+    rng: Rng,
+) -> list[ReactionOption]:
+    """No Reaction and every Reaction the defender may legally take against attack ``index``.
+
+    Legal: the engine builds the attack with it (equipment, training, the round's Reaction
+    unused, a Block against a ranged attack, Ward-off Reach: ``attack_setup`` and
+    ``attack_odds``' own checks) and the whole Action is decided with it on a throwaway copy of
+    its dice (no earlier attack of the Action spent that Reaction).
+    """
+    found = []
+    for value in (None, *REACTIONS):
+        candidate = item.model_copy(update={"reaction": value})
+        try:
+            setup = attack_setup(game, Pending(state), attacker, candidate)
+            law = attack_odds(setup)
+        except TablesideError:
+            continue
+        tried = put(command.args, ("attacks", index, "reaction"), value)
+        if value is not None and not passes(game, state, Command("attack", tried), rng):
+            continue
+        reaction = setup.reaction
+        label = (
+            NO_REACTION
+            if reaction is None
+            else f"{REACTION_NAMES[value or '']} with {' and '.join(reaction.items)}"
+        )
+        dealt = 1 - law.damage.p(0)
+        odds = {
+            "hit": probability(law.hits),
+            "damage": probability(dealt),
+            "defeat": probability(law.defeat),
+            "mean_damage": float(law.damage.mean),
+        }
+        found.append(ReactionOption(value, label, odds, dealt, law.damage.mean))
+    return found
+
+
+def next_dice(game: StrifeFight, state: FightState, command: Command, rng: Rng) -> StageDice | None:
+    """The next stage of physical dice still to enter (D-6); None: all in.
+
+    The Action is decided on a copy of its own dice stream, every stage entered so far played
+    back, until a physical roller's stage has no faces yet: that stage is the one asked. Faces
+    already entered for a later stage are refused (the dice come stage by stage, in order).
+    """
+    try:
+        game.pending(state, command, throwaway(rng), describe=False)
+    except DiceNeededError as need:
+        rolled = command.args.get("rolled") or {}
+        ahead = [k for k, faces in rolled.items() if faces is not None and k not in need.used]
+        if ahead:
+            raise RulesError(
+                f"rolled gives dice for {ahead[0]!r} before {need.stage.what} "
+                f"({need.stage.key!r}) is rolled: physical dice are entered stage by stage, "
+                "in order (D-6)."
+            ) from None
+        return need.stage
+    return None
+
+
+def dice_choice(stage: StageDice, given: bool) -> Choice:
+    """The roller's entry of one stage's faces (free: checked by the game when rolled)."""
+    return Choice(
+        kind="dice",
+        combatant=stage.roller,
+        path=("rolled", stage.key),
+        options=(
+            {
+                "value": None,
+                "label": f"{stage.count}d{stage.sides}: the server rolls them",
+                "count": stage.count,
+                "sides": stage.sides,
+            },
+        ),
+        suggested=None,
+        given=given,
+        prompt=f"{stage.roller}: roll {stage.count}d{stage.sides} for {stage.what} and enter "
+        "the faces.",
+        free=True,
+        key=f"dice.{stage.key}",
+    )
+
+
+def given_dice(game: StrifeFight, state: FightState, args: AttackArgs) -> list[Choice]:
+    """The stages whose faces (or null) the arguments already carry, for the asker to judge.
+
+    A roller's dice are its own: listed as given, the policy sees who entered them.
+    """
+    attacker = state.models[args.attacker]
+    found = []
+    for key in args.rolled:
+        index, stage = stage_key(key, len(args.attacks))
+        item = args.attacks[index]
+        setup = attack_setup(game, Pending(state), attacker, item)
+        stages = AttackStages(
+            Entered(frozenset(), {}), SeededRng(0), index, setup, attacker.id, item.defender,
+            item.precision,
+        )  # fmt: skip
+        found.append(dice_choice(stages.describe(stage), given=True))
+    return found
+
+
+# --- the cast ---------------------------------------------------------------------------------
+
+
+def cast_choices(game: StrifeFight, state: FightState, command: Command, rng: Rng) -> list[Choice]:
+    """A cast's Host approval of its spell power, damage or unresisted targets (D-4)."""
+    args = parse_args(CastArgs, command.args, "cast")
+    raw = args.model_dump(mode="json")
+    targets = ", ".join(args.targets)
+    proposal = approval(
+        args.caster, raw, CAST_DEFAULTS, f"{args.caster}'s {args.power} on {targets}"
+    )
+    if proposal is None:
+        return []
+    dry_run(game, state, command, rng)
+    return [proposal]
