@@ -9,6 +9,7 @@ pages at the phone size (390 × 844) for sideways overflow of the decisions' par
 
 from __future__ import annotations
 
+import json
 import tempfile
 import time
 from collections.abc import Callable, Iterator
@@ -18,7 +19,9 @@ from typing import Any
 
 import pytest
 from a11y import assert_accessible, axe_source
+from selenium.common.exceptions import ElementNotInteractableException
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support.select import Select
 from test_web_e2e import FALLEN, HOLY, WAIT, WAR, LiveServer, Seat, browser_paths
@@ -36,15 +39,15 @@ return [...document.querySelectorAll('#decision-panels .decision')].map(d => ({
   prompt: d.querySelector('.prompt').textContent,
   dice: [...d.querySelectorAll('.dice')].map(p => p.textContent),
   buttons: [...d.querySelectorAll('.options button')].map(b => b.textContent),
-  suggested: [...d.querySelectorAll('.options button.suggested')].map(b => b.textContent)}));
+  suggested: [...d.querySelectorAll('.options button.suggested')].map(b => b.textContent),
+  note: [...d.querySelectorAll('.note')].map(p => p.textContent).join(' ')}));
 """
-CLICK = """
+FIND = """
 const [kind, start] = arguments;
 const panel = document.querySelector('#decision-panels .decision[data-kind="' + kind + '"]');
-if (!panel) return false;
-const b = [...panel.querySelectorAll('.options button')].find(x => x.textContent.startsWith(start));
-if (!b) return false;
-b.focus(); return true;
+if (!panel) return null;
+return [...panel.querySelectorAll('.options button')].find(x => x.textContent.startsWith(start))
+  || null;
 """
 OVERFLOW = """
 return [...document.querySelectorAll(
@@ -79,9 +82,18 @@ class Person(Seat):
 
     def choose(self, kind: str, start: str) -> None:
         """Answer a decision as a person would: focus its button, press Enter (the keyboard)."""
-        found = f"the {kind} option {start!r}"
-        self.wait(found, lambda s: s.driver.execute_script(CLICK, kind, start))
-        self.driver.switch_to.active_element.send_keys("\n")
+
+        def press(seat: Person) -> bool:
+            button = seat.driver.execute_script(FIND, kind, start)
+            if button is None:
+                return False
+            try:
+                button.send_keys(Keys.ENTER)  # focus and Enter: a keyboard user's answer
+            except ElementNotInteractableException:
+                return False  # being replaced: look again
+            return True
+
+        self.wait(f"the {kind} option {start!r} answered", press)
 
     def size(self, width_height: tuple[int, int]) -> None:
         self.driver.set_window_size(*width_height)
@@ -329,6 +341,7 @@ def test_d7_an_npc_attacks_and_the_defenders_player_chooses_parry(
     for seat in (host, holy, fallen):
         seat.size(PHONE if seat is holy else DESKTOP)
     fight = strife_table(server, holy, fallen, host)
+    tables.set_secret(server.table.store, fight, "Goblin", False)  # the odds follow its values
     for seat in (host, holy, fallen):
         seat.wait("the fight", lambda s: "Goblin's Turn" in s.text("whose"))
     host.wait("the pickers", lambda s: "Goblin" in options(s, "p-actor"))
@@ -358,27 +371,25 @@ def test_d7_an_npc_attacks_and_the_defenders_player_chooses_parry(
 def test_d6_the_roller_enters_the_dice_of_its_stage(
     server: LiveServer, browsers: tuple[WebDriver, WebDriver, WebDriver]
 ) -> None:
-    """D-6: physical dice stage by stage: the attacker's d100 by the attacker's roller."""
+    """D-6: physical dice stage by stage: Aldric's player types the d20 of Aldric's Parry."""
     host, holy, fallen = (Person(n, d) for n, d in zip(("Host", HOLY, FALLEN), browsers,
                                                        strict=True))  # fmt: skip
     strife_table(server, holy, fallen, host)
-    host.wait("the fight", lambda s: "Goblin's Turn" in s.text("whose"))
-    host.wait("the pickers", lambda s: "Goblin" in options(s, "p-actor"))
-    Select(host.find("p-actor")).select_by_value("Goblin")
-    host.wait("the target", lambda s: "Aldric" in options(s, "p-target"))
-    Select(host.find("p-target")).select_by_value("Aldric")
-    Select(host.find("p-reaction")).select_by_value("")
-    host.find("p-physical").click()
-    host.find("roll").click()
-    holy.wait("the Reaction", lambda s: any(p["kind"] == "reaction" for p in s.panels()))
-    holy.choose("reaction", "No Reaction")
-    host.wait("the dice", lambda s: any(p["kind"] == "dice" for p in s.panels()))
-    box = host.driver.find_element(By.CSS_SELECTOR, ".decision[data-kind='dice'] input.die")
-    box.send_keys("95")
-    assert_accessible(host.driver)
-    box.submit()
     for seat in (host, holy):
-        seat.wait("the typed d100", lambda s: any(x.startswith("d100 95") for x in s.log()))
+        seat.wait("the fight", lambda s: "Goblin's Turn" in s.text("whose"))
+    parry = {"defender": "Aldric", "reaction": "parry"}  # the Host may decide anything (D-4)
+    attack = {"attacker": "Goblin", "attacks": [parry], "physical": ["Aldric"]}
+    host.send("attack", json.dumps(attack))  # the Host's advanced tool: Aldric rolls physically
+    holy.wait("the dice", lambda s: any(p["kind"] == "dice" for p in s.panels()))
+    dice = next(p for p in holy.panels() if p["kind"] == "dice")
+    assert dice["title"] == "Your decision: Aldric's dice" and "1d20" in dice["prompt"]
+    box = holy.driver.find_element(By.CSS_SELECTOR, ".decision[data-kind='dice'] input.die")
+    assert box.get_attribute("max") == "20"
+    assert_accessible(holy.driver)
+    box.send_keys("17", Keys.ENTER)  # the keyboard sends the form
+    for seat in (host, holy):
+        seat.wait("the typed d20", lambda s: any(x.startswith("parry with Long Sword: d20 17")
+                                                 for x in s.log()))  # fmt: skip
 
 
 def test_the_page_waits_while_someone_decides_in_words(

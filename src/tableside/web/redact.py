@@ -544,7 +544,7 @@ REQUEST_PUBLIC = frozenset(
     {"id", "kind", "combatant", "path", "options", "suggested", "prompt", "free", "key",
      "deadline", "waiting_for", "mine", "seq", "command"}
 )  # fmt: skip
-OPTION_PUBLIC = frozenset({"value", "label"})
+OPTION_PUBLIC = frozenset({"value", "label", "count", "sides"})  # a dice stage's dice (D-6)
 ANSWER_DATA_PUBLIC = frozenset({"answer", "requests", "outcome"})
 
 

@@ -8,6 +8,8 @@ const CHOICE_WORDS = {reaction: 'Reaction', adjustments: 'Adjustments',
 const percent = p => { const x = 100 * p;
   return (x > 0 && x < 1 ? x.toFixed(1) : x > 99 && x < 100 ? '99' : Math.round(x)) + ' %'; };
 const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+// the suggested option (none when the suggestion follows values secret to the viewer)
+const suggests = (d, o) => !d.suggested_hidden && same(o.value, d.suggested);
 // "Aldric's Reaction", "the Host's approval of Jackal's Strike"
 function what(d) {
   if (!d.kind) return d.waiting_for || 'an answer';  // a hidden command's: "the Host"
@@ -52,8 +54,11 @@ function banner(waiting) {
   });
 }
 // --- one panel per decision the viewer may answer ------------------------------------------
+const SECRET = 'secret';  // a text a player may not read (W-9): said another way, or not at all
 function optionText(d, o) {
-  let text = o.label !== undefined ? String(o.label) : valueText(o.value);
+  let text = d.kind === 'dice' && o.count ? o.count + 'd' + o.sides +
+    ': let the server roll them' : o.label !== undefined && o.label !== SECRET ? String(o.label)
+    : valueText(o.value);
   const odds = o.odds;
   if (odds) {
     const bits = [];
@@ -64,7 +69,7 @@ function optionText(d, o) {
     if (odds.defeat && odds.defeat.p > 0) bits.push(percent(odds.defeat.p) + ' to go down');
     if (bits.length) text += ': ' + bits.join(', ');
   }
-  if (same(o.value, d.suggested)) text += ' (suggested)';
+  if (suggests(d, o)) text += ' (suggested)';
   return text;
 }
 function valueText(v) {
@@ -85,16 +90,19 @@ function panel(d) {
   const head = el('h3', d.kind === 'approve' ? 'Approve a proposal?' : (other ? 'Answer for ' +
     owner(d) + ': ' : 'Your decision: ') + what(d));
   head.id = 'decision-' + d.id + '-title'; box.setAttribute('aria-labelledby', head.id);
-  box.append(head, el('p', d.prompt || '', 'prompt'));
-  if (d.deadline !== null && d.deadline !== undefined) box.append(countdown(d.deadline));
   const first = (d.options || [])[0] || {};
+  const prompt = d.kind === 'dice' && first.count ? what(d).replace("'s dice", '') + ': roll ' +
+    first.count + 'd' + first.sides + ' and enter the faces.' : d.prompt === SECRET ? '' :
+    d.prompt || '';
+  box.append(head, el('p', prompt, 'prompt'));
+  if (d.deadline !== null && d.deadline !== undefined) box.append(countdown(d.deadline));
   if (d.kind === 'adjustments' && first.outcome && first.outcome.natural)
     box.append(chips('Dice rolled:', first.outcome.natural));
   const group = document.createElement('div'); group.className = 'options';
   group.setAttribute('role', 'group'); group.setAttribute('aria-labelledby', head.id);
   const dice = d.kind === 'dice';
   for (const o of d.options || []) {
-    const b = el('button', optionText(d, o), same(o.value, d.suggested) ? 'suggested' : '');
+    const b = el('button', optionText(d, o), suggests(d, o) ? 'suggested' : '');
     b.type = 'button'; b.dataset.value = JSON.stringify(o.value);
     b.addEventListener('click', () => decide(d, o.value));
     if (d.kind === 'adjustments' && o.outcome && o.outcome.final) {
@@ -103,12 +111,15 @@ function panel(d) {
     } else group.append(b);
   }
   box.append(group);
+  const hidden = d.suggested_hidden || (d.options || []).map(o => o.odds_hidden).find(x => x);
+  if (hidden) box.append(el('p', 'No odds or suggestion here: ' + hidden, 'note'));
   if (dice) box.append(diceEntry(d, first));
   return box;
 }
 function diceEntry(d, stage) {  // staged physical dice: the roller types this stage's faces
   const form = document.createElement('form'); form.className = 'dice-entry';
-  const count = Number(stage.count) || 1, sides = Number(stage.sides) || 100;
+  const said = /(\d+)d(\d+)/.exec(String(stage.label || '')) || [];  // "2d100: the server …"
+  const count = Number(stage.count || said[1]) || 1, sides = Number(stage.sides || said[2]) || 100;
   const boxes = [];
   for (let i = 0; i < count; i++) {
     const box = el('input'); box.type = 'number'; box.min = '1'; box.max = String(sides);
@@ -133,7 +144,13 @@ function showDecisions(mine, waiting) {
   const seen = JSON.stringify(mine);
   if (seen === decisionsSeen) return;  // unchanged: no new announcement, no lost typing
   decisionsSeen = seen;
-  $('decision-panels').replaceChildren(...mine.map(panel));
+  // a panel still open stays as it is (focus and typing kept); answered ones go, new ones come
+  const list = $('decision-panels'), kept = new Map();
+  for (const box of list.children) kept.set(box.dataset.seen, box);
+  list.replaceChildren(...mine.map(d => {
+    const key = JSON.stringify(d), box = kept.get(key) || panel(d);
+    box.dataset.seen = key; return box;
+  }));
 }
 async function loadDecisions() {
   const mine = ++decisionsAsked;
