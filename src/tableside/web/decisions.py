@@ -32,8 +32,8 @@ from tableside.web.auth import ForbiddenError, Principal
 # How a choice reads in a refusal, by kind: "How Aldric reacts is Aldric's player's choice."
 CHOICE_WORDS: dict[str, str] = {
     "reaction": "How {c} reacts",
-    "adjustments": "{c}'s Adjustments",
-    "obstruction": "{c}'s Obstruction",
+    "adjustments": "How {c} uses its Adjustments",
+    "obstruction": "How many Obstruction tokens {c} spends",
     "interpose": "Whether {c} interposes",
     "aoo": "Whether {c} takes an Attack of Opportunity",
     "dice": "{c}'s dice",
@@ -90,7 +90,7 @@ def waiting_for(request: Request, seats: Sequence[Seat]) -> str:
     words = choice_words(request.choice)
     if request.choice.kind == APPROVE:
         words = "approving a proposal"
-    else:
+    elif words.startswith(("How ", "Whether ")):
         words = words[0].lower() + words[1:]
     return f"{owner_words(request.choice, seats)}: {words}"
 
