@@ -103,9 +103,12 @@ def test_d4_decide_answers_as_the_host_with_a_bare_word_or_json(cli: Cli) -> Non
     assert redo["record"]["kind"] == "redo"
     cli.json("fight", "undo", fight)
     again = cli.json("fight", "attack", fight, "Goblin", "--target", "Aldric")["pending"][0]
-    assert cli.json("fight", "decide", fight, again["id"], "null")["record"]["command"]["args"][
-        "attacks"
-    ][0]["reaction"] is None
+    assert (
+        cli.json("fight", "decide", fight, again["id"], "null")["record"]["command"]["args"][
+            "attacks"
+        ][0]["reaction"]
+        is None
+    )
 
 
 def test_d1_a_bad_decision_or_choice_exits_2_and_writes_nothing(cli: Cli) -> None:
