@@ -31,6 +31,7 @@ from tableside.encounter.log import Command
 from tableside.store import tables
 from tableside.web.auth import Principal
 from tableside.web.demo import create_demo
+from tableside.web.pages import log_lines
 
 DESKTOP, PHONE = (1366, 768), (390, 844)
 READ_PANELS = """
@@ -404,3 +405,41 @@ def test_the_page_waits_while_someone_decides_in_words(
         "The fight is waiting for"))  # fmt: skip
     assert "Watcher's player" in table.fallen.text("error")
     assert table.server.table.store.encounter(table.war).revision == 11
+
+
+def test_d1_the_page_writes_request_and_answer_records_as_the_server_does(
+    server: LiveServer, browsers: tuple[WebDriver, WebDriver, WebDriver]
+) -> None:
+    """D-1: a request, its answers and the resolved command read the same live and reloaded."""
+    table = seat_up(server, browsers)
+    attack = {"kind": "attack", "args": {"attacker": "Goblin"}, "dice": None}
+    asked = [{"kind": "reaction", "combatant": "Aldric"}, {"kind": "approve", "combatant": None}]
+    records: list[dict[str, Any]] = [
+        {"revision": 20, "kind": "request", "seq": 5, "command": attack, "events": [],
+         "data": {"requests": asked}, "hidden": False},
+        {"revision": 21, "kind": "answer", "seq": 5, "command": attack, "events": [],
+         "data": {"answer": {"request": "5.0", "value": None, "by": "seat:3"},
+                  "requests": [{"kind": "dice", "combatant": "Aldric"}]}, "hidden": False},
+    ]  # fmt: skip
+    answers: list[tuple[Any, str, str | None]] = [
+        (True, "host", "resolved"),
+        ({"mode": "best"}, "timeout", None),
+        ([3, 17], "cli", "withdrawn"),
+        ("parry", "seat:1", None),
+    ]
+    for value, by, outcome in answers:
+        data: dict[str, Any] = {"answer": {"request": "5.1", "value": value, "by": by}}
+        data["requests"] = []
+        if outcome:
+            data["outcome"] = outcome
+        records.append({"revision": 22, "kind": "answer", "seq": 5, "command": attack,
+                        "events": [], "data": data, "hidden": False})  # fmt: skip
+    shown = table.host.driver.execute_script("return arguments[0].map(r => lines(r)[0]);", records)
+    served = [line["text"] for line in log_lines(records)]
+    assert shown == served
+    assert served[0] == "#20 attack (command 5) waits for Aldric (reaction), the Host (approve)"
+    assert served[1] == ("#21 answer (attack, command 5): none by a player; then waits for "
+                         "Aldric (dice)")  # fmt: skip
+    assert served[2] == "#22 answer (attack, command 5): true by the Host, resolved"
+    assert served[3] == ('#22 answer (attack, command 5): {"mode":"best"} by the deadline: the '
+                         "suggestion")  # fmt: skip

@@ -49,7 +49,7 @@ function banner(waiting) {
   waiting.forEach((d, i) => {
     if (i) p.append(el('span', '; '));
     p.append(el('span', (i ? 'w' : 'W') + 'aiting for ' + what(d) +
-      (d.kind && owner(d) ? ': ' + owner(d) : '')));
+      (d.kind && d.kind !== 'approve' && owner(d) ? ': ' + owner(d) : '')));
     if (d.deadline !== null && d.deadline !== undefined) p.append(countdown(d.deadline));
   });
 }
