@@ -86,7 +86,7 @@ class Table:
         raise AssertionError(f"{combatant} never got the Turn")
 
 
-@pytest.fixture(autouse=True)
+@pytest.fixture
 def toy_game(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(StrifeFight, "choices", toy_choices, raising=False)
 
@@ -98,7 +98,17 @@ def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
 
 
 @pytest.fixture
-def table(store_url: str) -> Iterator[Table]:
+def table(store_url: str, toy_game: None) -> Iterator[Table]:
+    yield from fight_table(store_url)
+
+
+@pytest.fixture
+def real_fight(store_url: str) -> Iterator[Table]:
+    """The same table with the fight's own choices (D-7)."""
+    yield from fight_table(store_url)
+
+
+def fight_table(store_url: str) -> Iterator[Table]:
     with TestClient(create_app(store_url)) as client:
         r = client.post("/api/tables", json={"name": "Mill"}).json()
         tid, host = r["id"], auth(r["host_token"])
@@ -376,3 +386,146 @@ def test_d5_settings_are_the_hosts_and_validated(table: Table) -> None:
         assert r.status_code == 422 and r.json()["error"].endswith("."), r.text
     assert table.settings(decision_timeout=10)["decision_timeout"] == 10
     assert table.settings(decision_timeout=None)["decision_timeout"] is None
+
+
+# --- with the games' own choices (D-7, D-8, D-11) ----------------------------------------------
+
+
+def test_d7_an_npc_attack_on_a_pc_with_the_fights_own_choices(real_fight: Table) -> None:
+    """D-7 at the table: Aldric's player sees the legal Reactions (odds hidden) and parries."""
+    t = real_fight
+    r = goblin_attacks_aldric(t)
+    assert r.status_code == 202, r.text
+    (mine,) = t.decisions(t.al)["decisions"]
+    assert "parry" in [o["value"] for o in mine["options"]]
+    assert all(o["odds"] is None for o in mine["options"])  # the Goblin's values are secret
+    assert t.decide(t.se, mine["id"], "parry").status_code == 403
+    done = t.decide(t.al, mine["id"], "parry")
+    assert done.status_code == 200, done.text
+    assert done.json()["record"]["command"]["args"]["attacks"][0]["reaction"] == "parry"
+    (hosts,) = [r for r in t.log(t.host) if r["kind"] == "request"][-1]["data"]["requests"]
+    assert hosts["options"][1]["odds"] is not None  # the Host sees the exact odds
+
+
+@dataclass
+class War:
+    client: TestClient
+    eid: int
+    host: dict[str, str]
+    ann: dict[str, str]  # plays Herald (holy)
+    bo: dict[str, str]  # plays Reaver (fallen)
+
+    def api(self, path: str = "") -> str:
+        return f"/api/encounters/{self.eid}{path}"
+
+    def command(self, who: dict[str, str], kind: str, **args: Any) -> Any:
+        return self.client.post(
+            self.api("/commands"), headers=who, json={"kind": kind, "args": args}
+        )
+
+    def answer_all(self, approve: str = "approve") -> Any:
+        """The Host answers what waits: proposals with ``approve``, the rest as suggested."""
+        last = None
+        for _ in range(8):
+            found = self.client.get(self.api("/decisions"), headers=self.host).json()["decisions"]
+            if not found:
+                return last
+            asked = found[0]
+            choice = approve if asked["kind"] == "approve" else asked["suggested"]
+            last = self.client.post(self.api(f"/decisions/{asked['id']}"), headers=self.host,
+                                    json={"choice": choice})  # fmt: skip
+            assert last.status_code in (200, 202), last.text
+        raise AssertionError("still waiting")
+
+    def turn_of(self, combatant: str) -> None:
+        for _ in range(12):
+            state = self.client.get(self.api(), headers=self.host).json()["state"]
+            if state["current"] == combatant:
+                return
+            assert self.command(self.host, "next").status_code == 200
+        raise AssertionError(f"{combatant} never got the Turn")
+
+
+@pytest.fixture
+def war(store_url: str) -> Iterator[War]:
+    """Ann's Herald, Bo's Reaver (a fallen PC with a high Guard) and Boss, a secret NPC."""
+    from tableside.encounter.roster import character_doc
+
+    with TestClient(create_app(store_url)) as client:
+        r = client.post("/api/tables", json={"name": "Ford"}).json()
+        tid, host = r["id"], auth(r["host_token"])
+        new = {"game": "majesty-war", "name": "Ford", "seed": 3}
+        eid = client.post(f"/api/tables/{tid}/encounters", headers=host, json=new).json()["id"]
+        players = []
+        for name, chars in (("Ann", ["Herald"]), ("Bo", ["Reaver"])):
+            seat = {"name": name, "characters": chars}
+            made = client.post(f"/api/tables/{tid}/players", headers=host, json=seat).json()
+            players.append(auth(made["token"]))
+        for character, at in (
+            (character_doc("Herald", "holy", attributes={"swiftness": 40}), [0, 0, 0]),
+            (character_doc("Reaver", "fallen", overrides={"guard": 20}), [1, 0, 0]),
+            (character_doc("Boss", "fallen"), [0, 1, 0]),
+        ):
+            body = {"character": character, "position": at}
+            made = client.post(f"/api/encounters/{eid}/characters", headers=host, json=body)
+            assert made.status_code == 201, made.text
+        yield War(client, eid, host, players[0], players[1])
+
+
+def test_d11_a_players_boon_1_is_approved_by_the_host(war: War) -> None:
+    """D-4, D-11: Ann proposes Boon 1; it applies once the Host approves it."""
+    war.turn_of("Herald")
+    r = war.command(war.ann, "strike", striker="Herald", defender="Boss", boon=1)
+    assert r.status_code == 202, r.text
+    kinds = [p["kind"] for p in r.json()["pending"]]
+    assert "approve" in kinds
+    assert all(p["waiting_for"].startswith("the Host") for p in r.json()["pending"])
+    assert war.client.get(war.api("/decisions"), headers=war.ann).json()["decisions"] == []
+    done = war.answer_all("approve")
+    record = done.json()["record"]
+    assert record["data"]["outcome"] == "resolved" and record["command"]["args"]["boon"] == 1
+    assert any(e["kind"] == "strike_resolved" for e in record["events"])
+
+
+def test_d8_the_defenders_player_chooses_the_adjustments(war: War) -> None:
+    """D-8: Ann Strikes Bo's Reaver, which has the surplus; Bo (not Ann) picks none."""
+    war.turn_of("Herald")
+    r = war.command(war.ann, "strike", striker="Herald", defender="Reaver")
+    assert r.status_code == 202, r.text
+    mine = war.client.get(war.api("/decisions"), headers=war.bo).json()["decisions"]
+    adjust = next(d for d in mine if d["kind"] == "adjustments")
+    assert adjust["combatant"] == "Reaver" and adjust["suggested"] == {"mode": "best"}
+    assert war.client.get(war.api("/decisions"), headers=war.ann).json()["decisions"] == []
+    refused = war.client.post(war.api(f"/decisions/{adjust['id']}"), headers=war.ann,
+                              json={"choice": {"mode": "none"}})  # fmt: skip
+    assert refused.status_code == 403
+    assert refused.json()["error"] == "How Reaver uses its Adjustments is Reaver's player's choice."
+    answered = None
+    for _ in range(4):
+        mine = war.client.get(war.api("/decisions"), headers=war.bo).json()["decisions"]
+        if not mine:
+            break
+        choice = {"mode": "none"} if mine[0]["kind"] == "adjustments" else mine[0]["suggested"]
+        answered = war.client.post(war.api(f"/decisions/{mine[0]['id']}"), headers=war.bo,
+                                   json={"choice": choice})  # fmt: skip
+        assert answered.status_code in (200, 202), answered.text
+    assert answered is not None and answered.status_code == 200
+    assert answered.json()["record"]["command"]["args"]["mode"] == "none"
+    r = war.command(war.ann, "strike", striker="Herald", defender="Reaver", mode="best")
+    assert r.status_code in (403, 409)  # Reaver's choice (or the Turn has moved on)
+
+
+def test_d5_w4_an_option_label_with_secret_numbers_reads_as_its_value(war: War) -> None:
+    """W-4: Boss's Strike on Herald: Ann's Obstruction options lose the outcomes on Boss."""
+    war.turn_of("Boss")
+    r = war.command(war.host, "strike", striker="Boss", defender="Herald")
+    assert r.status_code == 202, r.text
+    mine = war.client.get(war.api("/decisions"), headers=war.ann).json()["decisions"]
+    tokens = next(d for d in mine if d["kind"] == "obstruction")
+    hosts = war.client.get(war.api("/decisions"), headers=war.host).json()["decisions"]
+    whole = next(d for d in hosts if d["kind"] == "obstruction")
+    assert any("Boss" in o["label"] for o in whole["options"]) and "outcome" in whole["options"][0]
+    for option in tokens["options"]:
+        assert set(option) == {"value", "label", "odds", "odds_hidden"}
+        assert "Boss" not in option["label"] and option["odds"] is None
+    assert tokens["options"][0]["label"] in ("0", whole["options"][0]["label"])

@@ -20,6 +20,7 @@ answer a player gets.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
@@ -541,7 +542,7 @@ def public_refusal(sentence: str, kind: str, actor: object, hidden: Sequence[str
 
 # A request's keys a player always sees; its options keep only their value and label (W-4).
 REQUEST_PUBLIC = frozenset(
-    {"id", "kind", "combatant", "path", "options", "suggested", "prompt", "free", "key",
+    {"id", "kind", "combatant", "path", "options", "suggested", "given", "prompt", "free", "key",
      "deadline", "waiting_for", "mine", "seq", "command"}
 )  # fmt: skip
 OPTION_PUBLIC = frozenset({"value", "label", "count", "sides"})  # a dice stage's dice (D-6)
@@ -591,7 +592,8 @@ def redact_request(
                 continue
             view = {k: v for k, v in option.items() if k in OPTION_PUBLIC}
             if not proposal and "label" in view:
-                view["label"] = public_text(view["label"])
+                label = public_text(view["label"])
+                view["label"] = label if label != SECRET else plain_value(view.get("value"))
             if any(k not in OPTION_PUBLIC for k in option):
                 with_odds = True
                 view["odds"] = None
@@ -604,6 +606,13 @@ def redact_request(
         out["suggested"] = None
         out["suggested_hidden"] = reason
     return out
+
+
+def plain_value(value: Any) -> str:
+    """An option's value as its label, when its own label tells secret numbers."""
+    if isinstance(value, str):
+        return value
+    return json.dumps(value, sort_keys=True)
 
 
 def redact_decision_data(
