@@ -290,7 +290,7 @@ def test_the_host_attacks_in_a_realm_of_strife_fight_with_typed_dice_s7(
     host.wait("the pickers", lambda _s: "Aldric" in options(host, "p-actor"))
     Select(host.find("p-actor")).select_by_value("Aldric")
     host.wait("the target", lambda _s: target_texts(host) == ['Goblin (1")'])
-    assert options(host, "p-reaction") == ["", "ward_off"]
+    assert options(host, "p-reaction") == ["", "none", "ward_off"]
     host.wait("the odds", lambda s: s.text("odds-summary").startswith("P(defeat) 25.00%"))
     assert "P(hit) 90.00%" in host.text("odds-summary")
     assert lines(host, "#odds-laws caption")[1] == "damage to Goblin (mean 5.22)"

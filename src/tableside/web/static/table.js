@@ -209,8 +209,10 @@ function fillActor() {
 }
 function fillTarget() {
   const t = target();
-  if ($('p-reaction')) choose($('p-reaction'), [['', 'no reaction'],
-    ...((t && t.reactions) || []).map(k => [k, k.replace(/_/g, ' ')])], true);
+  // not set: the defender's controller decides (issue 11); "none" declares no Reaction
+  if ($('p-reaction')) choose($('p-reaction'), [['', "the defender's player decides"],
+    ['none', 'no Reaction'], ...((t && t.reactions) || []).map(k => [k, k.replace(/_/g, ' ')])],
+  true);
 }
 async function loadOptions() {
   const r = await fetch(api + '/options', {headers: auth}); if (!r.ok) return;
@@ -265,7 +267,8 @@ function attackItem() {
   if ($('p-precision').checked) attack.precision = true;
   const mods = numbers($('p-modifiers').value, 'The modifiers');
   if (mods.length) attack.modifiers = mods;
-  if ($('p-reaction') && $('p-reaction').value) attack.reaction = $('p-reaction').value;
+  const reaction = $('p-reaction') ? $('p-reaction').value : '';
+  if (reaction) attack.reaction = reaction === 'none' ? null : reaction;
   return attack;
 }
 function showQueue() {
