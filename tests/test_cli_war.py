@@ -275,3 +275,36 @@ def test_the_lazy_command_listing_says_what_each_loaded_group_says() -> None:
     for name, (module, function, summary) in COMMANDS.items():
         doc = getattr(import_module(module), function).__doc__ or ""
         assert doc.splitlines()[0] == summary, name
+
+
+def test_d13_war_strike_interpose_lets_an_eligible_elohim_take_the_strike(cli: Cli) -> None:
+    """M-16, D-13: ``war strike --interpose Guard`` makes Guard's Control Check first."""
+    war_id = str(int(cli.json("new", "Skirmish", "--seed", "9")["id"]))
+    cli.json("add", war_id, "--character", HERALD, "--id", "Herald")
+    cli.json("add", war_id, "--character", WARRIOR, "--id", "Warrior", "--at", "2,0,0")
+    cli.json("add", war_id, "--character", WARRIOR, "--id", "Guard", "--at", "2,1,0")
+    cli.json("next", war_id)
+    cli.json("set", war_id, "Guard", "stance", "true")
+    while cli.json("show", war_id)["current"] != "Herald":
+        cli.json("next", war_id)
+    done = cli.json("strike", war_id, "Herald", "Warrior", "--interpose", "Guard")
+    events = done["record"]["events"]
+    check = next(e for e in events if e["kind"] == "check_resolved")
+    assert check["data"]["id"] == "Guard" and check["data"]["purpose"].startswith("interpose")
+    note = next(e for e in events if e["kind"] == "note")
+    struck = next(e for e in events if e["kind"] == "strike_resolved")["data"]["defender"]
+    assert struck == ("Guard" if note["data"]["becomes_target"] else "Warrior")
+    code, _out, err = cli.run("strike", war_id, "Herald", "Warrior", "--interpose", "Nobody")
+    assert code == 2 and "Nobody" in err
+
+
+def test_a42_war_barrier_is_raised_shown_and_ended(cli: Cli) -> None:
+    """A-42: ``war barrier`` raises a Barrier the state and ``war show`` list; --off ends it."""
+    war_id = str(started(cli))
+    done = cli.json("barrier", war_id, "Ward", "--at", "6,0,0", "--radius", "1", "--resolve", "80")
+    assert done["state"]["barriers"] == [
+        {"id": "Ward", "center": [6.0, 0.0, 0.0], "radius": 1.0, "resolve": 80}
+    ]
+    code, out, _err = cli.run("show", war_id)
+    assert code == 0 and "Barriers (Knock Back stops at them): Ward at 6,0,0" in out
+    assert cli.json("barrier", war_id, "Ward", "--off")["state"]["barriers"] == []

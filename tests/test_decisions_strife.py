@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from strife_builders import sheet
 
 from tableside.encounter.decisions import Ask, Choice, Policy, WaitingError
 from tableside.encounter.engine import Encounter, command_rng
@@ -135,8 +136,9 @@ def test_d7_a_given_reaction_is_listed_as_given() -> None:
 
 def test_d7_one_reaction_per_round_is_asked_attack_by_attack() -> None:
     e = duel()
-    do(e, "next")  # Aldric attacks the Goblin twice (4-3-2, S-17)
-    twice = {"attacker": "Aldric", "attacks": [{"defender": "Goblin"}, {"defender": "Goblin"}]}
+    do(e, "next")
+    do(e, "next")  # Sera attacks the Goblin with both Daggers (SA-46)
+    twice = {"attacker": "Sera", "attacks": [{"defender": "Goblin"}, {"defender": "Goblin"}]}
     assert [c.key for c in choices(e, "attack", **twice)] == ["reaction.0"]
     declined = {
         **twice,
@@ -145,6 +147,9 @@ def test_d7_one_reaction_per_round_is_asked_attack_by_attack() -> None:
     listed = choices(e, "attack", **declined)
     assert [(c.key, c.given) for c in listed] == [("reaction.0", True), ("reaction.1", False)]
     assert values(listed[1]) == [None, "ward_off"]
+    assert listed[1].prompt == (
+        "Sera attacks Goblin with a Dagger (attack 2 of 2): how does Goblin react?"
+    )
     spent = {
         **twice,
         "attacks": [{"defender": "Goblin", "reaction": "ward_off"}, {"defender": "Goblin"}],
@@ -155,7 +160,8 @@ def test_d7_one_reaction_per_round_is_asked_attack_by_attack() -> None:
 def test_d7_the_defender_answers_attack_by_attack_and_cannot_spend_its_reaction_twice() -> None:
     e = duel()
     do(e, "next")
-    twice = {"attacker": "Aldric", "attacks": [{"defender": "Goblin"}, {"defender": "Goblin"}]}
+    do(e, "next")  # Sera, with both Daggers
+    twice = {"attacker": "Sera", "attacks": [{"defender": "Goblin"}, {"defender": "Goblin"}]}
     record = e.execute(Command("attack", twice), asker=ask_all)
     assert record.kind == RecordKind.REQUEST and e.pending is not None
     (first,) = e.pending.open
@@ -264,13 +270,21 @@ def test_d4_raw_modifiers_need_the_hosts_approval() -> None:
     assert not [c for c in choices(e, "attack", **goblin_attack()) if c.kind == "approve"]
 
 
-def test_d4_an_unequipped_weapon_needs_the_hosts_approval() -> None:
-    e = duel()
-    listed = choices(e, "attack", **goblin_attack(weapon="Halberd", reaction=None))
+def test_d4_a_weapon_an_unarmed_model_names_needs_the_hosts_approval() -> None:
+    e: Encounter[FightState] = Encounter(StrifeFight(), SEED)
+    brawler = sheet("Brawler").model_dump(mode="json")
+    do(e, "add", (20,), id="Brawler", sheet=brawler, side="heroes", position=[0, 0, 0])
+    do(e, "add", (12,), id="Goblin", model="Goblin", side="monsters", position=[1, 0, 0])
+    do(e, "start")
+    assert e.state.current == "Brawler"  # it holds nothing: it may name a weapon (SA-45)
+    named = {"attacker": "Brawler", "attacks": [{"defender": "Goblin", "weapon": "Long Sword"}]}
+    listed = choices(e, "attack", **named)
     assert [c.kind for c in listed] == ["approve", "reaction"]
-    assert "Halberd (not equipped)" in listed[0].prompt
-    listed = choices(e, "attack", **goblin_attack(weapon="Spear", reaction=None))
-    assert [c.kind for c in listed] == ["reaction"]
+    assert "Long Sword (not held)" in listed[0].prompt
+    assert e.execute(Command("attack", named), asker=keep_all).kind == RecordKind.COMMAND
+    e2 = duel()
+    listed = choices(e2, "attack", **goblin_attack(weapon="Spear", reaction=None))
+    assert [c.kind for c in listed] == ["reaction"]  # the Spear it holds: nothing to approve
 
 
 def test_d4_approved_modifiers_apply() -> None:
@@ -397,11 +411,20 @@ def test_d6_bad_dice_are_refused_with_one_sentence_and_nothing_changes() -> None
     (request,) = e.pending.open
     before = (e.revision, e.pending, e.state)
     with pytest.raises(TablesideError, match=r"hit roll of attack 1 .* needs 1 die of 1 to 100, "
-                       r"not \[101\]"):  # fmt: skip
+                       r"not \[0\]"):  # fmt: skip
+        e.answer(request.id, [0], "seat", ask_open)
+    with pytest.raises(TablesideError, match=r"rolled.0.hit.0: .* 100 \(got 101\)"):
         e.answer(request.id, [101], "seat", ask_open)
     with pytest.raises(TablesideError, match=r"not \[50, 60\]"):
         e.answer(request.id, [50, 60], "seat", ask_open)
     assert (e.revision, e.pending, e.state) == before
+    e.answer(request.id, [90], "seat", ask_open)
+    assert e.pending is not None
+    (parry,) = e.pending.open
+    with pytest.raises(TablesideError, match=r"Block/Parry test of attack 1 \(Aldric's 1d20\) "
+                       r"needs 1 die of 1 to 20, not \[21\]"):  # fmt: skip
+        e.answer(parry.id, [21], "seat", ask_open)
+    assert e.pending.open == (parry,)
 
 
 def test_d6_missing_or_stray_dice_are_refused_by_the_one_shot_engine() -> None:
@@ -500,3 +523,25 @@ def test_d6_a_precision_attack_asks_for_two_d100() -> None:
     precise = goblin_attack(precision=True, reaction=None)
     (dice,) = [c for c in choices(e, "attack", **precise, physical=["Goblin"]) if c.kind == "dice"]
     assert (dice.options[0]["count"], dice.options[0]["sides"]) == (2, 100)
+
+
+def test_d6_d7_an_automatic_npc_reacts_at_once_and_only_the_pcs_dice_are_asked() -> None:
+    e = duel()
+    do(e, "next")  # Aldric's Turn; the Host's Goblin decides automatically (D-5)
+
+    def table(choice: Choice) -> Ask:
+        return Ask(Policy.TAKE if choice.combatant == "Goblin" else Policy.ASK)
+
+    attack = {"attacker": "Aldric", "attacks": [{"defender": "Goblin"}]}
+    e.execute(Command("attack", {**attack, "physical": ["Aldric"]}), asker=table)
+    asked = []
+    while e.pending is not None:
+        (request,) = e.pending.open
+        asked.append((request.choice.combatant, request.choice.path[-1]))
+        last = e.answer(request.id, {"0.ward_off_attacker": [15], "0.hit": [80]}.get(
+            str(request.choice.path[-1]), [3]), "seat:aldric", table)  # fmt: skip
+    assert asked[0] == ("Aldric", "0.ward_off_attacker")  # the Goblin Wards off, unasked
+    assert all(who == "Aldric" for who, _ in asked)
+    assert last.command is not None
+    assert last.command.args["attacks"][0]["reaction"] == "ward_off"
+    assert e.verify_replay().state == e.state

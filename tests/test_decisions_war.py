@@ -20,10 +20,12 @@ from tableside.dice import SeededRng
 from tableside.encounter.decisions import Ask, Choice, Policy
 from tableside.encounter.engine import Encounter, command_rng
 from tableside.encounter.log import Command, Event, RecordKind
+from tableside.encounter.war import strike_breakdown
 from tableside.encounter.war_state import WarState
 from tableside.errors import TablesideError
 from tableside.majesty.adjust import AdjustMode
 from tableside.majesty.odds import strike_odds
+from tableside.majesty.report import strike_dict
 from tableside.majesty.strike import roll_strike
 
 Asker = Callable[[Choice], Ask]
@@ -80,7 +82,11 @@ def test_d8_m13_adjustments_are_listed_for_the_defender_only_when_it_has_the_sur
     assert choice.path == ()
     assert choice.free and not choice.given
     assert choice.suggested == {"mode": "best"}
-    assert [o["value"] for o in choice.options] == [{"mode": "best"}, {"mode": "none"}]
+    assert [o["value"] for o in choice.options] == [
+        {"mode": "best"},
+        {"mode": "none"},
+        {"mode": "explicit", "steps": []},
+    ]
     assert listed(encounter, strike(mode="none"))["adjustments"].given
     assert listed(encounter, strike(steps=[]))["adjustments"].given
     striker_surplus = surplus_war(defender_guard=1, striker_precision=20)
@@ -105,7 +111,7 @@ def test_d8_m10_each_options_outcome_is_what_the_resolved_strike_then_does(mode:
 def test_d8_the_two_options_differ_on_these_dice() -> None:
     """The fixture's dice are ones where the Defender's choice matters (not a vacuous check)."""
     choice = listed(surplus_war(), strike())["adjustments"]
-    best, none = (o["outcome"] for o in choice.options)
+    best, none, _ = (o["outcome"] for o in choice.options)
     assert best["final"] != none["final"]
     assert best["wear"] != none["wear"]
 
@@ -495,3 +501,28 @@ def test_d11_a_strike_the_war_refuses_is_refused_at_once_not_asked() -> None:
     with pytest.raises(TablesideError, match="Ranged Strike"):
         encounter.execute(far, asker=ask_kinds("approve", "adjustments", "obstruction"))
     assert encounter.revision == revision and encounter.pending is None
+
+
+def test_d8_the_defenders_answer_cannot_carry_a_hosts_modifier_along() -> None:
+    encounter = surplus_war()
+    encounter.execute(strike(), asker=ask_kinds("adjustments"))
+    assert encounter.pending is not None
+    (request,) = encounter.pending.open
+    revision = encounter.revision
+    for value in ({"mode": "best", "wear_flat": 1000}, {"boon": 6}, "best"):
+        with pytest.raises(TablesideError, match=request.id):
+            encounter.answer(request.id, value, "seat:2")
+    assert encounter.revision == revision and encounter.pending is not None
+
+
+def test_d13_the_breakdown_of_an_interposed_strike_is_the_one_on_the_interposer() -> None:
+    encounter = guarded_war()
+    before = encounter.state
+    dice = (10,) * 7 + (5, 9, 10, 2, 6, 11, 12)  # the Control Check passes, then the Strike Roll
+    record = encounter.execute(Command("strike", strike(interpose={"Shield": True}).args, dice))
+    struck = next(e for e in record.events if e.kind == "strike_resolved")
+    assert struck.data["defender"] == "Shield"
+    rolled = tuple(struck.data["result"]["rolled"])
+    args = strike(interpose={"Shield": True}).args
+    again = strike_breakdown(encounter.game, before, args, rolled, "Shield")  # type: ignore[arg-type]
+    assert strike_dict(again) == struck.data["result"]  # type: ignore[arg-type]

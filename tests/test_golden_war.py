@@ -53,7 +53,7 @@ def test_golden_rulings_war_transcript_matches_the_checked_in_file() -> None:
     [
         ("M-36", "Herald Strikes Warrior with Sword: natural [1, 2, 3, 11, 9, 5, 5]"
                  " → final [1, 2, 3, 11, 9, 5, 5]; Hits 3, Stops 0"),
-        ("M-41 A-29", "turn_started id=Watcher turn=2 cycle=2 segment=1 ap=3 carried=3"),
+        ("M-41 A-29", "Cycle 2, Turn 3 (Segment 1): Watcher's Turn, 3 AP + 3 carried"),
         ("M-34 A-31", "ap_wasted id=Nimble pool=ap ap=7 reason=F:1 Cycle"),
         ("M-34", "wear_taken id=Warrior kind=R amount=12 source=4 Falter converted"),
         ("M-24 A-30", "Cycle 2 begins: 1:Herald(7), 1:Nimble(7), 1:Watcher(3), 1:Wall(7),"

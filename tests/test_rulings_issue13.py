@@ -663,3 +663,98 @@ def test_m14_a_strikes_movement_is_logged_with_its_inches() -> None:
                 path=[[1.0, 0.0, 0.0], [1.0, 1.0, 0.0]])  # fmt: skip
     moved = next(e for e in record.events if e.kind == "moved")
     assert (moved.data["to"], moved.data["inches"]) == ([1.0, 1.0, 0.0], 2.0)
+
+
+# --- the Host's command line: Turn numbers and the Scroll after Carry Over (M-40, M-41) ----------
+
+
+def test_m40_turn_numbers_read_the_same_in_the_log_and_the_scroll() -> None:
+    """M-40: the log's "Turn N" is the Scroll's Turn column (both count from 1)."""
+    from rich.console import Console
+
+    from tableside.cli.war_render import event_text, scroll_table
+
+    encounter = war()
+    add(encounter, "Herald", speed=10, swiftness=40)
+    add(encounter, "Warrior", (9.0, 0.0, 0.0), side="fallen", speed=7, swiftness=10)
+    until_turn_of(encounter, "Warrior")
+    started = [e for r in encounter.records for e in r.events if e.kind == "turn_started"]
+    line = event_text(started[-1])
+    index = encounter.state.turn
+    assert line.startswith(f"Cycle 1, Turn {index + 1} (Segment ")
+    console = Console(width=100, record=True)
+    console.print(scroll_table(encounter.state))
+    row = next(r for r in console.export_text().splitlines() if "▶" in r)
+    assert f" {index + 1} " in row and "Warrior" in row
+
+
+def test_m41_the_scroll_shows_the_ap_a_turn_gets_after_carry_over() -> None:
+    """M-41, A-29: Herald carries 2 AP into its second Turn of the Cycle (3 AP): it shows 5."""
+    from rich.console import Console
+
+    from tableside.cli.war_render import scroll_table
+
+    encounter = war()
+    add(encounter, "Herald", speed=10, swiftness=40)
+    add(encounter, "Warrior", (9.0, 0.0, 0.0), side="fallen", speed=7, swiftness=10)
+    until_turn_of(encounter, "Herald")
+    assert [t.ap for t in encounter.state.order if t.combatant == "Herald"] == [7, 3]
+    do(encounter, "carry_over", id="Herald", ap=2)
+    console = Console(width=100, record=True)
+    console.print(scroll_table(encounter.state))
+    assert "5 (3 + 2 carried)" in console.export_text()
+    until_turn_of(encounter, "Herald")
+    assert who(encounter, "Herald").ap == 5
+
+
+# --- 16. Barriers (M-35, A-42) -----------------------------------------------------------------
+
+
+def test_a42_knock_back_stops_at_a_barrier_with_its_resolve_as_endurance() -> None:
+    """A-42: Warrior (E 45) knocked 8.5" into a Barrier of Resolve 80 at x=6 (radius 1)."""
+    encounter = war()
+    add(encounter, "Herald", (0.0, 0.0, 0.0), swiftness=40)
+    add(encounter, "Warrior", (2.0, 0.0, 0.0), side="fallen", endurance=45, control=30)
+    do(encounter, "barrier", id="Ward", center=[6.0, 0.0, 0.0], radius=1.0, resolve=80)
+    record = do(encounter, "apply_effect", (5,) * 7, id="Warrior", effect="knock_back",
+                amount=8.5, by="Herald")  # fmt: skip
+    checks = [e.data["purpose"] for e in record.events if e.kind == "check_resolved"]
+    assert checks == ["Knock Back Control Check"]  # the Barrier makes no Check
+    wear = [(e.data["id"], e.data["amount"]) for e in record.events if e.kind == "wear_taken"]
+    # Stopped at the Barrier's surface (x = 5): 5.5" left → 5 Hits at Force 3 + 8 − 4 = 7.
+    assert wear == [("Warrior", 35)]
+    assert who(encounter, "Warrior").position == pytest.approx((5.0, 0.0, 0.0))
+
+
+def test_a42_an_elohim_before_the_barrier_is_met_first_and_the_barrier_can_end() -> None:
+    """A-42: the nearest thing on the path is met first; an ended Barrier stops nothing."""
+    encounter = war()
+    add(encounter, "Herald", (0.0, 0.0, 0.0), swiftness=40)
+    add(encounter, "Warrior", (2.0, 0.0, 0.0), side="fallen", endurance=45, control=30)
+    do(encounter, "barrier", id="Ward", center=[9.0, 0.0, 0.0], radius=1.0, resolve=80)
+    do(encounter, "barrier", id="Ward", on=False)
+    assert encounter.state.barriers == {}
+    with pytest.raises(TablesideError, match="no Barrier 'Ward'"):
+        do(encounter, "barrier", id="Ward", on=False)
+    do(encounter, "apply_effect", (5,) * 7, id="Warrior", effect="knock_back", amount=3.0,
+       by="Herald")  # fmt: skip
+    assert who(encounter, "Warrior").position == pytest.approx((5.0, 0.0, 0.0))
+
+
+# --- the Host's command line: a refusal names why the AP are gone (M-34) --------------------------
+
+
+def test_m34_a_strike_refused_for_ap_names_the_ap_falter_wasted() -> None:
+    """M-34: F:3 wastes 3 of Herald's 7 AP; a second Strike's refusal says so."""
+    encounter = war()
+    add(encounter, "Herald", swiftness=40)
+    add(encounter, "Warrior", (2.0, 0.0, 0.0), side="fallen", swiftness=10)
+    do(encounter, "apply_effect", id="Herald", effect="falter", amount=3, by="Warrior")
+    until_turn_of(encounter, "Herald")
+    assert who(encounter, "Herald").ap == 4 and who(encounter, "Herald").wasted == 3
+    do(encounter, "strike", (5,) * 7, striker="Herald", defender="Warrior")
+    with pytest.raises(
+        TablesideError,
+        match=r"Herald has 1 AP \(3 wasted by Falter this Turn, M-34\) and 0 Readied AP\.$",
+    ):
+        do(encounter, "strike", (5,) * 7, striker="Herald", defender="Warrior")

@@ -139,11 +139,27 @@ def test_serve_demo_prints_links_to_both_games_that_open(tmp_path: Path) -> None
         assert "Skirmish at the ford" in joined and "Ambush at the mill" in joined
 
 
-def test_each_start_makes_a_new_demo_table_in_the_same_file(tmp_path: Path) -> None:
+def test_a_second_start_reuses_the_demo_table_with_new_links(tmp_path: Path) -> None:
+    """The demo table, its encounters and seats are reused; the old links stop working."""
     db = str(tmp_path / "t.db")
-    for number in (1, 2):
-        with serving(["--demo", "--port", str(free_port()), "--db", db]) as lines:
-            assert f"Demo table {number}, War {2 * number - 1}." in lines
+    printed: list[tuple[str, str]] = []
+    for _number in (1, 2):
+        port = free_port()
+        with serving(["--demo", "--port", str(port), "--db", db]) as lines:
+            assert "Demo table 1, War 1." in lines
+            assert "Realm of Strife fight 2 at the same table." in lines
+            found = links(lines)
+            assert [who for who, _url in found] == [
+                "Host", "The holy player", "The fallen player",
+                "Host", "The heroes' player", "The monsters' player", "Host table"]  # fmt: skip
+            if printed:
+                old_war = printed[0][1].replace(printed[0][1].split("/tables")[0], "")
+                base = f"http://127.0.0.1:{port}"
+                assert get(f"{base}{old_war}").status_code == 401
+                assert get(found[0][1]).status_code == 200
+                assert get(found[4][1]).status_code == 200
+            printed = found
+    assert len(printed) == 7
 
 
 def test_serve_without_demo_serves_an_empty_store(tmp_path: Path) -> None:

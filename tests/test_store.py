@@ -348,7 +348,7 @@ ENCOUNTER_REFUSALS = [
     ("records.3.revision", 6, "field records.3.revision: must be 4"),
     ("records.0.revision", 0, "field records.0.revision: Input should be greater than or equal"),
     ("records.2.revision", "3", "field records.2.revision: Input should be a valid integer"),
-    ("records.2.kind", "jump", "field records.2.kind: Input should be 'command', 'undo' or"),
+    ("records.2.kind", "jump", "field records.2.kind: Input should be 'command', 'undo', "),
     ("records.1.events", {"x": 1}, "field records.1.events: Input should be a valid list"),
     ("records.0.events.1.data", [1], "field records.0.events.1.data: Input should be a valid"),
     ("records.0.command.dice.2", 3.5, "field records.0.command.dice.2: Input should be a valid"),

@@ -11,6 +11,9 @@ from tableside.encounter.log import Command, LogRecord
 from tableside.encounter.strife_fight import StrifeFight
 from tableside.encounter.strife_state import FightState
 from tableside.errors import TablesideError
+from tableside.strife.catalog import Pool, Resource, builtin_catalog
+
+CATALOG = builtin_catalog()
 
 
 def fight(seed: int = 3) -> Encounter[FightState]:
@@ -64,8 +67,25 @@ def test_s4_one_model_per_side_may_go_to_the_bottom_of_the_queue() -> None:
         do(e, "bottom", id="Sera")
 
 
+def extra_duel(name: str, extra: int) -> Encounter[FightState]:
+    """The duel, with ``name`` added from a sheet with ``extra`` attacks per Action (SA-46)."""
+    e = fight()
+    rolls = {"Aldric": 10, "Sera": 2, "Goblin": 12}
+    places = {"Aldric": (0.0, 0.0), "Sera": (0.0, 5.0), "Goblin": (1.0, 0.0)}
+    for who, side in (("Aldric", "heroes"), ("Sera", "heroes"), ("Goblin", "monsters")):
+        at = [*places[who], 0.0]
+        if who == name:
+            sheet = CATALOG.combatant(who).model_copy(update={"extra_attacks": extra})
+            do(e, "add", (rolls[who],), id=who, sheet=sheet.model_dump(mode="json"), side=side,
+               position=at)  # fmt: skip
+        else:
+            do(e, "add", (rolls[who],), id=who, model=who, side=side, position=at)
+    do(e, "start")
+    return e
+
+
 def test_s4_one_reaction_per_round() -> None:
-    e = duel()
+    e = extra_duel("Goblin", 1)
     twice = [{"defender": "Aldric", "reaction": "block"}] * 2
     with pytest.raises(TablesideError, match="already used its Reaction"):
         do(e, "attack", attacker="Goblin", attacks=twice)
@@ -128,10 +148,28 @@ def test_s6_movement_costs_and_knocked_down_crawls() -> None:
 
 
 def test_s17_four_three_two_for_player_characters() -> None:
-    e = duel()
+    e = extra_duel("Aldric", 3)
     do(e, "next")
     with pytest.raises(TablesideError, match="S-17"):
         do(e, "attack", attacker="Aldric", attacks=[{"defender": "Goblin"}] * 3)
+
+
+def test_sa46_one_attack_with_each_weapon_held_per_action() -> None:
+    """SA-46: Aldric holds one Long Sword: one attack per Action, not two; nothing applied."""
+    e = duel()
+    do(e, "next")
+    before = e.revision
+    with pytest.raises(TablesideError, match=r"may make 1 attack\(s\) in one Action.*SA-46"):
+        do(e, "attack", attacker="Aldric", attacks=[{"defender": "Goblin"}] * 2)
+    assert e.revision == before
+
+
+def test_sa46_extra_attacks_still_use_a_weapon_once_without_them() -> None:
+    """SA-46: an extra attack lets a weapon attack twice; 4-3-2 stays the ceiling (S-17)."""
+    e = extra_duel("Aldric", 1)
+    do(e, "next")
+    record = do(e, "attack", attacker="Aldric", attacks=[{"defender": "Goblin"}] * 2)
+    assert [ev.kind for ev in record.events].count("attack_resolved") == 2
 
 
 def test_s18_disengaging_offers_attacks_of_opportunity_once_per_weapon() -> None:
@@ -217,13 +255,66 @@ def test_s8_s15_a_cast_on_two_targets_shares_the_spell_power() -> None:
     add(e, "Goblin-1", "Goblin", "monsters", (5, 0), 1)
     add(e, "Goblin-2", "Goblin", "monsters", (5, 2), 1)
     do(e, "start")
-    # casting d100 80 then 2 damage dice (1d4) for each target; spell power 3 over 2 hits → 2 each
-    record = do(e, "cast", (80, 2, 80, 3), caster="Sera", targets=["Goblin-1", "Goblin-2"],
+    # one casting d100 (80) for the power (SA-49), then 1d4 damage for each target; spell power
+    # 3 over 2 hits → 2 each
+    record = do(e, "cast", (80, 2, 3), caster="Sera", targets=["Goblin-1", "Goblin-2"],
                 power="Shadow Bolt", element="shadow", damage="1d4", spell_power=3)  # fmt: skip
     casts = [ev.data for ev in record.events if ev.kind == "cast_resolved"]
     assert [c["spell_power"] for c in casts] == [2, 2]
     hp = {m.id: m.sheet.hp for m in e.state.models.values()}
     assert hp["Goblin-1"] == 8 - (2 + 2) and hp["Goblin-2"] == 8 - (3 + 2)
+
+
+def three_goblins_and_sera() -> Encounter[FightState]:
+    e = fight()
+    add(e, "Sera", "Sera", "heroes", (0, 0), 19)
+    add(e, "Goblin-1", "Goblin", "monsters", (5, 0), 1)
+    add(e, "Goblin-2", "Goblin", "monsters", (5, 2), 1)
+    do(e, "start")
+    return e
+
+
+def test_sa49_separate_rolls_roll_the_casting_d100_for_each_target() -> None:
+    """SA-49: with ``separate_rolls`` each target has its own casting roll."""
+    e = three_goblins_and_sera()
+    record = do(e, "cast", (80, 2, 3), caster="Sera", targets=["Goblin-1", "Goblin-2"],
+                power="Shadow Bolt", element="shadow", damage="1d4",
+                separate_rolls=True)  # fmt: skip
+    casts = [ev.data for ev in record.events if ev.kind == "cast_resolved"]
+    assert len(casts) == 2
+    hp = {m.id: m.sheet.hp for m in e.state.models.values()}
+    assert hp["Goblin-1"] == 8 - 2 and hp["Goblin-2"] == 8  # the second casting roll (3) missed
+
+
+def test_sa49_a_miscast_of_a_one_roll_power_is_the_whole_cast() -> None:
+    """SA-49: one casting roll of 1 miscasts against every target; no damage dice are rolled."""
+    e = three_goblins_and_sera()
+    record = do(e, "cast", (1,), caster="Sera", targets=["Goblin-1", "Goblin-2"],
+                power="Shadow Bolt", element="shadow", damage="1d4")  # fmt: skip
+    casts = [ev.data for ev in record.events if ev.kind == "cast_resolved"]
+    assert len(casts) == 2
+    assert {m.sheet.hp for m in e.state.models.values() if m.side == "monsters"} == {8}
+
+
+def test_sa49_the_power_cost_is_spent_even_on_a_miscast() -> None:
+    """SA-49: the cost comes off the caster's resource first; too little is refused."""
+    e = fight()
+    sheet = CATALOG.combatant("Sera").model_copy(
+        update={"resources": {Resource.SPIRIT: Pool(current=5, maximum=10)}}
+    )
+    do(e, "add", (19,), id="Sera", sheet=sheet.model_dump(mode="json"), side="heroes",
+       position=[0.0, 0.0, 0.0])  # fmt: skip
+    add(e, "Goblin-1", "Goblin", "monsters", (5, 0), 1)
+    do(e, "start")
+    before = e.revision
+    with pytest.raises(TablesideError, match=r"Sera has 5 Spirit, not the 6 Shadow Bolt costs"):
+        do(e, "cast", (1,), caster="Sera", targets=["Goblin-1"], power="Shadow Bolt",
+           element="shadow", cost=6, resource="Spirit")  # fmt: skip
+    assert e.revision == before
+    record = do(e, "cast", (1,), caster="Sera", targets=["Goblin-1"], power="Shadow Bolt",
+                element="shadow", damage="1d4", cost=4, resource="Spirit")  # fmt: skip
+    assert record.events[1].kind == "resources_set" and record.events[1].rule == "SA-49"
+    assert e.state.models["Sera"].sheet.resources[Resource.SPIRIT].current == 1
 
 
 def test_a_cast_with_an_unknown_element_is_refused() -> None:
@@ -239,3 +330,83 @@ def test_sa37_melee_needs_contact_and_ranged_its_range() -> None:
     do(e, "start")
     with pytest.raises(TablesideError, match="base contact"):
         do(e, "attack", attacker="Aldric", attacks=[{"defender": "Goblin"}])
+
+
+def test_sa50_a_1_round_condition_put_on_after_its_victim_acted_lasts_its_next_turn() -> None:
+    """SA-50: Aldric acted; a 1-round Stun put on him then lasts through his next Turn."""
+    e = duel()  # Goblin, Aldric, Sera
+    do(e, "next")  # Goblin → Aldric
+    do(e, "next")  # Aldric → Sera: Aldric has acted this round
+    do(e, "condition", id="Aldric", name="Stun", rounds=1, source="spell")
+    do(e, "next")  # Sera → round 2: Goblin
+    do(e, "next")  # Goblin → Aldric
+    assert e.state.current == "Aldric"
+    assert [c.name for c in e.state.models["Aldric"].conditions] == ["Stun"]
+    record = do(e, "next")  # Aldric's Turn ends
+    assert ("conditions_ticked", "SA-50") in [(ev.kind, ev.rule) for ev in record.events]
+    assert e.state.models["Aldric"].conditions == ()
+
+
+def test_sa50_a_condition_put_on_during_the_victims_own_turn_counts_from_its_next() -> None:
+    """SA-50: a 1-round condition taken on one's own Turn still covers the next Turn."""
+    e = duel()
+    do(e, "next")  # Aldric's Turn
+    do(e, "condition", id="Aldric", name="Vulnerable", rounds=1, source="trap")
+    do(e, "next")  # Aldric's Turn ends: the fresh condition does not tick
+    assert [c.name for c in e.state.models["Aldric"].conditions] == ["Vulnerable"]
+    do(e, "next")  # Sera → round 2: Goblin
+    do(e, "next")  # Goblin → Aldric: his next Turn, still Vulnerable
+    assert e.state.current == "Aldric"
+    assert [c.name for c in e.state.models["Aldric"].conditions] == ["Vulnerable"]
+    do(e, "next")  # Aldric's next Turn ends
+    assert e.state.models["Aldric"].conditions == ()
+
+
+def test_sa51_a_move_resumes_after_an_instant_made_during_it() -> None:
+    """SA-51: Move 2", an Instant, then the rest of the Move: 3" more, not 4"; one Move."""
+    e = duel()
+    do(e, "next")
+    do(e, "next")  # Sera (Movement 6), 5" from Aldric
+    do(e, "move", id="Sera", to=[0.0, 7.0, 0.0])
+    do(e, "instant", id="Sera", name="Quick Draw")
+    before = e.revision
+    with pytest.raises(TablesideError, match=r"only 4\.0 of Sera's Movement 6 is left.*SA-51"):
+        do(e, "move", id="Sera", to=[0.0, 12.0, 0.0])
+    assert e.revision == before
+    record = do(e, "move", id="Sera", to=[0.0, 11.0, 0.0])
+    assert record.events[0].data["resumed"] and record.events[0].data["cost"] == 4.0
+    assert e.state.models["Sera"].moved == 6.0  # both legs count for moving and shooting
+    with pytest.raises(TablesideError, match=r"only 0\.0 of Sera's Movement 6 is left"):
+        do(e, "move", id="Sera", to=[0.0, 11.5, 0.0])
+
+
+def test_sa51_without_an_instant_a_second_move_is_refused() -> None:
+    """S-5: one Move a Turn; only an Instant during it lets the Move resume (SA-51)."""
+    e = duel()
+    do(e, "next")
+    do(e, "next")
+    do(e, "move", id="Sera", to=[0.0, 7.0, 0.0])
+    with pytest.raises(TablesideError, match="one move"):
+        do(e, "move", id="Sera", to=[0.0, 8.0, 0.0])
+
+
+def test_sa52_the_disengage_action_leaves_contact_without_attacks_of_opportunity() -> None:
+    """S-6, S-18, SA-52: half Movement, no AoO offered, and the Action ends the Turn."""
+    e = duel()
+    do(e, "next")  # Aldric (Movement 5), in contact with the Goblin
+    with pytest.raises(TablesideError, match=r'at most half of Aldric\'s Movement \(2\.5"\)'):
+        do(e, "disengage", id="Aldric", to=[-3.0, 0.0, 0.0])
+    record = do(e, "disengage", id="Aldric", to=[-1.5, 0.0, 0.0])
+    assert "aoo_offered" not in [ev.kind for ev in record.events]
+    assert e.state.offers == ()
+    with pytest.raises(TablesideError, match="Action, which ends the Turn"):
+        do(e, "move", id="Aldric", to=[-2.0, 0.0, 0.0])
+
+
+def test_sa52_no_disengage_action_after_moving() -> None:
+    """S-6: a Disengage Action is only possible before moving this Turn."""
+    e = duel()
+    do(e, "next")
+    do(e, "move", id="Aldric", to=[0.0, -0.5, 0.0])
+    with pytest.raises(TablesideError, match="only possible before moving"):
+        do(e, "disengage", id="Aldric", to=[-1.5, 0.0, 0.0])

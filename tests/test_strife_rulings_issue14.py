@@ -19,6 +19,7 @@ from tableside.strife.attack import AttackSetup
 from tableside.strife.catalog import Resource, builtin_catalog
 from tableside.strife.checks import Contestant, Winner, roll_off_with_naturals
 from tableside.strife.damage import DamageBasis
+from tableside.strife.loadout import loadout
 from tableside.strife.odds import attack_odds
 from tableside.strife.odds_oracle import brute_force_attack_odds
 from tableside.strife.records import Part
@@ -362,3 +363,138 @@ def test_s19_a_model_that_already_took_its_turn_pays_next_round() -> None:
     e.execute(Command("next", {}))
     e.execute(Command("next", {}))
     assert (e.state.round, e.state.order) == (2, ("Goblin", "Sera", "Aldric"))
+
+
+# --- item 11: S-16 `fight show` gives the AC attacks use ---------------------------------------
+
+
+def test_s16_fight_show_gives_aldric_the_armoured_ac_attacks_use() -> None:
+    """S-16: Aldric's sheet AC is 10; with his armour attacks use 30, and so does the view."""
+    from tableside.cli.fight_render import models_table
+    from tableside.encounter.views import fight_json
+    from tableside.strife.loadout import effective_ac
+
+    e: Encounter[FightState] = Encounter(StrifeFight(), 1)
+    e.execute(Command("add", {"id": "Aldric", "model": "Aldric", "side": "heroes"}))
+    assert ALDRIC.ac == 10
+    assert effective_ac(CATALOG, ALDRIC).value == 30  # what fight.attack_setup uses
+    view = fight_json(e.state, e.revision)["models"][0]
+    assert view["ac"] == 30 and view["movement"] == ALDRIC.movement
+    cells = [str(cell) for cell in models_table(e.state).columns[3].cells]
+    assert cells == ["30"]
+
+
+# --- item 12: weapons held (SA-45) and move costs in inches --------------------------------------
+
+
+def _armed_duel() -> Encounter[FightState]:
+    e: Encounter[FightState] = Encounter(StrifeFight(), 1)
+    e.execute(Command("add", {"id": "Aldric", "model": "Aldric", "side": "heroes"}))
+    e.execute(
+        Command(
+            "add", {"id": "Goblin", "model": "Goblin", "side": "monsters", "position": [1, 0, 0]}
+        )
+    )
+    e.execute(Command("start", {}))
+    return e
+
+
+def test_sa45_an_attack_with_a_weapon_the_model_does_not_hold_is_refused() -> None:
+    """SA-45: naming a catalogue weapon the attacker does not hold is refused, nothing applied."""
+    e = _armed_duel()
+    actor = e.state.current
+    assert actor is not None
+    other = "Goblin" if actor == "Aldric" else "Aldric"
+    held = {w.name for w in loadout(CATALOG, e.state.models[actor].sheet).weapons}
+    stranger = next(w for w in ("Halberd", "Spear", "Mace", "Dagger") if w not in held)
+    before = e.revision
+    with pytest.raises(TablesideError, match=rf"{actor} does not hold a {stranger}: it holds"):
+        e.execute(
+            Command(
+                "attack", {"attacker": actor, "attacks": [{"defender": other, "weapon": stranger}]}
+            )
+        )
+    assert e.revision == before
+
+
+def test_s06_a_move_cost_refusal_gives_inches_not_fractions() -> None:
+    """S-6: the refusal of a path beyond Movement reads in decimal inches."""
+    from tableside.strife.movement import Leg, check_path
+
+    with pytest.raises(TablesideError, match=r"costs 5\.1 inches of movement but Movement is 5"):
+        check_path(5, [Leg(Fraction(464, 91))])
+
+
+# --- items 4 and 5: attack allowance (SA-46), penalties in fights (SA-47), contact (SA-48) -------
+
+
+def _sheet_fight(
+    hero: dict[str, object], at: tuple[float, float, float] = (0.0, 0.0, 0.0)
+) -> Encounter[FightState]:
+    """Sera from a changed sheet (hero first in the order), and a Goblin 1" away."""
+    e: Encounter[FightState] = Encounter(StrifeFight(), 1)
+    sheet = CATALOG.combatant("Sera").model_copy(update=hero).model_dump(mode="json")
+    e.execute(Command("add", {"id": "Sera", "sheet": sheet, "side": "heroes",
+                              "position": list(at)}, (20,)))  # fmt: skip
+    e.execute(Command("add", {"id": "Goblin", "model": "Goblin", "side": "monsters",
+                              "position": [1.0, 0.0, 0.0]}, (1,)))  # fmt: skip
+    e.execute(Command("start", {}))
+    assert e.state.current == "Sera"
+    return e
+
+
+def _setup(e: Encounter[FightState], weapon: str | None = None) -> AttackSetup:
+    from tableside.encounter import strife_fight as fight
+
+    item = fight.AttackItem(defender="Goblin", weapon=weapon)
+    game = e.game
+    assert isinstance(game, StrifeFight)
+    return fight.attack_setup(game, fight.Pending(e.state), e.state.models["Sera"], item)
+
+
+def test_sa46_two_daggers_attack_once_each_and_no_more() -> None:
+    """SA-46: Sera holds two Daggers: two attacks per Action, a third is refused."""
+    e = _sheet_fight({})
+    two = [{"defender": "Goblin"}] * 2
+    with pytest.raises(TablesideError, match=r"may make 2 attack\(s\).*not 3 \(SA-46\)"):
+        e.execute(Command("attack", {"attacker": "Sera", "attacks": [*two, two[0]]}))
+    record = e.execute(Command("attack", {"attacker": "Sera", "attacks": two}))
+    assert [ev.kind for ev in record.events].count("attack_resolved") == 2
+
+
+def test_sa47_an_unskilled_sword_and_dagger_are_clumsy_and_cannot_crit() -> None:
+    """S-16, SA-47: dual wielding beyond two Small weapons without the skill, in a fight."""
+    from tableside.strife.penalties import weapon_use
+
+    e = _sheet_fight(
+        {"main_hand": "Long Sword", "skills": (), "proficiencies": ("Swords", "Daggers")}
+    )
+    setup = _setup(e)
+    assert setup.context.other_hand is not None and setup.context.other_hand.name == "Dagger"
+    use = weapon_use(setup.attacker, setup.weapon, setup.context)
+    assert Part("Clumsy (dual wielding) −10 × size M", -20) in use.parts
+    assert not use.can_crit
+    skilled = _setup(_sheet_fight({"main_hand": "Long Sword"}))  # Sera has Dual Wield
+    assert weapon_use(skilled.attacker, skilled.weapon, skilled.context).can_crit
+
+
+def test_sa47_moving_then_shooting_costs_5_per_inch_and_flying_5_more() -> None:
+    """S-16, SA-26, SA-47: the fight passes the inches moved this Turn and flight to the roll."""
+    from tableside.strife.penalties import weapon_use
+
+    e = _sheet_fight({"main_hand": "Short Bow", "off_hand": None}, at=(-6.0, 0.0, 2.0))
+    e.execute(Command("move", {"id": "Sera", "to": [-9.0, 0.0, 2.0]}))
+    setup = _setup(e)
+    assert setup.context.inches_moved == 3 and setup.context.flying
+    parts = weapon_use(setup.attacker, setup.weapon, setup.context).parts
+    assert Part('moving and shooting (3")', -15) in parts
+    assert Part("flying shooter", -5) in parts
+
+
+def test_sa48_no_ranged_attack_on_a_target_in_base_contact() -> None:
+    """SA-48: a Short Bow cannot shoot the Goblin in base contact; nothing is applied."""
+    e = _sheet_fight({"main_hand": "Short Bow", "off_hand": None})
+    before = e.revision
+    with pytest.raises(TablesideError, match=r"cannot shoot Goblin with Short Bow.*SA-48"):
+        e.execute(Command("attack", {"attacker": "Sera", "attacks": [{"defender": "Goblin"}]}))
+    assert e.revision == before

@@ -15,7 +15,7 @@ from hypothesis.stateful import (
 )
 from war_builders import doc
 
-from tableside.encounter.engine import Encounter
+from tableside.encounter.engine import Applied, Encounter
 from tableside.encounter.log import Command
 from tableside.encounter.war import MajestyWar
 from tableside.encounter.war_state import WarState
@@ -103,7 +103,9 @@ class WarMachine(RuleBasedStateMachine):
     @precondition(lambda self: bool(self.encounter.redo_stack))
     @rule()
     def redo(self) -> None:
-        expected = self.encounter.redo_stack[-1].state
+        again = self.encounter.redo_stack[-1]
+        assert isinstance(again, Applied)  # no command here waits for a decision
+        expected = again.state
         self.encounter.redo()
         assert self.encounter.state == expected
 

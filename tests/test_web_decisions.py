@@ -529,3 +529,26 @@ def test_d5_w4_an_option_label_with_secret_numbers_reads_as_its_value(war: War) 
         assert set(option) == {"value", "label", "odds", "odds_hidden"}
         assert "Boss" not in option["label"] and option["odds"] is None
     assert tokens["options"][0]["label"] in ("0", whole["options"][0]["label"])
+
+
+def test_d6_a_player_enters_its_own_physical_dice_stage_by_stage(real_fight: Table) -> None:
+    """D-6: Aldric's player rolls at the table: each stage of his dice is asked of him in turn."""
+    t = real_fight
+    t.settings(npcs_decide="auto")
+    t.turn_of("Aldric")
+    attack = [{"defender": "Gob"}]
+    r = t.command(t.al, "attack", attacker="Aldric", attacks=attack, physical=["Aldric"])
+    assert r.status_code == 202, r.text
+    stages = []
+    answer = r
+    while answer.status_code == 202:
+        (asked,) = answer.json()["pending"]
+        assert (asked["kind"], asked["combatant"], asked["mine"]) == ("dice", "Aldric", True)
+        stages.append(asked["key"])
+        option = asked["options"][0]
+        assert t.decide(t.se, asked["id"], [1] * option["count"]).status_code == 403
+        answer = t.decide(t.al, asked["id"], [min(50, option["sides"])] * option["count"])
+    assert answer.status_code == 200, answer.text
+    assert len(stages) >= 1 and any(
+        e["kind"] == "attack_resolved" for e in answer.json()["record"]["events"]
+    )

@@ -52,6 +52,7 @@ LIST_MAX = 40  # proficiencies, skills or armour pieces on one sheet
 MODIFIER_MAX = 100  # |a to-hit, casting or damage modifier|: the rolls are d100 (S-7)
 MODIFIERS_MAX = 10  # modifiers on one attack or cast
 SPELL_POWER_MAX = 1_000  # spell power shared among those hit (S-15)
+POWER_COST_MAX = 1_000  # a power's resource cost (Spirit, Faith, Focus …, SA-49)
 ROUNDS_MAX = 100  # rounds a condition lasts (S-23)
 STAT_MAX = 100  # |a stat given as a number| of a stat test (S-1)
 MOVED_MAX = 1_000  # whole inches moved this Turn (S-16)
@@ -220,6 +221,7 @@ CLI_BOUNDS: dict[str, tuple[float, float]] = {
     "hp": (0, HP_MAX),
     "moved": (0, MOVED_MAX),
     "spell_power": (0, SPELL_POWER_MAX),
+    "cost": (0, POWER_COST_MAX),
     "rounds": (1, ROUNDS_MAX),
     "modifier": _MODIFIER,
     "hit_modifier": _MODIFIER,

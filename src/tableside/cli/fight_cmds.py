@@ -131,8 +131,24 @@ def attack(
     reaction: Annotated[
         str | None,
         typer.Option(
-            help="The target's reaction: block, parry, combined_parry, block_and_parry, ward_off."
+            help="The target's reaction: block, parry, combined_parry, block_and_parry, "
+            "ward_off, improvised_block, improvised_parry."
         ),
+    ] = None,
+    reaction_item: Annotated[
+        str | None,
+        typer.Option(help="The improvised reaction's weapon held, or item (S-12)."),
+    ] = None,
+    reaction_item_size: Annotated[
+        str | None, typer.Option(help="An improvised Block's item size: S, M, L or XL.")
+    ] = None,
+    power: Annotated[
+        str | None,
+        typer.Option(help="A combined power of the catalogue riding the attack (S-9)."),
+    ] = None,
+    combined_damage: Annotated[
+        list[str] | None,
+        typer.Option(help="Combined Damage: an element it also deals (repeatable, S-9)."),
     ] = None,
     precision: Annotated[bool, typer.Option("--precision")] = False,
     dice: Dice = None,
@@ -147,6 +163,10 @@ def attack(
             "weapon": weapon,
             "precision": precision or None,
             "reaction": reaction if i == 0 else None,
+            "reaction_item": reaction_item if i == 0 else None,
+            "reaction_item_size": reaction_item_size if i == 0 else None,
+            "power": power if i == 0 else None,
+            "combined_damage": combined_damage if i == 0 else None,
         }
         for i, t in enumerate(target)
     ]
@@ -159,20 +179,30 @@ def cast(
     encounter_id: EncounterId,
     caster: Who,
     target: Annotated[list[str], typer.Option(help="A target (repeatable; one roll each).")],
-    power: Annotated[str, typer.Option(help="The power's name.")],
-    element: Annotated[str, typer.Option(help="fire, frost, shadow, arcane, …")],
+    power: Annotated[str, typer.Option(help="A power of the catalogue, or a name typed by hand.")],
+    element: Annotated[
+        str | None, typer.Option(help="fire, frost, shadow, arcane, … (from the catalogue)")
+    ] = None,
     damage: Annotated[str | None, typer.Option(help="Damage dice, e.g. 2d6.")] = None,
     spell_power: Annotated[
         int, typer.Option(help="Spell power shared among those hit (S-15).")
     ] = 0,
     separate_rolls: Annotated[bool, typer.Option("--separate-rolls")] = False,
     instant: Annotated[bool, typer.Option("--instant", help="An instant power.")] = False,
+    cost: Annotated[int | None, typer.Option(help="Its cost (default: the catalogue's).")] = None,
+    block: Annotated[
+        list[str] | None,
+        typer.Option(help="A target that Blocks a blockable power with its shield (repeatable)."),
+    ] = None,
+    resource: Annotated[
+        str | None, typer.Option(help="Spirit, Faith, Focus … (default: the catalogue's).")
+    ] = None,
     dice: Dice = None,
     db: Db = None,
     revision: Revision = None,
     json_out: Json = False,
 ) -> None:
-    """Cast a power on one or more targets (S-8, S-15)."""
+    """Cast a power on one or more targets (S-8, S-15); catalogue powers by name (SA-60)."""
     run(
         db,
         encounter_id,
@@ -188,6 +218,9 @@ def cast(
         spell_power=spell_power or None,
         separate_rolls=separate_rolls or None,
         instant=instant or None,
+        cost=cost,
+        resource=resource,
+        blocks={t: "block" for t in block} if block else None,
     )
 
 
@@ -213,6 +246,37 @@ def aoo(
         attacker=attacker,
         target=target,
         weapon=weapon,
+    )
+
+
+@app.command()
+def impale(
+    encounter_id: EncounterId,
+    impaler: Who,
+    target: Annotated[str, typer.Option(help="The model that just moved into melee range.")],
+    weapon: Annotated[
+        str | None, typer.Option(help="The Impale weapon (default: main hand).")
+    ] = None,
+    reaction: Annotated[
+        str | None, typer.Option(help="The target's own reaction to the impaling attack.")
+    ] = None,
+    dice: Dice = None,
+    db: Db = None,
+    revision: Revision = None,
+    json_out: Json = False,
+) -> None:
+    """Impale a foe that just moved into melee range: Initiative test, then an attack (S-13)."""
+    run(
+        db,
+        encounter_id,
+        "impale",
+        revision,
+        json_out,
+        dice,
+        impaler=impaler,
+        target=target,
+        weapon=weapon,
+        reaction=reaction,
     )
 
 
@@ -256,6 +320,29 @@ def whole_turn(
     )
 
 
+@app.command()
+def disengage(
+    encounter_id: EncounterId,
+    who: Who,
+    to: Annotated[str, typer.Option(help="Destination x,y,z.")],
+    difficult: Annotated[bool, typer.Option("--difficult", help="Difficult Terrain.")] = False,
+    db: Db = None,
+    revision: Revision = None,
+    json_out: Json = False,
+) -> None:
+    """The Disengage Action: half Movement, no Attacks of Opportunity; ends the Turn (S-6)."""
+    run(
+        db,
+        encounter_id,
+        "disengage",
+        revision,
+        json_out,
+        id=who,
+        to=list(parse_point(to, "--to")),
+        difficult=difficult or None,
+    )
+
+
 @app.command("roll-with-the-blow")
 def roll_with_the_blow(
     encounter_id: EncounterId,
@@ -285,7 +372,7 @@ def hide(
     revision: Revision = None,
     json_out: Json = False,
 ) -> None:
-    """Hide (an Instant; tracked)."""
+    """Hide: an Action that ends the Turn (SA-41); moving while hidden is halved (SA-42)."""
     run(db, encounter_id, "hide", revision, json_out, id=who)
 
 

@@ -6,7 +6,9 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 
 from tableside.encounter.strife_state import FightState
+from tableside.strife.catalog import builtin_catalog
 from tableside.strife.conditions import Condition
+from tableside.strife.loadout import effective_ac
 
 
 def condition_text(item: Condition) -> str:
@@ -40,7 +42,8 @@ def models_table(state: FightState) -> Table:
     for column in ("id", "side", "HP", "AC", "position", "this Turn", "conditions"):
         table.add_column(column)
     for m in state.models.values():
-        table.add_row(m.id, m.side, f"{m.sheet.hp}/{m.sheet.hp_max}", str(m.sheet.ac),
+        ac = effective_ac(builtin_catalog(), m.sheet).value  # S-16: with armour, as attacks use
+        table.add_row(m.id, m.side, f"{m.sheet.hp}/{m.sheet.hp_max}", str(ac),
                       ",".join(f"{v:g}" for v in m.position), ", ".join(m.elements) or "–",
                       "; ".join(condition_text(c) for c in m.conditions) or "–")  # fmt: skip
     return table

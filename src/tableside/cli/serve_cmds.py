@@ -33,9 +33,9 @@ class ServeError(TablesideError):
 
 def demo_lines(table: WebTable, base: str) -> list[str]:
     """Create the demo table; the lines that tell the Host where the War is and who joins."""
-    from tableside.web.demo import create_demo
+    from tableside.web.demo import open_demo
 
-    return war_lines(create_demo(table), base)
+    return war_lines(open_demo(table), base)
 
 
 def war_lines(demo: DemoLinks, base: str) -> list[str]:
@@ -192,12 +192,12 @@ def setup_lines(demo: DemoLinks, base: str) -> list[str]:
 
 def announce(table: WebTable, base: str, demo: bool, workers: int) -> None:
     """Print where the table is served and, with ``demo``, create it and print its links."""
-    from tableside.web.demo import create_demo
+    from tableside.web.demo import open_demo
 
     processes = f", {workers} processes" if workers > 1 else ""
     typer.echo(f"Tableside web table on {base} (store {table.store.url}{processes})")
     if demo:
-        made = create_demo(table)
+        made = open_demo(table)
         lines = [
             "",
             *war_lines(made, base),

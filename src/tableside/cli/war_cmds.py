@@ -92,6 +92,13 @@ def strike(
             "M-37).",
         ),
     ] = None,
+    interpose: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="An eligible elohim in Defensive Stance that offers to take the Strike "
+            "(repeatable; M-16, D-13): it makes its Control Check, and on a pass is struck.",
+        ),
+    ] = None,
     dice: Dice = None,
     db: Db = None,
     revision: Revision = None,
@@ -113,7 +120,7 @@ def strike(
         defender_adjustments=defender_adjustments or None, inspiration=inspiration or None,
         obstruction=obstruction or None, superiority=superiority or None,
         mode=None if mode == AdjustMode.BEST else mode.value, body=with_grappled,
-        steps=steps)  # fmt: skip
+        steps=steps, interpose={c: True for c in interpose} if interpose else None)  # fmt: skip
 
 
 def explicit_steps(adjust: str | None, mode: AdjustMode) -> list[dict[str, Any]] | None:
@@ -157,11 +164,14 @@ def print_strike(game: Any, before: Any, record: LogRecord) -> None:
     from tableside.majesty.checks import CheckResult
     from tableside.majesty.report import check_dict, strike_dict
 
-    event = next(e for e in record.events if e.kind in ("strike_resolved", "check_resolved"))
+    struck = [e for e in record.events if e.kind == "strike_resolved"]  # after any interposing
+    checks = [e for e in record.events if e.kind == "check_resolved"]
+    event = (struck or checks)[0]
     if record.command is None:
         return
+    target = event.data.get("defender") if struck else None
     result = strike_breakdown(
-        game, before, record.command.args, tuple(event.data["result"]["rolled"])
+        game, before, record.command.args, tuple(event.data["result"]["rolled"]), target
     )
     console = encounter_cmds.wide_console()
     console.print(strike_sentence(record), markup=False)
@@ -201,6 +211,24 @@ def dominion(
     """Raise (or move, or with --off end) a Spiritual Dominion: Strikes cannot pass it (M-15)."""
     run(db, encounter_id, "dominion", revision, json_out, id=name,
         center=list(parse_point(at, "--at")), radius=radius, on=not off)  # fmt: skip
+
+
+@app.command()
+def barrier(
+    encounter_id: EncounterId,
+    name: Annotated[str, typer.Argument(help="The Barrier's name.")],
+    at: Annotated[str, typer.Option(help="Its centre x,y,z in inches.")] = "0,0,0",
+    radius: Annotated[float, typer.Option(help="Its radius in inches.")] = 1.0,
+    resolve: Annotated[int, typer.Option(help="Its Resolve strength (used as Endurance).")] = 0,
+    off: Annotated[bool, typer.Option("--off", help="The Barrier ends.")] = False,
+    db: Db = None,
+    revision: Revision = None,
+    json_out: Json = False,
+) -> None:
+    """Raise (or move, or with --off end) a Barrier: Knock Back collides with it (M-35, A-42)."""
+    run(db, encounter_id, "barrier", revision, json_out, id=name,
+        center=list(parse_point(at, "--at")), radius=radius, resolve=resolve,
+        on=not off)  # fmt: skip
 
 
 @app.command()
@@ -334,7 +362,10 @@ def host_set(
     encounter_id: EncounterId,
     who: Annotated[str, typer.Argument(help="Combatant id.")],
     field: Annotated[str, typer.Argument(help=f"One of: {HOST_FIELDS}.")],
-    value: Annotated[str, typer.Argument(help="New value (x,y,z for position).")],
+    value: Annotated[
+        str,
+        typer.Argument(help="New value: a whole number, x,y,z for position, on or off for stance."),
+    ],
     db: Db = None,
     revision: Revision = None,
     json_out: Json = False,
@@ -344,13 +375,20 @@ def host_set(
     run(db, encounter_id, "host_set", revision, json_out, id=who, field=field, value=parsed)
 
 
+SWITCHES = {"on": 1, "off": 0, "true": 1, "false": 0, "yes": 1, "no": 0}
+
+
 def _number(text: str) -> int:
     from tableside.cli.parsing import InputError
 
+    if text.strip().lower() in SWITCHES:
+        return SWITCHES[text.strip().lower()]
     try:
         return int(text)
     except ValueError:
-        raise InputError(f"The value must be a whole number, not {text!r}.") from None
+        raise InputError(
+            f"The value must be a whole number (or on/off), not {text[:40]!r}."
+        ) from None
 
 
 WAR = EncounterKind("majesty-war", "War", war_view, state_json)

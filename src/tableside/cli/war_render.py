@@ -10,6 +10,7 @@ from rich.table import Table
 from tableside.encounter.engine import Encounter
 from tableside.encounter.log import Event, LogRecord, RecordKind
 from tableside.encounter.war_state import Combatant, EndPoint, WarState
+from tableside.majesty import scroll
 
 
 def end_point_text(state: WarState, ends: EndPoint | None) -> str:
@@ -43,12 +44,28 @@ def scroll_table(state: WarState) -> Table:
     """The War Scroll of the current Cycle, with the current Turn marked (M-40)."""
     title = "War Scroll" if state.cycle == 0 else f"War Scroll — Cycle {state.cycle}"
     table = Table(title=title)
-    for column in ("", "Segment", "Combatant", "AP"):
+    for column in ("", "Turn", "Segment", "Combatant", "AP"):
         table.add_column(column)
+    carried = upcoming_carry(state)
     for i, turn in enumerate(state.order):
         marker = "▶" if i == state.turn else ("✓" if i < state.turn else "")
-        table.add_row(marker, turn.segment, turn.combatant, str(turn.ap))
+        ap = str(turn.ap)
+        if i in carried:  # A-29: the Turn gets the carried AP, never above 7
+            ap = f"{min(turn.ap + carried[i], scroll.TURN_AP)} ({turn.ap} + {carried[i]} carried)"
+        table.add_row(marker, str(i + 1), turn.segment, turn.combatant, ap)
     return table
+
+
+def upcoming_carry(state: WarState) -> dict[int, int]:
+    """The Turn (index) that gets each combatant's carried AP: its next one this Cycle (M-41)."""
+    found: dict[int, int] = {}
+    for c in state.combatants.values():
+        if not c.carried:
+            continue
+        later = [i for i, t in enumerate(state.order) if i > state.turn and t.combatant == c.id]
+        if later:
+            found[later[0]] = c.carried
+    return found
 
 
 def combatants_table(state: WarState) -> Table:
@@ -86,6 +103,15 @@ def war_view(state: WarState, revision: int) -> RenderableType:
             + "; ".join(
                 f'{name} at {",".join(f"{v:g}" for v in d.center)} radius {d.radius:g}"'
                 for name, d in state.dominions.items()
+            )
+        )
+    if state.barriers:
+        parts.append(
+            "Barriers (Knock Back stops at them): "
+            + "; ".join(
+                f'{name} at {",".join(f"{v:g}" for v in b.center)} radius {b.radius:g}", '
+                f"Resolve {b.resolve}"
+                for name, b in state.barriers.items()
             )
         )
     return Group(*parts)
@@ -147,12 +173,18 @@ def event_text(event: Event) -> str:
             )
             + ")"
         ),
+        "turn_started": lambda: (
+            f"Cycle {d['cycle']}, Turn {d['turn'] + 1} (Segment {d['segment']}): {d['id']}'s "
+            f"Turn, {d['ap']} AP" + (f" + {d['carried']} carried" if d.get("carried") else "")
+        ),
+        "turn_skipped": lambda: f"Turn {d['turn'] + 1} skipped: {d['id']} ({d['reason']})",
         "cycle_started": lambda: (
             f"Cycle {d['cycle']} begins: "
             + ", ".join(f"{t['segment']}:{t['combatant']}({t['ap']})" for t in d["order"])
         ),
     }
-    if event.kind in special:
+    war_only = event.kind == "turn_started" and "cycle" not in d
+    if event.kind in special and not war_only:  # a fight's Turn has a round, not a Cycle
         return special[event.kind]()
     shown = {k: v for k, v in d.items() if k not in ("character", "sheet")}
     return f"{event.kind} " + " ".join(f"{k}={v}" for k, v in shown.items())

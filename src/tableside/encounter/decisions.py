@@ -117,9 +117,9 @@ class Request:
             "path": list(c.path),
             "options": [dict(o) for o in c.options],
             "suggested": c.suggested,
-            "given": c.given,
             "prompt": c.prompt,
             "free": c.free,
+            "given": c.given,
             "key": c.name,
             "deadline": self.deadline,
         }
@@ -133,9 +133,9 @@ class Request:
             path=tuple(data.get("path") or ()),
             options=tuple(dict(o) for o in data.get("options") or ()),
             suggested=data.get("suggested"),
-            given=bool(data.get("given")),
             prompt=str(data.get("prompt") or ""),
             free=bool(data.get("free")),
+            given=bool(data.get("given")),
             key=str(data.get("key") or ""),
         )
         return cls(str(data["id"]), choice, data.get("deadline"))
@@ -240,14 +240,34 @@ def put(args: JSON, path: Sequence[str | int], value: Any) -> JSON:
 
 
 def check_answer(request: Request, value: Any) -> None:
-    """Refuse a value that is not one of the request's options (unless the choice is free)."""
+    """Refuse a value that is not one of the request's options (unless the choice is free).
+
+    A free answer merged into the arguments (empty path) may set only the keys its options set:
+    the Defender's Adjustments cannot carry a Host's modifier along (D-8).
+    """
     if request.choice.free:
+        if not request.choice.path:
+            check_keys(request, value)
         return
     values = [o.get("value") for o in request.choice.options]
     if value not in values:
         shown = ", ".join(repr(v) for v in values)
         raise WaitingError(
             f"{value!r} is not one of the options of decision {request.id} ({shown})."
+        )
+
+
+def check_keys(request: Request, value: Any) -> None:
+    """Refuse a merged answer that is no object, or sets keys none of the options set."""
+    if not isinstance(value, Mapping):
+        raise WaitingError(f"The answer to decision {request.id} must be a JSON object.")
+    allowed = {k for o in request.choice.options if isinstance(o.get("value"), Mapping)
+               for k in o["value"]}  # fmt: skip
+    extra = sorted(str(k) for k in value if k not in allowed)
+    if allowed and extra:
+        raise WaitingError(
+            f"The answer to decision {request.id} may set only {', '.join(sorted(allowed))}, "
+            f"not {', '.join(extra)}."
         )
 
 

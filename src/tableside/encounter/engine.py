@@ -19,7 +19,7 @@ answers so far).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Generic, Protocol, TypeVar
 
 from tableside.dice import Rng, ScriptedRng, SeededRng
@@ -229,7 +229,8 @@ class Encounter(Generic[S]):
                     taken = True
                 elif verdict.policy is Policy.ASK:
                     number = len(asked) + len(found)
-                    found.append(Request(f"{seq}.{number}", choice, verdict.deadline))
+                    named = replace(choice, key=choice.name)
+                    found.append(Request(f"{seq}.{number}", named, verdict.deadline))
             if not taken:
                 return command, tuple(found)
         raise WaitingError(f"The choices of this {command.kind} did not settle.")

@@ -8,9 +8,9 @@
   (``strife.odds.attack_odds``), and the option best for the defender suggested. Several
   attacks on one defender: the one Reaction of the round is declared for at most one of them,
   asked attack by attack in the Action's order.
-- **Host-only modifiers** (D-4): an attack's raw ``modifiers`` or a weapon the attacker has not
-  equipped; a cast's ``spell_power``, ``damage`` and unresisted targets. Any of them makes one
-  ``approve`` choice for the Host.
+- **Host-only modifiers** (D-4): an attack's raw ``modifiers`` or a weapon named by a model that
+  holds none (SA-45); a cast's ``spell_power``, ``damage`` and unresisted targets. Any of them
+  makes one ``approve`` choice for the Host.
 - **Staged physical dice** (D-6): with ``physical`` rollers, the next stage of dice whose
   faces are still missing, for its roller to enter (see :mod:`tableside.encounter.strife_dice`).
 
@@ -50,6 +50,7 @@ from tableside.encounter.strife_fight import (
 from tableside.encounter.strife_state import FightState, Model
 from tableside.encounter.war_args import parse_args
 from tableside.errors import RulesError, TablesideError
+from tableside.strife.catalog import PowerTargets
 from tableside.strife.loadout import loadout
 from tableside.strife.odds import attack_odds
 
@@ -150,10 +151,12 @@ def attack_choices(
 
 
 def attack_approval(game: StrifeFight, state: FightState, args: AttackArgs) -> Choice | None:
-    """The Host's approval of raw to-hit modifiers and unequipped weapons (D-4).
+    """The Host's approval of raw to-hit modifiers, weapons not held, Combined Damage (D-4).
 
     Conditions, size, equipment and Surprise are the state's: the engine derives them. A raw
-    modifier, or a weapon the attacker does not have equipped, is the Host's to allow.
+    modifier, or a catalogue weapon named by a model that holds none (its natural weapons or an
+    improvised one, SA-45; an armed model attacks only with what it holds), is the Host's to
+    allow.
     """
     attacker = state.models[args.attacker]
     equipped = {w.name for w in loadout(game.catalog, attacker.sheet).weapons}
@@ -165,7 +168,10 @@ def attack_approval(game: StrifeFight, state: FightState, args: AttackArgs) -> C
             proposed[key], defaults[key] = list(item.modifiers), []
         if item.weapon is not None and item.weapon not in equipped:
             key = f"attack {number} weapon"
-            proposed[key], defaults[key] = f"{item.weapon} (not equipped)", None
+            proposed[key], defaults[key] = f"{item.weapon} (not held)", None
+        if item.combined_damage:  # an attack that states it deals both (S-9, SA-67)
+            key = f"attack {number} combined damage"
+            proposed[key], defaults[key] = [e.value for e in item.combined_damage], []
     defenders = ", ".join(dict.fromkeys(a.defender for a in args.attacks))
     return approval(attacker.id, proposed, defaults, f"{attacker.id}'s attack on {defenders}")
 
@@ -219,7 +225,10 @@ def reaction_choices(
             continue
         if not given:
             waiting.add(item.defender)
-        found.append(reaction_choice(game, attacker, defender, index, item, options, given))
+        which = f" (attack {index + 1} of {len(args.attacks)})" if len(args.attacks) > 1 else ""
+        found.append(
+            reaction_choice(game, attacker, defender, (index, which), item, options, given)
+        )
     return found
 
 
@@ -227,12 +236,16 @@ def reaction_choice(
     game: StrifeFight,
     attacker: Model,
     defender: Model,
-    index: int,
+    at: tuple[int, str],
     item: AttackItem,
     options: list[ReactionOption],
     given: bool,
 ) -> Choice:
-    """The defender's Reaction to attack ``index``, the option best for it suggested."""
+    """The defender's Reaction to one attack, the option best for it suggested.
+
+    ``at``: the attack's index in the Action and its place in words (`` (attack 2 of 3)``).
+    """
+    index, which = at
     best = min(options, key=lambda o: o.rank) if options else None
     weapon = item.weapon or game_weapon(game, attacker)
     article = "an" if weapon[:1].lower() in "aeiou" else "a"
@@ -243,7 +256,7 @@ def reaction_choice(
         options=tuple(o.to_json() for o in options),
         suggested=None if best is None else best.value,
         given=given,
-        prompt=f"{attacker.id} attacks {defender.id} with {article} {weapon}: "
+        prompt=f"{attacker.id} attacks {defender.id} with {article} {weapon}{which}: "
         f"how does {defender.id} react?",
         key=f"reaction.{index}",
     )
@@ -367,14 +380,39 @@ def given_dice(game: StrifeFight, state: FightState, args: AttackArgs) -> list[C
 
 
 def cast_choices(game: StrifeFight, state: FightState, command: Command, rng: Rng) -> list[Choice]:
-    """A cast's Host approval of its spell power, damage or unresisted targets (D-4)."""
+    """A cast's Host approval of its spell power, damage or unresisted targets (D-4, SA-63)."""
     args = parse_args(CastArgs, command.args, "cast")
-    raw = args.model_dump(mode="json")
+    raw, defaults = cast_proposals(game, args)
     targets = ", ".join(args.targets)
-    proposal = approval(
-        args.caster, raw, CAST_DEFAULTS, f"{args.caster}'s {args.power} on {targets}"
-    )
+    proposal = approval(args.caster, raw, defaults, f"{args.caster}'s {args.power} on {targets}")
     if proposal is None:
         return []
     dry_run(game, state, command, rng)
     return [proposal]
+
+
+def cast_proposals(game: StrifeFight, args: CastArgs) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A cast's values and what each is when the state gives it (D-4, SA-63).
+
+    A catalogue power's own damage, element, cost, resource, roll and timing are the state's
+    (no approval needed); typed damage, spell power and an unresisted target still are the
+    Host's, and so is any value that differs from the catalogue's.
+    """
+    raw = args.model_dump(mode="json")
+    defaults = dict(CAST_DEFAULTS)
+    entry = game.catalog.find_power(args.power)
+    if entry is None:
+        return raw, defaults
+    given = {
+        "damage": entry.damage,
+        "element": entry.element.value,
+        "cost": entry.cost,
+        "resource": None if entry.resource is None else entry.resource.value,
+        "separate_rolls": entry.targets == PowerTargets.SEPARATE_ROLLS,
+        "instant": entry.timing == "instant",
+    }
+    for key, value in given.items():
+        defaults[key] = value
+        if raw.get(key) is None or (key in ("separate_rolls", "instant") and not raw[key]):
+            raw[key] = value
+    return raw, defaults

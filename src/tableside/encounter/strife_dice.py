@@ -60,6 +60,11 @@ class StageDice:
     what: str
 
 
+def upper_first(text: str) -> str:
+    """``text`` with its first letter capitalised (the rest kept: ``Block/Parry``)."""
+    return text[:1].upper() + text[1:]
+
+
 class DiceNeededError(RulesError):
     """A physical roller's stage has no faces yet: the decision waits for them.
 
@@ -68,7 +73,7 @@ class DiceNeededError(RulesError):
 
     def __init__(self, stage: StageDice, used: frozenset[str]) -> None:
         super().__init__(
-            f"{stage.what.capitalize()} needs {stage.roller}'s physical dice: {stage.count}d"
+            f"{upper_first(stage.what)} needs {stage.roller}'s physical dice: {stage.count}d"
             f"{stage.sides} in rolled[{stage.key!r}] (or null for the server to roll them)."
         )
         self.stage = stage
@@ -118,7 +123,7 @@ class _Physical:
             check_faces(stage, self.faces)
             self.entered.used.add(stage.key)
         if self.next >= len(self.faces):  # pragma: no cover - check_faces counted them
-            raise RulesError(f"{stage.what.capitalize()} ran out of dice.")
+            raise RulesError(f"{upper_first(stage.what)} ran out of dice.")
         face = self.faces[self.next]
         self.next += 1
         return face
@@ -130,7 +135,7 @@ def check_faces(stage: StageDice, faces: Sequence[int]) -> None:
     bad = [f for f in faces if not 1 <= f <= stage.sides]
     if len(faces) != stage.count or bad:
         raise RulesError(
-            f"{stage.what.capitalize()} ({stage.roller}'s {stage.count}d{stage.sides}) needs "
+            f"{upper_first(stage.what)} ({stage.roller}'s {stage.count}d{stage.sides}) needs "
             f"{dice}, not {list(faces)}."
         )
 

@@ -1,7 +1,8 @@
 """Deciding a Realm of Strife fight: which events each command produces (S-3 … S-23).
 
-Commands: add, start (with an optional ambush), next, bottom, move, attack (an Action of up to
-four attacks under the 4-3-2 rule), aoo (an Attack of Opportunity on offer), instant,
+Commands: add, start (with an optional ambush), next, bottom, move, disengage, attack (an
+Action of up to four attacks under the 4-3-2 rule), aoo (an Attack of Opportunity on offer),
+impale (a Reaction to a foe's Move into melee range), cast, instant,
 whole_turn (recover, skill, sprint), roll_with_the_blow, hide, condition, end_condition,
 end_combat, host_set. Reactions are declared with the attack they answer and refused when the
 round's one Reaction is spent.
@@ -25,9 +26,13 @@ from tableside.encounter.strife_state import FightState, Model, condition_json, 
 from tableside.encounter.war_args import ID, Args, Coordinates, parse_args
 from tableside.errors import RulesError
 from tableside.limits import (
+    DIE_FACE_MAX,
+    DIE_FACE_MIN,
     HOST_VALUE_MAX,
+    ID_MAX,
     MODIFIER_MAX,
     MODIFIERS_MAX,
+    POWER_COST_MAX,
     ROUNDS_MAX,
     SPELL_POWER_MAX,
     Flag,
@@ -38,20 +43,36 @@ from tableside.limits import (
 )
 from tableside.majesty.geometry import distance
 from tableside.strife import reactions as react
-from tableside.strife.attack import AttackResult, AttackSetup, roll_attack, roll_attack_in_stages
+from tableside.strife.attack import (
+    AttackResult,
+    AttackSetup,
+    resolve_impale,
+    roll_attack,
+    roll_attack_in_stages,
+)
 from tableside.strife.casting import (
     CastDice,
     CastResult,
     CastSetup,
+    CombinedResult,
+    CombinedSetup,
     Power,
+    SpiritPortion,
+    cast_on_roll,
     cast_with_dice,
+    combined_damage_setup,
     roll_cast,
+    roll_combined,
     spell_power_share,
 )
 from tableside.strife.catalog import (
+    TARGETS_MAX,
     Catalog,
     Combatant,
     Element,
+    PowerEntry,
+    PowerRoll,
+    PowerTargets,
     Resource,
     Stat,
     Weapon,
@@ -64,20 +85,25 @@ from tableside.strife.checks import (
     stat_test,
 )
 from tableside.strife.conditions import EXHAUSTION, KNOCKED_DOWN, condition
+from tableside.strife.dice import MAX_DICE
+from tableside.strife.hit import D100
 from tableside.strife.limits import PlannedAttack, check_4_3_2
 from tableside.strife.loadout import effective_ac, loadout
 from tableside.strife.movement import (
     Leg,
     MoveMode,
     check_path,
+    disengage_action_limit,
+    path_cost,
     roll_with_the_blow_limit,
     sprint_plan,
 )
 from tableside.strife.penalties import PenaltyContext, attack_range, usable_reach
 from tableside.strife.records import Part
-from tableside.strife.report import attack_dict, cast_dict, stat_test_dict
+from tableside.strife.report import attack_dict, cast_dict, combined_dict, stat_test_dict
 from tableside.strife.resources import end_of_combat, start_of_combat
 from tableside.strife.ruleset import STANDARD, StrifeRuleset
+from tableside.strife.size import WeaponSize
 from tableside.strife.turns import (
     ROLL_WITH_THE_BLOW_INITIATIVE,
     MoveCause,
@@ -89,7 +115,8 @@ from tableside.strife.turns import (
 )
 
 Modifier = Annotated[int, Field(ge=-MODIFIER_MAX, le=MODIFIER_MAX)]
-Face = Annotated[int, Field(ge=-1000, le=1000)]  # checked against its die by the stage (D-6)
+Face = Annotated[int, Field(ge=DIE_FACE_MIN, le=DIE_FACE_MAX)]  # checked against its die (D-6)
+STAGES_MAX = 8 * 6  # ``rolled``: eight attacks of six stages each (D-6)
 CONTACT = 1.0  # inches between centres that count as base contact (SA addendum)
 NEXT_TURN_END = "the end of its next Turn"
 STRAIGHT_BACK_TOLERANCE = 0.05  # inches off the attacker–defender line a roll may stray (SA-44)
@@ -131,16 +158,41 @@ class MoveArgs(Args):
     difficult: Flag = False
 
 
+class DisengageArgs(Args):
+    """disengage: the Disengage Action, half Movement without Attacks of Opportunity (S-6)."""
+
+    id: str = ID
+    to: Coordinates
+    difficult: Flag = False
+
+
+ReactionName = Literal[
+    "block",
+    "parry",
+    "combined_parry",
+    "block_and_parry",
+    "ward_off",
+    "improvised_block",
+    "improvised_parry",
+]
+
+
 class AttackItem(Args):
-    """One attack of an Action, with the defender's declared reaction (if any)."""
+    """One attack of an Action, with the defender's declared reaction (if any).
+
+    An improvised Block or Parry (S-12, SA-65) uses ``reaction_item``: a weapon the defender
+    holds (its main hand by default), or for a Block any item of ``reaction_item_size``.
+    """
 
     defender: str = ID
     weapon: Name | None = None
     precision: Flag = False
     modifiers: tuple[Modifier, ...] = Field(default=(), max_length=MODIFIERS_MAX)
-    reaction: Literal["block", "parry", "combined_parry", "block_and_parry", "ward_off"] | None = (
-        None
-    )
+    reaction: ReactionName | None = None
+    reaction_item: Name | None = None
+    reaction_item_size: WeaponSize | None = None
+    power: Name | None = None  # a combined power riding the main-hand attack (S-9, SA-66)
+    combined_damage: tuple[Element, ...] = Field(default=(), max_length=8)  # S-9, SA-67
 
 
 class AttackArgs(Args):
@@ -153,23 +205,35 @@ class AttackArgs(Args):
     attacker: str = ID
     attacks: tuple[AttackItem, ...] = Field(min_length=1, max_length=8)
     physical: tuple[Annotated[str, ID], ...] = Field(default=(), max_length=16)
-    rolled: dict[Annotated[str, Field(max_length=40)], tuple[Face, ...] | None] = Field(
-        default_factory=dict, max_length=64
-    )
+    rolled: dict[
+        Annotated[str, Field(max_length=ID_MAX)],
+        Annotated[tuple[Face, ...], Field(max_length=MAX_DICE)] | None,
+    ] = Field(default_factory=dict, max_length=STAGES_MAX)
 
 
 class CastArgs(Args):
-    """cast: a power on one or more targets — an Action, or the Instant for an instant power."""
+    """cast: a power on one or more targets — an Action, or the Instant for an instant power.
+
+    ``power`` may name a power of the catalogue (SA-60): its element, damage, cost, resource,
+    targets, range and timing come from there; the explicit fields stay for a power typed by
+    hand (then ``element`` is needed) or for the Host to override the catalogue's.
+    """
 
     caster: str = ID
-    targets: tuple[str, ...] = Field(min_length=1, max_length=12)
+    targets: tuple[str, ...] = Field(min_length=1, max_length=TARGETS_MAX)
     power: Name
-    element: Element
+    element: Element | None = None
     damage: str | None = Field(default=None, max_length=20)
     spell_power: int = Field(default=0, ge=0, le=SPELL_POWER_MAX)
     separate_rolls: Flag = False
     instant: Flag = False
     resists: Flag = True
+    cost: int | None = Field(default=None, ge=0, le=POWER_COST_MAX)  # spent on a miscast (SA-49)
+    resource: Resource | None = None
+    # Targets that Block a blockable (Missile-type) power, rolled with the casting roll (SA-68).
+    blocks: dict[Annotated[str, ID], Literal["block", "improvised_block"]] = Field(
+        default_factory=dict, max_length=TARGETS_MAX
+    )
 
 
 class AooArgs(Args):
@@ -178,6 +242,18 @@ class AooArgs(Args):
     attacker: str = ID
     target: str = ID
     weapon: Name
+
+
+class ImpaleArgs(Args):
+    """impale: a Reaction to a foe's Move into melee range, before any other roll (S-13, SA-64).
+
+    ``reaction`` is the mover's own Reaction to the impaling attack (SA-22).
+    """
+
+    impaler: str = ID
+    target: str = ID
+    weapon: Name | None = None
+    reaction: ReactionName | None = None
 
 
 class InstantArgs(Args):
@@ -358,8 +434,8 @@ def turn_order(state: FightState) -> list[str]:
 
 
 def start_round(p: Pending, number: int, order: list[str], ambush: str | None = None) -> None:
-    """A new round: conditions tick, Reactions come back, the queue resets (S-4, S-23)."""
-    p.emit("round_started", "S-4", round=number, order=order, ambush=ambush, tick=number > 1)
+    """A new round: Reactions come back, the queue resets (S-4); conditions tick per Turn."""
+    p.emit("round_started", "S-4", round=number, order=order, ambush=ambush)
     for m in p.state.models.values():
         if m.initiative_penalty and m.id in order:
             p.emit("initiative_penalty", "S-19", id=m.id, penalty=0)
@@ -466,9 +542,14 @@ def do_next(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> Non
 
 
 def end_turn(p: Pending, who: str) -> None:
-    """The Turn ends; conditions lasting until the end of its next Turn end with it (S-19)."""
+    """The Turn ends, and with it conditions lasting until the end of its next Turn (S-19).
+
+    Its round-counted conditions lose a round, except those put on it during this Turn (SA-50).
+    """
     p.emit("turn_ended", "S-5", id=who)
     m = p.state.models.get(who)
+    if m is not None and (m.fresh or any(c.rounds_left is not None for c in m.conditions)):
+        p.emit("conditions_ticked", "SA-50", id=who)
     for item in () if m is None else m.conditions:
         if item.until == NEXT_TURN_END:
             p.emit("condition_ended", "S-19", id=who, name=item.name)
@@ -503,16 +584,38 @@ def do_move(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> Non
     """One Move: its cost (S-6), and Attacks of Opportunity when leaving contact (S-18)."""
     args = parse_args(MoveArgs, raw, "move")
     m = p.model(args.id)
-    use_element(p, m.id, TurnElement.MOVE)
+    resumed = resumes_move(p, m)
+    if not resumed:
+        use_element(p, m.id, TurnElement.MOVE)
     inches = distance(m.position, args.to)
     leg = Leg(Fraction(inches).limit_denominator(100), args.mode, args.difficult)
+    spent = Fraction(m.movement_spent).limit_denominator(100)
     cost = check_path(m.sheet.movement, [leg], m.conditions)
+    if spent + cost > m.sheet.movement:
+        raise RulesError(
+            f"This move costs {float(cost):.1f} inches of movement but only "
+            f"{float(m.sheet.movement - spent):.1f} of {m.id}'s Movement {m.sheet.movement} "
+            "is left this Turn (S-6, SA-51)."
+        )
     if m.hidden:
-        check_sneak(m, cost)
+        check_sneak(m, cost + spent)
     before = contacts(game.catalog, p.state, m.id)
-    p.emit("moved", "S-6", id=m.id, to=list(args.to), moved=round(inches, 3))
+    p.emit("moved", "S-6", id=m.id, to=list(args.to), moved=round(inches, 3),
+           cost=round(float(cost), 3), **({"resumed": True} if resumed else {}))  # fmt: skip
     left = {k: v for k, v in before.items() if k not in contacts(game.catalog, p.state, m.id)}
     offer_aoos(p, m.id, left)
+
+
+def resumes_move(p: Pending, m: Model) -> bool:
+    """Whether this move goes on with the Turn's Move after an Instant made during it (SA-51).
+
+    An Instant may come before, after or during movement (S-5): after Move then Instant, a
+    second ``move`` of the same Turn resumes the Move, within what is left of Movement.
+    """
+    if p.state.current != m.id or TurnElement.ACTION.value in m.elements:
+        return False
+    done = acted(m)
+    return TurnElement.MOVE.value in done and done[-1:] == (TurnElement.INSTANT.value,)
 
 
 def check_sneak(m: Model, cost: Fraction) -> None:
@@ -556,8 +659,15 @@ def do_attack(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> N
     args = parse_args(AttackArgs, raw, "attack")
     attacker = p.model(args.attacker)
     use_element(p, attacker.id, TurnElement.ACTION)
-    default = _default_weapon(game, attacker)
-    planned = [PlannedAttack(a.defender, a.weapon or default) for a in args.attacks]
+    # A model that holds no weapon names one with each attack (SA-45): no default is needed.
+    planned = [
+        PlannedAttack(a.defender, a.weapon or _default_weapon(game, attacker)) for a in args.attacks
+    ]
+    check_allowance(game, attacker, [p.weapon for p in planned])
+    if sum(1 for a in args.attacks if a.power is not None) > 1:
+        raise RulesError(
+            "Only one attack of an Action carries a power: the main-hand attack (SA-66)."
+        )
     check_4_3_2(planned, npc=attacker.sheet.npc)
     entered = physical_dice(args, rng)
     for index, item in enumerate(args.attacks):
@@ -583,6 +693,32 @@ def physical_dice(args: AttackArgs, rng: Rng) -> Entered | None:
     return entered_dice(args.physical, args.rolled, len(args.attacks))
 
 
+def check_allowance(game: StrifeFight, attacker: Model, weapons: Sequence[str]) -> None:
+    """An Action's attacks: one with each weapon held (main hand, off hand), each once (SA-46).
+
+    A model with no weapon equipped makes one attack. ``extra_attacks`` on the sheet (skills,
+    abilities, enchants) adds attacks, with any weapon held; 4-3-2 stays the ceiling for a
+    player character (S-17).
+    """
+    held = [w.name for w in loadout(game.catalog, attacker.sheet).weapons]
+    extra = attacker.sheet.extra_attacks
+    allowed = max(1, len(held)) + extra
+    if len(weapons) > allowed:
+        listed = " and ".join(held) or "no weapon equipped"
+        raise RulesError(
+            f"{attacker.id} may make {allowed} attack(s) in one Action (one with each weapon "
+            f"held: {listed}; {extra} extra), not {len(weapons)} (SA-46)."
+        )
+    if extra == 0:
+        names = [game.catalog.weapon(w).name for w in weapons]
+        twice = next((w for w in names if names.count(w) > max(1, held.count(w))), None)
+        if twice is not None:
+            raise RulesError(
+                f"{attacker.id} attacks with its {twice} once per Action; a second attack "
+                "needs a second weapon or an ability that grants one (SA-46)."
+            )
+
+
 def _default_weapon(game: StrifeFight, m: Model) -> str:
     weapons = loadout(game.catalog, m.sheet).weapons
     if not weapons:
@@ -606,6 +742,14 @@ def resolve_attack(
     """
     defender = p.model(item.defender)
     setup = attack_setup(game, p, attacker, item, free_attack)
+    if item.power is not None:
+        if stages is not None:
+            raise RulesError(
+                "A combined attack's dice come from the stream or typed at once (dice), not "
+                "stage by stage (physical)."
+            )
+        resolve_combined(game, p, (attacker, defender), item.power, setup, rng)
+        return
     if stages is None:
         result = roll_attack(setup, rng)
     else:
@@ -615,6 +759,84 @@ def resolve_attack(
     p.emit("attack_resolved", "S-7", attacker=attacker.id, defender=defender.id,
            result=attack_dict(result) if p.describe else None)  # fmt: skip
     apply_attack(p, attacker.id, defender.id, result)
+
+
+def combined_power(
+    game: StrifeFight, pair: tuple[Model, Model], name: str, setup: AttackSetup
+) -> CastPlan:
+    """The catalogue's combined power an attack carries, checked against the attack (SA-66).
+
+    It rides the main-hand attack only (the Combat page: skill-based attacks apply to the main
+    hand), a touch power only a melee attack, a ranged one a ranged attack within its range.
+    """
+    attacker, defender = pair
+    entry = game.catalog.power(name)
+    if entry.roll != PowerRoll.COMBINED:
+        raise RulesError(
+            f"{entry.name} makes a casting roll of its own: cast it; only a combined power rides "
+            "an attack (S-9, SA-66)."
+        )
+    held = loadout(game.catalog, attacker.sheet).weapons
+    if held and setup.weapon.name != held[0].name:
+        raise RulesError(
+            f"{entry.name} rides the main-hand attack ({held[0].name}), not the "
+            f"{setup.weapon.name} (SA-66)."
+        )
+    if entry.touch == setup.ranged:
+        kind = "a melee" if entry.touch else "a ranged"
+        raise RulesError(
+            f"{entry.name} rides {kind} attack, not one with {setup.weapon.name} (SA-66)."
+        )
+    gap = distance(attacker.position, defender.position)
+    if not entry.touch and gap > float(entry.range):
+        raise RulesError(
+            f'{defender.id} is {gap:.1f}" away, beyond the range of {entry.name} '
+            f'({float(entry.range):g}") (SA-66).'
+        )
+    power = Power(entry.name, entry.element, entry.damage, entry.blockable, entry.dodge_allowed)
+    return CastPlan(power, entry, False, False, entry.resistible, entry.cost, entry.resource)
+
+
+def resolve_combined(
+    game: StrifeFight,
+    p: Pending,
+    pair: tuple[Model, Model],
+    name: str,
+    setup: AttackSetup,
+    rng: Rng,
+) -> None:
+    """A physical attack with a spirit portion on the same hit roll (S-9, SA-18, SA-66).
+
+    The power's cost is spent first (even if the attack misses); both portions' damage comes
+    off the defender's HP; the weapon's conditions apply as for any attack.
+    """
+    attacker, defender = pair
+    plan = combined_power(game, pair, name, setup)
+    spend_cost(p, p.model(attacker.id), plan)
+    combined = CombinedSetup(setup, SpiritPortion(plan.power), resists=plan.resists)
+    result = roll_combined(combined, rng)
+    p.emit("combined_resolved", "S-9", attacker=attacker.id, defender=defender.id,
+           result=combined_dict(result) if p.describe else None)  # fmt: skip
+    apply_combined(p, attacker.id, defender.id, result)
+
+
+def apply_combined(p: Pending, attacker: str, defender: str, result: CombinedResult) -> None:
+    """Spend the defender's reaction, deal both portions' damage, put conditions on (S-9)."""
+    reaction = result.setup.attack.reaction
+    if reaction is not None:
+        failed = (
+            result.reaction is not None
+            and result.reaction.verdict.value == "failure"
+            and reaction.family == react.Family.PARRY
+        )
+        p.emit("reaction_spent", "S-4", id=defender, failed_parry=failed, reason="reaction")
+    dealt = sum(d.total for d in (result.physical_damage, result.spirit_damage) if d is not None)
+    if dealt:
+        hp = max(0, p.model(defender).sheet.hp - dealt)
+        p.emit("hp_set", "S-14", id=defender, hp=hp, damage=dealt, source=attacker)
+    for inflicted in result.inflicted:
+        who = attacker if inflicted.target == "attacker" else defender
+        p.emit("condition_added", "S-23", id=who, condition=condition_json(inflicted.condition))
 
 
 def attack_setup(
@@ -629,13 +851,63 @@ def attack_setup(
     if defender.id == attacker.id:
         raise RulesError(f"{attacker.id} cannot attack itself.")
     weapon = game.catalog.weapon(item.weapon or _default_weapon(game, attacker))
+    check_held(game, attacker, weapon)
+    check_ranged_contact(attacker, defender, weapon)
     if not free_attack:
         check_reach(attacker, defender, weapon)
-    reaction = declare_reaction(game, p, defender, item.reaction)
-    return AttackSetup(attacker.sheet, defender.sheet, weapon, precision=item.precision,
-                       hit_modifiers=tuple(Part("modifier", m) for m in item.modifiers),
-                       defender_ac=effective_ac(game.catalog, defender.sheet).value,
-                       reaction=reaction, ruleset=game.ruleset)  # fmt: skip
+    reaction = declare_reaction(game, p, defender, item.reaction, item)
+    setup = AttackSetup(attacker.sheet, defender.sheet, weapon, precision=item.precision,
+                        hit_modifiers=tuple(Part("modifier", m) for m in item.modifiers),
+                        defender_ac=effective_ac(game.catalog, defender.sheet).value,
+                        reaction=reaction, ruleset=game.ruleset,
+                        context=penalty_context(game, attacker, weapon))  # fmt: skip
+    if item.combined_damage:
+        if item.power is not None:
+            raise RulesError(
+                "An attack is either a combined attack with a power (its portions apart) or "
+                "Combined Damage without portions, not both (S-9)."
+            )
+        return combined_damage_setup(setup, item.combined_damage)  # lowest AC/Resistance (S-9)
+    return setup
+
+
+def penalty_context(game: StrifeFight, attacker: Model, weapon: Weapon) -> PenaltyContext:
+    """The S-16 circumstances of an attack from the fight's state (SA-47).
+
+    Moving and shooting counts the whole inches the attacker moved this Turn; a shooter above
+    the ground (z > 0) is flying; holding a weapon in each hand is dual wielding, whichever
+    hand attacks. Underwater fighting is not modelled in fights.
+    """
+    held = loadout(game.catalog, attacker.sheet).weapons
+    other = None
+    if len(held) == 2:  # the attacking hand is the first holding this weapon
+        other = held[1] if held[0].name == weapon.name else held[0]
+    return PenaltyContext(
+        inches_moved=int(attacker.moved),
+        flying=attacker.position[2] > 0,
+        other_hand=other,
+    )
+
+
+def check_ranged_contact(attacker: Model, defender: Model, weapon: Weapon) -> None:
+    """No ranged attack on a target in base contact, unless otherwise stated (SA-48)."""
+    if weapon.ranged and distance(attacker.position, defender.position) <= CONTACT:
+        raise RulesError(
+            f"{attacker.id} cannot shoot {defender.id} with {weapon.name}: ranged attacks "
+            "cannot be used against a target in base contact (SA-48)."
+        )
+
+
+def check_held(game: StrifeFight, attacker: Model, weapon: Weapon) -> None:
+    """An armed model attacks only with a weapon it holds (SA-45).
+
+    A model with no weapon equipped may name a catalogue weapon (its natural weapons, or an
+    improvised one), as before.
+    """
+    held = loadout(game.catalog, attacker.sheet).weapons
+    if held and weapon.name not in {w.name for w in held}:
+        names = " and ".join(w.name for w in held)
+        raise RulesError(f"{attacker.id} does not hold a {weapon.name}: it holds {names} (SA-45).")
 
 
 def check_reach(attacker: Model, defender: Model, weapon: Weapon) -> None:
@@ -660,15 +932,30 @@ def check_reach(attacker: Model, defender: Model, weapon: Weapon) -> None:
 
 
 def declare_reaction(
-    game: StrifeFight, p: Pending, defender: Model, kind: str | None
+    game: StrifeFight,
+    p: Pending,
+    defender: Model,
+    kind: str | None,
+    item: AttackItem | None = None,
 ) -> react.Reaction | None:
     """A declared reaction, refused when the round's Reaction is spent (S-4, S-10 … S-13)."""
+    if (
+        item is not None
+        and kind not in ("improvised_block", "improvised_parry")
+        and (item.reaction_item is not None or item.reaction_item_size is not None)
+    ):
+        raise RulesError(
+            "reaction_item and reaction_item_size are for an improvised Block or Parry (S-12), "
+            f"not {'no reaction' if kind is None else kind.replace('_', ' ')}."
+        )
     if kind is None:
         return None
     if not p.state.rounds.can_react(defender.id):
         raise RulesError(f"{defender.id} has already used its Reaction this round (S-4).")
     gear = loadout(game.catalog, defender.sheet)
     main = gear.main_hand
+    if kind in ("improvised_block", "improvised_parry"):
+        return improvised(game, defender, kind, item)
     if kind == "block" and gear.shield is not None:
         return react.block(defender.sheet, gear.shield)
     if kind == "parry" and main is not None:
@@ -680,6 +967,36 @@ def declare_reaction(
     if kind == "ward_off" and main is not None:
         return react.ward_off(defender.sheet, main)
     raise RulesError(f"{defender.id} has nothing equipped to {kind.replace('_', ' ')} with.")
+
+
+def improvised(
+    game: StrifeFight, defender: Model, kind: str, item: AttackItem | None
+) -> react.Reaction:
+    """An improvised Block or Parry (S-12, SA-28, SA-65).
+
+    A Parry uses a weapon held (the main hand's unless ``reaction_item`` names the other); a
+    Block uses a weapon held, or any item given with its size (a serving tray, a broken door).
+    """
+    held = loadout(game.catalog, defender.sheet).weapons
+    named = None if item is None else item.reaction_item
+    size = None if item is None else item.reaction_item_size
+    weapon = next((w for w in held if named is None or w.name.lower() == named.lower()), None)
+    if kind == "improvised_block" and named is not None and size is not None:
+        if weapon is not None and weapon.size != size:
+            raise RulesError(
+                f"{defender.id}'s {weapon.name} is size {weapon.size.value}, not {size.value}."
+            )
+        return react.improvised_block(named, size)
+    if weapon is None:
+        what = f"a {named}" if named else "a weapon"
+        hint = " (or name an item and its size)" if kind == "improvised_block" else ""
+        raise RulesError(
+            f"{defender.id} holds no {what.removeprefix('a ')} to use for "
+            f"{react.ReactionKind(kind).phrase}{hint} (S-12)."
+        )
+    if kind == "improvised_block":
+        return react.improvised_block(weapon.name, weapon.size)
+    return react.improvised_parry(weapon)
 
 
 def apply_attack(p: Pending, attacker: str, defender: str, result: AttackResult) -> None:
@@ -699,26 +1016,207 @@ def apply_attack(p: Pending, attacker: str, defender: str, result: AttackResult)
         p.emit("condition_added", "S-23", id=who, condition=condition_json(inflicted.condition))
 
 
+@dataclass(frozen=True, slots=True)
+class CastPlan:
+    """What a cast does, from the catalogue's power and the command's own fields (SA-60).
+
+    ``entry`` is the catalogue's power (None for a power typed by hand).
+    """
+
+    power: Power
+    entry: PowerEntry | None
+    separate_rolls: bool
+    instant: bool
+    resists: bool
+    cost: int
+    resource: Resource | None
+
+
+def cast_plan(catalog: Catalog, args: CastArgs) -> CastPlan:
+    """The power cast: the catalogue's, with the command's explicit fields over it (SA-60)."""
+    entry = catalog.find_power(args.power)
+    if entry is None:
+        if args.element is None:
+            known = ", ".join(e.name for e in catalog.powers.values()) or "none"
+            raise RulesError(
+                f"{args.power!r} is not a power of the catalogue (known: {known}); a power "
+                "typed by hand needs its element (SA-60)."
+            )
+        power = Power(args.power, args.element, args.damage)
+        return CastPlan(power, None, args.separate_rolls, args.instant, args.resists,
+                        args.cost or 0, args.resource)  # fmt: skip
+    if entry.roll == PowerRoll.COMBINED:
+        raise RulesError(
+            f"{entry.name} is the spirit portion of a weapon attack (S-9): make it with attack "
+            "and its power, not with cast (SA-60)."
+        )
+    power = Power(entry.name, args.element or entry.element,
+                  args.damage if args.damage is not None else entry.damage,
+                  entry.blockable, entry.dodge_allowed)  # fmt: skip
+    separate = args.separate_rolls or entry.targets == PowerTargets.SEPARATE_ROLLS
+    cost = entry.cost if args.cost is None else args.cost
+    resource = args.resource or entry.resource
+    instant = args.instant or entry.timing == "instant"
+    return CastPlan(power, entry, separate, instant, args.resists and entry.resistible, cost,
+                    resource)  # fmt: skip
+
+
+def check_power_targets(p: Pending, caster: Model, plan: CastPlan, targets: Sequence[str]) -> None:
+    """A catalogue power's targets: how many, and each within its range (SA-60, SA-61).
+
+    A touch power needs base contact (1"); a ranged one its range in inches, and an offensive
+    ranged power cannot target a model in base contact (the Combat page: "unless otherwise
+    stated"; SA-61).
+    """
+    entry = plan.entry
+    if entry is None:
+        return
+    most = entry.max_targets or (1 if entry.targets == PowerTargets.ONE else TARGETS_MAX)
+    if len(targets) > most:
+        raise RulesError(
+            f"{entry.name} reaches at most {most} target(s), not {len(targets)} (SA-60)."
+        )
+    for name in targets:
+        target = p.model(name)
+        gap = distance(caster.position, target.position)
+        if entry.touch:
+            if gap > CONTACT and target.id != caster.id:
+                raise RulesError(
+                    f"{entry.name} is a touch power: {caster.id} must be in base contact with "
+                    f'{target.id}, {gap:.1f}" away (SA-60).'
+                )
+            continue
+        if gap > float(entry.range):
+            raise RulesError(
+                f'{target.id} is {gap:.1f}" away, beyond the range of {entry.name} '
+                f'({float(entry.range):g}") (SA-60).'
+            )
+        if entry.offensive and target.id != caster.id and gap <= CONTACT:
+            raise RulesError(
+                f"{caster.id} cannot cast {entry.name} on {target.id}: offensive ranged powers "
+                "cannot be used against a target in base contact (SA-61)."
+            )
+
+
 def do_cast(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
     """Cast a power (S-8); spell power is shared among the targets hit (S-15)."""
     args = parse_args(CastArgs, raw, "cast")
     caster = p.model(args.caster)
-    use_element(p, caster.id, TurnElement.INSTANT if args.instant else TurnElement.ACTION)
-    power = Power(args.power, args.element, args.damage)
-    rolls = [roll_cast(CastSetup(caster.sheet, p.model(t).sheet, power, resists=args.resists,
-                                 ruleset=game.ruleset), rng) for t in args.targets]  # fmt: skip
+    plan = cast_plan(game.catalog, args)
+    use_element(p, caster.id, TurnElement.INSTANT if plan.instant else TurnElement.ACTION)
+    check_power_targets(p, caster, plan, args.targets)
+    spend_cost(p, caster, plan)
+    rolls = cast_rolls(game, p, caster, args, plan, rng)
     hit = sum(1 for r in rolls if r.damage is not None)
-    share = spell_power_share(args.spell_power, hit, args.separate_rolls) if hit else 0
+    share = spell_power_share(args.spell_power, hit, plan.separate_rolls) if hit else 0
+    results = []
     for name, first in zip(args.targets, rolls, strict=True):
         result = first
         if first.damage is not None and share:
             result = cast_with_share(first, share)
+        results.append(result)
         p.emit("cast_resolved", "S-8", caster=caster.id, target=name,
                result=cast_dict(result) if p.describe else None,
                spell_power=share)  # fmt: skip
         if result.damage is not None and result.damage.total:
             hp = max(0, p.model(name).sheet.hp - result.damage.total)
             p.emit("hp_set", "S-8", id=name, hp=hp, damage=result.damage.total, source=caster.id)
+    if plan.entry is not None and plan.entry.effects:
+        power_effects(p, caster, plan.entry, list(zip(args.targets, results, strict=True)), rng)
+
+
+def power_effects(
+    p: Pending,
+    caster: Model,
+    entry: PowerEntry,
+    results: Sequence[tuple[str, CastResult]],
+    rng: Rng,
+) -> None:
+    """A power's effects on each target it hit and no Block stopped (S-8 steps 2 and 3, SA-62).
+
+    Guaranteed effects are put on at once; a % effect rolls a d100 (≤ its chance applies it),
+    target by target after every target's damage, in the listed order.
+    """
+    source = f"{caster.id}'s {entry.name}"
+    for name, result in results:
+        stopped = result.reaction is not None and result.reaction.effect.stopped
+        if not result.outcome.succeeds or stopped or p.model(name).down:
+            continue
+        for effect in entry.effects:
+            if effect.chance is not None:
+                natural = rng.roll(D100)
+                applied = natural <= effect.chance
+                p.emit("effect_rolled", "SA-62", id=name, name=effect.name,
+                       chance=effect.chance, roll=natural, applied=applied)  # fmt: skip
+                if not applied:
+                    continue
+            item = condition(effect.name, source, effect.rounds, effect.until)
+            p.emit("condition_added", "SA-62", id=name, condition=condition_json(item))
+
+
+def cast_rolls(
+    game: StrifeFight, p: Pending, caster: Model, args: CastArgs, plan: CastPlan, rng: Rng
+) -> list[CastResult]:
+    """Each target's cast: one casting roll for all unless separate rolls (SA-49).
+
+    A one-roll power over several targets is one casting roll, so a miscast (or a critical)
+    is the cast's, met by every target; each target still resists, Blocks and takes damage on
+    its own dice.
+    """
+    reactions = cast_blocks(game, p, plan, args)
+
+    def setup(target: str) -> CastSetup:
+        return CastSetup(caster.sheet, p.model(target).sheet, plan.power, resists=plan.resists,
+                         reaction=reactions.get(target), ruleset=game.ruleset)  # fmt: skip
+
+    if plan.separate_rolls:
+        return [roll_cast(setup(t), rng) for t in args.targets]
+    first = roll_cast(setup(args.targets[0]), rng)
+    return [first, *(cast_on_roll(setup(t), first.natural, rng) for t in args.targets[1:])]
+
+
+def cast_blocks(
+    game: StrifeFight, p: Pending, plan: CastPlan, args: CastArgs
+) -> dict[str, react.Reaction]:
+    """Each Blocking target's Block of a blockable power (S-8 step 1b, S-10, SA-23, SA-68).
+
+    Only a blockable (Missile-type) power can be Blocked, only by one of its targets, each with
+    its round's Reaction (spent here); an improvised Block uses a weapon the target holds.
+    """
+    found: dict[str, react.Reaction] = {}
+    for name, kind in args.blocks.items():
+        if name not in args.targets:
+            raise RulesError(f"{name} is not a target of this {plan.power.name}.")
+        if not plan.power.blockable:
+            raise RulesError(
+                f"{plan.power.name} cannot be Blocked: only a blockable (Missile-type) power "
+                "can (S-8, S-10)."
+            )
+        target = p.model(name)
+        reaction = declare_reaction(game, p, target, kind)
+        if reaction is not None:
+            found[name] = reaction
+            p.emit("reaction_spent", "S-4", id=name, failed_parry=False, reason="reaction")
+    return found
+
+
+def spend_cost(p: Pending, caster: Model, plan: CastPlan) -> None:
+    """Spend the power's cost from the caster's resource, miscast or not (SA-49)."""
+    if not plan.cost:
+        return
+    if plan.resource is None:
+        raise RulesError(f"A cost of {plan.cost} needs the resource it is paid from.")
+    pools = caster.sheet.resources
+    pool = pools.get(plan.resource)
+    have = 0 if pool is None else pool.current
+    if pool is None or have < plan.cost:
+        raise RulesError(
+            f"{caster.id} has {have} {plan.resource.value}, not the {plan.cost} "
+            f"{plan.power.name} costs (SA-49)."
+        )
+    after = {**pools, plan.resource: pool.model_copy(update={"current": have - plan.cost})}
+    spent = {k.value: v.model_dump(mode="json") for k, v in after.items()}
+    p.emit("resources_set", "SA-49", id=caster.id, resources=spent, spent=plan.cost)
 
 
 def cast_with_share(first: CastResult, share: int) -> CastResult:
@@ -727,6 +1225,61 @@ def cast_with_share(first: CastResult, share: int) -> CastResult:
     reaction = None if first.reaction is None else first.reaction.test.natural
     dice = CastDice(first.natural, reaction, rolls)
     return cast_with_dice(replace(first.setup, spell_power=share), dice)
+
+
+def do_impale(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
+    """Impale: the foe just moved into melee range; an Initiative test, then an attack (S-13).
+
+    Declared after the foe's Move and before any other roll of its Turn (SA-64): a Reaction of
+    the impaler's; on a passed Initiative test a regular main-hand attack with the impaling
+    weapon, +1 damage per whole straight-line inch of that Move (SA-22). The foe then goes on.
+    """
+    args = parse_args(ImpaleArgs, raw, "impale")
+    impaler, target = p.model(args.impaler), p.model(args.target)
+    weapon = game.catalog.weapon(args.weapon or _default_weapon(game, impaler))
+    inches = impale_window(p, impaler, target, weapon)
+    if not p.state.rounds.can_react(impaler.id):
+        raise RulesError(f"{impaler.id} has already used its Reaction this round (S-4).")
+    react.impale(impaler.sheet, weapon)  # an Impale weapon its wielder is trained with
+    item = AttackItem(defender=target.id, weapon=weapon.name, reaction=args.reaction)
+    setup = attack_setup(game, p, impaler, item)
+    setup = replace(setup, context=replace(setup.context, inches_moved=0, flying=False))
+    p.emit("reaction_spent", "S-13", id=impaler.id, failed_parry=False, reason="Impale")
+    result = resolve_impale(setup, inches, rng)
+    p.emit("test_resolved", "S-13", id=impaler.id, purpose=f'Impale Initiative test ({inches}")',
+           result=stat_test_dict(result.test) if p.describe else None)  # fmt: skip
+    if result.attack is None:
+        return
+    p.emit("attack_resolved", "S-13", attacker=impaler.id, defender=target.id,
+           result=attack_dict(result.attack) if p.describe else None, impale=inches)  # fmt: skip
+    apply_attack(p, impaler.id, target.id, result.attack)
+
+
+def impale_window(p: Pending, impaler: Model, target: Model, weapon: Weapon) -> int:
+    """The whole straight-line inches of the Move an Impale answers (S-13, SA-22, SA-64).
+
+    Refused unless ``target`` is the model whose Turn it is, its last Turn element was a Move
+    with nothing after it, and that Move brought it from beyond the impaling weapon's melee
+    range (base contact plus Reach) into it.
+    """
+    last = p.state.last_move
+    if last is None or last[0] != target.id or p.state.current != target.id:
+        raise RulesError(
+            f"An Impale answers a Move just made, before any other roll: {target.id} has not "
+            "just moved (S-13)."
+        )
+    if impaler.side == target.side:
+        raise RulesError(f"{impaler.id} cannot Impale {target.id}, a model of its own side.")
+    reach = CONTACT + usable_reach(impaler.sheet, weapon)
+    before = distance(last[1], impaler.position)
+    after = distance(target.position, impaler.position)
+    if after > reach or before <= reach:
+        where = "did not come into" if after > reach else "was already within"
+        raise RulesError(
+            f"{target.id} {where} the melee range of {impaler.id}'s {weapon.name} ({reach:g}\") "
+            "with this Move, so it cannot be impaled (S-13)."
+        )
+    return int(last[2])
 
 
 def do_instant(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
@@ -785,6 +1338,28 @@ def sprint_to(game: StrifeFight, p: Pending, m: Model, to: Any, rng: Rng) -> Non
     offer_aoos(
         p, m.id, {k: v for k, v in before.items() if k not in contacts(game.catalog, p.state, m.id)}
     )
+
+
+def do_disengage(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
+    """The Disengage Action: at most half Movement, before any move, provoking nothing (S-6).
+
+    Being an Action, it ends the Turn (S-5); leaving base contact this way offers no Attack of
+    Opportunity (S-18, SA-52).
+    """
+    args = parse_args(DisengageArgs, raw, "disengage")
+    m = p.model(args.id)
+    limit = disengage_action_limit(m.sheet.movement, TurnElement.MOVE.value in acted(m))
+    use_element(p, m.id, TurnElement.ACTION)
+    inches = distance(m.position, args.to)
+    leg = Leg(Fraction(inches).limit_denominator(100), MoveMode.WALK, args.difficult)
+    cost = path_cost([leg], m.conditions)
+    if cost > limit:
+        raise RulesError(
+            f"A Disengage Action moves at most half of {m.id}'s Movement ({float(limit):g}\"); "
+            f'this one costs {float(cost):.1f}" (S-6).'
+        )
+    p.emit("moved", "S-6", id=m.id, to=list(args.to), moved=round(inches, 3),
+           cost=round(float(cost), 3), disengage=True)  # fmt: skip
 
 
 def do_roll(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
@@ -925,9 +1500,11 @@ HANDLERS: dict[str, Any] = {
     "next": do_next,
     "bottom": do_bottom,
     "move": do_move,
+    "disengage": do_disengage,
     "attack": do_attack,
     "aoo": do_aoo,
     "cast": do_cast,
+    "impale": do_impale,
     "instant": do_instant,
     "whole_turn": do_whole_turn,
     "roll_with_the_blow": do_roll,

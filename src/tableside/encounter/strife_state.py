@@ -32,6 +32,8 @@ class Model:
     initiative_penalty: int = 0  # Roll with the Blow: −10 on its next acting round (S-19)
     hidden: bool = False
     instant_barred: bool = False  # this Turn's Instant went out of turn (S-4, SA-34)
+    fresh: tuple[str, ...] = ()  # conditions put on it during its own Turn: not ticked (SA-50)
+    movement_spent: float = 0.0  # Movement its regular Move used this Turn (S-6, SA-51)
 
     @property
     def down(self) -> bool:
@@ -54,6 +56,9 @@ class FightState:
     offers: tuple[FreeAttack, ...] = ()  # Attacks of Opportunity on offer (S-18)
     last_damaged: str | None = None  # who just took damage (Roll with the Blow, S-19)
     last_damaged_by: str | None = None  # and from whom: it rolls directly away (S-19, SA-44)
+    # The current model's Move just made, with nothing after it yet: (mover, from, inches).
+    # An Impale answers it "after the opponent has moved, before any other rolls" (S-13, SA-64).
+    last_move: tuple[str, Point, float] | None = None
     ended: bool = False
     winner: str | None = None
 
@@ -96,8 +101,9 @@ def _added(state: FightState, d: JSON) -> FightState:
 
 
 def _round_started(state: FightState, d: JSON) -> FightState:
-    models = {k: copy_with(m, conditions=tick_round(m.conditions) if d["tick"] else m.conditions)
-              for k, m in state.models.items()}  # fmt: skip
+    # Logs written before SA-50 ticked every model's conditions as a round started.
+    models = {k: copy_with(m, conditions=tick_round(m.conditions) if d.get("tick") else
+                           m.conditions) for k, m in state.models.items()}  # fmt: skip
     rounds = state.rounds.next_round() if d["round"] > 0 else RoundTracker(0)
     return copy_with(state, models=models, round=int(d["round"]), order=tuple(d["order"]), turn=-1,
                      rounds=rounds, bottom=(), offers=(), ambush=d.get("ambush"))  # fmt: skip
@@ -107,9 +113,11 @@ def _turn_started(state: FightState, d: JSON) -> FightState:
     rounds, has_instant = state.rounds.start_turn(d["id"])
     m = state.models[d["id"]]
     elements = () if has_instant else ("instant",)  # used out of turn already (S-4)
-    model = copy_with(m, elements=elements, moved=0.0, instant_barred=not has_instant)
+    model = copy_with(m, elements=elements, moved=0.0, movement_spent=0.0,
+                      instant_barred=not has_instant)  # fmt: skip
     return copy_with(state.with_model(model), turn=int(d["turn"]), rounds=rounds, aoo=AooTracker(),
-                     offers=(), last_damaged=None, last_damaged_by=None)  # fmt: skip
+                     offers=(), last_damaged=None, last_damaged_by=None,
+                     last_move=None)  # fmt: skip
 
 
 def _hp(state: FightState, d: JSON) -> FightState:
@@ -122,15 +130,43 @@ def _hp(state: FightState, d: JSON) -> FightState:
 
 
 def _element(state: FightState, d: JSON) -> FightState:
+    """A Turn element; it ends the window for an Impale (SA-64).
+
+    The Action mark that closes a Sprint's Whole Turn does not: its move may still be impaled.
+    """
     m = state.models[d["id"]]
-    return state.with_model(copy_with(m, elements=(*m.elements, d["element"])))
+    closes_whole_turn = "whole_turn" in m.elements
+    last = state.last_move if closes_whole_turn else None
+    return copy_with(state.with_model(copy_with(m, elements=(*m.elements, d["element"]))),
+                     last_move=last)  # fmt: skip
 
 
 def _condition(state: FightState, d: JSON) -> FightState:
     m = state.models[d["id"]]
+    added = condition_from(d["condition"])
+    fresh = (*m.fresh, added.name) if state.current == m.id else m.fresh
     return state.with_model(
-        copy_with(m, conditions=add_condition(m.conditions, condition_from(d["condition"])))
+        copy_with(m, conditions=add_condition(m.conditions, added), fresh=fresh)
     )
+
+
+def _moved(state: FightState, d: JSON) -> FightState:
+    """A move: the inches add up over the Turn, as does a regular Move's cost (SA-51)."""
+    m = state.models[d["id"]]
+    own = state.current == m.id and not d.get("host") and not d.get("forced")
+    last = (m.id, m.position, float(d["moved"])) if own else None
+    return copy_with(state.with_model(copy_with(
+        m, position=point(d["to"]), moved=m.moved + float(d["moved"]),
+        movement_spent=m.movement_spent + float(d.get("cost", 0.0)),
+    )), last_move=last)  # fmt: skip
+
+
+def _ticked(state: FightState, d: JSON) -> FightState:
+    """A model's own Turn ended: its round-counted conditions lose a round (SA-50)."""
+    m = state.models[d["id"]]
+    kept = [c for c in m.conditions if c.name in m.fresh]
+    ticked = tick_round([c for c in m.conditions if c.name not in m.fresh])
+    return state.with_model(copy_with(m, conditions=(*ticked, *kept), fresh=()))
 
 
 def _condition_ended(state: FightState, d: JSON) -> FightState:
@@ -179,9 +215,10 @@ EVOLVE: dict[str, Callable[[FightState, JSON], FightState]] = {
     "order_set": lambda s, d: copy_with(s, order=tuple(d["order"]), turn=int(d["turn"])),
     "bottom_of_queue": lambda s, d: copy_with(s, bottom=(*s.bottom, d["id"])),
     "element_used": _element,
-    "moved": lambda s, d: _update(s, d, position=point(d["to"]), moved=float(d["moved"])),
+    "moved": _moved,
     "hp_set": _hp,
     "condition_added": _condition,
+    "conditions_ticked": _ticked,
     "condition_ended": _condition_ended,
     "reaction_spent": _reaction,
     "instant_owed": _owed,
@@ -194,7 +231,7 @@ EVOLVE: dict[str, Callable[[FightState, JSON], FightState]] = {
     "fight_ended": lambda s, d: copy_with(s, ended=True, winner=d.get("winner")),
 }
 INFORMATIONAL = {"attack_resolved", "cast_resolved", "test_resolved", "initiative_rolled",
-                 "turn_ended", "note"}  # fmt: skip
+                 "turn_ended", "note", "effect_rolled", "combined_resolved"}  # fmt: skip
 
 
 def evolve(state: FightState, event: Event) -> FightState:

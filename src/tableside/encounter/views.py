@@ -30,6 +30,10 @@ def state_json(state: WarState, revision: int) -> dict[str, Any]:
             {"id": name, "center": list(d.center), "radius": d.radius}
             for name, d in state.dominions.items()
         ],
+        "barriers": [
+            {"id": name, "center": list(b.center), "radius": b.radius, "resolve": b.resolve}
+            for name, b in state.barriers.items()
+        ],
     }
 
 
@@ -50,9 +54,16 @@ def combatant_json(c: Any) -> dict[str, Any]:
 
 
 def model_json(m: Model) -> dict[str, Any]:
-    """One model as plain JSON."""
+    """One model as plain JSON, with the AC attacks use: the sheet's plus its armour (S-16)."""
+    from tableside.strife.catalog import builtin_catalog  # kept out of the CLI's start-up
+    from tableside.strife.loadout import loadout
+    from tableside.strife.penalties import armour_class
+
+    kit = loadout(builtin_catalog(), m.sheet)
     return {
         "id": m.id, "side": m.side, "hp": m.sheet.hp, "hp_max": m.sheet.hp_max,
+        "ac": armour_class(m.sheet, kit.armour).value, "dodge": m.sheet.dodge,
+        "movement": m.sheet.movement, "weapons": [w.name for w in kit.weapons],
         "position": list(m.position), "score": m.score, "elements": list(m.elements),
         "conditions": [{"name": c.name, "source": c.source, "rounds_left": c.rounds_left,
                         "until": c.until, "stacks": c.stacks} for c in m.conditions],

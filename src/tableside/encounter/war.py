@@ -24,6 +24,7 @@ from tableside.encounter.war_args import (
     A,
     AddArgs,
     Args,
+    BarrierArgs,
     CarryArgs,
     DominionArgs,
     EffectArgs,
@@ -48,7 +49,7 @@ from tableside.majesty.character import Attribute, Character, Side, Status, Wear
 from tableside.majesty.checks import CheckResult, CheckSetup, check_with_dice, roll_check
 from tableside.majesty.condition import gain_exertion, is_weary
 from tableside.majesty.formats import character_from_data, character_to_data
-from tableside.majesty.geometry import MELEE_RANGE, distance, path_length
+from tableside.majesty.geometry import MELEE_RANGE, Point, distance, path_length
 from tableside.majesty.interpose import interpose_check, may_interpose, require_interpose
 from tableside.majesty.report import check_dict, strike_dict
 from tableside.majesty.ruleset import RULESETS, STANDARD, Ruleset
@@ -251,9 +252,10 @@ def spend_ap(p: Pending, who: str, cost: int, action: str) -> None:
             f"not for {action} (M-41, A-34)."
         )
     whose = "nobody's" if current is None else f"{current.combatant}'s"
+    wasted = f" ({c.wasted} wasted by Falter this Turn, M-34)" if c.wasted else ""
     raise RulesError(
-        f"{who} cannot {action} for {cost} AP: it is {whose} Turn and {who} has {c.ap} AP "
-        f"and {c.readied} Readied AP."
+        f"{who} cannot {action} for {cost} AP: it is {whose} Turn and {who} has {c.ap} AP"
+        f"{wasted} and {c.readied} Readied AP."
     )
 
 
@@ -906,17 +908,44 @@ def knock_back(p: Pending, who: str, origin: Any, inches: float, rng: Rng) -> No
     c = p.combatant(who)
     end = special.knock_back_destination(origin, c.position, inches)
     others = {o.id: o.position for o in p.state.combatants.values() if o.id != who}
+    wall = first_barrier(p.state, c.position, end)
     for hit in special.path_collisions(c.position, end, others):
+        if wall is not None and wall.inches_left > hit.inches_left:
+            break  # the Barrier comes first on the path
         if not avoided(p, hit.other, rng):  # each elohim met in turn, until one is hit
             collide(p, who, hit, rng)
-            end = hit.point
+            end, wall = hit.point, None
             break
+    if wall is not None:
+        hit_barrier(p, who, wall)
+        end = wall.point
     p.emit("moved", "M-35", id=who, to=list(end), inches=inches, ap=0, forced=True)
     setup = special.knock_back_check(c.character.referenced(Attribute.CONTROL), inches)
     result = run_check(p, who, setup, rng, "Knock Back Control Check", "M-35")
     falter = special.knock_back_falter(result.passes_short, inches)
     if falter:
         inflict_falter(p, who, falter, "Knock Back")
+
+
+def first_barrier(state: WarState, start: Point, end: Point) -> special.Collision | None:
+    """The first Barrier the Knock Back's path meets, if any (A-42)."""
+    hits = [
+        hit
+        for name, b in sorted(state.barriers.items())
+        if (hit := special.barrier_collision(start, end, b.center, b.radius, name)) is not None
+    ]
+    return max(hits, key=lambda h: h.inches_left, default=None)
+
+
+def hit_barrier(p: Pending, who: str, wall: special.Collision) -> None:
+    """A Barrier stops the Knock Back: WearE as a collision with its Resolve as Endurance (A-42).
+
+    A Barrier makes no Check and takes no Wear.
+    """
+    c = p.combatant(who)
+    barrier = p.state.barriers[wall.other]
+    wear = special.collision_wear(c.character.current_endurance, barrier.resolve, wall.inches_left)
+    deal_wear(p, who, "E", wear.knocked, f"collision with the Barrier {wall.other}", "M-35")
 
 
 def avoided(p: Pending, other: str, rng: Rng) -> bool:
@@ -1074,6 +1103,21 @@ def do_interpose(game: MajestyWar, p: Pending, raw: dict[str, Any], rng: Rng) ->
         text="interposes" if short == 0 else "fails to interpose",
         becomes_target=short == 0,
     )
+
+
+def do_barrier(game: MajestyWar, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
+    """A Barrier raised (or moved) or ended; Knocked Back elohim collide with it (M-35, A-42)."""
+    args = cached_args(BarrierArgs, raw, "barrier")
+    if not args.on:
+        if args.id not in p.state.barriers:
+            known = ", ".join(p.state.barriers) or "none"
+            raise RulesError(f"There is no Barrier {args.id!r} in this War (known: {known}).")
+        p.emit("barrier_removed", "A-42", id=args.id)
+        return
+    if args.id in p.state.combatants:
+        raise RulesError(f"{args.id!r} is a combatant's id; name the Barrier otherwise.")
+    p.emit("barrier_set", "A-42", id=args.id, center=list(args.center), radius=args.radius,
+           resolve=args.resolve)  # fmt: skip
 
 
 def do_dominion(game: MajestyWar, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
@@ -1336,22 +1380,28 @@ HANDLERS: dict[str, Any] = {
     "apply_effect": do_effect,
     "host_set": do_host_set,
     "dominion": do_dominion,
+    "barrier": do_barrier,
     "ruleset": do_ruleset,
 }
 
 
 def strike_breakdown(
-    game: MajestyWar, before: WarState, raw: dict[str, Any], rolled: tuple[int, ...]
+    game: MajestyWar,
+    before: WarState,
+    raw: dict[str, Any],
+    rolled: tuple[int, ...],
+    target: str | None = None,
 ) -> StrikeResult | CheckResult:
     """The full result of a ``strike`` command, rebuilt from the state before it and its dice.
 
     The same setup :func:`do_strike` made (the Grappler's Strike: its Might Check), resolved on
     the dice it rolled (Boon/Bane extras included, in the order rolled), for the breakdown the
-    command line prints; nothing is applied.
+    command line prints; nothing is applied. ``target``: who was struck, when an elohim
+    interposed (M-16, D-13); the Defender otherwise.
     """
     args = cached_args(StrikeArgs, raw, "strike")
     p = Pending(before, describe=False)
-    striker, defender = p.combatant(args.striker), p.combatant(args.defender)
+    striker, defender = p.combatant(args.striker), p.combatant(target or args.defender)
     if args.two_ap and args.body is None and defender in grappling(before, striker.id):
         return check_with_dice(grappler_check(before, args, striker, defender), rolled)
     strike = strike_setup(game, args, striker, defender, before)

@@ -166,6 +166,16 @@ class DominionArgs(Args):
     on: Flag = True  # False: the Dominion ends
 
 
+class BarrierArgs(Args):
+    """barrier: a spiritual Barrier (a sphere) a Knocked Back elohim collides with (M-35, A-42)."""
+
+    id: str = ID
+    center: Coordinates = (0.0, 0.0, 0.0)
+    radius: float = Field(default=1.0, gt=0, le=DISTANCE_MAX)
+    resolve: int = Field(default=0, ge=0, le=HOST_VALUE_MAX)  # its strength, used as Endurance
+    on: Flag = True  # False: the Barrier ends
+
+
 class RulesetArgs(Args):
     """ruleset: the Host's choice of options for this War (M-17 option, A-41)."""
 

@@ -1,14 +1,14 @@
 """The choices of a War's Strike and who owns each (issue 11; readings D-8 … D-13).
 
-A Strike involves choices that are not the Striker's:
+A Strike involves choices that are not the Striker's, listed in this order:
 
-- whether an eligible elohim in Defensive Stance interposes (its controller, M-16, D-13): asked
-  first, since it decides who is struck;
-- the Defender's Obstruction tokens (its controller, M-11, D-10);
-- the Defender's Adjustments, when the Defender has the surplus (its controller, M-10, M-13,
-  D-8), offered as ``best`` and ``none`` with the outcome of each on the very dice the Strike
-  will roll;
-- the Host's approval of the situational modifiers the War's state does not give (D-11).
+- the Host's approval of the situational modifiers the War's state does not give (D-11);
+- whether an eligible elohim in Defensive Stance interposes (its controller, M-16, D-13): the
+  rest waits for these answers, since they decide who is struck;
+- the Target's Obstruction tokens (its controller, M-11, D-10);
+- the Target's Adjustments, when it has the surplus (its controller, M-10, M-13, D-8), offered
+  as ``best``, ``none`` and ``explicit`` with the outcome of each on the very dice the Strike
+  will roll.
 
 Each option's outcome is found by running the War's own ``decide`` on a copy of the command's
 dice stream, so what the chooser sees is what the resolved command then does.
@@ -51,8 +51,12 @@ HOST_MODIFIERS: dict[str, int] = {
 OBSTRUCTION_SHOWN = 7
 """Obstruction counts offered with their outcomes, 0 … this (one per die kept, D-10)."""
 
-ADJUSTMENT_MODES = ("best", "none")
-"""The Defender's Adjustment options shown with their outcomes (explicit steps: free, D-8)."""
+ADJUSTMENT_OPTIONS: tuple[tuple[JSON, str], ...] = (
+    ({"mode": "best"}, "best"),
+    ({"mode": "none"}, "none"),
+    ({"mode": "explicit", "steps": []}, "explicit (the steps named; with none named, as none)"),
+)
+"""The Defender's Adjustment options shown with their outcomes (any explicit steps: D-8)."""
 
 CHECK_SIDES = {"roller": "striker", "opponent": "defender"}
 
@@ -274,17 +278,12 @@ def adjustments_choice(
     if base.adjuster != "defender":
         return None
     options = []
-    for mode in ADJUSTMENT_MODES:
-        outcome = trial.run({**chosen, "mode": mode})
+    for value, name in ADJUSTMENT_OPTIONS:
+        outcome = trial.run({**chosen, **value})
         if outcome is None:
             continue
-        options.append(
-            {
-                "value": {"mode": mode},
-                "label": f"{mode}: {outcome.label()}",
-                "outcome": outcome.data,
-            }
-        )
+        options.append({"value": copy.deepcopy(value), "label": f"{name}: {outcome.label()}",
+                        "outcome": outcome.data})  # fmt: skip
     dice = " ".join(str(f) for f in base.data["natural"])
     return Choice(
         kind="adjustments",

@@ -15,7 +15,7 @@ from tableside.encounter.engine import copy_with
 from tableside.encounter.log import Event
 from tableside.majesty.character import Character, Status, WearKind
 from tableside.majesty.formats import character_from_data
-from tableside.majesty.geometry import Dominion, Point
+from tableside.majesty.geometry import Barrier, Dominion, Point
 
 JSON = dict[str, Any]
 
@@ -80,6 +80,7 @@ class Combatant:
     surprised_by: tuple[str, ...] = ()
     timed: tuple[Timed, ...] = ()
     twelves_this_turn: int = 0
+    wasted: int = 0  # AP of this Turn wasted by Falter (M-34), named when a Strike is refused
     weary: bool = False
 
     @property
@@ -121,6 +122,7 @@ class WarState:
     ended: bool = False
     winner: str | None = None
     dominions: dict[str, Dominion] = field(default_factory=dict)  # M-15, A-40
+    barriers: dict[str, Barrier] = field(default_factory=dict)  # M-35, A-42
     ruleset: str | None = None  # the War's options once the Host chose them (M-17, A-41)
 
     @property
@@ -178,7 +180,9 @@ def _turn_started(state: WarState, d: JSON) -> WarState:
     state = copy_with(state, turn=int(d["turn"]))
     c = state.get(d["id"])
     return state.with_combatant(
-        copy_with(c, ap=0, carried=0, window_exertion=0, twelves_this_turn=0, surprised_by=())
+        copy_with(
+            c, ap=0, carried=0, window_exertion=0, twelves_this_turn=0, surprised_by=(), wasted=0
+        )
     )
 
 
@@ -259,6 +263,9 @@ EVOLVE: dict[str, Callable[[WarState, JSON], WarState]] = {
         s, d, stance=bool(d["on"]), full_stance=bool(d["on"]) and bool(d.get("full", False))
     ),
     "condition_set": _condition,
+    "ap_wasted": lambda s, d: (
+        _update(s, d, wasted=s.get(d["id"]).wasted + int(d["ap"])) if d["pool"] == "ap" else s
+    ),
     "twelves_counted": lambda s, d: _update(s, d, twelves_this_turn=int(d["count"])),
     "weary_set": lambda s, d: _update(s, d, weary=bool(d["weary"])),
     "character_set": _character_set,
@@ -266,12 +273,22 @@ EVOLVE: dict[str, Callable[[WarState, JSON], WarState]] = {
     "dominion_set": lambda s, d: copy_with(
         s, dominions={**s.dominions, d["id"]: Dominion(point(d["center"]), float(d["radius"]))}
     ),
+    "barrier_set": lambda s, d: copy_with(
+        s,
+        barriers={
+            **s.barriers,
+            d["id"]: Barrier(point(d["center"]), float(d["radius"]), int(d["resolve"])),
+        },
+    ),
+    "barrier_removed": lambda s, d: copy_with(
+        s, barriers={k: v for k, v in s.barriers.items() if k != d["id"]}
+    ),
     "dominion_removed": lambda s, d: copy_with(
         s, dominions={k: v for k, v in s.dominions.items() if k != d["id"]}
     ),
     "ruleset_set": lambda s, d: copy_with(s, ruleset=str(d["name"])),
 }
-INFORMATIONAL = {"strike_resolved", "check_resolved", "ap_wasted", "turn_ended", "note"}
+INFORMATIONAL = {"strike_resolved", "check_resolved", "turn_ended", "note"}
 
 
 def evolve(state: WarState, event: Event) -> WarState:

@@ -363,11 +363,13 @@ def run_passes(
 
 
 def _refuse_other_side(owner: Side, steps: Sequence[Step]) -> None:
-    """Explicit steps are the owner's: a step naming the other side is refused (D-9)."""
-    for step in steps:
-        if step.side is not None and step.side != owner:
-            raise RulesError(
-                f"Die {step.die + 1} was named for the {step.side}'s Adjustments, but the "
-                f"{owner} chooses the Adjustments of this roll; the {step.side}'s tokens are "
-                "used to its best (M-13, D-9)."
-            )
+    """Explicit steps are the owner's: steps naming the other side are refused (D-9)."""
+    others = [step for step in steps if step.side is not None and step.side != owner]
+    if others:
+        side = others[0].side
+        named = sum(1 for step in others if step.side == side)
+        raise RulesError(
+            f"The {side} named {named} Adjustments but may make only 0 here: the {owner} "
+            f"chooses the Adjustments of this roll, and the {side}'s tokens are used to its "
+            "best (M-13, D-9)."
+        )

@@ -25,6 +25,18 @@ class Dominion:
     radius: float
 
 
+@dataclass(frozen=True, slots=True)
+class Barrier:
+    """A spiritual Barrier: a sphere a Knocked Back elohim collides with (M-35, A-42).
+
+    It meets the elohim with its Resolve strength in place of Endurance.
+    """
+
+    center: Point
+    radius: float
+    resolve: int
+
+
 def _sub(a: Point, b: Point) -> Point:
     return (a[0] - b[0], a[1] - b[1], a[2] - b[2])
 

@@ -242,6 +242,16 @@ def path_collisions(
     return tuple(_collision_at(start, end, other, at) for at, other in sorted(found))
 
 
+def barrier_collision(
+    start: Point, end: Point, centre: Point, radius: float, name: str
+) -> Collision | None:
+    """Where the path start→end first meets a Barrier of ``radius`` around ``centre`` (A-42)."""
+    entry = _entry_distance(start, end, centre, radius)
+    if entry is None:
+        return None
+    return _collision_at(start, end, name, min(entry, distance(start, end)))
+
+
 def _collision_at(start: Point, end: Point, other: str, at: float) -> Collision:
     length = distance(start, end)
     t = at / length

@@ -121,6 +121,16 @@ def create_table(store: Store, name: str, host_token_hash: str) -> int:
         ).scalar_one()
 
 
+def tables_named(store: Store, name: str) -> tuple[int, ...]:
+    """The ids of the web tables called ``name``, oldest first."""
+    with store._read() as connection:
+        return tuple(
+            connection.execute(
+                select(GameTableRow.id).where(GameTableRow.name == name).order_by(GameTableRow.id)
+            ).scalars()
+        )
+
+
 def table(store: Store, table_id: int) -> TableInfo:
     """One web table with its encounters.
 

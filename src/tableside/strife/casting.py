@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
-from tableside.dice import Rng
+from tableside.dice import Rng, ScriptedRng
 from tableside.errors import RulesError
 from tableside.strife.attack import (
     AttackSetup,
@@ -63,7 +63,24 @@ from tableside.strife.rounding import round_half_up
 from tableside.strife.ruleset import STANDARD, StrifeRuleset
 from tableside.strife.stages import GivenStages, RngStages
 
-Stages = RngStages | GivenStages
+
+@dataclass(frozen=True, slots=True)
+class SharedCastRoll:
+    """One casting roll for every target of a one-roll power (SA-49).
+
+    The ``cast`` stage plays back the fixed natural; every other stage (each target's Block,
+    damage) draws from ``rng``.
+    """
+
+    natural: int
+    rng: Rng
+
+    def rng_for(self, stage: str) -> Rng:
+        """The fixed natural for the casting roll, ``rng`` for every other stage."""
+        return ScriptedRng((self.natural,), "casting roll") if stage == "cast" else self.rng
+
+
+Stages = RngStages | GivenStages | SharedCastRoll
 
 
 def spell_power_share(power: int, targets_hit: int, separate_rolls: bool = False) -> int:
@@ -256,6 +273,11 @@ def _sorted(rulings: list[str]) -> tuple[str, ...]:
 def roll_cast(setup: CastSetup, rng: Rng) -> CastResult:
     """Resolve a cast, rolling with ``rng`` in the module's order (S-8)."""
     return _resolve_cast(setup, RngStages(rng))
+
+
+def cast_on_roll(setup: CastSetup, natural: int, rng: Rng) -> CastResult:
+    """Resolve a cast on a casting roll already made for an earlier target (SA-49)."""
+    return _resolve_cast(setup, SharedCastRoll(natural, rng))
 
 
 def cast_with_dice(setup: CastSetup, dice: CastDice) -> CastResult:

@@ -1,4 +1,6 @@
-"""Weapons, shields, armour, characters and monsters are data, validated on load (S-14, S-16).
+"""Weapons, shields, armour, powers, characters and monsters are data, validated on load.
+
+(S-8, S-9, S-14 … S-16; powers: SA-60.)
 
 Format ``tableside/strife-catalog`` version 1 (documented in ``docs/strife.md``). Unknown keys are
 refused and every error names the path of the bad field. The built-in catalogue lives in
@@ -13,10 +15,21 @@ from functools import cache
 from importlib import resources
 from typing import Annotated, Any, Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from tableside.errors import DataError, RulesError
-from tableside.limits import HP_MAX, LIST_MAX, RESISTANCE_MAX, Flag, Name, json_document, shown
+from tableside.limits import (
+    HP_MAX,
+    LIST_MAX,
+    NAME_MAX,
+    POWER_COST_MAX,
+    RESISTANCE_MAX,
+    ROUNDS_MAX,
+    Flag,
+    Name,
+    json_document,
+    shown,
+)
 from tableside.strife.dice import DiceExpr, parse_dice
 from tableside.strife.size import CreatureSize, WeaponSize
 
@@ -24,6 +37,8 @@ CATALOG_FORMAT = "tableside/strife-catalog"
 CATALOG_VERSION = 1
 SHIELD_GROUP = "Shields"
 Resistance = Annotated[int, Field(ge=-RESISTANCE_MAX, le=RESISTANCE_MAX)]
+RANGE_MAX = 1_000  # inches: a power's range (SA-60)
+TARGETS_MAX = 12  # the most targets one cast may name (the fight's ``cast``)
 
 
 class Frozen(BaseModel):
@@ -131,6 +146,112 @@ class Weapon(Frozen):
         return self.attributes.reach or 0
 
 
+class PowerTargets(StrEnum):
+    """Whom a power reaches (S-15, SA-49, SA-60).
+
+    ``one``: a single target; ``one_roll``: several targets on one casting roll (Storm-type,
+    spell power shared); ``separate_rolls``: several targets, a casting roll each (Multi-type,
+    full spell power each).
+    """
+
+    ONE = "one"
+    ONE_ROLL = "one_roll"
+    SEPARATE_ROLLS = "separate_rolls"
+
+
+class PowerRoll(StrEnum):
+    """The roll a power makes (S-8, S-9, SA-60).
+
+    ``casting``: its own casting d100 against each target's Resistance; ``combined``: the spirit
+    portion of a weapon attack, riding on its hit roll (the Melee Strike archetype, Bow
+    Casting).
+    """
+
+    CASTING = "casting"
+    COMBINED = "combined"
+
+
+class PowerEffect(Frozen):
+    """A named condition a power puts on a target it hits (S-8 steps 2 and 3, S-23).
+
+    Without ``chance`` the effect is guaranteed on a hit; with it, a d100 ≤ ``chance`` applies it
+    (a % effect, rolled after damage).
+    """
+
+    name: str = Field(min_length=1, max_length=NAME_MAX)
+    rounds: int | None = Field(default=None, ge=1, le=ROUNDS_MAX)
+    until: str | None = Field(default=None, min_length=1, max_length=NAME_MAX)
+    chance: int | None = Field(default=None, ge=1, le=100)
+
+
+class PowerEntry(Frozen):
+    """A Spirit, Faith or Focus power as data (S-8, S-9, S-15, SA-60).
+
+    Attributes:
+        name: The power's name.
+        archetype: Its archetype as the rules name it (Missile, Storm, Multi, Melee Strike …).
+        element: Its damage and Resistance type.
+        resource: The pool its cost is paid from (Spirit, Faith, Focus …).
+        cost: What one cast costs, spent even on a miscast (SA-49).
+        roll: A casting roll of its own, or the spirit portion of a weapon attack.
+        timing: An Action or an Instant (S-5).
+        range: Inches from the caster, or ``touch`` (base contact, 1").
+        offensive: An offensive power: at range, it cannot target a model in base contact.
+        targets: One target, several on one roll, or several with a roll each.
+        max_targets: The most targets one cast may have (None: as many as the Host allows).
+        damage: Damage dice, or None for a power without damage.
+        resistible: Whether a target may choose to resist it (S-8).
+        blockable: A Missile-type power may be Blocked (S-10).
+        dodge_allowed: A Missile-type power lets the target add Dodge to Resistance (S-8).
+        effects: Named conditions it puts on a target it hits.
+        notes: Free text.
+    """
+
+    name: str = Field(min_length=1, max_length=NAME_MAX)
+    archetype: str = Field(default="", max_length=NAME_MAX)
+    element: Element
+    resource: Resource | None = None
+    cost: int = Field(default=0, ge=0, le=POWER_COST_MAX)
+    roll: PowerRoll = PowerRoll.CASTING
+    timing: Literal["action", "instant"] = "action"
+    range: Annotated[float, Field(gt=0, le=RANGE_MAX)] | Literal["touch"]
+    offensive: bool = True
+    targets: PowerTargets = PowerTargets.ONE
+    max_targets: int | None = Field(default=None, ge=1, le=TARGETS_MAX)
+    damage: str | None = None
+    resistible: bool = True
+    blockable: bool = False
+    dodge_allowed: bool = False
+    effects: tuple[PowerEffect, ...] = Field(default=(), max_length=LIST_MAX)
+    notes: str = ""
+
+    @field_validator("damage")
+    @classmethod
+    def _dice(cls, value: str | None) -> str | None:
+        if value is None:
+            return None
+        try:
+            parse_dice(value)
+        except RulesError as error:
+            raise ValueError(str(error)) from None
+        return value
+
+    @model_validator(mode="after")
+    def _coherent(self) -> PowerEntry:
+        if self.cost and self.resource is None:
+            raise ValueError(f"a cost of {self.cost} needs the resource it is paid from")
+        if self.targets == PowerTargets.ONE and (self.max_targets or 1) > 1:
+            raise ValueError(f"a one-target power cannot have max_targets {self.max_targets}")
+        if self.roll == PowerRoll.COMBINED and self.targets != PowerTargets.ONE:
+            raise ValueError("a combined power rides one weapon attack, so it has one target")
+        return self
+
+    @property
+    def touch(self) -> bool:
+        """A touch power: its target must be in base contact."""
+        return self.range == "touch"
+
+
 class Shield(Frozen):
     """A shield: its Block advantage and size (S-10)."""
 
@@ -186,6 +307,9 @@ class Combatant(Frozen):
     off_hand: Name | None = None
     shield: Name | None = None
     armour: tuple[Name, ...] = Field(default=(), max_length=LIST_MAX)
+    # Attacks an Action adds beyond one per weapon held, from skills, abilities or enchants
+    # (SA-46); a player character stays within 4-3-2 (S-17).
+    extra_attacks: int = Field(default=0, ge=0, le=3)
 
     def stat(self, stat: Stat) -> int:
         """A stat's value; ``INIT`` is the Initiative stat."""
@@ -216,6 +340,7 @@ class CatalogFile(Frozen):
     armour: tuple[ArmourPiece, ...] = ()
     characters: tuple[Combatant, ...] = ()
     monsters: tuple[Combatant, ...] = ()
+    powers: tuple[PowerEntry, ...] = ()
 
 
 def validation_sentence(error: ValidationError, what: str) -> str:
@@ -266,6 +391,7 @@ class Catalog:
         self.shields: dict[str, Shield] = {}
         self.armour: dict[str, ArmourPiece] = {}
         self.combatants: dict[str, Combatant] = {}
+        self.powers: dict[str, PowerEntry] = {}
         for file in files:
             self._add(file)
 
@@ -275,6 +401,7 @@ class Catalog:
         self.armour.update({a.name.lower(): a for a in file.armour})
         sheets = (*file.characters, *file.monsters)
         self.combatants.update({c.name.lower(): c for c in sheets})
+        self.powers.update({w.name.lower(): w for w in file.powers})
 
     def weapon(self, name: str) -> Weapon:
         """Look a weapon up, with a clear error naming the known ones."""
@@ -292,10 +419,18 @@ class Catalog:
         """Look a character or monster up."""
         return _lookup(self.combatants, name, "character or monster")
 
+    def power(self, name: str) -> PowerEntry:
+        """Look a power up (SA-60)."""
+        return _lookup(self.powers, name, "power")
+
+    def find_power(self, name: str) -> PowerEntry | None:
+        """A power by name, or None when the catalogue has none by that name."""
+        return self.powers.get(name.lower())
+
     def extended(self, file: CatalogFile, what: str = "catalogue") -> Catalog:
         """A catalogue with ``file``'s entries added (replacing same-named ones), checked."""
         merged = Catalog()
-        for table in ("weapons", "shields", "armour", "combatants"):
+        for table in ("weapons", "shields", "armour", "combatants", "powers"):
             setattr(merged, table, dict(getattr(self, table)))
         merged._add(file)
         merged.check_references(what)
@@ -325,12 +460,19 @@ def _equipment(sheet: Combatant) -> Iterable[tuple[str, str, str]]:
         yield f"armour.{index}", piece, "armour"
 
 
-DATA_FILES = ("weapons.json", "shields.json", "armour.json", "characters.json", "monsters.json")
+DATA_FILES = (
+    "weapons.json",
+    "shields.json",
+    "armour.json",
+    "powers.json",
+    "characters.json",
+    "monsters.json",
+)
 
 
 @cache
 def builtin_catalog() -> Catalog:
-    """The shipped weapons, shields, armour, characters and monsters."""
+    """The shipped weapons, shields, armour, powers, characters and monsters."""
     files = []
     for name in DATA_FILES:
         text = resources.files("tableside.strife").joinpath("data", name).read_text("utf-8")

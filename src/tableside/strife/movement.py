@@ -40,7 +40,7 @@ class Leg:
 
     def __post_init__(self) -> None:
         if self.inches < 0:
-            raise RulesError(f"A leg of movement cannot be {self.inches} inches long.")
+            raise RulesError(f"A leg of movement cannot be {float(self.inches):g} inches long.")
 
 
 def inch_cost(leg: Leg) -> int:
@@ -86,7 +86,8 @@ def check_path(
     cost = path_cost(legs, conditions)
     if cost > movement:
         raise RulesError(
-            f"This path costs {cost} inches of movement but Movement is {movement} (S-6)."
+            f"This path costs {float(cost):.1f} inches of movement but Movement is {movement} "
+            "(S-6)."
         )
     return cost
 

@@ -30,7 +30,7 @@ PLAYER_ACTORS: dict[str, dict[str, str]] = {
         "carry_over": "id", "break_free": "id", "interpose": "id",
     },
     "strife-combat": {
-        "attack": "attacker", "aoo": "attacker", "cast": "caster", "move": "id",
+        "attack": "attacker", "aoo": "attacker", "cast": "caster", "move": "id", "disengage": "id",
         "bottom": "id", "instant": "id", "whole_turn": "id", "roll_with_the_blow": "id",
         "hide": "id",
     },

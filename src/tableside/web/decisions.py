@@ -11,7 +11,8 @@ the :class:`TablePolicy` of its sender says:
 - given by a player who does not own it: refused (403), nothing written -- except a player's
   proposal of modifiers (``approve``), which asks the Host (D-4), or stands when the table trusts
   players with modifiers (``trust_modifiers``);
-- not given, and the sender owns it: KEEP (the arguments the owner sent stand);
+- not given, and the sender owns it: KEEP (the arguments the owner sent stand), except a stage
+  of physical dice, which its roller enters when it comes (D-6): it is asked;
 - not given, owned by the Host, with the encounter's NPCs deciding automatically: TAKE (D-5);
 - otherwise: ASK its owner, with the deadline ``now + decision_timeout`` (None: wait, D-5).
 
@@ -28,6 +29,8 @@ from dataclasses import dataclass, field
 from tableside.encounter.decisions import APPROVE, Ask, Choice, Policy, Request
 from tableside.store.tables import DecisionSettings, Seat
 from tableside.web.auth import ForbiddenError, Principal
+
+DICE = "dice"  # a stage of physical dice: asked of its roller even when it sent the command (D-6)
 
 # How a choice reads in a refusal, by kind: "How Aldric reacts is Aldric's player's choice."
 CHOICE_WORDS: dict[str, str] = {
@@ -144,7 +147,7 @@ class TablePolicy:
                     return Ask(Policy.KEEP)
                 return Ask(Policy.ASK, self.deadline())
             raise ForbiddenError(refusal(choice, self.seats))
-        if self.owns(choice):
+        if self.owns(choice) and choice.kind != DICE:
             return Ask(Policy.KEEP)
         npc = owner_seat(choice, self.seats) is None
         if npc and self.settings.npcs_decide == "auto":

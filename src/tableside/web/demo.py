@@ -5,6 +5,10 @@ the holy and one for the fallen side. The fight (Realm of Strife) is the golden 
 two heroes against three monsters, begun with the heroes' ambush, with one seat per side. Every
 seat's join link opens the table, where both encounters are listed; the Host's page of each is
 printed too. The seeds are fixed, so the server's dice are the same on every run.
+
+Serving the demo again on the same database reuses the demo table, its encounters as they were
+left and its seats, with new links: the Host's and every seat's token are replaced (the old
+links stop working), since only their hashes are stored.
 """
 
 from __future__ import annotations
@@ -14,10 +18,12 @@ from typing import Any
 
 from tableside.encounter.log import Command
 from tableside.encounter.roster import FOUR_AGAINST_FOUR, add_commands
+from tableside.store import tables
 from tableside.web.auth import Principal
 from tableside.web.table import WebTable
 
 DEMO_SEED = 7
+TABLE_NAME = "Demo table"
 WAR_NAME = "Skirmish at the ford"
 FIGHT_SEED = 44
 FIGHT_NAME = "Ambush at the mill"
@@ -53,9 +59,38 @@ class DemoLinks:
     fight_links: dict[str, str]
 
 
+def open_demo(table: WebTable) -> DemoLinks:
+    """The demo table left by an earlier run, with new links, or a new one (see the module)."""
+    for table_id in tables.tables_named(table.store, TABLE_NAME):
+        found = reuse_demo(table, table_id)
+        if found is not None:
+            return found
+    return create_demo(table)
+
+
+def reuse_demo(table: WebTable, table_id: int) -> DemoLinks | None:
+    """New links to an earlier demo table, if it still has its War and its fight."""
+    host = Principal(table_id, None)
+    names = {
+        table.store.encounter(i).name: i for i in tables.table_encounters(table.store, table_id)
+    }
+    if WAR_NAME not in names or FIGHT_NAME not in names:
+        return None
+    host_token = table.rotate_host(host, table_id)
+    war_links: dict[str, str] = {}
+    fight_links: dict[str, str] = {}
+    for seat in tables.seats(table.store, table_id):
+        rotated, token = table.rotate_player(host, table_id, seat.id)
+        links = fight_links if rotated.name.endswith("' player") else war_links
+        links[rotated.name] = f"/join/{token}"
+    war_id, fight_id = names[WAR_NAME], names[FIGHT_NAME]
+    return DemoLinks(table_id, war_id, page(table_id, war_id, host_token), war_links, fight_id,
+                     page(table_id, fight_id, host_token), fight_links)  # fmt: skip
+
+
 def create_demo(table: WebTable) -> DemoLinks:
     """Create the demo table, its War and its fight, each under way, with one seat per side."""
-    table_id, host_token = table.create_table("Demo table")
+    table_id, host_token = table.create_table(TABLE_NAME)
     host = Principal(table_id, None)
     war = table.create_encounter(host, table_id, "majesty-war", WAR_NAME, DEMO_SEED)
     for command in [*add_commands(), Command("next")]:

@@ -492,8 +492,8 @@ PUBLIC_REFUSALS: tuple[re.Pattern[str], ...] = tuple(
         r"^An Adjustment moves a die by 1 up or down, not by -?\d+\.$",
         r"^Die \d+ cannot be adjusted to -?\d+(; faces stay within 1–12|: it is locked by an "
         r"Epic roll \(M-9\))\.$",
-        r"^(?P<who>\S+) cannot [^:]+ for \d+ AP: it is \S+ Turn and (?P=who) has -?\d+ AP and "
-        r"-?\d+ Readied AP\.$",
+        r"^(?P<who>\S+) cannot [^:]+ for \d+ AP: it is \S+ Turn and (?P=who) has -?\d+ AP "
+        r"(\(\d+ wasted by Falter this Turn, M-34\) )?and -?\d+ Readied AP\.$",
         r"^(?P<who>\S+) is Grappling \S+ and may Strike another Target only with at least 40 more "
         r"Might \(M-37\)\.$",
         r'^\S+ is [\d.]+" away, beyond the range of .+ \([\d.]+"\)\.$',
@@ -545,7 +545,7 @@ REQUEST_PUBLIC = frozenset(
     {"id", "kind", "combatant", "path", "options", "suggested", "given", "prompt", "free", "key",
      "deadline", "waiting_for", "mine", "seq", "command"}
 )  # fmt: skip
-OPTION_PUBLIC = frozenset({"value", "label", "count", "sides"})  # a dice stage's dice (D-6)
+OPTION_PUBLIC = frozenset({"value", "label", "count", "sides"})  # a dice stage's dice are public
 ANSWER_DATA_PUBLIC = frozenset({"answer", "requests", "outcome"})
 
 
@@ -581,7 +581,8 @@ def redact_request(
     if not hidden:
         return out
     reason = f"The odds follow values of {' and '.join(hidden)} that are secret to you."
-    proposal = request.get("kind") == "approve"  # built from the command's own arguments
+    # a proposal's words come from the command's own arguments, a dice stage's from its dice
+    proposal = request.get("kind") in ("approve", "dice")
     options = request.get("options")
     with_odds = False
     if isinstance(options, list):

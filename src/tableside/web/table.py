@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from tableside.encounter.decisions import PendingCommand, Request, check_answer
+from tableside.encounter.decisions import Ask, Choice, PendingCommand, Request, check_answer
 from tableside.encounter.engine import Encounter, command_rng
 from tableside.encounter.log import Command, LogRecord, RecordKind
 from tableside.encounter.views import fight_json, state_json
@@ -587,7 +587,7 @@ class WebTable:
             self._require_room(encounter)
         asker = None
         if getattr(encounter.game, "choices", None) is not None:
-            asker = self.policy(who, encounter_id, who.table_id)
+            asker = LazyAsker(lambda: self.policy(who, encounter_id, who.table_id))
         with self.refusals(who, encounter_id, encounter.game.name, encounter.state, command):
             record = encounter.execute(command, revision, exact, asker=asker)
         try:
@@ -745,6 +745,24 @@ class WebTable:
         with self.lock(encounter_id):
             self.live(encounter_id)
         return self.visible_after(who, encounter_id, 0)[0]
+
+
+class LazyAsker:
+    """A policy read from the store only when a command has a choice to judge.
+
+    A command without choices (``next``, ``move`` …) then costs no read of the seats or the
+    decision settings: it stays one read and one write (docs/web.md, Performance).
+    """
+
+    def __init__(self, build: Callable[[], TablePolicy]) -> None:
+        self.build = build
+        self.policy: TablePolicy | None = None
+
+    def __call__(self, choice: Choice) -> Ask:
+        """The verdict of the policy, read on the first call."""
+        if self.policy is None:
+            self.policy = self.build()
+        return self.policy(choice)
 
 
 def is_due(request: Request, now: float) -> bool:
