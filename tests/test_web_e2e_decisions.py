@@ -210,9 +210,9 @@ def test_d8_the_defenders_player_chooses_the_adjustments_on_their_own_screen(
     adjust = next(p for p in holy.panels() if p["kind"] == "adjustments")
     assert adjust["title"] == "Your decision: Watcher's Adjustments"
     assert adjust["dice"][0].startswith("Dice rolled:")
-    assert [b.split(":")[0] for b in adjust["buttons"]] == ["best", "none"]
+    assert [b.split(":")[0] for b in adjust["buttons"]][:2] == ["best", "none"]
     assert adjust["suggested"] and adjust["suggested"][0].startswith("best")
-    assert all("final dice:" in d for d in adjust["dice"][1:])
+    assert all("final dice:" in d for d in adjust["dice"][1:]) and len(adjust["dice"]) >= 3
     host.wait("the Host's view of every decision", lambda s: len(s.panels()) == 2)
     assert host.panels()[0]["title"].startswith("Answer for Watcher's player")
     assert_accessible(holy.driver)
