@@ -505,6 +505,8 @@ def build_world(probe: Probe) -> World:
         probe.tokens[name] = seat["token"]
     probe.host("POST", f"/api/encounters/{world.war}/commands", {"kind": "next", "args": {}})
     probe.host("POST", f"/api/encounters/{world.fight}/commands", {"kind": "start", "args": {}})
+    for eid in (world.war, world.fight):  # the NPCs' choices take their suggestions (D-5)
+        probe.host("PUT", f"/api/encounters/{eid}/settings", {"npcs_decide": "auto"})
     made = probe.host("POST", "/api/tables", {"name": "Inn"})
     world.tid2, probe.tokens["eve"] = made["id"], made["host_token"]
     world.war2 = probe.host(
@@ -530,8 +532,22 @@ def build_world(probe: Probe) -> World:
     return world
 
 
+def settle(probe: Probe, eid: int, approve: str = "reject") -> None:
+    """The Host answers every open decision: a proposal with ``approve``, others as suggested."""
+    for _ in range(12):
+        found = probe.host("GET", f"/api/encounters/{eid}/decisions")["decisions"]
+        if not found:
+            return
+        asked = found[0]
+        choice = approve if asked["kind"] == "approve" else asked["suggested"]
+        probe.host("POST", f"/api/encounters/{eid}/decisions/{asked['id']}", {"choice": choice})
+    raise AssertionError(f"encounter {eid} still waits after twelve answers")
+
+
 def turn_of(probe: Probe, eid: int, combatant: str, extra: list[dict[str, Any]]) -> None:
-    """The Host passes Turns until ``combatant`` holds one, then sends ``extra`` commands."""
+    """The Host settles what waits (D-1), passes Turns until ``combatant`` holds one, then sends
+    ``extra`` commands."""
+    settle(probe, eid)
     for _ in range(12):
         state = probe.host("GET", f"/api/encounters/{eid}")["state"]
         if state.get("current") == combatant or state.get("ended"):

@@ -48,6 +48,7 @@ from hostile import (
     build_world,
     json_body,
     long_inputs,
+    settle,
     strong_leaks,
     turn_of,
 )
@@ -200,12 +201,14 @@ def war_secrets_reached(probe: Probe, world: World) -> None:
         {"kind": "strike", "args": {**strike, "mode": "explicit", "steps": steps}},
         "too many",
     )
-    post(
+    proposal = post(
         probe,
         api(war, "/commands"),
-        {"kind": "strike", "args": {**strike, "mode": "best", "striker_adjustments": 2, "boon": 2}},
-        "best Strike",
+        {"kind": "strike", "args": {**strike, "striker_adjustments": 2, "boon": 2}},
+        "best Strike, proposing Boon and Adjustments (D-4)",
     )
+    if proposal is not None and proposal.status == 202:  # the Host approves Ann's proposal
+        settle(probe, war, "approve")
     turn_of(probe, war, "Herald", HERALD_READY)
     post(probe, api(war, "/commands"), {"kind": "stance", "args": {"id": "Herald"}}, "stance")
     interpose = {"id": "Herald", "striker": "Boss", "defender": "Ward"}
@@ -511,6 +514,13 @@ def endpoints(world: World, eve: bool) -> st.SearchStrategy[tuple[str, str, Any]
         ("POST", api(war, "/redo"), {"revision": 3}),
         ("PUT", api(war, "/secrets"), {"npcs_secret": False}),
         ("PUT", api(war, "/secrets/Boss"), {"secret": False}),
+        ("GET", api(war, "/decisions"), None),
+        ("GET", api(fight, "/decisions"), None),
+        ("POST", api(war, "/decisions/0.0"), {"choice": "approve"}),
+        ("POST", api(fight, "/decisions/1.0"), {"choice": None}),
+        ("GET", api(war, "/settings"), None),
+        ("PUT", api(fight, "/settings"), {"trust_modifiers": True}),
+        ("PUT", api(war, "/settings"), {"decision_timeout": 5}),
         ("GET", "/", None),
         ("GET", f"/tables/{tid}", None),
         ("GET", f"/tables/{tid}/encounters/{war}", None),

@@ -88,6 +88,12 @@ def seat(client: TestClient, tid: int, host: dict[str, str], name: str, chars: l
     return token
 
 
+def npcs_decide(client: TestClient, eid: int, host: dict[str, str]) -> None:
+    """The NPCs' choices take their suggestions (D-5): a player's Strike on one resolves."""
+    r = client.put(f"/api/encounters/{eid}/settings", headers=host, json={"npcs_decide": "auto"})
+    assert r.status_code == 200, r.text
+
+
 @pytest.fixture
 def war(client: TestClient) -> War:
     r = client.post("/api/tables", json={"name": "Friday"}).json()
@@ -95,6 +101,7 @@ def war(client: TestClient) -> War:
     host = auth(host_token)
     new = {"game": "majesty-war", "name": "Ford", "seed": 3}
     eid = client.post(f"/api/tables/{tid}/encounters", headers=host, json=new).json()["id"]
+    npcs_decide(client, eid, host)
     for body in ({"character": BOSS, "position": [1, 0, 0]}, {"character": HERALD}):
         r = client.post(f"/api/encounters/{eid}/characters", headers=host, json=body)
         assert r.status_code == 201, r.text
@@ -107,9 +114,9 @@ def war(client: TestClient) -> War:
 def fight_it_out(war: War) -> list[str]:
     """Boss strikes Herald, the player's Herald strikes Boss; every answer the player got."""
     war.command(war.host, "next")
-    war.command(war.host, "strike", striker="Boss", defender="Herald", **NONE)
+    war.command(war.host, "strike", striker="Boss", defender="Herald", **NONE, obstruction=0)
     war.command(war.host, "next")
-    answers = [war.command(war.ann, "strike", striker="Herald", defender="Boss", **NONE).text]
+    answers = [war.command(war.ann, "strike", striker="Herald", defender="Boss").text]
     answers.append(war.command(war.ann, "stance", id="Herald").text)
     return answers
 
@@ -268,6 +275,7 @@ def test_w2_a_secret_strife_models_hit_points_show_only_whether_it_is_down(
     tid, host = r["id"], auth(r["host_token"])
     new = {"game": "strife-combat", "name": "Ambush", "seed": 5}
     eid = client.post(f"/api/tables/{tid}/encounters", headers=host, json=new).json()["id"]
+    npcs_decide(client, eid, host)
     player = auth(seat(client, tid, host, "Al", ["Aldric"]))
     for body in ({"model": "Aldric", "side": "heroes"},
                  {"model": "Goblin", "side": "monsters", "position": [1, 0, 0]}):  # fmt: skip
@@ -338,9 +346,9 @@ def test_w5_the_war_scroll_shows_a_secret_combatants_turns_but_not_their_ap() ->
 
 def test_w6_w10_players_get_no_odds_or_previews_against_a_secret_npc(war: War) -> None:
     war.command(war.host, "next")
-    war.command(war.host, "strike", striker="Boss", defender="Herald", **NONE)
+    war.command(war.host, "strike", striker="Boss", defender="Herald", **NONE, obstruction=0)
     war.command(war.host, "next")
-    strike = {"kind": "strike", "args": {"striker": "Herald", "defender": "Boss", **NONE}}
+    strike = {"kind": "strike", "args": {"striker": "Herald", "defender": "Boss"}}
     r = war.client.post(war.api("/odds"), headers=war.ann, json=strike)
     assert r.status_code == 403 and "Boss" in r.json()["error"] and "secret" in r.json()["error"]
     assert war.client.post(war.api("/odds"), headers=war.host, json=strike).status_code == 200
@@ -371,6 +379,7 @@ def strife_ambush(
     tid, host = r["id"], auth(r["host_token"])
     new = {"game": "strife-combat", "name": "Ambush", "seed": 5}
     eid = client.post(f"/api/tables/{tid}/encounters", headers=host, json=new).json()["id"]
+    npcs_decide(client, eid, host)
     player = auth(seat(client, tid, host, "Al", ["Aldric"]))
     goblin = builtin_catalog().combatant("Goblin").model_dump(mode="json")
     brute = {**goblin, "name": "Brute", "hp": 4321, "hp_max": 4321, "ac": 83, **brute_values}
@@ -447,7 +456,7 @@ def test_w5_a_request_uses_the_secrecy_of_its_authorising_read_once(war: War) ->
 
 def test_w5_a_stream_reads_the_secrecy_anew_for_every_batch(war: War) -> None:
     war.command(war.host, "next")
-    war.command(war.host, "strike", striker="Boss", defender="Herald", **NONE)
+    war.command(war.host, "strike", striker="Boss", defender="Herald", **NONE, obstruction=0)
     who, _info = war.table.at_encounter(war.ann_token, war.eid)  # the stream's authorising read
     assert "4321" not in json.dumps(war.table.visible_after(who, war.eid, 0)[0])
     who, _info = war.table.at_encounter(war.ann_token, war.eid)  # its read is left unused here

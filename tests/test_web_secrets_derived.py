@@ -112,6 +112,8 @@ def war(client: TestClient) -> Table:
     host = auth(host_token)
     new = {"game": "majesty-war", "name": "Ford", "seed": 3}
     eid = client.post(f"/api/tables/{tid}/encounters", headers=host, json=new).json()["id"]
+    settings = {"npcs_decide": "auto"}  # Brute's choices take their suggestions (D-5)
+    assert client.put(f"/api/encounters/{eid}/settings", headers=host, json=settings).is_success
     for body in ({"character": BRUTE, "position": [1, 0, 0]}, {"character": HERALD},
                  {"character": SQUIRE, "position": [0, 1, 0]}):  # fmt: skip
         r = client.post(f"/api/encounters/{eid}/characters", headers=host, json=body)
@@ -147,14 +149,14 @@ def checks(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
 def play_it_out(war: Table) -> None:
     """A best Strike each way, a refusal, an interposition, breaking free, Falter, Poison."""
     war.turn_of("Brute")
-    war.host_does("strike", striker="Brute", defender="Herald", mode="best")
+    war.host_does("strike", striker="Brute", defender="Herald", mode="best", obstruction=0)
     war.host_does("apply_effect", id="Brute", effect="poison", amount=3)
     war.turn_of("Herald")
     war.host_does("host_set", id="Herald", field="ap", value=7)
-    answer = war.ann_does("strike", striker="Herald", defender="Brute", mode="best")
+    answer = war.ann_does("strike", striker="Herald", defender="Brute")  # Brute's mode (D-8)
     strike = next(e for e in answer["record"]["events"] if e["kind"] == "strike_resolved")
     assert strike["data"]["result"]["adjustments"], "the Guard gives Brute Adjustments"
-    # over-Adjusted: the steps name more Adjustments than a side holds (M-11, M-12)
+    # explicit steps from the player, though Brute has the surplus (M-11, M-12, D-8)
     host_log = war.client.get(war.api("/log"), headers=war.host).json()["records"]
     (held,) = [e["data"]["result"]["adjustments_available"] for e in host_log[-1]["events"]
                if e["kind"] == "strike_resolved"]  # fmt: skip
@@ -164,11 +166,9 @@ def play_it_out(war: Table) -> None:
         steps = [{"die": 0, "delta": 1, "side": side}] * count
         refused = war.send(war.ann, "strike", striker="Herald", defender="Brute",
                            mode="explicit", steps=steps)  # fmt: skip
-        assert refused.status_code == 400
-        assert refused.json()["error"] == (
-            f"Herald may not make {count} Adjustments against Brute: how many may be made "
-            "follows values that are secret to you (M-11, M-12)."
-        )
+        # Brute has the surplus, so how the Adjustments are used is the Host's (D-4, D-8)
+        assert refused.status_code == 403
+        assert refused.json()["error"] == "How Brute uses its Adjustments is the Host's choice."
     war.host_does("host_set", id="Herald", field="stance", value=True)
     war.ann_does("interpose", id="Herald", striker="Brute", defender="Squire")
     war.host_does("apply_effect", id="Herald", effect="grappled", by="Brute")

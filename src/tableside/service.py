@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from tableside.encounter.decisions import Asker
 from tableside.encounter.engine import Encounter, Game
 from tableside.encounter.log import Command, LogRecord
 from tableside.errors import TablesideError
@@ -72,10 +73,14 @@ def run_command(
     command: Command,
     expected_revision: int | None = None,
     game: str | None = None,
+    asker: Asker | None = None,
 ) -> tuple[Encounter[Any], LogRecord]:
-    """Decide and store one command; on refusal nothing is written."""
+    """Decide and store one command; on refusal nothing is written.
+
+    ``asker`` is the decisions' policy (D-1): None keeps the command's arguments.
+    """
     encounter = open_encounter(store, encounter_id, game)
-    record = encounter.execute(command, expected_revision)
+    record = encounter.execute(command, expected_revision, asker=asker)
     store.append(encounter_id, record)
     return encounter, record
 

@@ -27,6 +27,7 @@ from tableside.errors import DataError
 if TYPE_CHECKING:  # the store (SQLAlchemy) is imported when a command opens it
     from tableside.encounter.engine import Encounter
     from tableside.store import Store
+    from tableside.store.tables import Seat
 
 Db = Annotated[
     str | None,
@@ -76,32 +77,45 @@ def wide_console() -> Console:
 
 
 def report(
-    kind: EncounterKind, encounter: Encounter[Any], record: LogRecord, as_json: bool
+    kind: EncounterKind,
+    encounter: Encounter[Any],
+    record: LogRecord,
+    as_json: bool,
+    seats: tuple[Seat, ...] | None = None,
 ) -> None:
-    """Print what a command did and the encounter after it."""
+    """Print what a command did and the encounter after it (and what it waits for, D-1)."""
+    from tableside.cli.decide_cmds import pending_json, pending_lines
+
     state = kind.to_json(encounter.state, encounter.revision)
+    pending = pending_json(encounter.pending, seats)
     if as_json:
-        print_json({"record": record.to_json(), "state": state})
+        found = {"record": record.to_json(), "state": state}
+        print_json({**found, "pending": pending} if pending else found)
         return
     console = wide_console()
     console.print(record_head(record), markup=False)
     for event in record.events:
         console.print(f"  {event_text(event)}  [{event.rule or '-'}]", markup=False)
     console.print(kind.view(encounter.state, encounter.revision))
+    for line in pending_lines(pending):
+        console.print(line, markup=False)
 
 
 def run(kind: EncounterKind, db: str | None, encounter_id: int, command_kind: str,
         revision: int | None, as_json: bool, dice: str | None = None, /,
         **args: Any) -> None:  # fmt: skip
     """Run one command through the store and report it."""
+    from tableside.cli.decide_cmds import asker_for, seats_of
+
     with opened(db) as store:
         command = _service().command(
             command_kind, None if dice is None else parse_dice(dice), **args
         )
         encounter, record = _service().run_command(
-            store, encounter_id, command, revision, kind.game
+            store, encounter_id, command, revision, kind.game, asker_for(store, encounter_id)
         )
-    report(kind, encounter, record, as_json)
+        seats = seats_of(store, encounter_id) if encounter.pending is not None else None
+    report(kind, encounter, record, as_json, seats)
 
 
 def checked_import(store: Store, document: Any, game: str) -> int:
@@ -117,8 +131,11 @@ def checked_import(store: Store, document: Any, game: str) -> int:
 
 
 def add_common(app: typer.Typer, kind: EncounterKind) -> None:
-    """Register new, show, undo, redo, log, export and import for one game."""
+    """Register new, show, undo, redo, log, export, import and decide for one game."""
+    from tableside.cli.decide_cmds import add_decide
+
     noun = kind.noun
+    add_decide(app, kind)
 
     @app.command()
     def new(
@@ -137,13 +154,20 @@ def add_common(app: typer.Typer, kind: EncounterKind) -> None:
 
     @app.command()
     def show(encounter_id: EncounterId, db: Db = None, json_out: Json = False) -> None:
-        """The order of play and every participant's state."""
+        """The order of play, every participant's state, and the decisions it waits for."""
+        from tableside.cli.decide_cmds import pending_json, pending_lines, seats_of
+
         with opened(db) as store:
             encounter = _service().open_encounter(store, encounter_id, kind.game)
+            seats = seats_of(store, encounter_id) if encounter.pending is not None else None
+        pending = pending_json(encounter.pending, seats)
+        state = kind.to_json(encounter.state, encounter.revision)
         if json_out:
-            print_json(kind.to_json(encounter.state, encounter.revision))
+            print_json({**state, "pending": pending} if pending else state)
         else:
             wide_console().print(kind.view(encounter.state, encounter.revision))
+            for line in pending_lines(pending):
+                print(line)
 
     @app.command()
     def undo(encounter_id: EncounterId, db: Db = None, revision: Revision = None,
@@ -151,7 +175,7 @@ def add_common(app: typer.Typer, kind: EncounterKind) -> None:
         """Undo the last command in effect."""
         with opened(db) as store:
             encounter, record = _service().undo(store, encounter_id, revision, kind.game)
-        report(kind, encounter, record, json_out)
+        report(kind, encounter, record, json_out)  # undo withdraws a waiting command (D-3)
 
     @app.command()
     def redo(encounter_id: EncounterId, db: Db = None, revision: Revision = None,

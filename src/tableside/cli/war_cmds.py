@@ -145,17 +145,19 @@ def run_strike(db: str | None, encounter_id: int, revision: int | None, as_json:
                dice: str | None, /, **args: Any) -> None:  # fmt: skip
     """Run a strike; print one plain sentence, the full breakdown, then the events and state."""
     from tableside import service
+    from tableside.cli.decide_cmds import asker_for, seats_of
     from tableside.cli.parsing import parse_dice
 
     with encounter_cmds.opened(db) as store:
         command = service.command("strike", None if dice is None else parse_dice(dice), **args)
         encounter = service.open_encounter(store, encounter_id, WAR.game)
         before = encounter.state
-        record = encounter.execute(command, revision)
+        record = encounter.execute(command, revision, asker=asker_for(store, encounter_id))
         store.append(encounter_id, record)
-    if not as_json:
+        seats = seats_of(store, encounter_id) if encounter.pending is not None else None
+    if not as_json and record.events:
         print_strike(encounter.game, before, record)
-    encounter_cmds.report(WAR, encounter, record, as_json)
+    encounter_cmds.report(WAR, encounter, record, as_json, seats)
 
 
 def print_strike(game: Any, before: Any, record: LogRecord) -> None:

@@ -2,7 +2,8 @@
 
 The web table's tables, seats and hidden commands came with migration 0002; which combatants'
 values are secret from players, with 0003; the browsers' sessions (W-11), with 0004; a log
-record's ``data`` (a request's decisions or an answer's choice, D-1), with 0005.
+record's ``data`` (a request's decisions or an answer's choice, D-1), with 0005; an encounter's
+decision settings (D-4, D-5), with 0006.
 
 The Alembic migrations in ``migrations/versions`` build exactly these tables;
 ``tests/test_store.py`` checks that the migrated schema and these models agree.
@@ -164,6 +165,26 @@ class EncounterSecrecyRow(Base):
         autoincrement=False,
     )
     npcs_secret: Mapped[bool] = mapped_column(Boolean)
+
+
+class EncounterSettingsRow(Base):
+    """An encounter's decision settings (D-4, D-5); no row: the defaults.
+
+    ``decision_timeout`` NULL waits for every answer; else the seconds after which the
+    suggestion is taken. ``npcs_decide`` is ``ask`` (the Host is asked) or ``auto``.
+    """
+
+    __tablename__ = "encounter_settings"
+
+    encounter_id: Mapped[int] = mapped_column(
+        Integer,
+        ForeignKey("encounters.id", ondelete="CASCADE"),
+        primary_key=True,
+        autoincrement=False,
+    )
+    decision_timeout: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    npcs_decide: Mapped[str] = mapped_column(String(KIND_LENGTH))
+    trust_modifiers: Mapped[bool] = mapped_column(Boolean)
 
 
 class SecretValueRow(Base):

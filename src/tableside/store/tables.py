@@ -48,6 +48,7 @@ from tableside.store.models import (
     NAME_LENGTH,
     EncounterRow,
     EncounterSecrecyRow,
+    EncounterSettingsRow,
     GameTableRow,
     HiddenCommandRow,
     LogRecordRow,
@@ -609,6 +610,120 @@ def set_secret(store: Store, encounter_id: int, combatant: str, secret: bool | N
                     encounter_id=encounter_id, combatant=combatant, secret=secret
                 )
             )
+
+
+TIMEOUT_MIN = 5
+TIMEOUT_MAX = 3600
+NPCS_DECIDE = ("ask", "auto")
+
+
+@dataclass(frozen=True, slots=True)
+class DecisionSettings:
+    """An encounter's decision settings (docs/decisions.md, D-4 and D-5).
+
+    Attributes:
+        decision_timeout: Seconds after which an unanswered decision takes its suggestion
+            (D-5); None waits for the answer (the default).
+        npcs_decide: ``ask`` (the Host is asked for its NPCs' choices, the default) or
+            ``auto`` (the suggestion is taken at once).
+        trust_modifiers: A player's proposed modifiers apply without the Host's approval (D-4;
+            off by default).
+    """
+
+    decision_timeout: int | None = None
+    npcs_decide: str = "ask"
+    trust_modifiers: bool = False
+
+    def __post_init__(self) -> None:
+        """Refuse a setting out of range, naming it and the value."""
+        timeout = self.decision_timeout
+        if timeout is not None and (
+            isinstance(timeout, bool)
+            or not isinstance(timeout, int)
+            or not TIMEOUT_MIN <= timeout <= TIMEOUT_MAX
+        ):
+            raise DataError(
+                f"The decision timeout must be null (wait) or whole seconds from {TIMEOUT_MIN} "
+                f"to {TIMEOUT_MAX}, not {timeout!r}."
+            )
+        if self.npcs_decide not in NPCS_DECIDE:
+            raise DataError(f"npcs_decide must be 'ask' or 'auto', not {self.npcs_decide!r}.")
+        if not isinstance(self.trust_modifiers, bool):
+            raise DataError(f"trust_modifiers must be true or false, not {self.trust_modifiers!r}.")
+
+    def to_json(self) -> dict[str, Any]:
+        """Plain JSON (what ``GET /api/encounters/{eid}/settings`` answers)."""
+        return {
+            "decision_timeout": self.decision_timeout,
+            "npcs_decide": self.npcs_decide,
+            "trust_modifiers": self.trust_modifiers,
+        }
+
+
+def decision_settings(store: Store, encounter_id: int) -> DecisionSettings:
+    """The encounter's decision settings (the defaults when none are stored)."""
+    with store._read() as connection:
+        row = connection.execute(
+            select(
+                EncounterSettingsRow.decision_timeout,
+                EncounterSettingsRow.npcs_decide,
+                EncounterSettingsRow.trust_modifiers,
+            ).where(EncounterSettingsRow.encounter_id == encounter_id)
+        ).one_or_none()
+    if row is None:
+        return DecisionSettings()
+    return DecisionSettings(row[0], str(row[1]), bool(row[2]))
+
+
+def set_decision_settings(store: Store, encounter_id: int, settings: DecisionSettings) -> None:
+    """Store the encounter's decision settings (replacing any).
+
+    Raises:
+        UnknownEncounterError: No encounter has this id.
+    """
+    with store._write() as connection:
+        _require_encounter(connection, encounter_id)
+        connection.execute(
+            delete(EncounterSettingsRow).where(EncounterSettingsRow.encounter_id == encounter_id)
+        )
+        connection.execute(
+            insert(EncounterSettingsRow).values(
+                encounter_id=encounter_id,
+                decision_timeout=settings.decision_timeout,
+                npcs_decide=settings.npcs_decide,
+                trust_modifiers=settings.trust_modifiers,
+            )
+        )
+
+
+# A waiting encounter's last record is a request, an answer that left questions open, or the
+# redo of a withdrawn waiting command (D-5: the sweeper finds them after a restart).
+MAYBE_WAITING = ("request", "answer", "redo")
+
+
+def maybe_waiting(store: Store) -> list[int]:
+    """The table encounters whose last record may leave a command waiting, in one read.
+
+    An answer that resolved or withdrew its command is left out (its ``data`` says so); a redo
+    is kept (only the encounter, loaded, says whether it put a waiting command back).
+    """
+    with store._read() as connection:
+        rows = connection.execute(
+            select(LogRecordRow.encounter_id, LogRecordRow.kind, LogRecordRow.data)
+            .join(
+                EncounterRow,
+                (EncounterRow.id == LogRecordRow.encounter_id)
+                & (EncounterRow.revision == LogRecordRow.revision),
+            )
+            .join(TableEncounterRow, TableEncounterRow.encounter_id == EncounterRow.id)
+            .where(LogRecordRow.kind.in_(MAYBE_WAITING))
+        ).all()
+    found: list[int] = []
+    for encounter_id, kind, data in rows:
+        if kind == "answer" and isinstance(data, dict) and data.get("outcome"):
+            continue
+        found.append(int(encounter_id))
+    return sorted(found)
 
 
 def _require_encounter(connection: Connection, encounter_id: int) -> None:

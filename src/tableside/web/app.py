@@ -17,11 +17,12 @@ Host revokes and rotates tokens here too (W-12).
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Annotated, Any, Literal
 
-from fastapi import Depends, FastAPI, Header, Query, Request
+from fastapi import Depends, FastAPI, Header, Path, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
 from pydantic import BaseModel, ConfigDict, Field
@@ -35,6 +36,7 @@ from tableside.store import Store, UnknownEncounterError, tables
 from tableside.store.tables import UnknownSeatError, UnknownTableError
 from tableside.web import guards, play
 from tableside.web.auth import Credential, ForbiddenError, UnauthorisedError, credential
+from tableside.web.decisions import FightWaitingError, NoSuchDecisionError
 from tableside.web.hub import record_stream, watch
 from tableside.web.notify import Listener
 from tableside.web.pages import encounter_page
@@ -49,6 +51,9 @@ TokenQuery = Annotated[str | None, Query()]
 SEED = Field(default=None, ge=SEED_MIN, le=SEED_MAX)
 REVISION = Field(default=None, ge=0, le=SEED_MAX)
 LISTEN_POLL = 10.0
+LOG = logging.getLogger(__name__)
+SWEEP = 0.5  # seconds between the deadline sweeper's looks at waiting encounters (D-5)
+ADOPT_EVERY = 60  # sweeps between looks in the store for encounters waiting (other processes')
 
 
 class Body(BaseModel):
@@ -95,6 +100,20 @@ class PlayBody(Body):
     kind: str = Field(min_length=1, max_length=40)
     args: dict[str, Any] = Field(default_factory=dict)
     dice: list[DieFace] | None = Field(default=None, max_length=DICE_TYPED_MAX)
+
+
+class DecideBody(Body):
+    """POST /api/encounters/{eid}/decisions/{id}: the choice (one of the options' values)."""
+
+    choice: Any
+
+
+class SettingsBody(Body):
+    """PUT /api/encounters/{eid}/settings: the decision settings to change (D-4, D-5)."""
+
+    decision_timeout: int | None = Field(default=None, ge=5, le=3600)
+    npcs_decide: Literal["ask", "auto"] | None = None
+    trust_modifiers: Flag | None = None
 
 
 class StepBody(Body):
@@ -145,6 +164,7 @@ def create_app(
     poll: float = 1.0,
     listen_poll: float = LISTEN_POLL,
     limits: guards.Limits | None = None,
+    sweep_every: float = SWEEP,
 ) -> FastAPI:
     """The web table on the store at ``store_url`` (see :meth:`Store.open` for the default).
 
@@ -160,6 +180,7 @@ def create_app(
         listen_poll: The same while the PostgreSQL listener is connected (a fallback only).
         limits: The limits (W-13); None reads them from the environment
             (:meth:`~tableside.web.guards.Limits.from_env`).
+        sweep_every: Seconds between the deadline sweeper's looks (D-5, :func:`sweep`).
     """
     limits = guards.Limits.from_env() if limits is None else limits
     table = WebTable(Store.open(store_url), limits)
@@ -177,9 +198,11 @@ def create_app(
         watcher = asyncio.create_task(
             watch(table.notifier, lambda ids: tables.revisions(table.store, ids), stream_poll)
         )
+        sweeper = asyncio.create_task(sweep(table, sweep_every))
         try:
             yield
         finally:
+            sweeper.cancel()
             watcher.cancel()
             for running in listener:
                 await asyncio.to_thread(running.stop)
@@ -199,6 +222,8 @@ def create_app(
         (UnknownSeatError, 404),
         (UnauthorisedError, 401),
         (ForbiddenError, 403),
+        (NoSuchDecisionError, 404),
+        (FightWaitingError, 409),
     ]
     for kind, status in handlers:
         app.add_exception_handler(kind, refusal(status))
@@ -296,7 +321,38 @@ def add_api(app: FastAPI, table: WebTable) -> None:
         answer = table.execute(
             who, encounter_id, command, body.revision, body.hidden, body.exact_revision
         )
-        return JSONResponse(answer)
+        return JSONResponse(answer, status_code=202 if "pending" in answer else 200)
+
+    @app.get("/api/encounters/{encounter_id}/decisions")
+    def decisions(encounter_id: int, authorization: Authorization = None) -> JSONResponse:
+        who, _info = table.at_encounter(bearer(authorization), encounter_id)
+        return JSONResponse(table.decisions(who, encounter_id))
+
+    @app.post("/api/encounters/{encounter_id}/decisions/{decision}")
+    def decide(
+        encounter_id: int,
+        decision: Annotated[str, Path(min_length=1, max_length=40)],
+        body: DecideBody,
+        authorization: Authorization = None,
+    ) -> JSONResponse:
+        who, _info = table.at_encounter(bearer(authorization), encounter_id)
+        answer = table.answer_decision(who, encounter_id, decision, body.choice)
+        return JSONResponse(answer, status_code=202 if "pending" in answer else 200)
+
+    @app.get("/api/encounters/{encounter_id}/settings")
+    def show_settings(encounter_id: int, authorization: Authorization = None) -> JSONResponse:
+        who, _info = table.at_encounter(bearer(authorization), encounter_id)
+        return JSONResponse(table.settings(who, encounter_id))
+
+    @app.put("/api/encounters/{encounter_id}/settings")
+    def change_settings(
+        encounter_id: int, body: SettingsBody, authorization: Authorization = None
+    ) -> JSONResponse:
+        who, _info = table.at_encounter(bearer(authorization), encounter_id)
+        changes = body.model_dump(exclude_unset=True)
+        if changes.get("npcs_decide", "") is None or changes.get("trust_modifiers", 0) is None:
+            raise errors.DataError("npcs_decide and trust_modifiers cannot be null.")
+        return JSONResponse(table.set_settings(who, encounter_id, changes))
 
     @app.post("/api/encounters/{encounter_id}/undo")
     def undo(
@@ -313,6 +369,25 @@ def add_api(app: FastAPI, table: WebTable) -> None:
         who, _info = table.at_encounter(bearer(authorization), encounter_id)
         revision = body.revision if body else None
         return JSONResponse(table.step_back(who, encounter_id, revision, redo=True))
+
+
+async def sweep(table: WebTable, every: float) -> None:
+    """The deadline sweeper (D-5): expire overdue decisions about every ``every`` seconds.
+
+    It first loads the encounters that wait (so that, after a restart, a deadline that passed
+    is taken on its next tick), then looks in the store again every :data:`ADOPT_EVERY` sweeps
+    for encounters other processes left waiting. A failure is retried on the next tick.
+    """
+    ticks = 0
+    while True:
+        try:
+            if ticks % ADOPT_EVERY == 0:
+                await asyncio.to_thread(table.adopt_waiting)
+            await asyncio.to_thread(table.sweep)
+        except Exception:  # a store hiccup must not end the sweeper; the next tick retries
+            LOG.exception("The deadline sweeper failed; it tries again.")
+        ticks += 1
+        await asyncio.sleep(every)
 
 
 def add_stream(app: FastAPI, table: WebTable, poll: Callable[[], float]) -> None:

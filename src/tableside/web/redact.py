@@ -20,6 +20,7 @@ answer a player gets.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
@@ -125,6 +126,21 @@ DEFENDER_KEYS = frozenset(
      "wear", "additional_wear", "passion_triggers", "passion_applied"}
 )  # fmt: skip
 STRIKE_SCHEMA = "tableside/majesty-strike"
+# Realm of Strife attacks and casts: each side's own numbers are public when it is not secret.
+STRIFE_SCHEMAS = frozenset(
+    {"tableside/strife-attack", "tableside/strife-cast", "tableside/strife-combined-attack"}
+)
+# The acting side's numbers (its hit modifiers and total) and the defending side's (AC, Dodge,
+# resistance); the % effect rolls and conditions inflicted are dice and public conditions.
+ATTACKER_KEYS = frozenset(
+    {"precision", "modifiers", "modified", "physical_modifiers", "spirit_modifiers"}
+)
+TARGET_KEYS = frozenset({"ac", "dodge", "resistance"})
+# A Block or Parry: the table sees which, with what, the d20 and what it did (W-4).
+REACTION_PUBLIC = frozenset({"kind", "items", "roll", "result", "stopped", "disarmed",
+                             "item_damaged"})  # fmt: skip
+DAMAGE_PUBLIC = frozenset({"dice", "rolls", "basis"})
+DAMAGE_ATTACKER = frozenset({"strength_modifier", "flat", "crushing_blow", "crit_multiplier"})
 
 
 def secret_to(who: Principal, secrecy: Secrecy) -> IsSecret:
@@ -200,13 +216,15 @@ def order_entry(turn: Any, secret: IsSecret) -> Any:
 
 
 def redact_record(record: Json, secret: IsSecret) -> Json:
-    """A log record (command, undo or redo) as a player may see it."""
+    """A log record (command, undo, redo, request or answer) as a player may see it."""
     out = dict(record)
     command = record.get("command")
     if isinstance(command, Mapping):
         out["command"] = redact_command(command, secret)
     else:
         command = None
+    if isinstance(record.get("data"), Mapping):
+        out["data"] = redact_decision_data(record["data"], command, secret)
     if isinstance(record.get("events"), list):
         out["events"] = [redact_event(event, secret, command) for event in record["events"]]
     return out
@@ -328,6 +346,11 @@ def resolved(data: Mapping[str, Any], secret: IsSecret, opponent: object = None)
         shown = strike_sides(
             result, shown, secret(data.get("striker")), secret(data.get("defender"))
         )
+    elif result.get("schema") in STRIFE_SCHEMAS:
+        acting = secret(data.get("attacker", data.get("caster")))
+        shown = strife_sides(
+            result, shown, acting, secret(data.get("defender", data.get("target")))
+        )
     out["result"] = shown
     return out
 
@@ -345,6 +368,55 @@ def strike_sides(result: Mapping[str, Any], shown: Json, striker: bool, defender
     if "wear_to_striker" in result:
         shown["wear_to_striker"] = wear_view(result["wear_to_striker"], striker, defender)
     return shown
+
+
+def strife_sides(result: Mapping[str, Any], shown: Json, acting: bool, target: bool) -> Json:
+    """A Realm of Strife attack or cast: each open side's own numbers, every die (W-4).
+
+    ``acting`` and ``target`` say whether the attacker (caster) and the defender (target) are
+    secret. The open side's numbers are shown (a player's own hit modifiers, AC, Dodge, reaction
+    total and damage taken); the Block or Parry, the damage dice and the % effects are dice and
+    what they did, public whoever rolls them.
+    """
+    out = dict(shown)
+    for keys, side_secret in ((ATTACKER_KEYS, acting), (TARGET_KEYS, target)):
+        if not side_secret:
+            out.update({key: result[key] for key in keys if key in result})
+    if isinstance(result.get("reaction"), Mapping):
+        out["reaction"] = reaction_view(result["reaction"], target)
+    for key in ("damage", "physical_damage", "spirit_damage"):
+        if isinstance(result.get(key), Mapping):
+            out[key] = damage_view(result[key], acting, target)
+    if isinstance(result.get("effects"), list):
+        out["effects"] = list(result["effects"])
+    return out
+
+
+def reaction_view(reaction: Mapping[str, Any], secret_defender: bool) -> Json:
+    """A Block or Parry: whole, or without a secret defender's values and total (W-4)."""
+    return dict(reaction) if not secret_defender else keep(reaction, REACTION_PUBLIC)
+
+
+def damage_view(damage: Mapping[str, Any], acting: bool, target: bool) -> Json:
+    """Damage: the dice always; the attacker's modifiers, the total and absorption by side (W-4).
+
+    The total is the defender's loss, shown when the defender is open; a secret defender's
+    absorption hides it. The labelled parts are shown when the attacker is open, without the
+    absorbed part of a secret defender (the rest is the attacker's own arithmetic).
+    """
+    public = set(DAMAGE_PUBLIC)
+    if not acting:
+        public |= DAMAGE_ATTACKER
+    if not target:
+        public |= {"absorbed", "total"}
+    out = keep(damage, frozenset(public))
+    if not acting and isinstance(damage.get("parts"), list):
+        out["parts"] = [
+            part
+            for part in damage["parts"]
+            if not (target and str(part.get("label", "")).startswith("absorbed"))
+        ]
+    return out
 
 
 def wear_view(line: Any, taker: bool, dealer: bool) -> Any:
@@ -464,6 +536,98 @@ def public_refusal(sentence: str, kind: str, actor: object, hidden: Sequence[str
         f"The rules refuse {who}'s {kind} here, for a reason that follows values of {names} "
         "that are secret to you."
     )
+
+
+# --- decisions (D-1, D-5) ------------------------------------------------------------------------
+
+# A request's keys a player always sees; its options keep only their value and label (W-4).
+REQUEST_PUBLIC = frozenset(
+    {"id", "kind", "combatant", "path", "options", "suggested", "given", "prompt", "free", "key",
+     "deadline", "waiting_for", "mine", "seq", "command"}
+)  # fmt: skip
+OPTION_PUBLIC = frozenset({"value", "label", "count", "sides"})  # a dice stage's dice are public
+ANSWER_DATA_PUBLIC = frozenset({"answer", "requests", "outcome"})
+
+
+def command_sides(command: Mapping[str, Any] | None) -> list[object]:
+    """The combatants a command's arguments name as a side (its actor, defender, target …)."""
+    args = command.get("args") if command is not None else None
+    if not isinstance(args, Mapping):
+        return []
+    named: list[object] = [args.get(key) for key in SUBJECT_KEYS]
+    for value in args.values():
+        if isinstance(value, list):
+            for item in value:
+                if isinstance(item, Mapping):
+                    named += [item.get(key) for key in SUBJECT_KEYS]
+                elif isinstance(item, str):
+                    named.append(item)
+    return [n for n in named if isinstance(n, str)]
+
+
+def redact_request(
+    request: Mapping[str, Any], command: Mapping[str, Any] | None, secret: IsSecret
+) -> Json:
+    """A decision as a player may see it (D-5, W-4).
+
+    When the command or the choice involves a combatant secret to the player (the other side
+    of an attack or Strike), the options lose their odds (``odds`` null, with ``odds_hidden``
+    saying why) and any other key but their value and label, texts with numbers are shown as
+    :func:`public_text`, and a suggestion that follows the odds is not shown (null).
+    """
+    out = {k: v if k in REQUEST_PUBLIC else conceal(v) for k, v in request.items()}
+    sides = [*command_sides(command), request.get("combatant")]
+    hidden = [s for s in dict.fromkeys(sides) if isinstance(s, str) and secret(s)]
+    if not hidden:
+        return out
+    reason = f"The odds follow values of {' and '.join(hidden)} that are secret to you."
+    # a proposal's words come from the command's own arguments, a dice stage's from its dice
+    proposal = request.get("kind") in ("approve", "dice")
+    options = request.get("options")
+    with_odds = False
+    if isinstance(options, list):
+        shown: list[Any] = []
+        for option in options:
+            if not isinstance(option, Mapping):
+                shown.append(conceal(option))
+                continue
+            view = {k: v for k, v in option.items() if k in OPTION_PUBLIC}
+            if not proposal and "label" in view:
+                label = public_text(view["label"])
+                view["label"] = label if label != SECRET else plain_value(view.get("value"))
+            if any(k not in OPTION_PUBLIC for k in option):
+                with_odds = True
+                view["odds"] = None
+                view["odds_hidden"] = reason
+            shown.append(view)
+        out["options"] = shown
+    if not proposal and "prompt" in out:
+        out["prompt"] = public_text(out["prompt"])
+    if with_odds:
+        out["suggested"] = None
+        out["suggested_hidden"] = reason
+    return out
+
+
+def plain_value(value: Any) -> str:
+    """An option's value as its label, when its own label tells secret numbers."""
+    if isinstance(value, str):
+        return value
+    return json.dumps(value, sort_keys=True)
+
+
+def redact_decision_data(
+    data: Mapping[str, Any], command: Mapping[str, Any] | None, secret: IsSecret
+) -> Json:
+    """A request's or answer's ``data`` as a player may see it: its requests redacted."""
+    out = {k: v if k in ANSWER_DATA_PUBLIC else conceal(v) for k, v in data.items()}
+    requests = data.get("requests")
+    if isinstance(requests, list):
+        out["requests"] = [
+            redact_request(r, command, secret) if isinstance(r, Mapping) else conceal(r)
+            for r in requests
+        ]
+    return out
 
 
 SPECIAL: dict[str, Callable[[Mapping[str, Any], IsSecret], Json]] = {

@@ -19,12 +19,14 @@ from __future__ import annotations
 
 import secrets
 import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from tableside.encounter.engine import Encounter
-from tableside.encounter.log import Command, LogRecord
+from tableside.encounter.decisions import Ask, Choice, PendingCommand, Request, check_answer
+from tableside.encounter.engine import Encounter, command_rng
+from tableside.encounter.log import Command, LogRecord, RecordKind
 from tableside.encounter.views import fight_json, state_json
 from tableside.errors import DataError, StaleRevisionError, TablesideError
 from tableside.service import game_for, open_encounter
@@ -42,12 +44,22 @@ from tableside.web.auth import (
     require_host,
     token_hash,
 )
+from tableside.web.decisions import (
+    FightWaitingError,
+    NoSuchDecisionError,
+    TablePolicy,
+    may_answer,
+    refusal,
+    waiting_for,
+)
 from tableside.web.guards import Limits, RateWindow, StreamSlots, TooLargeError
 from tableside.web.hub import Notifier
 from tableside.web.redact import (
     IsSecret,
     public_refusal,
+    redact_command,
     redact_record,
+    redact_request,
     redact_state,
     secret_to,
 )
@@ -102,6 +114,8 @@ class WebTable:
         self._live: dict[int, Encounter[Any]] = {}
         self._seen = threading.local()  # this request's read: (encounter id, stored revision)
         self._secrecy = threading.local()  # this request's read: (who, encounter id, Secrecy)
+        self.clock: Callable[[], float] = time.time  # deadlines' clock (D-5); tests move it
+        self._stuck: set[tuple[int, int]] = set()  # (encounter, revision): a refused suggestion
 
     def live(self, encounter_id: int) -> Encounter[Any]:
         """The encounter kept in memory, re-read only when the store has moved past it.
@@ -125,7 +139,204 @@ class WebTable:
             self._live[encounter_id] = cached
         elif cached.revision < stored:
             self._catch_up(encounter_id, cached)
+        if overdue(cached, self.clock()) and (encounter_id, cached.revision) not in self._stuck:
+            self._expire(encounter_id, cached)
         return cached
+
+    # -- decisions (D-1 … D-5, docs/decisions.md) ---------------------------------------
+
+    def policy(
+        self,
+        who: Principal | None,
+        encounter_id: int,
+        table_id: int,
+        vetted: frozenset[str] = frozenset(),
+    ) -> TablePolicy:
+        """The decision policy of ``who`` (None: the table itself) in this encounter, now."""
+        seats = tuple(tables.seats(self.store, table_id))
+        settings = tables.decision_settings(self.store, encounter_id)
+        return TablePolicy(who, seats, settings, self.clock(), vetted)
+
+    def _expire(self, encounter_id: int, encounter: Encounter[Any]) -> None:
+        """Take the suggestion of every overdue decision (D-5), stored and announced.
+
+        Call with the encounter's lock held. A suggestion the rules refuse is left open (the
+        Host answers it, or undoes the command), so a read never fails on it.
+        """
+        table_id = tables.table_of(self.store, encounter_id)
+        if table_id is None:
+            return
+        asker = self.policy(None, encounter_id, table_id)
+        written = False
+        try:
+            while encounter.pending is not None:
+                now = self.clock()
+                due = [r for r in encounter.pending.open if is_due(r, now)]
+                if not due:
+                    break
+                record = encounter.answer(due[0].id, due[0].choice.suggested, "timeout", asker)
+                try:
+                    tables.append(self.store, encounter_id, record)
+                except BaseException:
+                    self.forget(encounter_id)
+                    raise
+                written = True
+        except TablesideError:
+            self._stuck.add((encounter_id, encounter.revision))
+        finally:
+            if written:
+                self.notifier.publish(encounter_id)
+
+    def sweep(self) -> int:
+        """Expire the overdue decisions of this process's live encounters (D-5).
+
+        The application's lifespan calls it about every half second. Returns how many records
+        it wrote.
+        """
+        now = self.clock()
+        done = 0
+        for encounter_id, cached in list(self._live.items()):
+            if not overdue(cached, now) or (encounter_id, cached.revision) in self._stuck:
+                continue
+            with self.lock(encounter_id):
+                before = self._live.get(encounter_id)
+                encounter = self.live(encounter_id)
+                done += encounter.revision - (before.revision if before else 0)
+        return done
+
+    def adopt_waiting(self) -> list[int]:
+        """Load the encounters that wait for a decision (after a restart), for the sweeper."""
+        found: list[int] = []
+        for encounter_id in tables.maybe_waiting(self.store):
+            with self.lock(encounter_id):
+                encounter = self.live(encounter_id)
+                if encounter.pending is not None:
+                    found.append(encounter_id)
+        return found
+
+    def require_not_waiting(self, who: Principal, encounter_id: int, what: str) -> None:
+        """Refuse a command (or redo) while the fight waits for a decision (409, D-3)."""
+        encounter = self._live.get(encounter_id)
+        pending = None if encounter is None else encounter.pending
+        if pending is None:
+            return
+        names = self.waiting_names(who, encounter_id, pending)
+        raise FightWaitingError(
+            f"The fight is waiting for {names}; {what} waits until it is answered "
+            "(or the Host undoes the waiting command)."
+        )
+
+    def waiting_names(self, who: Principal, encounter_id: int, pending: PendingCommand) -> str:
+        """Who the fight waits for, in words (a hidden command's: the Host, to players)."""
+        if not who.is_host and pending.seq in tables.hidden_seqs(self.store, encounter_id):
+            return "the Host"
+        seats = tables.seats(self.store, who.table_id)
+        return "; ".join(waiting_for(r, seats) for r in pending.open) or "an answer"
+
+    def vetted(self, encounter: Encounter[Any], pending: PendingCommand) -> frozenset[str]:
+        """The choices the waiting command made as it was sent (they stood then)."""
+        chooser = getattr(encounter.game, "choices", None)
+        if chooser is None:
+            return frozenset()
+        rng = command_rng(encounter.seed, pending.seq, pending.command)
+        listed = chooser(encounter.state, pending.command, rng)
+        return frozenset(c.name for c in listed if c.given)
+
+    def answer_decision(
+        self, who: Principal, encounter_id: int, request_id: str, value: Any
+    ) -> dict[str, Any]:
+        """Answer one open decision as ``who`` (its owner, or the Host); stored and announced.
+
+        Refused with nothing written: a decision that is not open (404), someone else's
+        (403), a value that is not one of its options or that the rules refuse (400).
+        """
+        with self.lock(encounter_id):
+            encounter = self.live(encounter_id)
+            pending = encounter.pending
+            request = find_open(pending, request_id)
+            seats = tables.seats(self.store, who.table_id)
+            if not may_answer(who, request.choice, seats):
+                raise ForbiddenError(refusal(request.choice, seats))
+            assert pending is not None
+            check_answer(request, value)
+            asker = self.policy(who, encounter_id, who.table_id, self.vetted(encounter, pending))
+            by = "host" if who.seat is None else f"seat:{who.seat.id}"
+            game = encounter.game.name
+            with self.refusals(who, encounter_id, game, encounter.state, pending.command):
+                record = encounter.answer(request_id, value, by, asker)
+            try:
+                tables.append(self.store, encounter_id, record)
+            except BaseException:
+                self.forget(encounter_id)
+                raise
+        self.notifier.publish(encounter_id)
+        seqs = tables.hidden_seqs(self.store, encounter_id)
+        return self.answer(who, encounter_id, record_view(record, seqs), state_view(encounter),
+                           encounter)  # fmt: skip
+
+    def settings(self, who: Principal, encounter_id: int) -> dict[str, Any]:
+        """The encounter's decision settings (the Host's, D-4 and D-5)."""
+        require_host(who, "see the decision settings")
+        return tables.decision_settings(self.store, encounter_id).to_json()
+
+    def set_settings(
+        self, who: Principal, encounter_id: int, changes: dict[str, Any]
+    ) -> dict[str, Any]:
+        """Change some of the encounter's decision settings (the Host's); the new settings.
+
+        A question already asked keeps its deadline; the new timeout counts for the next.
+        """
+        require_host(who, "change the decision settings")
+        current = tables.decision_settings(self.store, encounter_id).to_json()
+        settings = tables.DecisionSettings(**{**current, **changes})
+        tables.set_decision_settings(self.store, encounter_id, settings)
+        return settings.to_json()
+
+    def decisions(self, who: Principal, encounter_id: int) -> dict[str, Any]:
+        """The open decisions ``who`` may answer, and who the fight waits for (everyone sees)."""
+        with self.lock(encounter_id):
+            pending = self.live(encounter_id).pending
+        if pending is None:
+            return {"decisions": [], "waiting": []}
+        return {
+            "decisions": self.pending_view(who, encounter_id, pending, only_mine=True),
+            "waiting": self.waiting_view(who, encounter_id, pending),
+        }
+
+    def pending_view(
+        self, who: Principal, encounter_id: int, pending: PendingCommand, only_mine: bool
+    ) -> list[dict[str, Any]]:
+        """The open requests as ``who`` may see them (``only_mine``: those it may answer)."""
+        hidden = pending.seq in tables.hidden_seqs(self.store, encounter_id)
+        if hidden and not who.is_host:
+            return []
+        seats = tables.seats(self.store, who.table_id)
+        secret = self.secret_to(who, encounter_id, fresh=True)
+        command = pending.command.to_json()
+        shown: list[dict[str, Any]] = []
+        for request in pending.open:
+            mine = may_answer(who, request.choice, seats)
+            if only_mine and not mine:
+                continue
+            view = {**request.to_json(), "waiting_for": waiting_for(request, seats),
+                    "mine": mine, "seq": pending.seq,
+                    "command": redact_command(command, secret)}  # fmt: skip
+            shown.append(redact_request(view, command, secret))
+        return shown
+
+    def waiting_view(
+        self, who: Principal, encounter_id: int, pending: PendingCommand
+    ) -> list[dict[str, Any]]:
+        """Who the fight waits for, without secrets (a hidden command's: the Host, to players)."""
+        if not who.is_host and pending.seq in tables.hidden_seqs(self.store, encounter_id):
+            return [{"id": None, "kind": None, "combatant": None, "waiting_for": "the Host",
+                     "deadline": None}]  # fmt: skip
+        seats = tables.seats(self.store, who.table_id)
+        return [
+            {"id": r.id, "kind": r.choice.kind, "combatant": r.choice.combatant,
+             "waiting_for": waiting_for(r, seats), "deadline": r.deadline}
+            for r in pending.open
+        ]  # fmt: skip
 
     def _catch_up(self, encounter_id: int, cached: Encounter[Any]) -> None:
         """Apply the records other processes appended since ``cached`` (not the whole log)."""
@@ -354,7 +565,8 @@ class WebTable:
                     raise
         self.notifier.publish(encounter_id)
         seqs = frozenset({record.seq}) if hidden and record.seq is not None else frozenset()
-        return self.answer(who, encounter_id, record_view(record, seqs), state_view(encounter))
+        return self.answer(who, encounter_id, record_view(record, seqs), state_view(encounter),
+                           encounter)  # fmt: skip
 
     def _decide_and_append(
         self,
@@ -370,10 +582,14 @@ class WebTable:
         authorise_command(
             who, encounter.game.name, command.kind, command.args, current_actor(encounter)
         )
+        self.require_not_waiting(who, encounter_id, f"the {command.kind}")
         if command.kind == "add":
             self._require_room(encounter)
+        asker = None
+        if getattr(encounter.game, "choices", None) is not None:
+            asker = LazyAsker(lambda: self.policy(who, encounter_id, who.table_id))
         with self.refusals(who, encounter_id, encounter.game.name, encounter.state, command):
-            record = encounter.execute(command, revision, exact)
+            record = encounter.execute(command, revision, exact, asker=asker)
         try:
             tables.append(self.store, encounter_id, record, hidden)
         except BaseException:
@@ -400,6 +616,8 @@ class WebTable:
         require_host(who, "redo" if redo else "undo")
         with self.lock(encounter_id):
             encounter = self.live(encounter_id)
+            if redo:
+                self.require_not_waiting(who, encounter_id, "redo")
             record = encounter.redo(revision) if redo else encounter.undo(revision)
             try:
                 tables.append(self.store, encounter_id, record)
@@ -408,14 +626,32 @@ class WebTable:
                 raise
         self.notifier.publish(encounter_id)
         seqs = tables.hidden_seqs(self.store, encounter_id)
-        return self.answer(who, encounter_id, record_view(record, seqs), state_view(encounter))
+        return self.answer(who, encounter_id, record_view(record, seqs), state_view(encounter),
+                           encounter)  # fmt: skip
 
     def answer(
-        self, who: Principal, encounter_id: int, record: dict[str, Any], state: dict[str, Any]
+        self,
+        who: Principal,
+        encounter_id: int,
+        record: dict[str, Any],
+        state: dict[str, Any],
+        encounter: Encounter[Any] | None = None,
     ) -> dict[str, Any]:
-        """A command's (or undo's) answer: its record and the new state, as ``who`` may see them."""
+        """A command's (or undo's) answer: its record and the new state, as ``who`` may see them.
+
+        While the encounter waits for decisions, ``pending`` lists its open requests (the
+        answer is then a 202, D-1).
+        """
         secret = self.secret_to(who, encounter_id)
-        return {"record": redact_record(record, secret), "state": redact_state(state, secret)}
+        found: dict[str, Any] = {
+            "record": redact_record(record, secret),
+            "state": redact_state(state, secret),
+        }
+        pending = None if encounter is None else encounter.pending
+        if pending is not None and record.get("kind") in (RecordKind.REQUEST, RecordKind.ANSWER):
+            found["pending"] = self.pending_view(who, encounter_id, pending, only_mine=False)
+            found["waiting"] = self.waiting_view(who, encounter_id, pending)
+        return found
 
     # -- secret values ------------------------------------------------------------------
 
@@ -505,8 +741,51 @@ class WebTable:
         return [redact_record(record_view(r, hidden), secret) for r in shown], reached
 
     def log(self, who: Principal, encounter_id: int) -> list[dict[str, Any]]:
-        """The whole log as ``who`` may see it."""
+        """The whole log as ``who`` may see it (overdue decisions expired first, D-5)."""
+        with self.lock(encounter_id):
+            self.live(encounter_id)
         return self.visible_after(who, encounter_id, 0)[0]
+
+
+class LazyAsker:
+    """A policy read from the store only when a command has a choice to judge.
+
+    A command without choices (``next``, ``move`` …) then costs no read of the seats or the
+    decision settings: it stays one read and one write (docs/web.md, Performance).
+    """
+
+    def __init__(self, build: Callable[[], TablePolicy]) -> None:
+        self.build = build
+        self.policy: TablePolicy | None = None
+
+    def __call__(self, choice: Choice) -> Ask:
+        """The verdict of the policy, read on the first call."""
+        if self.policy is None:
+            self.policy = self.build()
+        return self.policy(choice)
+
+
+def is_due(request: Request, now: float) -> bool:
+    """Whether a request's deadline has passed (D-5)."""
+    return request.deadline is not None and request.deadline <= now
+
+
+def overdue(encounter: Encounter[Any], now: float) -> bool:
+    """Whether the encounter waits for a decision whose deadline has passed (D-5)."""
+    pending = encounter.pending
+    return pending is not None and any(is_due(r, now) for r in pending.open)
+
+
+def find_open(pending: PendingCommand | None, request_id: str) -> Request:
+    """The open decision ``request_id``, or a refusal naming it (404)."""
+    if pending is None:
+        raise NoSuchDecisionError(
+            f"There is no open decision {request_id!r}: the fight waits for nothing."
+        )
+    for request in pending.open:
+        if request.id == request_id:
+            return request
+    raise NoSuchDecisionError(f"There is no open decision {request_id!r}.")
 
 
 def involved(state: Any, args: Any) -> list[str]:

@@ -1,0 +1,142 @@
+"""Decisions on the command line (docs/decisions.md): what an encounter waits for; ``decide``.
+
+``war show`` / ``fight show`` list the open decisions; ``war decide`` / ``fight decide`` answer
+one as the Host.
+
+The command line is the Host. On an encounter of no web table its commands keep their arguments
+(the one-shot engine's behaviour); on a table's encounter they follow the table's policy as the
+Host (:class:`~tableside.web.decisions.TablePolicy`, D-4): the players' characters' choices left
+open are asked of their players, who answer on the web table, and the Host answers here.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from tableside.cli.encounter_cmds import Db, EncounterId, EncounterKind, Json, opened
+from tableside.encounter.decisions import Asker, PendingCommand, Request
+from tableside.encounter.engine import describe
+from tableside.errors import DataError
+
+if TYPE_CHECKING:
+    from tableside.encounter.engine import Encounter
+    from tableside.store import Store
+    from tableside.store.tables import Seat
+
+CLI_BY = "cli"
+
+
+def table_seats(store: Store, encounter_id: int) -> tuple[int, tuple[Seat, ...]] | None:
+    """The web table an encounter is played at and its seats (None: no table)."""
+    from tableside.store import tables
+
+    table_id = tables.table_of(store, encounter_id)
+    if table_id is None:
+        return None
+    return table_id, tuple(tables.seats(store, table_id))
+
+
+def asker_for(store: Store, encounter_id: int) -> Asker | None:
+    """The Host's policy at the encounter's web table (None for an encounter of no table)."""
+    found = table_seats(store, encounter_id)
+    if found is None:
+        return None
+    from tableside.store import tables
+    from tableside.web.auth import Principal
+    from tableside.web.decisions import TablePolicy
+
+    table_id, seats = found
+    settings = tables.decision_settings(store, encounter_id)
+    return TablePolicy(Principal(table_id, None), seats, settings, time.time())
+
+
+def whose(request: Request, seats: tuple[Seat, ...] | None) -> str:
+    """Who a request waits for, in words (with the players' names at a web table)."""
+    if seats is None:
+        return describe(request)
+    from tableside.web.decisions import waiting_for
+
+    return waiting_for(request, seats)
+
+
+def pending_json(
+    pending: PendingCommand | None, seats: tuple[Seat, ...] | None
+) -> list[dict[str, Any]]:
+    """The open decisions, as ``--json`` shows them (``[]`` when nothing waits)."""
+    if pending is None:
+        return []
+    return [
+        {**r.to_json(), "waiting_for": whose(r, seats), "seq": pending.seq,
+         "command": pending.command.kind}
+        for r in pending.open
+    ]  # fmt: skip
+
+
+def pending_lines(pending: list[dict[str, Any]]) -> list[str]:
+    """The open decisions in plain text (nothing when none)."""
+    if not pending:
+        return []
+    lines = [f"Waiting ({pending[0]['command']} #{pending[0]['seq']}) for:"]
+    for item in pending:
+        values = ", ".join(json.dumps(o.get("value")) for o in item["options"]) or "any"
+        deadline = item["deadline"]
+        when = ""
+        if deadline is not None:
+            at = time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime(deadline))
+            when = f"; the suggestion is taken at {at}"
+        lines.append(
+            f"  decision {item['id']}: {item['waiting_for']} -- {item['prompt'] or item['kind']}"
+        )
+        lines.append(f"    options: {values}; suggested: {json.dumps(item['suggested'])}{when}")
+    return lines
+
+
+def seats_of(store: Store, encounter_id: int) -> tuple[Seat, ...] | None:
+    """The seats of the encounter's table (None: no table)."""
+    found = table_seats(store, encounter_id)
+    return None if found is None else found[1]
+
+
+def parse_choice(text: str) -> Any:
+    """CHOICE as JSON (``null``, ``"parry"``, ``{"mode": "best"}``) or else a bare word."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        return text
+
+
+def answer(store: Store, encounter: Encounter[Any], encounter_id: int, decision: str,
+           choice: Any) -> Any:  # fmt: skip
+    """Answer one open decision as the Host (``by: cli``) and store the answer record."""
+    if encounter.pending is None:
+        raise DataError(f"Encounter {encounter_id} waits for no decision.")
+    record = encounter.answer(decision, choice, CLI_BY, asker_for(store, encounter_id))
+    store.append(encounter_id, record)
+    return record
+
+
+def add_decide(app: typer.Typer, kind: EncounterKind) -> None:
+    """Register ``decide`` for one game."""
+    from tableside.cli import encounter_cmds
+
+    @app.command()
+    def decide(
+        encounter_id: EncounterId,
+        decision: Annotated[str, typer.Argument(help="The decision's id (see show), e.g. 4.0.")],
+        choice: Annotated[
+            str,
+            typer.Argument(help='The choice: JSON (null, "parry", {"mode": "best"}) or a word.'),
+        ],
+        db: Db = None,
+        json_out: Json = False,
+    ) -> None:
+        """Answer a pending decision as the Host (D-4); the last answer resolves the command."""
+        with opened(db) as store:
+            encounter = encounter_cmds._service().open_encounter(store, encounter_id, kind.game)
+            record = answer(store, encounter, encounter_id, decision, parse_choice(choice))
+            seats = seats_of(store, encounter_id)
+        encounter_cmds.report(kind, encounter, record, json_out, seats)
