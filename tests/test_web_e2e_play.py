@@ -294,11 +294,6 @@ def test_the_host_attacks_in_a_realm_of_strife_fight_with_typed_dice_s7(
     host.wait("the odds", lambda s: s.text("odds-summary").startswith("P(defeat) 25.00%"))
     assert "P(hit) 90.00%" in host.text("odds-summary")
     assert lines(host, "#odds-laws caption")[1] == "damage to Goblin (mean 5.22)"
-    host.find("p-more").click()  # a second attack in the same Action (S-17), each from now
-    host.wait("two attacks", lambda s: s.text("odds-defeat") == "P(defeat) 25.00%, 25.00%")
-    assert lines(host, "#p-queue li") == ["Goblin with Long Sword"]
-    host.find("p-clear").click()
-    host.wait("one attack", lambda s: s.text("odds-defeat") == "P(defeat) 25.00%")
     host.type("my-dice", "70, 8")
     host.find("use-dice").click()
     host.wait("the preview", lambda _s: host.find("suggestion").is_displayed())
