@@ -13,7 +13,7 @@ RUN_HOST ?= 127.0.0.1
 RUN_PORT ?= 8000
 RUN_DB ?= tableside.db
 
-.PHONY: setup run demo test lint typecheck unit bench bench-store bench-war bench-web bench-sim bench-odds postgres browser screenshots clean
+.PHONY: setup run demo test lint typecheck unit bench bench-store bench-war bench-web bench-sim bench-odds postgres browser axe screenshots clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -81,6 +81,13 @@ postgres:
 browser:
 	@command -v chromium >/dev/null && command -v chromedriver >/dev/null || \
 		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver; }
+
+# axe-core from the npm registry for the browser tests' accessibility check (tests/a11y.py),
+# into node_modules/ (not in the repository); installed only when missing.
+AXE_VERSION := 4.14.1
+axe:
+	@test -f node_modules/axe-core/axe.min.js || \
+		npm install --no-save --no-audit --no-fund --no-package-lock axe-core@$(AXE_VERSION)
 
 # The web table's screenshots in docs/screenshots/ (see docs/web.md).
 screenshots: $(STAMP) browser

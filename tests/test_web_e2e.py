@@ -177,6 +177,22 @@ class Seat:
         return bool(self.driver.execute_script("return window.tablesideMark === 'same page';"))
 
 
+SUGGESTED = "return document.querySelector('#decision-panels .options button.suggested');"
+PANELS = "return document.querySelectorAll('#decision-panels .decision').length;"
+
+
+def take_suggestions(seat: Seat, expected: int = 2) -> None:
+    """``seat`` answers ``expected`` decisions on its page, each with its suggestion (issue 11)."""
+
+    def panels(count: int) -> Callable[[Seat], bool]:
+        return lambda s: bool(s.driver.execute_script(PANELS) == count)
+
+    for left in range(expected, 0, -1):
+        seat.wait("a decision", panels(left))
+        seat.driver.execute_script(SUGGESTED).click()
+        seat.wait("the answer taken", panels(left - 1))
+
+
 @dataclass
 class Table:
     """The demo table as three people see it: the Host and one player per side."""
@@ -250,8 +266,9 @@ def test_a_strike_by_one_player_is_seen_live_by_the_others(table: Table) -> None
     fallen.send("move", '{"id": "Jackal", "to": [4, 2, 0]}')
     fallen.wait("the move", lambda s: s.text("revision") == "10")
     fallen.send("strike", '{"striker": "Jackal", "defender": "Watcher", "path": [[3, 2, 0]]}')
+    take_suggestions(table.holy)  # the Watcher's Obstruction and Adjustments (issue 11, D-8)
     for seat in table.everyone:
-        seat.wait("the Strike", lambda s: s.text("revision") == "11")
+        seat.wait("the Strike", lambda s: s.text("revision") == "13")
         seat.wait("the Wear", lambda s: s.combatant("Watcher")["endurance"] == "50")
         log = seat.log()
         assert any(line.startswith("#11 strike ") and "Watcher" in line for line in log), log
@@ -317,3 +334,17 @@ def test_w14_a_stale_undo_on_the_page_is_refused_refreshed_and_explained(table: 
     host.wait("the state read again", lambda s: s.text("revision") == "10")
     assert table.server.table.store.encounter(eid).revision == 10
     assert host.same_page()
+
+
+def test_a_hidden_host_command_updates_the_players_tables_without_a_reload(table: Table) -> None:
+    """Issue 12: after a hidden Host roll, the players' tables stayed stale until a reload."""
+    host = table.host
+    host.driver.find_element(By.ID, "hidden").click()
+    host.send("stance", '{"id": "Watcher"}')
+    for seat in table.everyone:
+        seat.wait("the stance", lambda s: s.combatant("Watcher")["stance"] == "true")
+        seat.wait("the revision", lambda s: s.text("revision") == "10")
+        assert seat.same_page(), f"{seat.name}'s page was reloaded"
+    for seat in (table.holy, table.fallen):
+        assert not [line for line in seat.log() if line.startswith("#10")]
+    assert [line for line in host.log() if line.startswith("#10 stance")]

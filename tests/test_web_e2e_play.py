@@ -19,7 +19,15 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.remote.webelement import WebElement
 from selenium.webdriver.support.select import Select
-from test_web_e2e import FALLEN, WAR, LiveServer, Seat, browser_paths, open_browser
+from test_web_e2e import (
+    FALLEN,
+    WAR,
+    LiveServer,
+    Seat,
+    browser_paths,
+    open_browser,
+    take_suggestions,
+)
 
 from tableside.encounter import war
 from tableside.encounter.engine import Encounter
@@ -156,8 +164,9 @@ def test_a_player_sees_the_odds_types_dice_and_accepts_best_m13(play: Play) -> N
     assert lines(player, "#suggestion-steps li") == ["die 1: 9 → 8 (defender)"]
     assert play.server.table.store.encounter(play.demo.encounter_id).revision == 10
     player.find("accept").click()
+    take_suggestions(host)  # the Watcher's Obstruction and Adjustments (issue 11, D-8)
     for seat in (host, player):
-        seat.wait("the Strike", lambda s: s.text("revision") == "11")
+        seat.wait("the Strike", lambda s: s.text("revision") == "13")
         seat.wait("the breakdown", lambda s: any("Adjustment die 1" in x for x in s.log()))
         log = seat.log()
         at = log.index("strike_resolved Jackal → Watcher with Club  [M-20]")
@@ -176,7 +185,9 @@ def test_a_player_sees_the_odds_types_dice_and_accepts_best_m13(play: Play) -> N
     assert reloaded[at : end + 1] == log[live_at : live_at + end + 1 - at]
 
 
-def test_a_player_changes_best_into_explicit_steps_m13(play: Play) -> None:
+def test_a_player_may_not_make_the_defenders_adjustments_m13_d8(play: Play) -> None:
+    """M-10, M-13, D-8: the Watcher has the surplus, so its Adjustments are its player's; the
+    Striker's explicit steps for the defender are refused on the page, nothing written."""
     player, host = close_in_and_aim(play), play.host
     player.type("my-dice", DICE)
     player.find("use-dice").click()
@@ -188,13 +199,10 @@ def test_a_player_changes_best_into_explicit_steps_m13(play: Play) -> None:
     player.wait("the step refused", lambda s: 'The Adjustment "9" is not like' in s.text("error"))
     player.type("steps", "defender:5-")
     player.find("apply-steps").click()
-    for seat in (host, player):
-        seat.wait("the Strike", lambda s: s.text("revision") == "11")
-        seat.wait("the explicit step", lambda s: any("die 5: 8→7" in x for x in s.log()))
-        log = seat.log()
-        assert "rolled 9 4 12 3 8 1 10 → final 9 4 12 3 7 1 10 (defender 8→7)" in log
-        assert any(x.startswith("#11 strike ") and '"mode":"explicit"' in x for x in log)
-    assert player.text("error") == ""
+    player.wait("the refusal", lambda s: s.text("error").endswith("is Watcher's player's choice."))
+    assert "Adjustments" in player.text("error")
+    assert play.server.table.store.encounter(play.demo.encounter_id).revision == 10
+    assert host.text("revision") == "10"
 
 
 def war_strikes() -> list[dict[str, Any]]:
@@ -282,15 +290,10 @@ def test_the_host_attacks_in_a_realm_of_strife_fight_with_typed_dice_s7(
     host.wait("the pickers", lambda _s: "Aldric" in options(host, "p-actor"))
     Select(host.find("p-actor")).select_by_value("Aldric")
     host.wait("the target", lambda _s: target_texts(host) == ['Goblin (1")'])
-    assert options(host, "p-reaction") == ["", "ward_off"]
+    assert options(host, "p-reaction") == ["", "none", "ward_off"]
     host.wait("the odds", lambda s: s.text("odds-summary").startswith("P(defeat) 25.00%"))
     assert "P(hit) 90.00%" in host.text("odds-summary")
     assert lines(host, "#odds-laws caption")[1] == "damage to Goblin (mean 5.22)"
-    host.find("p-more").click()  # a second attack in the same Action (S-17), each from now
-    host.wait("two attacks", lambda s: s.text("odds-defeat") == "P(defeat) 25.00%, 25.00%")
-    assert lines(host, "#p-queue li") == ["Goblin with Long Sword"]
-    host.find("p-clear").click()
-    host.wait("one attack", lambda s: s.text("odds-defeat") == "P(defeat) 25.00%")
     host.type("my-dice", "70, 8")
     host.find("use-dice").click()
     host.wait("the preview", lambda _s: host.find("suggestion").is_displayed())
@@ -340,8 +343,9 @@ def test_a_player_s_dice_against_a_secret_defender_get_the_w10_sentence_and_stil
     assert lines(player, "#suggestion-steps li") == [] and player.text("error") == ""
     assert play.server.table.store.encounter(play.demo.encounter_id).revision == 10
     player.find("accept").click()
+    take_suggestions(host)  # the Watcher's choices, answered by the Host (D-5)
     for seat in (host, player):
-        seat.wait("the Strike", lambda s: s.text("revision") == "11")
+        seat.wait("the Strike", lambda s: s.text("revision") == "13")
     log = player.log()
     assert "rolled 9 4 12 3 8 1 10 → final 8 4 12 3 8 1 10 (defender 9→8)" in log
     assert not any("vs Guard 2" in line for line in log)  # the why is public words (W-9)

@@ -237,6 +237,7 @@ CLI_BOUNDS: dict[str, tuple[float, float]] = {
     # counts, seeds and stored rows
     "mc": (1, MC_MAX),
     "runs": (1, RUNS_MAX),
+    "balance_runs": (1, RUNS_MAX),
     "workers": (1, WORKERS_MAX),
     "max_cycles": (1, CYCLES_MAX),
     "max_rounds": (1, CYCLES_MAX),

@@ -8,6 +8,7 @@ from typing import Annotated, Any
 import typer
 
 from tableside.cli import encounter_cmds
+from tableside.cli.balance import BALANCE_RUNS, Balance, BalanceRuns, print_balance
 from tableside.cli.encounter_cmds import Db, Dice, EncounterId, EncounterKind, Json, Revision
 from tableside.cli.fight_render import fight_view
 from tableside.cli.parsing import parse_point
@@ -45,6 +46,8 @@ def add(
     db: Db = None,
     revision: Revision = None,
     json_out: Json = False,
+    balance: Balance = False,
+    balance_runs: BalanceRuns = BALANCE_RUNS,
 ) -> None:
     """Add a model; it rolls its Initiative Score as it joins (S-3)."""
     document = None if sheet is None else read_json(sheet, "sheet")
@@ -62,6 +65,7 @@ def add(
         position=list(parse_point(at, "--at")),
         **({"hiding": True} if hiding else {}),
     )
+    print_balance(db, encounter_id, balance_runs, balance, json_out)
 
 
 @app.command()

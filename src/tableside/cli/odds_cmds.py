@@ -36,9 +36,12 @@ from tableside.majesty.odds import (
 )
 from tableside.majesty.odds_report import check_odds_dict, strike_odds_dict
 from tableside.majesty.report import reading_name
+from tableside.simulate import disk_cache
 from tableside.strife.odds import attack_odds, simulate_attacks
 from tableside.strife.odds_law import AttackOdds
 from tableside.strife.odds_report import attack_odds_dict
+
+disk_cache.install()  # exact laws computed once are kept on disk (issue 15)
 
 app = typer.Typer(
     help="Exact odds (or Monte Carlo) of Allies of Majesty Strikes and Checks and of Realm of "

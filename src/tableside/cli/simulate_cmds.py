@@ -14,8 +14,9 @@ from rich.table import Table
 
 from tableside.cli.output import print_json
 from tableside.cli.sources import read_json
-from tableside.simulate import default_workers
+from tableside.simulate import SimulationError, default_workers
 from tableside.simulate import simulate as run_simulation
+from tableside.simulate import sweep as sweeps
 
 File = Annotated[
     Path, typer.Argument(help="An encounter exported by 'war export' or 'fight export'.")
@@ -32,6 +33,17 @@ MaxRounds = Annotated[
 ]
 Rest = Annotated[
     bool | None, typer.Option("--rest/--no-rest", help="War policy: the Rest rule (default on).")
+]
+Engine = Annotated[
+    str,
+    typer.Option(help="fast (exact Strike laws, many runs at once) or full (the rules engine)."),
+]
+SweepText = Annotated[
+    str | None,
+    typer.Option("--sweep", help='War: one number over a range, e.g. "Brute.guard=2..8".'),
+]
+PlotPath = Annotated[
+    Path | None, typer.Option("--plot", help="With --sweep: draw the win chance into this PNG.")
 ]
 Json = Annotated[bool, typer.Option("--json", help="Print JSON (schema in docs/simulate.md).")]
 
@@ -62,20 +74,53 @@ def simulate(
     max_cycles: MaxCycles = None,
     max_rounds: MaxRounds = None,
     rest: Rest = None,
+    engine: Engine = "fast",
+    sweep: SweepText = None,
+    plot: PlotPath = None,
     json_out: Json = False,
 ) -> None:
     """Play an exported War or fight to its end many times: win odds, length, Wear or HP lost."""
     document = load_document(file)
     workers = default_workers() if workers is None else workers
+    if sweep is not None or plot is not None:
+        run_sweep_command(document, sweep, plot, runs, seed, workers, engine, rest, json_out)
+        return
     with progress_bar(runs, not json_out) as progress:
         report = run_simulation(
             document, runs, file=str(file), seed=seed, workers=workers,
             max_cycles=max_cycles, max_rounds=max_rounds, rest=rest, progress=progress,
+            engine=engine,
         )  # fmt: skip
     if json_out:
         print_json(report)
     else:
         render(report)
+
+
+def run_sweep_command(document: Any, text: str | None, plot: Path | None, runs: int,
+                      seed: int | None, workers: int, engine: str, rest: bool | None,
+                      json_out: bool) -> None:  # fmt: skip
+    """``--sweep``: the win chance at each value, the value closest to even, an optional plot."""
+    if text is None:
+        raise SimulationError("--plot draws a sweep; give --sweep too.")
+    result = sweeps.run_sweep(document, sweeps.parse_sweep(text), runs, seed=seed,
+                              workers=workers, engine=engine, rest=rest)  # fmt: skip
+    if plot is not None:
+        sweeps.plot(result, str(plot))
+    if json_out:
+        print_json(result)
+        return
+    table = Table(title=f"{result['combatant']}.{result['field']}: side {result['side']} wins, "
+                        f"{result['runs']} runs per value")  # fmt: skip
+    for column in ("value", "probability", "95% CI (Wilson)"):
+        table.add_column(column, justify="right")
+    for point in result["points"]:
+        centre, spread = interval(point["wins"], 3)
+        table.add_row(str(point["value"]), centre, spread)
+    console = Console(highlight=False)
+    console.print(table)
+    console.print(f"closest to an even fight: {result['combatant']}.{result['field']} = "
+                  f"{result['closest_to_even']}")  # fmt: skip
 
 
 def interval(block: dict[str, Any] | None, digits: int = 2) -> tuple[str, str]:
@@ -137,3 +182,6 @@ def render(report: dict[str, Any]) -> None:
     for table in (outcome_table(report), clock_table(report), loss_table(report)):
         console.print(table)
     console.print(f"policy {report['policy']}; cap {report['cap']['max']} {report['cap']['unit']}s")
+    if "engine" in report:
+        why = f" (the fast engine cannot: {report['fallback']})" if "fallback" in report else ""
+        console.print(f"engine {report['engine']}{why}")

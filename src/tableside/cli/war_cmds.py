@@ -8,6 +8,7 @@ from typing import Annotated, Any, get_args
 import typer
 
 from tableside.cli import encounter_cmds
+from tableside.cli.balance import BALANCE_RUNS, Balance, BalanceRuns, print_balance
 from tableside.cli.encounter_cmds import Db, Dice, EncounterId, EncounterKind, Json, Revision
 from tableside.cli.parsing import InputError, parse_path, parse_point, parse_steps
 from tableside.cli.sources import read_json
@@ -45,12 +46,15 @@ def add(
     db: Db = None,
     revision: Revision = None,
     json_out: Json = False,
+    balance: Balance = False,
+    balance_runs: BalanceRuns = BALANCE_RUNS,
 ) -> None:
     """Add a combatant from a character file (also mid-War)."""
     doc = read_json(character, "character")
     combatant = id or str(doc.get("name", "")).replace(" ", "_")
     run(db, encounter_id, "add", revision, json_out, id=combatant, character=doc,
         position=list(parse_point(at, "--at")))  # fmt: skip
+    print_balance(db, encounter_id, balance_runs, balance, json_out)
 
 
 @app.command()

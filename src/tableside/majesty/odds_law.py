@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache, lru_cache
+from typing import Protocol
 
 import numpy as np
 
@@ -76,9 +77,39 @@ def run_weights(law: KeptLaw) -> I64:
     return np.asarray(multinomials_of(counts, counts.sum(axis=1)) * law.run_each, dtype=np.int64)
 
 
+class LawStore(Protocol):
+    """Somewhere outside the rules that keeps computed laws (``simulate.disk_cache``)."""
+
+    def load(self, key: str) -> RollLaw | None:
+        """A kept law, or None."""
+        ...
+
+    def save(self, key: str, law: RollLaw) -> None:
+        """Keep a law."""
+        ...
+
+
+STORE: LawStore | None = None  # installed by whoever may do I/O (the rules package does none)
+
+
 @lru_cache(maxsize=128)
 def roll_law(reading: Reading, passes: tuple[PassSpec, ...], boon_net: int) -> RollLaw:
-    """Exact law of (final tally, natural U12, natural U1) for the passes in order (M-7 … M-13)."""
+    """Exact law of (final tally, natural U12, natural U1) for the passes in order (M-7 … M-13).
+
+    With a :data:`STORE` installed, a law computed once is read back instead of recomputed.
+    """
+    store = STORE
+    if store is None:
+        return _roll_law(reading, passes, boon_net)
+    key = repr((reading, passes, boon_net))
+    law = store.load(key)
+    if law is None:
+        law = _roll_law(reading, passes, boon_net)
+        store.save(key, law)
+    return law
+
+
+def _roll_law(reading: Reading, passes: tuple[PassSpec, ...], boon_net: int) -> RollLaw:
     law = kept_law(boon_net)
     natural = natural_table(reading)
     if len(passes) <= 1:

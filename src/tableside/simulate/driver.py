@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from tableside.limits import CYCLES_MAX, RUNS_MAX, WORKERS_MAX
+from tableside.simulate.fast import run_fast, why_not_fast
 from tableside.simulate.games import SimGame
 from tableside.simulate.runs import (
     SimulationError,
@@ -34,6 +35,7 @@ MAX_WORKERS = WORKERS_MAX
 CHUNKS_PER_WORKER = 8
 MAX_CHUNK = 64
 Progress = Callable[[int], None]
+ENGINES = ("fast", "full")
 
 
 @dataclass(frozen=True)
@@ -164,8 +166,14 @@ def simulate(
     max_rounds: int | None = None,
     rest: bool | None = None,
     progress: Progress | None = None,
+    engine: str = "full",
 ) -> dict[str, Any]:
     """Simulate an exported encounter ``runs`` times and return the report (JSON-ready).
+
+    ``engine`` "full" plays every run through the rules engine; "fast" plays a War on the fast
+    simulator (docs/simulate.md, "The fast engine") when it supports the War, else on the full
+    engine (the report then says why under "fallback"; a Realm of Strife fight always uses the
+    full engine and its report is unchanged).
 
     Raises:
         TablesideError: A bad document, an ended or one-sided encounter, impossible counts, a
@@ -174,6 +182,8 @@ def simulate(
     start = load_start(document)
     cap = choose_cap(start.game, max_cycles, max_rounds)
     plan = Plan(start, choose_rest(start.game, rest), choose_seed(start, seed), cap)
+    if engine not in ENGINES:
+        raise SimulationError(f"The engine must be one of {', '.join(ENGINES)}, got {engine!r}.")
     sim = plan.sim()
     require_counts(runs, workers, cap, sim.unit)
     check_playable(sim, start)
@@ -181,10 +191,20 @@ def simulate(
         raise SimulationError(
             f"The encounter is already in {sim.unit} {sim.clock(start.state)}, past the cap {cap}."
         )
-    tally = run_all(plan, runs, min(workers, runs), progress)
+    fallback = why_not_fast(start.game, start.state) if engine == "fast" else None
+    if engine == "fast" and fallback is None:
+        tally = run_fast(start.state, plan.rest, plan.seed, cap, runs, min(workers, runs),
+                         progress)  # fmt: skip
+    else:
+        tally = run_all(plan, runs, min(workers, runs), progress)
     setup = Setup(file, start.game, start.name, sim.unit, sim.measures, runs, plan.seed, cap,
                   sim.policy)  # fmt: skip
-    return report(setup, tally)
+    result = report(setup, tally)
+    if engine == "fast" and fallback is None:
+        result["engine"] = "fast"
+    elif engine == "fast" and start.game == "majesty-war":
+        result["engine"], result["fallback"] = "full", fallback
+    return result
 
 
 def default_workers() -> int:

@@ -84,6 +84,16 @@ def sse(record: dict[str, Any]) -> str:
     return f"id: {record['revision']}\nevent: record\ndata: {data}\n\n"
 
 
+def moved(revision: int) -> str:
+    """The event that says the table reached ``revision`` through records not shown.
+
+    A player's stream skips hidden records, but their effects are in the state everyone reads
+    (docs/web.md, Hidden commands): the page reads the state again when it gets this.
+    """
+    data = json.dumps({"revision": revision}, separators=(",", ":"))
+    return f"id: {revision}\nevent: moved\ndata: {data}\n\n"
+
+
 async def record_stream(
     notifier: Notifier,
     encounter_id: int,
@@ -94,6 +104,9 @@ async def record_stream(
     alive: Callable[[], bool] | None = None,
 ) -> AsyncGenerator[str, None]:
     """Server-Sent Events: every record after revision ``after`` that ``read_after`` shows.
+
+    When a read reaches past the last record it shows (hidden records), a ``moved`` event
+    carries the revision reached, so that the page reads the state again.
 
     Args:
         notifier: Wakes the stream when this process commits to the encounter.
@@ -120,10 +133,14 @@ async def record_stream(
                 yield REVOKED
                 return
             first = False
+            before = after
             records, after = await asyncio.to_thread(read_after, after)
             for record in records:
                 quiet = 0.0
                 yield sse(record)
+            if after > (records[-1]["revision"] if records else before):
+                quiet = 0.0
+                yield moved(after)  # hidden records only: the state moved all the same
             wait = keepalive if notifier.watched else poll() if callable(poll) else poll
             try:
                 await asyncio.wait_for(wake.wait(), wait)

@@ -37,9 +37,16 @@ WAR_NUMBERS = (
     ("superiority", "Superiority"),
 )
 
+# The Strike's modifiers that only the Host sets: a player's are proposals (D-4).
+HOST_NUMBERS = frozenset(
+    {"striker_adjustments", "defender_adjustments", "wear_flat", "wear_percent", "ignore_stops",
+     "superiority"}
+)  # fmt: skip
 
-# The fight page's script (static/table.js), inlined under the page's CSP nonce.
-SCRIPT = resources.files("tableside.web").joinpath("static", "table.js").read_text("utf-8")
+# The fight page's scripts (static/table.js, then the decisions' static/decisions.js), inlined
+# under the page's CSP nonce.
+STATIC = resources.files("tableside.web").joinpath("static")
+SCRIPT = "\n".join(STATIC.joinpath(f).read_text("utf-8") for f in ("table.js", "decisions.js"))
 
 ENV = Environment(
     loader=PackageLoader("tableside.web", "templates"),
@@ -130,17 +137,50 @@ def compact(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
+BY = {"host": "the Host", "timeout": "the deadline: the suggestion", "cli": "the command line"}
+
+
+def by_words(by: object) -> str:
+    """Who answered a decision, in words (a seat as "a player")."""
+    text = str(by)
+    return BY.get(text, "a player" if text.startswith("seat:") else text)
+
+
+def choice_word(value: Any) -> str:
+    """A decision's answer as the log shows it."""
+    if value is None:
+        return "none"
+    return value if isinstance(value, str) else compact(value)
+
+
+def record_head(r: dict[str, Any]) -> str:
+    """A record's first line after its revision: a command, a request, an answer, undo, redo."""
+    c = r["command"] or {}
+    data = r.get("data") or {}
+    asked = ", ".join(
+        f"{q.get('combatant') or 'the Host'} ({q.get('kind')})" for q in data.get("requests") or []
+    )
+    if r["kind"] == "command":
+        return f"{c.get('kind')} {compact(c.get('args', {}))}"
+    if r["kind"] == "request":
+        return f"{c.get('kind')} (command {r['seq']}) waits for {asked}"
+    if r["kind"] == "answer":
+        a = data.get("answer") or {}
+        return (
+            f"answer ({c.get('kind', '?')}, command {r['seq']}): {choice_word(a.get('value'))} "
+            f"by {by_words(a.get('by'))}"
+            + (f", {data['outcome']}" if data.get("outcome") else "")
+            + (f"; then waits for {asked}" if asked else "")
+        )
+    return f"{r['kind']} ({c.get('kind', '?')}, command {r['seq']})"
+
+
 def log_lines(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The log as lines, as the script writes them."""
     out = []
     for r in records:
-        c = r["command"] or {}
-        if r["kind"] == "command":
-            head = f"#{r['revision']} {c.get('kind')} {compact(c.get('args', {}))}"
-        else:
-            head = f"#{r['revision']} {r['kind']} ({c.get('kind', '?')}, command {r['seq']})"
-        out.append({"text": head, "hidden": r["hidden"]})
-        if r["kind"] == "command":
+        out.append({"text": f"#{r['revision']} {record_head(r)}", "hidden": r["hidden"]})
+        if r["kind"] in ("command", "answer"):
             for e in r["events"]:
                 result = e["data"].get("result") if isinstance(e["data"], dict) else None
                 if isinstance(result, dict) and result.get("schema") == STRIKE_SCHEMA:
@@ -279,6 +319,8 @@ def encounter_page(
         "game": info.game,
         "state": state,
         "numbers": [name for name, _label in WAR_NUMBERS],
+        "role": view["role"],
+        "characters": view["seat"]["characters"] if "seat" in view else [],
     }
     return html(
         "encounter.html",
@@ -288,6 +330,7 @@ def encounter_page(
         state=state,
         war=war,
         war_numbers=WAR_NUMBERS,
+        host_numbers=HOST_NUMBERS,
         whose=whose(state, war),
         order=order_rows(state),
         columns=columns,
@@ -337,23 +380,31 @@ def attack_lines(event: dict[str, Any], s: dict[str, Any]) -> list[str]:
     )
 
 
+def is_positive(value: Any) -> bool:
+    """Whether ``value`` is a number above 0 (a secret value is not, W-4)."""
+    return isinstance(value, int | float) and not isinstance(value, bool) and value > 0
+
+
 def reaction_damage(s: dict[str, Any]) -> list[str]:
-    """The reaction's roll (S-10 … S-13) and the damage dealt (S-14) of one attack."""
+    """The reaction's roll (S-10 … S-13) and the damage dealt (S-14) of one attack.
+
+    A flag prints only when it is true: a secret one (``"secret"``) is not said to have happened.
+    """
     out = []
     r = s["reaction"]
     if isinstance(r, dict):
         out.append(
             f"      {words(r['kind'])} with {', '.join(r['items'])}: d20 {r['roll']}"
             f"{labelled(r['parts'])} = {r['total']}, {r['result']}"
-            + (", stopped" if r["stopped"] else "")
-            + (", disarmed" if r["disarmed"] else "")
-            + (", item damaged" if r["item_damaged"] else "")
+            + (", stopped" if r["stopped"] is True else "")
+            + (", disarmed" if r["disarmed"] is True else "")
+            + (", item damaged" if r["item_damaged"] is True else "")
         )
     d = s["damage"]
     if isinstance(d, dict):
         multiplier = d["crit_multiplier"]
         crit = f", ×{multiplier}" if isinstance(multiplier, int) and multiplier > 1 else ""
-        absorbed = f", {d['absorbed']} absorbed" if d["absorbed"] else ""
+        absorbed = f", {d['absorbed']} absorbed" if is_positive(d["absorbed"]) else ""
         out.append(
             f"      damage {d['dice']}: rolled {dice_text(d['rolls'])}{labelled(d['parts'])} = "
             f"{d['total']} ({d['basis']}{crit}{absorbed})"

@@ -126,6 +126,21 @@ DEFENDER_KEYS = frozenset(
      "wear", "additional_wear", "passion_triggers", "passion_applied"}
 )  # fmt: skip
 STRIKE_SCHEMA = "tableside/majesty-strike"
+# Realm of Strife attacks and casts: each side's own numbers are public when it is not secret.
+STRIFE_SCHEMAS = frozenset(
+    {"tableside/strife-attack", "tableside/strife-cast", "tableside/strife-combined-attack"}
+)
+# The acting side's numbers (its hit modifiers and total) and the defending side's (AC, Dodge,
+# resistance); the % effect rolls and conditions inflicted are dice and public conditions.
+ATTACKER_KEYS = frozenset(
+    {"precision", "modifiers", "modified", "physical_modifiers", "spirit_modifiers"}
+)
+TARGET_KEYS = frozenset({"ac", "dodge", "resistance"})
+# A Block or Parry: the table sees which, with what, the d20 and what it did (W-4).
+REACTION_PUBLIC = frozenset({"kind", "items", "roll", "result", "stopped", "disarmed",
+                             "item_damaged"})  # fmt: skip
+DAMAGE_PUBLIC = frozenset({"dice", "rolls", "basis"})
+DAMAGE_ATTACKER = frozenset({"strength_modifier", "flat", "crushing_blow", "crit_multiplier"})
 
 
 def secret_to(who: Principal, secrecy: Secrecy) -> IsSecret:
@@ -331,6 +346,11 @@ def resolved(data: Mapping[str, Any], secret: IsSecret, opponent: object = None)
         shown = strike_sides(
             result, shown, secret(data.get("striker")), secret(data.get("defender"))
         )
+    elif result.get("schema") in STRIFE_SCHEMAS:
+        acting = secret(data.get("attacker", data.get("caster")))
+        shown = strife_sides(
+            result, shown, acting, secret(data.get("defender", data.get("target")))
+        )
     out["result"] = shown
     return out
 
@@ -348,6 +368,55 @@ def strike_sides(result: Mapping[str, Any], shown: Json, striker: bool, defender
     if "wear_to_striker" in result:
         shown["wear_to_striker"] = wear_view(result["wear_to_striker"], striker, defender)
     return shown
+
+
+def strife_sides(result: Mapping[str, Any], shown: Json, acting: bool, target: bool) -> Json:
+    """A Realm of Strife attack or cast: each open side's own numbers, every die (W-4).
+
+    ``acting`` and ``target`` say whether the attacker (caster) and the defender (target) are
+    secret. The open side's numbers are shown (a player's own hit modifiers, AC, Dodge, reaction
+    total and damage taken); the Block or Parry, the damage dice and the % effects are dice and
+    what they did, public whoever rolls them.
+    """
+    out = dict(shown)
+    for keys, side_secret in ((ATTACKER_KEYS, acting), (TARGET_KEYS, target)):
+        if not side_secret:
+            out.update({key: result[key] for key in keys if key in result})
+    if isinstance(result.get("reaction"), Mapping):
+        out["reaction"] = reaction_view(result["reaction"], target)
+    for key in ("damage", "physical_damage", "spirit_damage"):
+        if isinstance(result.get(key), Mapping):
+            out[key] = damage_view(result[key], acting, target)
+    if isinstance(result.get("effects"), list):
+        out["effects"] = list(result["effects"])
+    return out
+
+
+def reaction_view(reaction: Mapping[str, Any], secret_defender: bool) -> Json:
+    """A Block or Parry: whole, or without a secret defender's values and total (W-4)."""
+    return dict(reaction) if not secret_defender else keep(reaction, REACTION_PUBLIC)
+
+
+def damage_view(damage: Mapping[str, Any], acting: bool, target: bool) -> Json:
+    """Damage: the dice always; the attacker's modifiers, the total and absorption by side (W-4).
+
+    The total is the defender's loss, shown when the defender is open; a secret defender's
+    absorption hides it. The labelled parts are shown when the attacker is open, without the
+    absorbed part of a secret defender (the rest is the attacker's own arithmetic).
+    """
+    public = set(DAMAGE_PUBLIC)
+    if not acting:
+        public |= DAMAGE_ATTACKER
+    if not target:
+        public |= {"absorbed", "total"}
+    out = keep(damage, frozenset(public))
+    if not acting and isinstance(damage.get("parts"), list):
+        out["parts"] = [
+            part
+            for part in damage["parts"]
+            if not (target and str(part.get("label", "")).startswith("absorbed"))
+        ]
+    return out
 
 
 def wear_view(line: Any, taker: bool, dealer: bool) -> Any:

@@ -10,12 +10,27 @@ const cell = v => (v !== null && typeof v === 'object') ? JSON.stringify(v) : St
 const signed = n => (n >= 0 ? '+' : '') + n;
 const dice = d => d.join(' ');
 // --- the log: every line as pages.py writes it on the server -----------------------------
+const BY = {host: 'the Host', timeout: 'the deadline: the suggestion', cli: 'the command line'};
+const byWords = by => BY[by] || (String(by).startsWith('seat:') ? 'a player' : String(by));
+const choiceWord = v => v === null || v === undefined ? 'none' : typeof v === 'string' ? v :
+  JSON.stringify(v);
+function recordHead(r) {
+  const c = r.command || {}, data = r.data || {};
+  const asked = (data.requests || []).map(q => (q.combatant ? q.combatant : 'the Host') + ' (' +
+    q.kind + ')').join(', ');
+  if (r.kind === 'command') return c.kind + ' ' + JSON.stringify(c.args || {});
+  if (r.kind === 'request') return c.kind + ' (command ' + r.seq + ') waits for ' + asked;
+  if (r.kind === 'answer') {
+    const a = data.answer || {};
+    return 'answer (' + (c.kind || '?') + ', command ' + r.seq + '): ' + choiceWord(a.value) +
+      ' by ' + byWords(a.by) + (data.outcome ? ', ' + data.outcome : '') +
+      (asked ? '; then waits for ' + asked : '');
+  }
+  return r.kind + ' (' + (c.kind || '?') + ', command ' + r.seq + ')';
+}
 function lines(r) {
-  const c = r.command || {};
-  const head = '#' + r.revision + ' ' + (r.kind === 'command' ? c.kind + ' ' +
-    JSON.stringify(c.args || {}) : r.kind + ' (' + (c.kind || '?') + ', command ' + r.seq + ')');
-  const out = [head];
-  if (r.kind === 'command') for (const e of r.events) {
+  const out = ['#' + r.revision + ' ' + recordHead(r)];
+  if (r.kind === 'command' || r.kind === 'answer') for (const e of r.events) {
     const s = e.data && e.data.result;
     if (s && s.schema === 'tableside/majesty-strike') out.push(...strike(e, s));
     else if (s && s.schema === 'tableside/strife-attack') out.push(...attack(e, s));
@@ -88,13 +103,14 @@ function attack(e, s) {
   const r = s.reaction;
   if (isObject(r)) out.push('      ' + words(r.kind) + ' with ' + r.items.join(', ') +
     ': d20 ' + r.roll + labelled(r.parts) + ' = ' + r.total + ', ' + r.result +
-    (r.stopped ? ', stopped' : '') + (r.disarmed ? ', disarmed' : '') +
-    (r.item_damaged ? ', item damaged' : ''));
+    (r.stopped === true ? ', stopped' : '') + (r.disarmed === true ? ', disarmed' : '') +
+    (r.item_damaged === true ? ', item damaged' : ''));
   const d = isObject(s.damage) ? s.damage : null;
   const crit = d && typeof d.crit_multiplier === 'number' && d.crit_multiplier > 1;
   if (d) out.push('      damage ' + d.dice + ': rolled ' + d.rolls.join(' ') +
     labelled(d.parts) + ' = ' + d.total + ' (' + d.basis + (crit ? ', ×' +
-    d.crit_multiplier : '') + (d.absorbed ? ', ' + d.absorbed + ' absorbed' : '') + ')');
+    d.crit_multiplier : '') + (typeof d.absorbed === 'number' && d.absorbed > 0 ? ', ' +
+    d.absorbed + ' absorbed' : '') + ')');
   out.push(...s.effects.map(x => attackEffect(x, s)));
   out.push('      rulings ' + s.rulings.join(', '));
   return out;
@@ -165,8 +181,11 @@ async function post(path, body) {
   if (SEEN.includes(path)) body = {...body, revision: seen};
   const r = await fetch(api + path, {method: 'POST', headers: auth, body: JSON.stringify(body)});
   const answer = await r.json();
+  if (r.status === 409 && /^The fight is waiting/.test(answer.error || '')) {
+    report(answer.error); loadDecisions(); return null; }  // D-3: it waits for a decision
   if (r.status === 409) { await refresh(); report(movedOn(path, seen)); return null; }
   report(r.ok ? '' : answer.error);
+  if (r.status === 202) waitsFor(answer);  // it waits for someone's decision (issue 11)
   return r.ok ? answer : null;
 }
 // --- the play form ------------------------------------------------------------------------
@@ -190,8 +209,10 @@ function fillActor() {
 }
 function fillTarget() {
   const t = target();
-  if ($('p-reaction')) choose($('p-reaction'), [['', 'no reaction'],
-    ...((t && t.reactions) || []).map(k => [k, k.replace(/_/g, ' ')])], true);
+  // not set: the defender's controller decides (issue 11); "none" declares no Reaction
+  if ($('p-reaction')) choose($('p-reaction'), [['', "the defender's player decides"],
+    ['none', 'no Reaction'], ...((t && t.reactions) || []).map(k => [k, k.replace(/_/g, ' ')])],
+  true);
 }
 async function loadOptions() {
   const r = await fetch(api + '/options', {headers: auth}); if (!r.ok) return;
@@ -236,7 +257,9 @@ function warArgs() {
 }
 let queued = [];  // earlier attacks of the same Action (S-17: up to four, 4-3-2)
 function attackArgs() {
-  return {attacker: $('p-actor').value, attacks: [...queued, attackItem()]};
+  const args = {attacker: $('p-actor').value, attacks: [...queued, attackItem()]};
+  if ($('p-physical') && $('p-physical').checked) args.physical = [args.attacker];  // D-6
+  return args;
 }
 function attackItem() {
   const attack = {defender: $('p-target').value};
@@ -244,7 +267,8 @@ function attackItem() {
   if ($('p-precision').checked) attack.precision = true;
   const mods = numbers($('p-modifiers').value, 'The modifiers');
   if (mods.length) attack.modifiers = mods;
-  if ($('p-reaction') && $('p-reaction').value) attack.reaction = $('p-reaction').value;
+  const reaction = $('p-reaction') ? $('p-reaction').value : '';
+  if (reaction) attack.reaction = reaction === 'none' ? null : reaction;
   return attack;
 }
 function showQueue() {
@@ -417,6 +441,8 @@ source.addEventListener('record', ev => {
   for (const line of lines(r)) log.append(el('div', line, r.hidden ? 'hidden' : ''));
   log.scrollTop = log.scrollHeight; refresh(); loadOptions();
 });
+// a hidden command moved the table: its record is not for players, its effect is in the state
+source.addEventListener('moved', () => { refresh(); loadOptions(); });
 // --- the generic command form (any command, for the Host and for players) -----------------
 $('command').addEventListener('submit', ev => {
   ev.preventDefault(); const f = ev.target; let args;

@@ -1,0 +1,95 @@
+"""The fast War simulator against the full engine, in one process (issue 15).
+
+Prints, for ``examples/war_4v4.json`` under the documented policy (``war+rest``): Wars per
+second of ``--engine full`` (``simulate(..., engine="full", workers=1)``) and of ``--engine
+fast`` (``simulate(..., engine="fast", workers=1)``) with their ratio, wall clock and CPU time
+of this process (the machine may be shared: CPU time is the steadier figure). The fast engine
+is timed twice: cold (a fresh process's first call, Strike tables built or read from the disk
+cache) and warm (tables known). Then the cold start of one exact Strike law (``strike_odds``)
+and of one Strike table, in fresh processes, with and without the disk cache.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from tableside.simulate import simulate
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+
+
+def timed(work: Callable[[], object]) -> tuple[float, float]:
+    """Wall-clock and CPU seconds of one call."""
+    wall, cpu = time.perf_counter(), time.process_time()
+    work()
+    return time.perf_counter() - wall, time.process_time() - cpu
+
+
+def line(label: str, runs: int, wall: float, cpu: float, base: float | None) -> float:
+    """Print one rate; return runs per CPU second."""
+    rate = runs / cpu
+    ratio = "" if base is None else f"  x{rate / base:,.0f} full (CPU)"
+    print(f"  {label:<26} {runs:>6} runs  {runs / wall:>9,.1f} /s wall  {rate:>9,.1f} /s CPU"
+          f"{ratio}")  # fmt: skip
+    return rate
+
+
+COLD = """
+import time, sys
+from tableside.majesty.odds import strike_odds
+from tableside.majesty.character import Attributes, Character, Side
+from tableside.majesty.catalog import builtin_catalog
+from tableside.majesty.strike import StrikeSetup
+from tableside.simulate.fast_laws import strike_table
+catalog = builtin_catalog()
+a = Character("A", Attributes(42, 31, 30, 60, 40, 40), weapon="Sword")
+d = Character("D", Attributes(56, 22, 40, 60, 40, 40), weapon="Axe", side=Side.FALLEN)
+setup = StrikeSetup(a, d, catalog.weapon("Sword"), catalog.weapon("Axe"))
+began = time.perf_counter()
+{call}(setup)
+print(f"{{1000 * (time.perf_counter() - began):.1f}}")
+"""
+
+
+def cold_ms(call: str, cache: str | None) -> float:
+    """Milliseconds of the first ``call`` in a fresh process (``cache``: TABLESIDE_CACHE)."""
+    env = dict(os.environ)
+    if cache is None:
+        env["TABLESIDE_CACHE"] = "off"
+    else:
+        env["TABLESIDE_CACHE"] = cache
+    out = subprocess.run([sys.executable, "-c", COLD.format(call=call)], env=env,
+                         capture_output=True, text=True, check=True)  # fmt: skip
+    return float(out.stdout.strip())
+
+
+def main() -> None:
+    """Print the figures."""
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--full", type=int, default=100, help="War runs on the full engine")
+    parser.add_argument("--fast", type=int, default=20000, help="War runs on the fast engine")
+    args = parser.parse_args()
+    document = json.loads((EXAMPLES / "war_4v4.json").read_text("utf-8"))
+    print(f"war_4v4.json, policy war+rest, one worker; load average {os.getloadavg()[0]:.2f}")
+    wall, cpu = timed(lambda: simulate(document, args.full, seed=1, workers=1, engine="full"))
+    base = line("full engine", args.full, wall, cpu, None)
+    for label in ("fast engine (first call)", "fast engine (warm)"):
+        wall, cpu = timed(lambda: simulate(document, args.fast, seed=2, workers=1, engine="fast"))
+        line(label, args.fast, wall, cpu, base)
+    for call in ("strike_odds", "strike_table"):
+        for cache, label in ((None, "no disk cache"), ("", "disk cache")):
+            if cache == "":
+                cold_ms(call, cache)  # fill the cache
+            print(f"  first {call} in a process, {label}: {cold_ms(call, cache):.1f} ms")
+    print(f"load average {os.getloadavg()[0]:.2f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,51 @@
+"""``--balance`` after ``war add`` / ``fight add``: who is likely to win as the roster stands.
+
+The stored encounter is exported and simulated (``--balance-runs`` runs, 2,000 by default; the
+fast engine for a War it supports, else the full engine) from the state it has reached, and one
+line per side gives its chance of winning with the 95% Wilson interval (issue 15, F-6). An
+encounter with one side so far, or one that has ended, gets a sentence instead.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from tableside.cli.encounter_cmds import opened
+
+Balance = Annotated[
+    bool, typer.Option("--balance", help="Then simulate the fight: each side's chance to win.")
+]
+BalanceRuns = Annotated[int, typer.Option(help="Runs for --balance.")]
+BALANCE_RUNS = 2000
+
+
+def balance_lines(db: str | None, encounter_id: int, runs: int) -> list[str]:
+    """Each side's chance of winning, as text lines."""
+    from tableside.simulate import SimulationError, simulate  # heavy: only when asked
+
+    with opened(db) as store:
+        document = store.export_encounter(encounter_id)
+    try:
+        report = simulate(document, runs, workers=1, engine="fast")
+    except SimulationError as error:
+        return [f"balance: {error}"]
+    engine = report.get("engine", "full")
+    lines = [f"balance ({runs} runs, {engine} engine, policy {report['policy']}):"]
+    for side, block in report["outcome"]["wins"].items():
+        low, high = block["ci95"]
+        lines.append(f"  {side} wins {block['p']:.3f} ({low:.3f} – {high:.3f})")
+    for label in ("draws", "unfinished"):
+        block = report["outcome"][label]
+        if block["count"]:
+            lines.append(f"  {label} {block['p']:.3f}")
+    return lines
+
+
+def print_balance(
+    db: str | None, encounter_id: int, runs: int, shown: bool, json_out: bool
+) -> None:
+    """Print the balance (on stderr when stdout holds JSON)."""
+    if shown:
+        typer.echo("\n".join(balance_lines(db, encounter_id, runs)), err=json_out)

@@ -1,0 +1,121 @@
+"""Exact laws computed once and kept on disk (issue 15: cold start under 50 ms).
+
+Two kinds of tables are kept, each in one ``.npz`` file named by a SHA-256 of its inputs and of
+the source code that computes it (any change to the rules code gives new names, so a stale
+table is never read):
+
+* the odds engine's roll laws (``majesty.odds_law.roll_law``: a reading, the `best` passes and
+  the Boon/Bane), through the store hook of ``odds_law`` (the rules package itself does no I/O);
+* the fast War simulator's Strike tables (``fast_laws.strike_table``).
+
+The folder is ``$TABLESIDE_CACHE`` when set (``off`` turns the cache off), else
+``platformdirs.user_cache_dir("tableside")`` when platformdirs is installed, else
+``~/.cache/tableside``. Files are written to a temporary name and renamed, so concurrent
+processes never read half a file; an unreadable file is ignored and recomputed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import tempfile
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+import tableside
+from tableside.majesty import odds_law
+
+SOURCES = (
+    "majesty/odds_law.py", "majesty/odds_tables.py", "majesty/odds_order.py",
+    "majesty/adjust.py", "majesty/rolls.py", "majesty/strike.py", "majesty/character.py",
+    "majesty/wear.py", "majesty/catalog.py", "majesty/data/weapons.json",
+    "majesty/data/maneuvers.json", "simulate/fast_laws.py", "simulate/disk_cache.py",
+)  # fmt: skip
+
+
+def folder() -> Path | None:
+    """Where tables are kept (None: the cache is off)."""
+    chosen = os.environ.get("TABLESIDE_CACHE")
+    if chosen == "off":
+        return None
+    if chosen:
+        return Path(chosen)
+    try:
+        import platformdirs  # type: ignore[import-not-found,unused-ignore]
+
+        return Path(platformdirs.user_cache_dir("tableside"))
+    except ImportError:
+        return Path.home() / ".cache" / "tableside"
+
+
+@cache
+def code_version() -> str:
+    """A digest of the source files that compute the tables."""
+    root = Path(tableside.__file__).parent
+    digest = hashlib.sha256()
+    for name in SOURCES:
+        digest.update(name.encode())
+        digest.update((root / name).read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def path_for(kind: str, inputs: str) -> Path | None:
+    """The file of one table (None: the cache is off)."""
+    where = folder()
+    if where is None:
+        return None
+    name = hashlib.sha256(f"{code_version()}|{kind}|{inputs}".encode()).hexdigest()[:32]
+    return where / f"{kind}-{name}.npz"
+
+
+def load(kind: str, inputs: str) -> dict[str, Any] | None:
+    """A kept table's arrays, or None."""
+    path = path_for(kind, inputs)
+    if path is None or not path.exists():
+        return None
+    try:
+        with np.load(path) as data:
+            return {key: data[key] for key in data.files}
+    except (OSError, ValueError, KeyError):
+        return None
+
+
+def save(kind: str, inputs: str, arrays: dict[str, Any]) -> None:
+    """Keep a table (silently skipped when the folder cannot be written)."""
+    path = path_for(kind, inputs)
+    if path is None:
+        return
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle, temporary = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+        with os.fdopen(handle, "wb") as out:
+            np.savez(out, **arrays)
+        os.replace(temporary, path)
+    except OSError:
+        return
+
+
+class RollLawStore:
+    """The store hook of ``odds_law``: roll laws kept on disk."""
+
+    def load(self, key: str) -> odds_law.RollLaw | None:
+        """A kept roll law."""
+        arrays = load("roll-law", key)
+        if arrays is None:
+            return None
+        total, boon_net = (int(v) for v in arrays.pop("scalars"))
+        return odds_law.RollLaw(**arrays, total=total, boon_net=boon_net)
+
+    def save(self, key: str, law: odds_law.RollLaw) -> None:
+        """Keep a roll law."""
+        arrays = {name: getattr(law, name) for name in odds_law.RollLaw.__dataclass_fields__}
+        scalars = np.array([arrays.pop("total"), arrays.pop("boon_net")], dtype=np.int64)
+        save("roll-law", key, {**arrays, "scalars": scalars})
+
+
+def install() -> None:
+    """Let the odds engine keep its roll laws on disk."""
+    odds_law.STORE = RollLawStore()

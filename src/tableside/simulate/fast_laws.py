@@ -1,0 +1,162 @@
+"""The exact law of what one War Strike does, as a table the fast simulator samples (issue 15).
+
+A Strike's consequences in a War (``war.apply_strike``) depend on its dice only through the
+final tally after every `best` pass and the natural roll's unpaired 12s and 1s (M-8, M-9, M-13),
+except where a rule reads the Hits regardless of Stops (a non-Wear Passion Effect, M-25; riders
+of Maneuvers, M-20, M-29), which the `best` policy's choice among equally good dice decides.
+``strike_table`` takes the odds engine's exact law of those classes (``odds_law.roll_law``, the
+same call as ``odds.strike_odds``) and computes each class's consequences with the engine's own
+functions (``strike_effects``, ``strike_wear``, ``defensive_wear``), so the table is the engine's
+law, not a copy of its rules. A Strike whose consequences the classes do not decide is marked
+``ambiguous``: the fast simulator then rolls it with the engine itself (``roll_strike``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+import numpy.typing as npt
+
+from tableside.majesty.character import Attribute, WearKind
+from tableside.majesty.odds import _strike_plan
+from tableside.majesty.odds_law import roll_law
+from tableside.majesty.odds_tables import ALL_TALLIES
+from tableside.majesty.rolls import Tally
+from tableside.majesty.strike import (
+    Outcome,
+    Rated,
+    StrikeResult,
+    StrikeSetup,
+    defensive_wear,
+    passion_triggers,
+    strike_effects,
+    strike_wear,
+)
+from tableside.simulate import disk_cache
+
+I64 = npt.NDArray[np.int64]
+F64 = npt.NDArray[np.float64]
+
+# Columns of a consequence row, in the order war.apply_strike applies them.
+D_E, D_R, D_P, S_KIND, S_WEAR, D_FALTER, S_FALTER, AP_GAINED, FIRED, D_EXERTION, D_EPIC, S_EPIC = (
+    range(12)
+)
+COLUMNS = 12
+KIND_INDEX = {WearKind.E: 0, WearKind.R: 1, WearKind.P: 2}
+EPIC_NONE, EPIC_LOWERED, EPIC_DEFEAT = 0, 1, 2
+
+
+@dataclass(frozen=True)
+class StrikeTable:
+    """Distinct consequence rows of one Strike and their exact weights out of ``total``.
+
+    ``rows[k]`` holds the columns above; ``weights[k]`` of ``total`` rolled sequences give it.
+    ``ambiguous``: the classes do not decide the consequences (roll it with the engine).
+    """
+
+    setup: StrikeSetup
+    rows: I64
+    weights: I64
+    total: int
+    ambiguous: bool
+
+    @property
+    def cumulative(self) -> F64:
+        """Cumulative probabilities (the last is exactly 1.0)."""
+        cumulative = np.cumsum(self.weights).astype(np.float64) / float(self.total)
+        cumulative[-1] = 1.0
+        return cumulative
+
+
+def epic_code(unpaired: int) -> int:
+    """Natural unpaired 12s (or 1s): 3 lower Status for 1 Cycle, 4 or more Defeat (M-24)."""
+    return EPIC_DEFEAT if unpaired >= 4 else EPIC_LOWERED if unpaired == 3 else EPIC_NONE
+
+
+def reads_all_hits(setup: StrikeSetup) -> bool:
+    """Whether a consequence depends on Hits regardless of Stops (M-20, M-25, M-29)."""
+    passion = setup.weapon.passion_effect
+    triggers = passion_triggers(
+        setup.striker.referenced(Attribute.PASSION) - setup.defender.referenced(Attribute.RESOLVE)
+    )
+    passion_reads = passion is not None and triggers > 0 and not passion.type.wear_type
+    riders = any(m.falter or m.falter_per_hit or m.knock_back for m in setup.maneuvers)
+    return passion_reads or riders
+
+
+def outcome_row(setup: StrikeSetup, force: Rated, outcome: Outcome) -> list[int]:
+    """One final tally's consequences, by the engine's functions (war.apply_strike's inputs).
+
+    The Epic columns are left 0: they come from the natural roll (:func:`epic_code`).
+    """
+    effects = strike_effects(setup, outcome)
+    lines = strike_wear(setup, outcome, force, effects)
+    row = [0] * COLUMNS
+    for line in lines:
+        row[KIND_INDEX[line.kind]] += line.amount
+    _, to_striker = defensive_wear(setup, outcome)
+    if to_striker is not None:
+        row[S_KIND], row[S_WEAR] = KIND_INDEX[to_striker.kind], to_striker.amount
+    row[D_FALTER] = sum(p.amount for p in effects.defender_falter)
+    row[S_FALTER] = outcome.striker_falter
+    row[AP_GAINED], row[FIRED] = effects.ap_gained, effects.twelve_fired
+    row[D_EXERTION] = effects.defender_exertion
+    return row
+
+
+def result_row(result: StrikeResult) -> list[int]:
+    """The same row read from a Strike the engine resolved (for ambiguous Strikes)."""
+    row = [0] * COLUMNS
+    for line in result.wear:
+        row[KIND_INDEX[line.kind]] += line.amount
+    if result.wear_to_striker is not None:
+        row[S_KIND] = KIND_INDEX[result.wear_to_striker.kind]
+        row[S_WEAR] = result.wear_to_striker.amount
+    row[D_FALTER], row[S_FALTER] = result.defender_falter, result.striker_falter
+    row[AP_GAINED], row[FIRED] = result.effects.ap_gained, result.effects.twelve_fired
+    row[D_EXERTION] = result.effects.defender_exertion
+    row[D_EPIC] = epic_code(result.epic.unpaired_twelves)
+    row[S_EPIC] = epic_code(result.epic.unpaired_ones) if result.setup.melee else EPIC_NONE
+    return row
+
+
+@lru_cache(maxsize=4096)
+def strike_table(setup: StrikeSetup) -> StrikeTable:
+    """The exact law of a Strike's consequences (the odds engine's classes, M-7 … M-29).
+
+    Kept on disk once computed (``disk_cache``; the file name covers the setup and the code).
+    """
+    key = repr(setup)
+    kept = disk_cache.load("strike-table", key)
+    if kept is not None:
+        total, ambiguous = (int(v) for v in kept["scalars"])
+        return StrikeTable(setup, kept["rows"], kept["weights"], total, bool(ambiguous))
+    table = _strike_table(setup)
+    scalars = np.array([table.total, int(table.ambiguous)], dtype=np.int64)
+    disk_cache.save("strike-table", key, {"rows": table.rows, "weights": table.weights,
+                                          "scalars": scalars})  # fmt: skip
+    return table
+
+
+def _strike_table(setup: StrikeSetup) -> StrikeTable:
+    plan = _strike_plan(setup)
+    law = roll_law(plan.reading, plan.specs, plan.boon_net)
+    by_tally: dict[int, list[int]] = {}
+    for tally in np.unique(law.tally).tolist():
+        counts = Tally(*(int(v) for v in ALL_TALLIES[tally]))
+        outcome = Outcome.of(counts, plan.ignore_stops, setup.melee)
+        by_tally[tally] = outcome_row(setup, plan.force, outcome)
+    matrix = np.array([by_tally[t] for t in law.tally.tolist()], dtype=np.int64).reshape(
+        -1, COLUMNS
+    )
+    matrix[:, D_EPIC] = [epic_code(u) for u in law.unpaired_twelves.tolist()]
+    if setup.melee:
+        matrix[:, S_EPIC] = [epic_code(u) for u in law.unpaired_ones.tolist()]
+    distinct, inverse = np.unique(matrix, axis=0, return_inverse=True)
+    weights = np.bincount(inverse.ravel(), weights=law.weight, minlength=len(distinct))
+    return StrikeTable(
+        setup, distinct.astype(np.int64), np.rint(weights).astype(np.int64), law.total,
+        reads_all_hits(setup),
+    )  # fmt: skip
