@@ -545,3 +545,54 @@ def test_d6_d7_an_automatic_npc_reacts_at_once_and_only_the_pcs_dice_are_asked()
     assert last.command is not None
     assert last.command.args["attacks"][0]["reaction"] == "ward_off"
     assert e.verify_replay().state == e.state
+
+
+# --- D-14: whether to take an Attack of Opportunity -------------------------------------------
+
+
+def test_d14_leaving_contact_asks_the_goblins_owner_whether_to_take_its_attack() -> None:
+    """S-18, D-14: the offer is a choice of the Goblin's owner with its chance to hit."""
+    e = duel()
+    do(e, "next")  # Aldric's Turn, in contact with the Goblin
+    (offer,) = choices(e, "move", id="Aldric", to=[-4.0, 0.0, 0.0])
+    assert (offer.kind, offer.combatant, offer.path) == ("aoo", "Goblin", ("aoo", "Goblin/Spear"))
+    assert values(offer) == [True, False] and offer.suggested is True and not offer.given
+    assert 0 < offer.options[0]["odds"]["hit"]["p"] < 1
+    assert choices(e, "move", id="Aldric", to=[1.0, 0.9, 0.0]) == []  # still in contact
+
+
+def test_d14_taking_it_resolves_the_free_attack_in_the_move_as_the_aoo_command_would() -> None:
+    """D-14: the answer True gives the move's events plus exactly the aoo command's events."""
+    e = duel()
+    do(e, "next")
+    record = e.execute(Command("move", {"id": "Aldric", "to": [-4.0, 0.0, 0.0]}), asker=ask_open)
+    assert record.kind == RecordKind.REQUEST
+    assert e.pending is not None
+    (request,) = e.pending.open
+    done = e.answer(request.id, True, "host")
+    kinds = [ev.kind for ev in done.events]
+    assert kinds.index("aoo_offered") < kinds.index("aoo_used")
+    assert "attack_resolved" in kinds and e.state.offers == ()
+    assert not e.state.rounds.can_react("Goblin")
+    e.verify_replay()
+
+
+def test_d14_letting_it_go_removes_the_offer_and_a_wrong_offer_is_refused() -> None:
+    """D-14: False removes the offer (no later aoo); naming an offer the move lacks is refused."""
+    e = duel()
+    do(e, "next")
+    with pytest.raises(TablesideError, match="offers no Attack of Opportunity 'Sera/Dagger'"):
+        do(e, "move", id="Aldric", to=[-4.0, 0.0, 0.0], aoo={"Sera/Dagger": True})
+    record = do(e, "move", id="Aldric", to=[-4.0, 0.0, 0.0], aoo={"Goblin/Spear": False})
+    assert "aoo_declined" in [ev.kind for ev in record.events] and e.state.offers == ()
+    assert e.state.rounds.can_react("Goblin")
+    with pytest.raises(TablesideError, match="no Attack of Opportunity"):
+        do(e, "aoo", attacker="Goblin", target="Aldric", weapon="Spear")
+
+
+def test_d14_without_an_answer_the_offer_stays_as_before() -> None:
+    """S-18: a move sent without ``aoo`` (the one-shot engine) keeps the offer for ``aoo``."""
+    e = duel()
+    do(e, "next")
+    do(e, "move", id="Aldric", to=[-4.0, 0.0, 0.0])
+    assert [(o.attacker, o.weapon) for o in e.state.offers] == [("Goblin", "Spear")]

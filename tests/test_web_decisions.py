@@ -408,6 +408,28 @@ def test_d7_an_npc_attack_on_a_pc_with_the_fights_own_choices(real_fight: Table)
     assert hosts["options"][1]["odds"] is not None  # the Host sees the exact odds
 
 
+def test_d14_aldric_leaves_the_goblin_and_the_host_takes_its_attack_of_opportunity(
+    real_fight: Table,
+) -> None:
+    """D-14 at the table: Aldric's player moves away (202); only the Host answers for the Goblin."""
+    t = real_fight
+    t.turn_of("Aldric")
+    before = t.revision()
+    bad = t.command(t.al, "move", id="Aldric", to=[-4.0, 0.0, 0.0], aoo={"Gob/Spear": False})
+    assert bad.status_code == 403, bad.text  # not Aldric's player's choice
+    assert t.revision() == before
+    r = t.command(t.al, "move", id="Aldric", to=[-4.0, 0.0, 0.0])
+    assert r.status_code == 202, r.text
+    assert [(p["kind"], p["combatant"]) for p in r.json()["pending"]] == [("aoo", "Gob")]
+    assert t.decisions(t.al)["decisions"] == []  # the Goblin's choice is the Host's
+    (offer,) = t.decisions(t.host)["decisions"]
+    assert t.decide(t.al, offer["id"], True).status_code == 403
+    done = t.decide(t.host, offer["id"], True)
+    assert done.status_code == 200, done.text
+    kinds = [e["kind"] for e in done.json()["record"]["events"]]
+    assert "aoo_used" in kinds and "attack_resolved" in kinds
+
+
 @dataclass
 class War:
     client: TestClient

@@ -52,6 +52,7 @@ LIST_MAX = 40  # proficiencies, skills or armour pieces on one sheet
 MODIFIER_MAX = 100  # |a to-hit, casting or damage modifier|: the rolls are d100 (S-7)
 MODIFIERS_MAX = 10  # modifiers on one attack or cast
 SPELL_POWER_MAX = 1_000  # spell power shared among those hit (S-15)
+AOO_OFFERS_MAX = 16  # Attacks of Opportunity one move may offer, each answered once (D-14)
 POWER_COST_MAX = 1_000  # a power's resource cost (Spirit, Faith, Focus …, SA-49)
 ROUNDS_MAX = 100  # rounds a condition lasts (S-23)
 STAT_MAX = 100  # |a stat given as a number| of a stat test (S-1)

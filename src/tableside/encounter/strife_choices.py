@@ -44,6 +44,7 @@ from tableside.encounter.strife_fight import (
     CastArgs,
     Pending,
     StrifeFight,
+    aoo_key,
     attack_setup,
     physical_dice,
 )
@@ -86,7 +87,58 @@ def strife_choices(
         return attack_choices(game, state, command, rng)
     if command.kind == "cast":
         return cast_choices(game, state, command, rng)
+    if command.kind == "move":
+        return aoo_choices(game, state, command, rng)
     return []
+
+
+# --- Attacks of Opportunity (S-18, D-14) --------------------------------------------------------
+
+
+def aoo_choices(game: StrifeFight, state: FightState, command: Command, rng: Rng) -> list[Choice]:
+    """Whether to take each Attack of Opportunity the move offers, for the attacker's owner.
+
+    The move is decided on a throwaway copy without answers to see what it offers; each offer
+    shows the chance its free attack hits (no Reaction: the mover's was not asked), and the
+    suggestion is to take it when it can hit and the attacker's Reaction is still unused.
+    """
+    answers = command.args.get("aoo") or {}
+    bare = Command("move", {k: v for k, v in command.args.items() if k != "aoo"})
+    moved = game.pending(state, bare, throwaway(rng), describe=False)
+    mover = str(command.args.get("id"))
+    offers = [o for o in moved.state.offers if o.target == mover]
+    return [
+        aoo_choice(game, moved.state, o, mover, aoo_key(o.attacker, o.weapon) in answers)
+        for o in offers
+    ]
+
+
+def aoo_choice(game: StrifeFight, state: FightState, offer: Any, mover: str, given: bool) -> Choice:
+    """One offer: take it (with the chance it hits) or let it go (D-14)."""
+    item = AttackItem(defender=mover, weapon=offer.weapon)
+    attacker = state.models[offer.attacker]
+    try:
+        law = attack_odds(attack_setup(game, Pending(state), attacker, item, free_attack=True))
+        hit: JSON | None = probability(law.hits)
+        can_hit = law.hits > 0
+    except TablesideError:
+        hit, can_hit = None, False
+    may_react = offer.attacker in state.aoo.used or state.rounds.can_react(offer.attacker)
+    words = f"{offer.attacker} attacks {mover} with {offer.weapon}"
+    return Choice(
+        kind="aoo",
+        combatant=offer.attacker,
+        path=("aoo", aoo_key(offer.attacker, offer.weapon)),
+        options=(
+            {"value": True, "label": f"Take it: {words}", "odds": {"hit": hit}},
+            {"value": False, "label": "Let it go", "odds": None},
+        ),
+        suggested=can_hit and may_react,
+        given=given,
+        prompt=f"{mover} leaves base contact with {offer.attacker}: take the Attack of "
+        f"Opportunity with {offer.weapon}?",
+        key=f"aoo.{aoo_key(offer.attacker, offer.weapon)}",
+    )
 
 
 # --- dry runs ---------------------------------------------------------------------------------

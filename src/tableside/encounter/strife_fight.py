@@ -26,6 +26,7 @@ from tableside.encounter.strife_state import FightState, Model, condition_json, 
 from tableside.encounter.war_args import ID, Args, Coordinates, parse_args
 from tableside.errors import RulesError
 from tableside.limits import (
+    AOO_OFFERS_MAX,
     DIE_FACE_MAX,
     DIE_FACE_MIN,
     HOST_VALUE_MAX,
@@ -156,6 +157,11 @@ class MoveArgs(Args):
     to: Coordinates
     mode: MoveMode = MoveMode.WALK
     difficult: Flag = False
+    # Each Attack of Opportunity this move offers ("attacker/weapon"), taken or let go by its
+    # owner when the move is made (S-18, D-14); one not named stays on offer as before.
+    aoo: dict[Annotated[str, Field(max_length=2 * ID_MAX + 1)], Flag] = Field(
+        default_factory=dict, max_length=AOO_OFFERS_MAX
+    )
 
 
 class DisengageArgs(Args):
@@ -604,6 +610,7 @@ def do_move(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> Non
            cost=round(float(cost), 3), **({"resumed": True} if resumed else {}))  # fmt: skip
     left = {k: v for k, v in before.items() if k not in contacts(game.catalog, p.state, m.id)}
     offer_aoos(p, m.id, left)
+    answer_aoos(game, p, m.id, args.aoo, rng)
 
 
 def resumes_move(p: Pending, m: Model) -> bool:
@@ -634,6 +641,30 @@ def offer_aoos(p: Pending, mover: str, left: dict[str, list[str]]) -> None:
     if free:
         p.emit("aoo_offered", "S-18", offers=[{"attacker": f.attacker, "weapon": f.weapon,
                                                "target": f.target} for f in free])  # fmt: skip
+
+
+def aoo_key(attacker: str, weapon: str) -> str:
+    """How a move's ``aoo`` names one offer: ``attacker/weapon`` (D-14)."""
+    return f"{attacker}/{weapon}"
+
+
+def answer_aoos(
+    game: StrifeFight, p: Pending, mover: str, answers: dict[str, bool], rng: Rng
+) -> None:
+    """The Attacks of Opportunity this move offered, taken or let go as answered (S-18, D-14)."""
+    offered = {aoo_key(o.attacker, o.weapon): o for o in p.state.offers if o.target == mover}
+    for key, take in answers.items():
+        offer = offered.get(key)
+        if offer is None:
+            shown = ", ".join(offered) or "none"
+            raise RulesError(
+                f"This move offers no Attack of Opportunity {key[:80]!r} (offered: {shown})."
+            )
+        raw = {"attacker": offer.attacker, "target": mover, "weapon": offer.weapon}
+        if take:
+            do_aoo(game, p, raw, rng)
+        else:
+            p.emit("aoo_declined", "D-14", **raw)
 
 
 def do_aoo(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> None:

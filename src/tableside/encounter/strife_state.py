@@ -197,6 +197,14 @@ def _aoo_used(state: FightState, d: JSON) -> FightState:
     return copy_with(state, aoo=AooTracker(used), offers=offers)
 
 
+def _aoo_declined(state: FightState, d: JSON) -> FightState:
+    """An Attack of Opportunity its owner let go: the offer is gone (S-18, D-14)."""
+    offers = tuple(o for o in state.offers
+                   if not (o.attacker == d["attacker"] and o.weapon == d["weapon"]
+                           and o.target == d["target"]))  # fmt: skip
+    return copy_with(state, offers=offers)
+
+
 def _resources(state: FightState, d: JSON) -> FightState:
     m = state.models[d["id"]]
     sheet = Combatant.model_validate(
@@ -224,6 +232,7 @@ EVOLVE: dict[str, Callable[[FightState, JSON], FightState]] = {
     "instant_owed": _owed,
     "aoo_offered": _offers,
     "aoo_used": _aoo_used,
+    "aoo_declined": _aoo_declined,
     "sprinted": lambda s, d: _update(s, d, sprints=int(d["sprints"])),
     "initiative_penalty": lambda s, d: _update(s, d, initiative_penalty=int(d["penalty"])),
     "hidden_set": lambda s, d: _update(s, d, hidden=bool(d["hidden"])),
