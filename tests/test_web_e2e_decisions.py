@@ -58,6 +58,12 @@ return [...document.querySelectorAll(
 """
 
 
+PAGE_FITS = """
+const page = document.documentElement;
+return page.scrollWidth <= page.clientWidth + 0.5;
+"""
+
+
 def open_browser(chromium: str, chromedriver: str, profile: Path) -> WebDriver:
     driver = open_chromium(chromium, chromedriver, profile)
     driver.set_window_size(*DESKTOP)
@@ -102,6 +108,11 @@ class Person(Seat):
     def overflow(self) -> list[str]:
         found: list[str] = self.driver.execute_script(OVERFLOW)
         return found
+
+    def page_fits(self) -> bool:
+        """Issue 12: the whole page never scrolls sideways (wide tables scroll in their box)."""
+        fits: bool = self.driver.execute_script(PAGE_FITS)
+        return fits
 
 
 @dataclass
@@ -244,6 +255,7 @@ def test_d4_a_players_boon_is_proposed_and_the_host_approves_it_at_phone_size(
     assert "boon 1" in approve["prompt"] and approve["buttons"][0].startswith("Approve boon 1")
     for seat in table.everyone:
         assert seat.overflow() == [], seat.name
+        assert seat.page_fits(), seat.name
         assert_accessible(seat.driver)
     host.choose("approve", "Approve")
     take_the_watchers_choices(holy)
@@ -360,7 +372,7 @@ def test_d7_an_npc_attacks_and_the_defenders_player_chooses_parry(
                for b in reaction["buttons"])  # fmt: skip
     assert len(reaction["suggested"]) == 1
     assert fallen.panels() == []  # Sera's player has nothing to decide
-    assert holy.overflow() == []
+    assert holy.overflow() == [] and holy.page_fits()
     assert_accessible(holy.driver)
     holy.choose("reaction", "Parry")
     for seat in (host, holy, fallen):
