@@ -121,3 +121,18 @@ def test_s22_fight_add_hiding_declares_hiding_before_the_fight(cli: Cli) -> None
     state = cli.json("fight", "start", fight)["state"]
     sera = next(m for m in state["models"] if m["id"] == "Sera")
     assert sera["hidden"] is True
+
+
+def test_sa69_fight_attack_thrown_throws_the_weapon(cli: Cli) -> None:
+    """SA-69: ``--thrown`` makes a ranged attack; the Goblin's Spear (Thrown 8") reaches 4"."""
+    fight = str(cli.json("fight", "new", "Ambush", "--seed", "5")["id"])
+    cli.json("fight", "add", fight, "--id", "Aldric", "--model", "Aldric", "--side", "heroes",
+             "--dice", "1")  # fmt: skip
+    cli.json("fight", "add", fight, "--id", "Goblin", "--model", "Goblin", "--side", "monsters",
+             "--at", "4,0,0", "--dice", "20")  # fmt: skip
+    cli.json("fight", "start", fight)
+    code, _out, err = cli.run("fight", "attack", fight, "Goblin", "--target", "Aldric")
+    assert code == 2 and "base contact" in err  # a Spear without --thrown needs contact
+    done = cli.json("fight", "attack", fight, "Goblin", "--target", "Aldric", "--thrown")
+    assert [e["kind"] for e in done["record"]["events"]].count("attack_resolved") == 1
+    assert done["record"]["command"]["args"]["attacks"][0]["thrown"] is True

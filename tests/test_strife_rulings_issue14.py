@@ -498,3 +498,41 @@ def test_sa48_no_ranged_attack_on_a_target_in_base_contact() -> None:
     with pytest.raises(TablesideError, match=r"cannot shoot Goblin with Short Bow.*SA-48"):
         e.execute(Command("attack", {"attacker": "Sera", "attacks": [{"defender": "Goblin"}]}))
     assert e.revision == before
+
+
+# --- item 14: thrown attacks in fights (SA-69) ---------------------------------------------------
+
+
+def test_sa69_sera_throws_a_dagger_within_its_thrown_range_as_a_ranged_attack() -> None:
+    """SA-69, S-16: a Dagger (Thrown 6") reaches 5" away; 7" is out of range; not in contact."""
+    e = _sheet_fight({}, at=(-4.0, 0.0, 0.0))  # 5" from the Goblin
+    setup = _setup_thrown(e)
+    assert setup.context.thrown and setup.ranged
+    near = _sheet_fight({})  # 1" away: base contact
+    with pytest.raises(TablesideError, match=r"cannot throw Dagger at Goblin.*SA-48"):
+        near.execute(Command("attack", {"attacker": "Sera", "attacks": [
+            {"defender": "Goblin", "thrown": True}]}))  # fmt: skip
+    far = _sheet_fight({}, at=(-6.0, 0.0, 0.0))
+    with pytest.raises(TablesideError, match=r'7\.0" away, beyond the range of Dagger thrown'):
+        far.execute(Command("attack", {"attacker": "Sera", "attacks": [
+            {"defender": "Goblin", "thrown": True}]}))  # fmt: skip
+    record = e.execute(Command("attack", {"attacker": "Sera", "attacks": [
+        {"defender": "Goblin", "thrown": True}]}))  # fmt: skip
+    assert [ev.kind for ev in record.events].count("attack_resolved") == 1
+
+
+def test_sa69_an_untrained_thrower_has_half_the_thrown_range() -> None:
+    """S-16: without the Daggers proficiency the Dagger's 6" Thrown range is halved to 3"."""
+    e = _sheet_fight({"proficiencies": ("Bows",)}, at=(-3.0, 0.0, 0.0))  # 4" away
+    with pytest.raises(TablesideError, match=r'beyond the range of Dagger thrown \(3"\)'):
+        e.execute(Command("attack", {"attacker": "Sera", "attacks": [
+            {"defender": "Goblin", "thrown": True}]}))  # fmt: skip
+
+
+def _setup_thrown(e: Encounter[FightState]) -> AttackSetup:
+    from tableside.encounter import strife_fight as fight
+
+    item = fight.AttackItem(defender="Goblin", thrown=True)
+    game = e.game
+    assert isinstance(game, StrifeFight)
+    return fight.attack_setup(game, fight.Pending(e.state), e.state.models["Sera"], item)

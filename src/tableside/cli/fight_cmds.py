@@ -155,6 +155,9 @@ def attack(
         typer.Option(help="Combined Damage: an element it also deals (repeatable, S-9)."),
     ] = None,
     precision: Annotated[bool, typer.Option("--precision")] = False,
+    thrown: Annotated[
+        bool, typer.Option("--thrown", help="Throw the weapon: a ranged attack (S-16, SA-69).")
+    ] = False,
     dice: Dice = None,
     db: Db = None,
     revision: Revision = None,
@@ -166,6 +169,7 @@ def attack(
             "defender": t,
             "weapon": weapon,
             "precision": precision or None,
+            "thrown": thrown or None,
             "reaction": reaction if i == 0 else None,
             "reaction_item": reaction_item if i == 0 else None,
             "reaction_item_size": reaction_item_size if i == 0 else None,

@@ -199,6 +199,7 @@ class AttackItem(Args):
     reaction_item_size: WeaponSize | None = None
     power: Name | None = None  # a combined power riding the main-hand attack (S-9, SA-66)
     combined_damage: tuple[Element, ...] = Field(default=(), max_length=8)  # S-9, SA-67
+    thrown: Flag = False  # the weapon is thrown: a ranged attack at its Thrown range (SA-69)
 
 
 class AttackArgs(Args):
@@ -883,15 +884,15 @@ def attack_setup(
         raise RulesError(f"{attacker.id} cannot attack itself.")
     weapon = game.catalog.weapon(item.weapon or _default_weapon(game, attacker))
     check_held(game, attacker, weapon)
-    check_ranged_contact(attacker, defender, weapon)
+    context = penalty_context(game, attacker, weapon, item.thrown)
+    check_ranged_contact(attacker, defender, weapon, context.thrown)
     if not free_attack:
-        check_reach(attacker, defender, weapon)
+        check_reach(attacker, defender, weapon, context)
     reaction = declare_reaction(game, p, defender, item.reaction, item)
     setup = AttackSetup(attacker.sheet, defender.sheet, weapon, precision=item.precision,
                         hit_modifiers=tuple(Part("modifier", m) for m in item.modifiers),
                         defender_ac=effective_ac(game.catalog, defender.sheet).value,
-                        reaction=reaction, ruleset=game.ruleset,
-                        context=penalty_context(game, attacker, weapon))  # fmt: skip
+                        reaction=reaction, ruleset=game.ruleset, context=context)  # fmt: skip
     if item.combined_damage:
         if item.power is not None:
             raise RulesError(
@@ -902,12 +903,14 @@ def attack_setup(
     return setup
 
 
-def penalty_context(game: StrifeFight, attacker: Model, weapon: Weapon) -> PenaltyContext:
-    """The S-16 circumstances of an attack from the fight's state (SA-47).
+def penalty_context(
+    game: StrifeFight, attacker: Model, weapon: Weapon, thrown: bool = False
+) -> PenaltyContext:
+    """The S-16 circumstances of an attack from the fight's state (SA-47, SA-69).
 
     Moving and shooting counts the whole inches the attacker moved this Turn; a shooter above
     the ground (z > 0) is flying; holding a weapon in each hand is dual wielding, whichever
-    hand attacks. Underwater fighting is not modelled in fights.
+    hand attacks; ``thrown`` throws the weapon. Underwater fighting is not modelled in fights.
     """
     held = loadout(game.catalog, attacker.sheet).weapons
     other = None
@@ -917,15 +920,23 @@ def penalty_context(game: StrifeFight, attacker: Model, weapon: Weapon) -> Penal
         inches_moved=int(attacker.moved),
         flying=attacker.position[2] > 0,
         other_hand=other,
+        thrown=thrown,
     )
 
 
-def check_ranged_contact(attacker: Model, defender: Model, weapon: Weapon) -> None:
-    """No ranged attack on a target in base contact, unless otherwise stated (SA-48)."""
-    if weapon.ranged and distance(attacker.position, defender.position) <= CONTACT:
+def check_ranged_contact(
+    attacker: Model, defender: Model, weapon: Weapon, thrown: bool = False
+) -> None:
+    """No ranged or thrown attack on a target in base contact, unless otherwise stated (SA-48)."""
+    if (weapon.ranged or thrown) and distance(attacker.position, defender.position) <= CONTACT:
+        act = (
+            f"throw {weapon.name} at {defender.id}"
+            if thrown
+            else f"shoot {defender.id} with {weapon.name}"
+        )
         raise RulesError(
-            f"{attacker.id} cannot shoot {defender.id} with {weapon.name}: ranged attacks "
-            "cannot be used against a target in base contact (SA-48)."
+            f"{attacker.id} cannot {act}: ranged attacks cannot be used against a target in "
+            "base contact (SA-48)."
         )
 
 
@@ -941,18 +952,22 @@ def check_held(game: StrifeFight, attacker: Model, weapon: Weapon) -> None:
         raise RulesError(f"{attacker.id} does not hold a {weapon.name}: it holds {names} (SA-45).")
 
 
-def check_reach(attacker: Model, defender: Model, weapon: Weapon) -> None:
+def check_reach(
+    attacker: Model, defender: Model, weapon: Weapon, context: PenaltyContext | None = None
+) -> None:
     """Melee needs base contact (plus the weapon's Reach); ranged, the weapon's range (SA-37).
 
-    Untrained, a weapon has no Reach: base contact only (S-24).
+    Untrained, a weapon has no Reach: base contact only (S-24). Thrown, its range is the
+    Thrown range (halved untrained), or STR / 2 for an item not made to be thrown (S-16, SA-69).
     """
     gap = distance(attacker.position, defender.position)
-    if weapon.ranged:
-        limit = attack_range(attacker.sheet, weapon, PenaltyContext()) or Fraction(0)
+    context = context or PenaltyContext()
+    if weapon.ranged or context.thrown:
+        limit = attack_range(attacker.sheet, weapon, context) or Fraction(0)
+        what = f"{weapon.name} thrown" if context.thrown else weapon.name
         if gap > limit:
             raise RulesError(
-                f'{defender.id} is {gap:.1f}" away, beyond the range of {weapon.name} '
-                f'({float(limit):g}").'
+                f'{defender.id} is {gap:.1f}" away, beyond the range of {what} ({float(limit):g}").'
             )
     elif gap > CONTACT + (reach := usable_reach(attacker.sheet, weapon)):
         untrained = "" if reach == weapon.reach else ", untrained: S-24"
