@@ -169,14 +169,14 @@ class PendingCommand:
 
     seq: int
     command: Command
-    requests: tuple[Request, ...]
+    questions: tuple[Request, ...]
     answers: tuple[Answer, ...] = field(default=())
 
     @property
     def open(self) -> tuple[Request, ...]:
         """The questions not yet answered, in the order asked."""
         done = {a.request for a in self.answers}
-        return tuple(r for r in self.requests if r.id not in done)
+        return tuple(r for r in self.questions if r.id not in done)
 
     def request(self, request_id: str) -> Request:
         """The open question ``request_id``, or a refusal naming it."""
@@ -190,7 +190,7 @@ class PendingCommand:
         """The command with every answer so far merged into its arguments."""
         args = self.command.args
         for answer in self.answers:
-            asked = next(r for r in self.requests if r.id == answer.request)
+            asked = next(r for r in self.questions if r.id == answer.request)
             if asked.choice.kind == APPROVE:
                 continue
             args = put(args, asked.choice.path, answer.value)
@@ -200,7 +200,7 @@ class PendingCommand:
     def rejected(self) -> bool:
         """Whether the Host rejected this command's proposal (it is withdrawn, D-4)."""
         for answer in self.answers:
-            asked = next(r for r in self.requests if r.id == answer.request)
+            asked = next(r for r in self.questions if r.id == answer.request)
             if asked.choice.kind == APPROVE and answer.value == REJECTED:
                 return True
         return False
@@ -210,7 +210,7 @@ class PendingCommand:
         return {
             "seq": self.seq,
             "command": self.command.to_json(),
-            "requests": [r.to_json() for r in self.requests],
+            "requests": [r.to_json() for r in self.questions],
             "answers": [a.to_json() for a in self.answers],
             "open": [r.id for r in self.open],
         }

@@ -178,9 +178,9 @@ class Encounter(Generic[S]):
         self.require_not_waiting()
         seq = self.next_seq
         if asker is not None:
-            command, requests = self.ask(command, seq, asker, ())
-            if requests:
-                return self._wait(command, seq, requests)
+            command, questions = self.ask(command, seq, asker, ())
+            if questions:
+                return self._hold(command, seq, questions)
         events = self.decide(command, seq)
         state = self.fold(self.state, events)
         record = LogRecord(self.revision + 1, RecordKind.COMMAND, seq, command, events)
@@ -235,11 +235,11 @@ class Encounter(Generic[S]):
                 return command, tuple(found)
         raise WaitingError(f"The choices of this {command.kind} did not settle.")
 
-    def _wait(self, command: Command, seq: int, requests: tuple[Request, ...]) -> LogRecord:
-        """Store ``command`` as waiting for ``requests`` (its dice stream reserved)."""
-        data = {"requests": [r.to_json() for r in requests]}
+    def _hold(self, command: Command, seq: int, questions: tuple[Request, ...]) -> LogRecord:
+        """Store ``command`` as waiting for ``questions`` (its dice stream reserved)."""
+        data = {"requests": [r.to_json() for r in questions]}
         record = LogRecord(self.revision + 1, RecordKind.REQUEST, seq, command, (), data)
-        self.pending = PendingCommand(seq, command, requests)
+        self.pending = PendingCommand(seq, command, questions)
         self.redo_stack.clear()
         self.next_seq = seq + 1
         self.records.append(record)
@@ -259,17 +259,17 @@ class Encounter(Generic[S]):
         check_answer(request, value)
         answer = Answer(request_id, value, by)
         answered = PendingCommand(
-            pending.seq, pending.command, pending.requests, (*pending.answers, answer)
+            pending.seq, pending.command, pending.questions, (*pending.answers, answer)
         )
         data: dict[str, Any] = {"answer": answer.to_json(), "requests": []}
         if answered.rejected:
             return self._settle(answered, None, (), {**data, "outcome": "withdrawn"})
         base, resolved = answered.command, answered.resolved()
         if asker is not None:
-            taken, new = self.ask(resolved, pending.seq, asker, answered.requests)
+            taken, new = self.ask(resolved, pending.seq, asker, answered.questions)
             base = Command(base.kind, merged_takes(base.args, resolved.args, taken.args), base.dice)
             answered = PendingCommand(
-                pending.seq, base, (*answered.requests, *new), answered.answers
+                pending.seq, base, (*answered.questions, *new), answered.answers
             )
             data["requests"] = [r.to_json() for r in new]
             resolved = answered.resolved()
@@ -389,8 +389,8 @@ class Encounter(Generic[S]):
         if record.command is None or record.seq is None:
             raise ReplayMismatchError(f"Request record {record.revision} has no command.")
         data = record.data or {}
-        requests = tuple(Request.from_json(r) for r in data.get("requests") or ())
-        self.pending = PendingCommand(record.seq, record.command, requests)
+        questions = tuple(Request.from_json(r) for r in data.get("requests") or ())
+        self.pending = PendingCommand(record.seq, record.command, questions)
         self.redo_stack.clear()
         self.next_seq = record.seq + 1
 
@@ -415,7 +415,7 @@ class Encounter(Generic[S]):
             self.pending = PendingCommand(
                 pending.seq,
                 record.command,
-                (*pending.requests, *new),
+                (*pending.questions, *new),
                 (*pending.answers, answer),
             )
 
