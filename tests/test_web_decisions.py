@@ -28,8 +28,32 @@ def auth(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 
 
+class AtEncounter:
+    """What every table of these tests shares: its encounter's API, commands, whose Turn."""
+
+    client: TestClient
+    eid: int
+    host: dict[str, str]
+
+    def api(self, path: str = "") -> str:
+        return f"/api/encounters/{self.eid}{path}"
+
+    def command(self, who: dict[str, str], kind: str, **args: Any) -> Any:
+        return self.client.post(
+            self.api("/commands"), headers=who, json={"kind": kind, "args": args}
+        )
+
+    def turn_of(self, combatant: str) -> None:
+        for _ in range(12):
+            state = self.client.get(self.api(), headers=self.host).json()["state"]
+            if state["current"] == combatant:
+                return
+            assert self.command(self.host, "next").status_code == 200
+        raise AssertionError(f"{combatant} never got the Turn")
+
+
 @dataclass
-class Table:
+class Table(AtEncounter):
     client: TestClient
     url: str
     tid: int
@@ -42,14 +66,6 @@ class Table:
     def web(self) -> WebTable:
         table: WebTable = self.client.app.state.table  # type: ignore[attr-defined]
         return table
-
-    def api(self, path: str = "") -> str:
-        return f"/api/encounters/{self.eid}{path}"
-
-    def command(self, who: dict[str, str], kind: str, **args: Any) -> Any:
-        return self.client.post(
-            self.api("/commands"), headers=who, json={"kind": kind, "args": args}
-        )
 
     def decisions(self, who: dict[str, str]) -> dict[str, Any]:
         r = self.client.get(self.api("/decisions"), headers=who)
@@ -76,14 +92,6 @@ class Table:
         assert r.status_code == 200, r.text
         found: dict[str, Any] = r.json()
         return found
-
-    def turn_of(self, combatant: str) -> None:
-        for _ in range(6):
-            state = self.client.get(self.api(), headers=self.host).json()["state"]
-            if state["current"] == combatant:
-                return
-            assert self.command(self.host, "next").status_code == 200
-        raise AssertionError(f"{combatant} never got the Turn")
 
 
 @pytest.fixture
@@ -431,20 +439,12 @@ def test_d14_aldric_leaves_the_goblin_and_the_host_takes_its_attack_of_opportuni
 
 
 @dataclass
-class War:
+class War(AtEncounter):
     client: TestClient
     eid: int
     host: dict[str, str]
     ann: dict[str, str]  # plays Herald (holy)
     bo: dict[str, str]  # plays Reaver (fallen)
-
-    def api(self, path: str = "") -> str:
-        return f"/api/encounters/{self.eid}{path}"
-
-    def command(self, who: dict[str, str], kind: str, **args: Any) -> Any:
-        return self.client.post(
-            self.api("/commands"), headers=who, json={"kind": kind, "args": args}
-        )
 
     def answer_all(self, approve: str = "approve") -> Any:
         """The Host answers what waits: proposals with ``approve``, the rest as suggested."""
@@ -459,14 +459,6 @@ class War:
                                     json={"choice": choice})  # fmt: skip
             assert last.status_code in (200, 202), last.text
         raise AssertionError("still waiting")
-
-    def turn_of(self, combatant: str) -> None:
-        for _ in range(12):
-            state = self.client.get(self.api(), headers=self.host).json()["state"]
-            if state["current"] == combatant:
-                return
-            assert self.command(self.host, "next").status_code == 200
-        raise AssertionError(f"{combatant} never got the Turn")
 
 
 @pytest.fixture
