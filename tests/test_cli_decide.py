@@ -2,37 +2,17 @@
 
 from __future__ import annotations
 
-import json
-import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
+from test_cli_fight import Cli as FightCli
 
-from tableside.cli.app import main
 from tableside.store import Store, tables
 from tableside.web.auth import token_hash
 
 
-class Cli:
-    def __init__(
-        self, db: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-    ) -> None:
-        self.db, self.capsys, self.monkeypatch = str(db), capsys, monkeypatch
-
-    def run(self, *args: str) -> tuple[int, str, str]:
-        self.monkeypatch.setattr(sys, "argv", ["tableside", *args, "--db", self.db])
-        with pytest.raises(SystemExit) as exit_info:
-            main()
-        out, err = self.capsys.readouterr()
-        code = exit_info.value.code
-        return (code if isinstance(code, int) else 0), out, err
-
-    def json(self, *args: str) -> dict[str, Any]:
-        code, out, err = self.run(*args, "--json")
-        assert code == 0, err
-        data: dict[str, Any] = json.loads(out)
-        return data
+class Cli(FightCli):
+    """The fight command line of ``test_cli_fight``, with the encounter's revision."""
 
     def revision(self, encounter: str) -> int:
         revision: int = self.json("fight", "show", encounter)["revision"]
