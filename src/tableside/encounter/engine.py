@@ -427,18 +427,24 @@ class Encounter(Generic[S]):
             encounter.load(record)
         return encounter
 
+    def check_deciding_answer(self, record: LogRecord) -> None:
+        """Re-decide the answer that decided a waiting command; refuse other events (D-2)."""
+        if (record.data or {}).get("outcome") != "resolved":
+            return
+        if record.command is None or record.seq is None:
+            raise ReplayMismatchError(f"Answer record {record.revision} decides no command.")
+        if self.decide(record.command, record.seq) != record.events:
+            raise ReplayMismatchError(
+                f"Replaying revision {record.revision} (the answer that decided a waiting "
+                "command) did not reproduce its stored events."
+            )
+
     def verify_replay(self) -> Encounter[S]:
         """Re-decide every stored command from the seed and refuse any difference; return it."""
         replay: Encounter[S] = Encounter(self.game, self.seed)
         for record in self.records:
             if record.kind in (RecordKind.REQUEST, RecordKind.ANSWER):
-                if (record.data or {}).get("outcome") == "resolved" and record.seq is not None:
-                    again_events = replay.decide(record.command or Command(""), record.seq)
-                    if again_events != record.events:
-                        raise ReplayMismatchError(
-                            f"Replaying revision {record.revision} (the answer that decided a "
-                            "waiting command) did not reproduce its stored events."
-                        )
+                replay.check_deciding_answer(record)
                 replay.load(record)
             elif record.kind == RecordKind.COMMAND and record.command is not None:
                 replay.next_seq = record.seq if record.seq is not None else replay.next_seq
