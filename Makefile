@@ -3,7 +3,7 @@
 #                 a demo table of both games; prints the Host's and the players' links
 #                 (RUN_HOST=0.0.0.0 RUN_PORT=8080 RUN_DB=other.db to change where)
 #   make test   - set up and run every check and test (ruff, mypy --strict, pytest on SQLite
-#                 and on a local PostgreSQL server it starts)
+#                 and on a local PostgreSQL server it starts; axe-core from npm when npm exists)
 #   make demo   - set up and resolve one seeded Strike on the command line, with its breakdown
 PYTHON ?= python3
 VENV := .venv
@@ -38,7 +38,10 @@ typecheck: $(STAMP)
 
 # The store's tests also run on PostgreSQL: a private server is started (installed first when
 # root on Debian) unless TABLESIDE_TEST_POSTGRES_URL names one; without one they are skipped.
+# The browser tests' accessibility check needs axe-core (make axe): fetched here when npm exists.
 unit: $(STAMP)
+	@if command -v npm >/dev/null; then $(MAKE) --no-print-directory axe || \
+		echo "axe-core could not be installed: the accessibility checks will be skipped"; fi
 	TABLESIDE_TEST_POSTGRES_URL="$${TABLESIDE_TEST_POSTGRES_URL:-$$(bash scripts/postgres.sh start || true)}" \
 		$(BIN)/pytest
 
