@@ -28,6 +28,7 @@ from selenium.common.exceptions import (
     NoSuchElementException,
     StaleElementReferenceException,
     TimeoutException,
+    WebDriverException,
 )
 from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
@@ -118,6 +119,7 @@ def open_browser(chromium: str, chromedriver: str, profile: Path) -> WebDriver:
     """A headless chromium with its own fresh profile (its own cookies, storage and cache)."""
     options = Options()
     options.binary_location = chromium
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     for flag in (*CHROME_FLAGS, f"--user-data-dir={profile}", "--window-size=1280,1400"):
         options.add_argument(flag)
     driver = webdriver.Chrome(options=options, service=Service(chromedriver))
@@ -167,7 +169,18 @@ class Seat:
         try:
             waiting.until(lambda _d: check(self))
         except TimeoutException as error:
-            raise AssertionError(f"{self.name}'s page never showed {what}") from error
+            console = self.console()
+            raise AssertionError(
+                f"{self.name}'s page never showed {what}; its console: {console}"
+            ) from error
+
+    def console(self) -> list[str]:
+        """The page's console messages and script errors so far (for a failing test's report)."""
+        try:
+            entries: list[dict[str, Any]] = self.driver.get_log("browser")
+        except WebDriverException:
+            return []
+        return [str(entry.get("message", "")) for entry in entries]
 
     def mark(self) -> None:
         """Mark this page, so that a reload (a new page) would be noticed."""

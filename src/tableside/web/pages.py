@@ -43,10 +43,14 @@ HOST_NUMBERS = frozenset(
      "superiority"}
 )  # fmt: skip
 
-# The fight page's scripts (static/table.js, then the decisions' static/decisions.js), inlined
-# under the page's CSP nonce.
+# The fight page's scripts, inlined in this order as one script under the page's CSP nonce:
+# core.js first (shared names, the state and its listeners), play.js last (it starts the page).
 STATIC = resources.files("tableside.web").joinpath("static")
-SCRIPT = "\n".join(STATIC.joinpath(f).read_text("utf-8") for f in ("table.js", "decisions.js"))
+SCRIPTS = ("core.js", "log.js", "cards.js", "decisions.js", "play.js")
+SCRIPT = "\n".join(STATIC.joinpath(f).read_text("utf-8") for f in SCRIPTS)
+# Every page's style sheet, inlined in base.html: base.css, then one file per part of the page.
+STYLES = ("base.css", "cards.css", "play.css", "map.css", "log.css", "chat.css")
+STYLE = "\n".join(STATIC.joinpath(f).read_text("utf-8") for f in STYLES)
 
 ENV = Environment(
     loader=PackageLoader("tableside.web", "templates"),
@@ -58,7 +62,7 @@ ENV.policies["json.dumps_kwargs"] = {"sort_keys": False}
 
 def html(template: str, nonce: str = "", **values: Any) -> HTMLResponse:
     """A rendered page with headers that keep the token and other scripts out."""
-    body = ENV.get_template(template).render(nonce=nonce, **values)
+    body = ENV.get_template(template).render(nonce=nonce, styles=STYLE, **values)
     script = f"'nonce-{nonce}'" if nonce else "'none'"
     headers = {
         "Content-Security-Policy": f"default-src 'self'; script-src {script}; "
