@@ -177,7 +177,7 @@ class Seat:
     def console(self) -> list[str]:
         """The page's console messages and script errors so far (for a failing test's report)."""
         try:
-            entries: list[dict[str, Any]] = self.driver.get_log("browser")
+            entries: list[dict[str, Any]] = self.driver.get_log("browser")  # type: ignore[attr-defined]
         except WebDriverException:
             return []
         return [str(entry.get("message", "")) for entry in entries]
