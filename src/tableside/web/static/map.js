@@ -144,12 +144,20 @@ function token(r) {
   if (r.id === target) g.append(node('circle', {r: R + 0.4, class: 'target-ring'}));
   g.append(node('circle', {r: R + 0.5, class: 'focus-ring'}));
   g.append(shapeNode(shape, 0, 0, R, {class: 'body', fill: defeated(r) ? '#8a8a8a' : colour}));
-  g.append(node('text', {y: 0.14, class: 'initials'}, r.id.slice(0, 2)));
-  g.append(node('text', {y: R + 0.5, class: 'name'}, r.id));
-  if (z) g.append(node('text', {x: R + 0.1, y: -R, class: 'elevation'}, (z > 0 ? '↑' : '↓') +
-    inches(Math.abs(z))));
   if (defeated(r)) g.append(node('path', {d: 'M-.35,-.35L.35,.35M.35,-.35L-.35,.35',
     class: 'cross'}));
+  return g;
+}
+// The token's words, drawn apart from it (its accessible name already says them): initials,
+// name and elevation.
+function words(r) {
+  const [x, y, z] = shown(r);
+  const g = node('g', {class: 'token-label', 'data-label-for': r.id, 'aria-hidden': 'true',
+    transform: 'translate(' + x + ' ' + y + ')'});
+  g.append(node('text', {y: 0.14, class: 'initials'}, r.id.slice(0, 2)),
+    node('text', {y: R + 0.5, class: 'name'}, r.id));
+  if (z) g.append(node('text', {x: R + 0.1, y: -R, class: 'elevation'},
+    (z > 0 ? '↑' : '↓') + inches(Math.abs(z))));
   return g;
 }
 function planned() {
@@ -169,10 +177,10 @@ function draw() {
     document.activeElement.getAttribute('data-combatant');
   box = bounds();
   svg.setAttribute('viewBox', [box.x0, box.y0, box.x1 - box.x0, box.y1 - box.y0].join(' '));
-  const tokens = node('g', {class: 'tokens'});
-  for (const r of rows()) tokens.append(token(r));
+  const tokens = node('g', {class: 'tokens'}), labels = node('g', {class: 'labels'});
+  for (const r of rows()) { tokens.append(token(r)); labels.append(words(r)); }
   svg.replaceChildren(grid(box), areas(), reachRings(), planned(),
-    node('g', {class: 'trails', 'aria-hidden': 'true'}), tokens);
+    node('g', {class: 'trails', 'aria-hidden': 'true'}), tokens, labels);
   for (const t of trails) svg.querySelector('.trails').append(t);
   if (focused) { const t = svg.querySelector('[data-combatant="' + CSS.escape(focused) + '"]');
     if (t) t.focus(); }
@@ -292,7 +300,7 @@ svg.addEventListener('pointerup', ev => {
   if (d.moved && plan) { planMove(plan.to); return; }
   if (d.id) { aim(d.id); return; }
   const p = point(ev), r = row(actor);
-  if (p && r && mayMove(actor)) planMove([snap(p[0]), snap(p[1]), r.position[2]]);
+  if (p && r) planMove([snap(p[0]), snap(p[1]), r.position[2]]);
 });
 svg.addEventListener('pointercancel', () => { drag = null; });
 // --- keyboard: Enter or Space targets; arrow keys on the acting token plan a move ----------
@@ -325,8 +333,10 @@ function slide(m, now) {
 function animate(now) {
   let running = false;
   for (const [id, m] of Object.entries(moving)) {
-    const t = svg.querySelector('[data-combatant="' + CSS.escape(id) + '"]'), p = slide(m, now);
-    if (t) t.setAttribute('transform', 'translate(' + p[0] + ' ' + p[1] + ')');
+    const p = slide(m, now), key = CSS.escape(id);
+    for (const t of svg.querySelectorAll('.token[data-combatant="' + key +
+      '"], [data-label-for="' + key + '"]'))
+      t.setAttribute('transform', 'translate(' + p[0] + ' ' + p[1] + ')');
     if (now - m.start >= m.ms) delete moving[id]; else running = true;
   }
   if (running) requestAnimationFrame(animate); else draw();
