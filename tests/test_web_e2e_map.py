@@ -25,6 +25,7 @@ from selenium.webdriver.remote.webelement import WebElement
 from test_web_e2e import FALLEN, WAR, LiveServer, Seat, browser_paths, open_browser
 
 from tableside.encounter.log import Command
+from tableside.store import tables
 from tableside.web.auth import Principal
 from tableside.web.demo import DemoLinks, create_demo
 
@@ -95,8 +96,11 @@ class Map:
     player: Person  # the fallen player: Warrior, Jackal, Deceiver, Brute
 
     def host_command(self, kind: str, args: dict[str, Any]) -> None:
+        self.host_command_in(self.demo.encounter_id, kind, args)
+
+    def host_command_in(self, encounter_id: int, kind: str, args: dict[str, Any]) -> None:
         host = Principal(self.demo.table_id, None)
-        self.server.table.execute(host, self.demo.encounter_id, Command(kind, args), None)
+        self.server.table.execute(host, encounter_id, Command(kind, args), None)
 
 
 @pytest.fixture(scope="module")
@@ -295,6 +299,73 @@ def test_a_knock_back_slides_along_its_path_with_a_trail(
             s.driver.find_elements(By.CSS_SELECTOR, '#map .trail[data-combatant="Messenger"]')
         ),
     )
-    assert player.text("map-status").startswith("Messenger is knocked back to 0, 8")
+    assert player.text("map-status") == "Knock Back: Messenger to 0, 8."
     player.wait("the end of the slide", at_state_positions)
     assert player.tokens()["Messenger"]["transform"] == translate([0, 8])
+
+
+def test_w22_the_acting_combatant_has_its_reach_ring_and_can_be_dragged(
+    server: LiveServer, browsers: tuple[WebDriver, WebDriver]
+) -> None:
+    m = open_map(server, browsers, DESKTOP)
+    player = m.player
+    player.wait(
+        "Jackal's reach",
+        lambda s: bool(
+            s.driver.find_elements(By.CSS_SELECTOR, '#map .reach[data-ring="Melee Range"][r="3"]')
+        ),
+    )
+    svg = player.find("map")
+    player.driver.execute_script("arguments[0].scrollIntoView({block: 'center'});", svg)
+    start, end = (player.driver.execute_script(AT, *p) for p in ((8, 2), (7, 4)))
+    ActionChains(player.driver).move_to_element_with_offset(
+        svg, int(start[0]), int(start[1])
+    ).click_and_hold().move_by_offset(10, 10).move_to_element_with_offset(
+        svg, int(end[0]), int(end[1])
+    ).release().perform()
+    player.wait("the cost", lambda s: s.find("map-confirm").text == "Move here (3 AP)")
+    assert player.text("map-status").startswith("Jackal to 7, 4: 2.24″, 3 AP")
+    assert player.heard() == []  # a drag targets nobody
+
+
+FIGHT = "Ambush at the mill"
+HEROES = "The heroes' player"
+
+
+@SIZES
+def test_w20_a_realm_of_strife_move_costs_movement_and_the_down_are_grey(
+    server: LiveServer, browsers: tuple[WebDriver, WebDriver], size: Any
+) -> None:
+    """The demo fight: Sera (the heroes' player's, Movement 6) has the first Turn of the ambush;
+    the Goblins' values are secret to the player, who still sees one down (W-2)."""
+    demo = create_demo(server.table)
+    tables.set_secret(server.table.store, demo.fight_id, "Goblin-1", True)
+    host, player = Person("Host", browsers[0]), Person(HEROES, browsers[1])
+    for seat in (host, player):
+        seat.driver.set_window_size(*size)
+    host.driver.get(server.base + demo.fight_page)
+    player.driver.get(server.base + demo.fight_links[HEROES])
+    player.driver.find_element(By.LINK_TEXT, FIGHT).click()
+    for seat in (host, player):
+        seat.wait("the map", lambda s: len(s.tokens()) == 5)
+    assert player.tokens()["Sera"]["label"] == "Sera, heroes, at 0, 3, current Turn, acting"
+    assert player.tokens()["Troll"]["shape"] == "diamond"
+    assert player.state()["models"][2]["hp"] == "secret"
+    player.tap_ground(3, 3)
+    player.wait("the cost", lambda s: s.find("map-confirm").text == "Move here (3″ of Movement)")
+    assert player.text("map-status") == "Sera to 3, 3: 3″, 3″ of Movement, 3″ of Movement left."
+    player.find("map-difficult").click()
+    player.wait(
+        "the cost on difficult terrain",
+        lambda s: s.find("map-confirm").text == "Move here (6″ of Movement)",
+    )
+    player.find("map-confirm").click()
+    host.wait("Sera's move", lambda s: s.tokens()["Sera"]["transform"] == translate([3, 3]))
+    Map(server, demo, host, player).host_command_in(
+        demo.fight_id, "host_set", {"id": "Goblin-1", "field": "hp", "value": 0}
+    )
+    player.wait("Goblin-1 down", lambda s: "defeated" in s.tokens()["Goblin-1"]["classes"])
+    assert player.state()["models"][2]["hp"] == "down"
+    assert player.tokens()["Goblin-1"]["label"] == "Goblin-1, monsters, at 6, 0, defeated"
+    assert player.driver.execute_script(SIDEWAYS) <= 0, "the page scrolls sideways"
+    assert_accessible(player.driver, ["#map-part"])

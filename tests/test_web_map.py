@@ -210,5 +210,19 @@ def test_w22_reach_rings_are_given_only_for_the_callers_own_combatants(
     fight = fight_table.get("/map", fight_table.ann).json()["rings"]
     assert fight == {"Aldric": [{"label": "Long Sword reach", "inches": 1.0}]}
     hosts = fight_table.get("/map", fight_table.host).json()["rings"]
-    assert hosts["Goblin"] == [{"label": "Spear reach", "inches": 2.0}]
+    assert hosts["Goblin"] == [
+        {"label": "Spear reach", "inches": 2.0},
+        {"label": "Spear thrown", "inches": 8.0},
+    ]
     assert war_table.get("/map", {}).status_code == 401
+
+
+def test_w22_two_daggers_give_one_reach_ring_and_one_thrown_ring_s16(fight_table: Table) -> None:
+    fight_table.command(
+        "add", {"id": "Sera", "model": "Sera", "side": "heroes", "position": [0, 5, 0]}
+    )
+    rings = fight_table.get("/map", fight_table.host).json()["rings"]["Sera"]
+    assert rings == [
+        {"label": "Dagger reach", "inches": 1.0},
+        {"label": "Dagger thrown", "inches": 6.0},
+    ]

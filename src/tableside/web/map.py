@@ -16,6 +16,7 @@ each ranged weapon's range (S-16). A player gets no ring of anyone else's (W-22)
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Annotated, Any
 
 from fastapi import FastAPI, Header
@@ -142,17 +143,26 @@ def war_rings(snap: Snapshot, c: Any) -> list[dict[str, Any]]:
 
 
 def fight_rings(snap: Snapshot, m: Any) -> list[dict[str, Any]]:
-    """Each held weapon's reach (base contact plus usable Reach) or range (S-13, S-16, SA-37)."""
-    out = []
+    """Each held weapon's reach (base contact plus usable Reach), range or thrown range.
+
+    S-13, S-16, S-24, SA-37, SA-69; a ring named twice (two Daggers) is given once.
+    """
+    out: list[dict[str, Any]] = []
+    found: list[tuple[str, float | Fraction | None]]
     weapons = loadout(snap.game.catalog, m.sheet).weapons
     for w in weapons:
         if w.ranged:
-            limit = attack_range(m.sheet, w, PenaltyContext())
-            if limit is not None:
-                out.append({"label": f"{w.name} range", "inches": float(limit)})
+            found = [(f"{w.name} range", attack_range(m.sheet, w, PenaltyContext()))]
         else:
-            reach = fight.CONTACT + usable_reach(m.sheet, w)
-            out.append({"label": f"{w.name} reach", "inches": float(reach)})
+            found = [(f"{w.name} reach", fight.CONTACT + usable_reach(m.sheet, w))]
+        if w.attributes.thrown is not None:
+            found.append(
+                (f"{w.name} thrown", attack_range(m.sheet, w, PenaltyContext(thrown=True)))
+            )
+        for label, inches in found:
+            ring = {"label": label, "inches": float(inches)} if inches is not None else None
+            if ring is not None and ring not in out:
+                out.append(ring)
     if not weapons:
         out.append({"label": "base contact", "inches": fight.CONTACT})
     return out

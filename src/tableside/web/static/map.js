@@ -341,6 +341,7 @@ function animate(now) {
   }
   if (running) requestAnimationFrame(animate); else draw();
 }
+const FORCED = {'M-35': 'Knock Back', 'S-19': 'Roll with the Blow'};
 onRecord(r => {
   if (!['command', 'answer'].includes(r.kind) || !Array.isArray(r.events)) return;
   const reduced = matchMedia('(prefers-reduced-motion: reduce)').matches;
@@ -352,12 +353,12 @@ onRecord(r => {
     const from = old.position, to = e.data.to.map(Number);
     if (e.data.forced) {
       const trail = node('g', {class: 'trail', 'data-combatant': e.data.id});
+      const what = FORCED[e.rule] || 'Forced move', crash = collided && e.rule === 'M-35';
       trail.append(node('line', {x1: from[0], y1: from[1], x2: to[0], y2: to[1]}),
-        node('text', {x: to[0], y: to[1] - R - 0.5}, collided ? 'Knock Back: collision'
-          : 'Knock Back'));
+        node('text', {x: to[0], y: to[1] - R - 0.5}, what + (crash ? ': collision' : '')));
       trails.push(trail);
       setTimeout(() => { trails.splice(trails.indexOf(trail), 1); trail.remove(); }, 4000);
-      say(e.data.id + ' is knocked back to ' + at(to) + (collided ? ', with a collision.' : '.'));
+      say(what + ': ' + e.data.id + ' to ' + at(to) + (crash ? ', with a collision.' : '.'));
     }
     if (reduced) continue;
     moving[e.data.id] = {from: from, to: to, start: performance.now(),
