@@ -284,24 +284,45 @@ def test_a_player_cannot_move_anothers_character(
     assert m.host.text("revision") == "9"
 
 
-def test_a_knock_back_slides_along_its_path_with_a_trail(
-    server: LiveServer, browsers: tuple[WebDriver, WebDriver]
+WATCH_MESSENGER = """
+window.mapSeen = [];
+new MutationObserver(() => {
+  const t = document.querySelector('#map .token[data-combatant="Messenger"]');
+  const seen = t && t.getAttribute('transform');
+  if (seen && !window.mapSeen.includes(seen)) window.mapSeen.push(seen);
+}).observe(document.getElementById('map'), {subtree: true, childList: true, attributes: true});
+"""
+REDUCED = {"features": [{"name": "prefers-reduced-motion", "value": "reduce"}]}
+FULL = {"features": [{"name": "prefers-reduced-motion", "value": "no-preference"}]}
+
+
+@pytest.mark.parametrize("reduced", [False, True], ids=["motion", "reduced-motion"])
+def test_a_knock_back_slides_along_its_path_with_a_trail_unless_motion_is_reduced(
+    server: LiveServer, browsers: tuple[WebDriver, WebDriver], reduced: bool
 ) -> None:
     m = open_map(server, browsers, DESKTOP)
     player = m.player
-    m.host_command(
-        "apply_effect",
-        {"id": "Messenger", "effect": "knock_back", "amount": 2, "origin": [0, 4, 0]},
-    )
-    player.wait(
-        "the trail",
-        lambda s: bool(
-            s.driver.find_elements(By.CSS_SELECTOR, '#map .trail[data-combatant="Messenger"]')
-        ),
-    )
-    assert player.text("map-status") == "Knock Back: Messenger to 0, 8."
-    player.wait("the end of the slide", at_state_positions)
-    assert player.tokens()["Messenger"]["transform"] == translate([0, 8])
+    player.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", REDUCED if reduced else FULL)
+    try:
+        player.driver.execute_script(WATCH_MESSENGER)
+        m.host_command(
+            "apply_effect",
+            {"id": "Messenger", "effect": "knock_back", "amount": 2, "origin": [0, 4, 0]},
+        )
+        player.wait(
+            "the trail",
+            lambda s: bool(
+                s.driver.find_elements(By.CSS_SELECTOR, '#map .trail[data-combatant="Messenger"]')
+            ),
+        )
+        assert player.text("map-status") == "Knock Back: Messenger to 0, 8."
+        player.wait("the end of the slide", at_state_positions)
+        assert player.tokens()["Messenger"]["transform"] == translate([0, 8])
+        seen = player.driver.execute_script("return window.mapSeen;")
+        between = [t for t in seen if t not in (translate([0, 6]), translate([0, 8]))]
+        assert (between == []) is reduced, seen
+    finally:
+        player.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", FULL)
 
 
 def test_w22_the_acting_combatant_has_its_reach_ring_and_can_be_dragged(
