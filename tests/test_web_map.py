@@ -226,3 +226,20 @@ def test_w22_two_daggers_give_one_reach_ring_and_one_thrown_ring_s16(fight_table
         {"label": "Dagger reach", "inches": 1.0},
         {"label": "Dagger thrown", "inches": 6.0},
     ]
+
+
+def test_w20_while_the_fight_waits_for_a_decision_a_move_is_not_possible_d3(
+    fight_table: Table,
+) -> None:
+    left = fight_table.post(
+        "/commands", fight_table.ann, {"kind": "move", "args": {"id": "Aldric", "to": [-2, 0, 0]}}
+    )
+    assert left.status_code == 202, left.text  # the Goblin's Attack of Opportunity is asked
+    before = snapshot(fight_table)
+    priced = cost(fight_table, fight_table.ann, {"id": "Aldric", "to": [-1, 0, 0]}).json()
+    assert priced["allowed"] is False
+    assert priced["reason"].startswith("The fight is waiting for ")
+    assert priced["reason"].endswith(
+        "; a move waits until it is answered (or the Host undoes the waiting command)."
+    )
+    assert snapshot(fight_table) == before

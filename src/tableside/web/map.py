@@ -33,6 +33,7 @@ from tableside.majesty.geometry import MELEE_RANGE
 from tableside.strife.loadout import loadout
 from tableside.strife.penalties import PenaltyContext, attack_range, usable_reach
 from tableside.web.auth import Principal, authorise_command, credential
+from tableside.web.decisions import FightWaitingError
 from tableside.web.play import DRY_RUN_SEED, Snapshot, snapshot
 from tableside.web.redact import redact_record
 from tableside.web.table import WebTable, record_view
@@ -52,8 +53,8 @@ def move_cost(
         ``unit`` ("AP" or "inches" of Movement), ``left`` (AP, or inches of Movement, after the
         move; None when a War move is paid from Readied AP) and ``offers`` (the Attacks of
         Opportunity it would offer, S-18); when not, ``reason`` (the engine's refusal, as
-        ``who`` may read it). ``place``: whether ``who`` may put the combatant there instead
-        (the Host, with ``host_set``, at no cost).
+        ``who`` may read it, or who the fight waits for, D-3). ``place``: whether ``who`` may
+        put the combatant there instead (the Host, with ``host_set``, at no cost).
 
     Raises:
         ForbiddenError: A player asking for a character it does not play (as the command).
@@ -69,11 +70,12 @@ def move_cost(
         "revision": snap.revision, "id": mover.id, "from": start, "place": who.is_host,
     }  # fmt: skip
     try:
+        table.require_not_waiting(who, encounter_id, "a move")
         with table.refusals(who, encounter_id, snap.game.name, snap.state, command, secret):
             events = tuple(snap.game.decide(snap.state, command, SeededRng(DRY_RUN_SEED)))
     except DataError:
         raise
-    except RulesError as refusal:
+    except (RulesError, FightWaitingError) as refusal:
         to = [float(v) for v in args["to"]]
         return {**answer, "to": to, "path": [start, to], "allowed": False, "reason": str(refusal)}
     record = LogRecord(snap.revision + 1, RecordKind.COMMAND, snap.next_seq, command, events)
