@@ -346,6 +346,12 @@ def test_w22_the_acting_combatant_has_its_reach_ring_and_can_be_dragged(
     ).release().perform()
     player.wait("the cost", lambda s: s.find("map-confirm").text == "Move here (3 AP)")
     assert player.text("map-status").startswith("Jackal to 7, 4: 2.24″, 3 AP")
+    after = player.driver.find_element(By.CSS_SELECTOR, "#map .plan .reach-after")
+    assert (after.get_attribute("cx"), after.get_attribute("cy"), after.get_attribute("r")) == (
+        "7",
+        "4",
+        "3",
+    )
     assert player.heard() == []  # a drag targets nobody
 
 

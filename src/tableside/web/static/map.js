@@ -166,6 +166,9 @@ function planned() {
   const from = plan.from, to = plan.to, ok = plan.answer && plan.answer.allowed;
   g.append(node('line', {x1: from[0], y1: from[1], x2: to[0], y2: to[1],
     class: 'path' + (ok ? '' : ' refused')}));
+  for (const ring of ok ? rings[plan.id] || [] : [])  // the reach from where it would stand
+    g.append(node('circle', {cx: to[0], cy: to[1], r: ring.inches, class: 'reach-after',
+      'data-ring': ring.label}));
   g.append(node('circle', {cx: to[0], cy: to[1], r: R, class: 'ghost' + (ok ? '' : ' refused')}));
   const label = !plan.answer ? '…' : ok ? costText(plan.answer) : 'not possible';
   g.append(node('text', {x: (from[0] + to[0]) / 2, y: (from[1] + to[1]) / 2 - 0.25,
@@ -217,7 +220,7 @@ function costText(a) {
 let asked = 0;
 async function planMove(to) {
   const r = row(actor);
-  if (!r) { report('Choose whom to move first.'); return; }
+  if (!r) { say('Choose whom to move first.'); return; }
   if (!mayMove(actor)) { say(actor + ' is not yours to move.'); return; }
   plan = {id: actor, from: r.position, to: to, answer: null}; draw(); showPlan();
   const body = {id: actor, to: to};
