@@ -150,7 +150,7 @@ function token(r) {
 }
 // The token's words, drawn apart from it (its accessible name already says them): initials,
 // name and elevation.
-function words(r) {
+function labelOf(r) {
   const [x, y, z] = shown(r);
   const g = node('g', {class: 'token-label', 'data-label-for': r.id, 'aria-hidden': 'true',
     transform: 'translate(' + x + ' ' + y + ')'});
@@ -181,7 +181,7 @@ function draw() {
   box = bounds();
   svg.setAttribute('viewBox', [box.x0, box.y0, box.x1 - box.x0, box.y1 - box.y0].join(' '));
   const tokens = node('g', {class: 'tokens'}), labels = node('g', {class: 'labels'});
-  for (const r of rows()) { tokens.append(token(r)); labels.append(words(r)); }
+  for (const r of rows()) { tokens.append(token(r)); labels.append(labelOf(r)); }
   svg.replaceChildren(grid(box), areas(), reachRings(), planned(),
     node('g', {class: 'trails', 'aria-hidden': 'true'}), tokens, labels);
   for (const t of trails) svg.querySelector('.trails').append(t);
