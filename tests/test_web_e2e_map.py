@@ -396,3 +396,25 @@ def test_w20_a_realm_of_strife_move_costs_movement_and_the_down_are_grey(
     assert player.tokens()["Goblin-1"]["label"] == "Goblin-1, monsters, at 6, 0, defeated"
     assert player.driver.execute_script(SIDEWAYS) <= 0, "the page scrolls sideways"
     assert_accessible(player.driver, ["#map-part"])
+
+
+def test_a_spiritual_dominion_is_drawn_where_the_war_has_it_m15(
+    server: LiveServer, browsers: tuple[WebDriver, WebDriver]
+) -> None:
+    m = open_map(server, browsers, PHONE)
+    m.host_command("dominion", {"id": "Ward", "center": [4, 3, 0], "radius": 1.5})
+    player = m.player
+    player.wait(
+        "the Dominion",
+        lambda s: bool(
+            s.driver.find_elements(By.CSS_SELECTOR, '#map [data-dominion="Ward"] circle')
+        ),
+    )
+    circle = player.driver.find_element(By.CSS_SELECTOR, '#map [data-dominion="Ward"] circle')
+    assert [circle.get_attribute(k) for k in ("cx", "cy", "r")] == ["4", "3", "1.5"]
+    area = player.driver.find_element(By.CSS_SELECTOR, '#map [data-dominion="Ward"]')
+    assert area.get_attribute("aria-label") == (
+        "Spiritual Dominion Ward at 4, 3, radius 1.5″: Strikes cannot pass through it"
+    )
+    assert player.driver.execute_script(SIDEWAYS) <= 0, "the page scrolls sideways"
+    assert_accessible(player.driver, ["#map-part"])
