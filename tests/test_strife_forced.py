@@ -26,8 +26,12 @@ CATALOG = builtin_catalog()
 Spot = tuple[float, float, float]
 
 
-def _fight(*others: tuple[str, str, str, Spot], hero: dict[str, Any] | None = None,
-           hero_name: str = "Aldric", at: Spot = (0.0, 0.0, 0.0)) -> Encounter[FightState]:  # fmt: skip
+def _fight(
+    *others: tuple[str, str, str, Spot],
+    hero: dict[str, Any] | None = None,
+    hero_name: str = "Aldric",
+    at: Spot = (0.0, 0.0, 0.0),
+) -> Encounter[FightState]:
     """The hero (first in the order) at ``at``, a Goblin 1" away, and any ``others``."""
     e: Encounter[FightState] = Encounter(StrifeFight(), 3)
     sheet = CATALOG.combatant(hero_name).model_copy(update=hero or {}).model_dump(mode="json")
