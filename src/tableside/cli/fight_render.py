@@ -54,4 +54,9 @@ def fight_view(state: FightState, revision: int) -> RenderableType:
     whose = "not started" if state.current is None else f"{state.current}'s Turn"
     if state.ended:
         whose = f"ended — winner: {state.winner or 'nobody'}"
-    return Group(f"Revision {revision}: {whose}", order_table(state), models_table(state))
+    parts: list[RenderableType] = [f"Revision {revision}: {whose}", order_table(state),
+                                   models_table(state)]  # fmt: skip
+    if state.ground:  # thrown weapons lying where they fell (SA-72)
+        lying = ", ".join(f"{w} at {tuple(round(c, 2) for c in at)}" for w, at in state.ground)
+        parts.append(f"On the ground: {lying}")
+    return Group(*parts)
