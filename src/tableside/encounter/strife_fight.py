@@ -4,8 +4,9 @@ Commands: add, start (with an optional ambush), next, bottom, move, disengage, a
 Action of up to four attacks under the 4-3-2 rule), aoo (an Attack of Opportunity on offer),
 impale (a Reaction to a foe's Move into melee range), cast, instant,
 whole_turn (recover, skill, sprint), roll_with_the_blow, hide, condition, end_condition,
-end_combat, host_set. Reactions are declared with the attack they answer and refused when the
-round's one Reaction is spent.
+end_combat, host_set; forced_move, pick_up and water live in
+:mod:`tableside.encounter.strife_forced` (SA-70 … SA-77). Reactions are declared with the
+attack they answer and refused when the round's one Reaction is spent.
 """
 
 from __future__ import annotations
