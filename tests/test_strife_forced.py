@@ -205,6 +205,21 @@ def test_sa71_a_mind_controlled_model_is_moved_by_its_controller_without_an_aoo(
     assert "aoo_offered" not in _kinds(record.events)
 
 
+def test_sa71_curse_of_control_makes_the_goblins_move_compelled() -> None:
+    """SA-62, SA-71: the catalogue's Curse of Control puts Controlled on: no AoO leaving Aldric."""
+    e = _fight(("Sera", "Sera", "heroes", (-5.0, 0.0, 0.0)))
+    _turn_of(e, "Sera")
+    e.execute(Command("cast", {"caster": "Sera", "targets": ["Goblin"],
+                               "power": "Curse of Control"}, (80,)))  # fmt: skip
+    assert any(c.name == "Controlled" for c in e.state.models["Goblin"].conditions)
+    _turn_of(e, "Goblin")
+    record = e.execute(Command("move", {"id": "Goblin", "to": [4.0, 0.0, 0.0]}))
+    assert next(ev for ev in record.events if ev.kind == "moved").data["compelled"] == (
+        "mind_control"
+    )
+    assert "aoo_offered" not in _kinds(record.events)
+
+
 # --- SA-72 a thrown weapon leaves the hand ------------------------------------------------------
 
 

@@ -199,23 +199,9 @@ def attack(
 
 def named_modifiers(given: list[str] | None) -> dict[str, int]:
     """``--situational 'cover=-20'`` options as {name: amount} (SA-75); bad ones exit 2."""
-    from tableside.cli.parsing import InputError
-    from tableside.limits import shown
+    from tableside.cli.strife_cmds import named_modifiers as parse
 
-    found: dict[str, int] = {}
-    for text in given or ():
-        name, sep, amount = text.rpartition("=")
-        try:
-            value = int(amount)
-        except ValueError:
-            value = None
-        if not sep or not name.strip() or value is None:
-            raise InputError(
-                f"--situational takes a name and a whole number like 'high ground=10', not "
-                f"{shown(text)}."
-            )
-        found[name.strip()] = value
-    return found
+    return parse(given)
 
 
 @app.command()

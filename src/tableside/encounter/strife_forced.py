@@ -44,6 +44,7 @@ KNOCK_BACK_TOLERANCE = 0.05  # inches off the line away from the source a knock-
 FEARED = "Feared"
 TAUNTED = "Taunted"
 MIND_CONTROLLED = "Mind Controlled"
+CONTROLLED = "Controlled"  # the built-in Curse of Control's effect
 CRUSHING_INJURY = "Crushing Injury"
 SHIELD_BLOW = "Shield Blow"
 SHIELDS = "Shields"  # the proficiency a Shield Blow is trained with (S-16)
@@ -218,7 +219,8 @@ def compelled_move(state: FightState, m: Model, to: Sequence[float]) -> str | No
     """The compulsion a model's own move is made under, checked for its direction (SA-71).
 
     Feared: the move must end farther from each feared model; Taunted: nearer each taunter
-    (or in base contact with it); Mind Controlled: the controller moves it anywhere. Such a
+    (or in base contact with it); Mind Controlled (or Controlled, the Curse of Control's
+    effect): the controller moves it anywhere. Such a
     move is made under compulsion, so it offers no Attack of Opportunity (S-18).
     """
     kinds = []
@@ -228,7 +230,7 @@ def compelled_move(state: FightState, m: Model, to: Sequence[float]) -> str | No
     for owner in compellers(state, m, TAUNTED):
         check_forced_direction("taunt", m, owner.position, to)
         kinds.append("taunt")
-    if compellers(state, m, MIND_CONTROLLED):
+    if compellers(state, m, MIND_CONTROLLED) or compellers(state, m, CONTROLLED):
         kinds.append("mind_control")
     return kinds[0] if kinds else None
 
