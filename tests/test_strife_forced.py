@@ -251,7 +251,7 @@ def test_sa72_picking_it_up_is_the_instant_within_base_contact() -> None:
     e.execute(Command("next", {}))
     _turn_of(e, "Sera")
     _refused(e, "pick_up", {"id": "Sera", "weapon": "Dagger"}, r'lies 4\.0" away.*SA-72')
-    _refused(e, "pick_up", {"id": "Sera", "weapon": "Spear"}, r"none lies on the ground")
+    _refused(e, "pick_up", {"id": "Sera", "weapon": "Spear"}, r"no Spear lies on the ground")
     e.execute(Command("move", {"id": "Sera", "to": [0.5, 0.5, 0.0]}))
     record = e.execute(Command("pick_up", {"id": "Sera", "weapon": "dagger"}))
     assert "instant" in e.state.models["Sera"].elements

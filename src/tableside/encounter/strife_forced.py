@@ -268,13 +268,13 @@ def do_pick_up(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> 
     spot = next(((w, at) for w, at in near if distance(m.position, at) <= CONTACT), None)
     if spot is None:
         where = (
-            "none lies on the ground"
+            f"no {args.weapon} lies on the ground"
             if not near
-            else f'the nearest lies {min(distance(m.position, at) for _, at in near):.1f}" away'
+            else f"the nearest {args.weapon} lies "
+            f'{min(distance(m.position, at) for _, at in near):.1f}" away'
         )
         raise RulesError(
-            f'{m.id} can pick up only a weapon lying within base contact (1"): {where} '
-            f"({args.weapon}) (SA-72)."
+            f'{m.id} can pick up only a weapon lying within base contact (1"), and {where} (SA-72).'
         )
     hand = "main_hand" if m.sheet.main_hand is None else None
     if hand is None and m.sheet.off_hand is None and m.sheet.shield is None:
