@@ -57,7 +57,7 @@ def _refused(e: Encounter[FightState], kind: str, args: dict[str, Any], match: s
     before = e.revision
     message = refused(e.execute, Command(kind, args, dice), match=match)
     assert e.revision == before
-    assert message.count(". ") == 0 or message.endswith(").") or message.endswith(".")
+    assert message.endswith(".") and "\n" not in message  # one sentence
     return message
 
 
@@ -429,6 +429,17 @@ def test_sa76_a_throw_through_water_counts_each_inch_twice() -> None:
     e.execute(Command("water", {"id": "Goblin"}))
     _refused(e, "attack", {"attacker": "Sera", "attacks": [
         {"defender": "Goblin", "thrown": True}]}, r'8\.0" away, beyond the range')  # fmt: skip
+
+
+def test_sa76_a_projectile_power_through_water_counts_each_inch_twice() -> None:
+    """S-16 "This also applies to projectile based spells": 15" counts 30" > Arcane Missile 24"."""
+    e = _fight(hero_name="Sera", at=(-14.0, 0.0, 0.0))
+    e.execute(Command("water", {"id": "Goblin"}))
+    cast = {"caster": "Sera", "targets": ["Goblin"], "power": "Arcane Missile"}
+    _refused(e, "cast", cast, r'30\.0" away, beyond the range of Arcane Missile')
+    dry = _fight(hero_name="Sera", at=(-14.0, 0.0, 0.0))
+    record = dry.execute(Command("cast", cast, (60, 3)))
+    assert "cast_resolved" in _kinds(record.events)
 
 
 def test_sa76_a_submerged_model_swims() -> None:

@@ -1162,9 +1162,12 @@ def check_power_targets(p: Pending, caster: Model, plan: CastPlan, targets: Sequ
                     f'{target.id}, {gap:.1f}" away (SA-60).'
                 )
             continue
-        if gap > float(entry.range):
+        far = gap  # a projectile (Missile-type) power counts inches through water twice (SA-76)
+        if entry.blockable or entry.dodge_allowed:
+            far = forced.water_gap(caster, target, gap)
+        if far > float(entry.range):
             raise RulesError(
-                f'{target.id} is {gap:.1f}" away, beyond the range of {entry.name} '
+                f'{target.id} is {far:.1f}" away, beyond the range of {entry.name} '
                 f'({float(entry.range):g}") (SA-60).'
             )
         if entry.offensive and target.id != caster.id and gap <= CONTACT:

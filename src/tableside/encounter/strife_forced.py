@@ -254,7 +254,8 @@ def check_taunted_targets(state: FightState, attacker: Model, defenders: Sequenc
 def throw_away(p: Pending, attacker: str, weapon: str, target: str) -> None:
     """The thrown weapon leaves the hand and lies at the target's position (SA-72)."""
     m = p.model(attacker)
-    hand = next((h for h in ("main_hand", "off_hand") if getattr(m.sheet, h) == weapon), None)
+    held = {h: getattr(m.sheet, h) for h in ("main_hand", "off_hand")}
+    hand = next((h for h, w in held.items() if w is not None and w.lower() == weapon.lower()), None)
     p.emit("weapon_thrown", "SA-72", id=m.id, weapon=weapon, hand=hand,
            at=list(p.model(target).position))  # fmt: skip
 
