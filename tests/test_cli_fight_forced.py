@@ -93,6 +93,8 @@ def test_sa76_fight_water_puts_a_model_under_water(cli: Cli) -> None:
     fight = _duel(cli)
     done = cli.json("fight", "water", fight, "Aldric")
     assert done["record"]["events"][0]["kind"] == "submerged_set"
+    code, out, _ = cli.run("fight", "show", fight)
+    assert code == 0 and "(under water)" in out
     code, _out, err = cli.run("fight", "move", fight, "Aldric", "--to", "-2,0,0")
     assert code == 2 and "under water" in err
     cli.json("fight", "water", fight, "Aldric", "--out")

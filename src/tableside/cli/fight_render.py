@@ -44,7 +44,9 @@ def models_table(state: FightState) -> Table:
     for m in state.models.values():
         ac = effective_ac(builtin_catalog(), m.sheet).value  # S-16: with armour, as attacks use
         table.add_row(m.id, m.side, f"{m.sheet.hp}/{m.sheet.hp_max}", str(ac),
-                      ",".join(f"{v:g}" for v in m.position), ", ".join(m.elements) or "–",
+                      ",".join(f"{v:g}" for v in m.position)
+                      + (" (under water)" if m.submerged else ""),  # SA-76
+                      ", ".join(m.elements) or "–",
                       "; ".join(condition_text(c) for c in m.conditions) or "–")  # fmt: skip
     return table
 
