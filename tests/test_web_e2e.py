@@ -156,9 +156,7 @@ class Seat:
 
     def send(self, kind: str, args: str) -> None:
         """Fill in the Host's advanced command box and send it (typing and clicking)."""
-        box = self.driver.find_element(By.ID, "advanced")
-        if box.get_attribute("open") is None:
-            box.find_element(By.TAG_NAME, "summary").click()
+        self.open_advanced()
         kind_box = self.driver.find_element(By.ID, "kind")
         kind_box.clear()
         kind_box.send_keys(kind)
@@ -166,6 +164,12 @@ class Seat:
         args_box.clear()
         args_box.send_keys(args)
         self.driver.find_element(By.ID, "send").click()
+
+    def open_advanced(self) -> None:
+        """Open the Host's advanced box (any command as JSON), if it is closed."""
+        box = self.driver.find_element(By.ID, "advanced")
+        if box.get_attribute("open") is None:
+            box.find_element(By.TAG_NAME, "summary").click()
 
     def click(self, element_id: str) -> None:
         """Click a button (scrolled into view first, as a person would)."""
@@ -384,6 +388,7 @@ def test_w14_a_stale_undo_on_the_page_is_refused_refreshed_and_explained(table: 
 def test_a_hidden_host_command_updates_the_players_tables_without_a_reload(table: Table) -> None:
     """Issue 12: after a hidden Host roll, the players' tables stayed stale until a reload."""
     host = table.host
+    host.open_advanced()
     host.driver.find_element(By.ID, "hidden").click()
     host.send("stance", '{"id": "Watcher"}')
     for seat in table.everyone:
