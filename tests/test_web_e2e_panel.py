@@ -22,7 +22,7 @@ from a11y import assert_accessible, axe_source
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support.select import Select
-from test_web_e2e import FALLEN, HOLY, WAR, LiveServer, browser_paths, take_suggestions
+from test_web_e2e import FALLEN, HOLY, PANELS, WAR, LiveServer, browser_paths
 from test_web_e2e import open_browser as open_chromium
 from test_web_e2e_decisions import DESKTOP, PHONE, Person
 
@@ -115,6 +115,24 @@ def seats(browsers: tuple[WebDriver, WebDriver, WebDriver], size: str) -> list[P
     return found
 
 
+ANSWER = """
+const panel = document.querySelector('#decision-panels .decision');
+if (!panel) return false;
+const b = panel.querySelector('.options button.suggested') ||
+  panel.querySelector('.options button');
+if (!b) return false;
+b.click(); return true;
+"""
+
+
+def answer_all(seat: Player, count: int) -> None:
+    """``seat`` answers ``count`` decisions, each with its suggestion (or its first option)."""
+    for left in range(count, 0, -1):
+        seat.wait("a decision", lambda s, n=left: s.driver.execute_script(PANELS) == n)
+        seat.wait("a button to press", lambda s: s.driver.execute_script(ANSWER))
+        seat.wait("the answer taken", lambda s, n=left: s.driver.execute_script(PANELS) == n - 1)
+
+
 def since(seat: Player, revision: int) -> float:
     """Seconds until ``seat``'s page shows a revision after ``revision`` (click to screen)."""
     start = time.monotonic()
@@ -168,7 +186,7 @@ def test_w17_w18_a_war_cycle_from_the_buttons(
     fallen.wait("the odds", lambda s: " to deal Wear, " in s.text("odds-summary"))
     fallen.wait("the Strike's AP", lambda s: s.text("roll-cost") == "(3 AP)")
     fallen.click("roll")
-    take_suggestions(holy)  # the Watcher's Obstruction and Adjustments (issue 11, D-8)
+    answer_all(holy, 2)  # the Watcher's Obstruction and Adjustments (issue 11, D-8)
     for seat in everyone:
         seat.wait("the Strike", lambda s: any("Jackal → Watcher" in x for x in s.log()))
     assert not box.is_selected() and fallen.value("p-path") == ""
