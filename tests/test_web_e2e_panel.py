@@ -277,7 +277,10 @@ def test_w17_w19_a_realm_of_strife_round_from_the_buttons(
             assert "AC" in seat.text("p-values") and "Dodge" in seat.text("p-values")
             seat.find("p-precision").click()
             seat.click("roll")
-            seat.wait("the attack", lambda s: any("Aldric → Troll" in x for x in s.log()))
+            seat.wait(
+                "the attack",
+                lambda s: any(x.startswith("attack_resolved Aldric → ") for x in s.log()),
+            )
             assert not seat.find("p-precision").is_selected()  # reset (W-18)
             seat.wait("the Action used", lambda s: s.text("cost-attack") == "(Action (used))")
         elif who == "Sera":  # Move, then Cast a power of the catalogue
