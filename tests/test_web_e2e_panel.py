@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -128,9 +128,21 @@ b.click(); return true;
 def answer_all(seat: Player, count: int) -> None:
     """``seat`` answers ``count`` decisions, each with its suggestion (or its first option)."""
     for left in range(count, 0, -1):
-        seat.wait("a decision", lambda s, n=left: s.driver.execute_script(PANELS) == n)
+        seat.wait("a decision", script_is(PANELS, left))
         seat.wait("a button to press", lambda s: s.driver.execute_script(ANSWER))
-        seat.wait("the answer taken", lambda s, n=left: s.driver.execute_script(PANELS) == n - 1)
+        seat.wait("the answer taken", script_is(PANELS, left - 1))
+
+
+def script_is(script: str, value: object) -> Callable[[Any], bool]:
+    """A wait's check: the page's ``script`` returns ``value``."""
+    return lambda s: bool(s.driver.execute_script(script) == value)
+
+
+def text_starts(element_id: str, start: str) -> Callable[[Any], bool]:
+    """A wait's check: the element's text starts with ``start`` (the tab's title: ``title``)."""
+    if element_id == "title":
+        return lambda s: str(s.driver.title).startswith(start)
+    return lambda s: str(s.text(element_id)).startswith(start)
 
 
 def since(seat: Player, revision: int) -> float:
@@ -212,12 +224,10 @@ def test_w17_w18_a_war_cycle_from_the_buttons(
     while (now := server.table.state(demo.encounter_id, host_view))["cycle"] == 1:
         who, turn = now["current"], now["turn"]
         seat = plays[who]
-        seat.wait(f"{who}'s Turn", lambda s, w=who: s.text("turn-head").startswith(
-            f"Your Turn — {w}"))  # fmt: skip
+        seat.wait(f"{who}'s Turn", text_starts("turn-head", f"Your Turn — {who}"))
         seat.acting(who)
         seat.click("q-next")
-        host.wait("the next Turn", lambda s, t=turn: s.driver.execute_script(
-            "return state.turn;") != t)  # fmt: skip
+        host.wait("the next Turn", script_is(f"return state.turn !== {turn};", True))
     for seat in everyone:
         seat.wait("Cycle 2", lambda s: s.driver.execute_script("return state.cycle;") == 2)
         assert seat.text("error") == ""
@@ -231,7 +241,7 @@ def fight(server: LiveServer) -> tuple[int, int, str, dict[str, str]]:
     table_id, host_token = web.create_table("Troll bridge")
     who = Principal(table_id, None)
     info = web.create_encounter(who, table_id, "strife-combat", "The troll", 5)
-    roster = [
+    roster: list[dict[str, Any]] = [
         {"id": "Aldric", "model": "Aldric", "side": "heroes"},
         {"id": "Sera", "model": "Sera", "side": "heroes", "position": [0, 6, 0]},
         {"id": "Troll", "model": "Cave Troll", "side": "monsters", "position": [1, 0, 0]},
@@ -268,7 +278,7 @@ def test_w17_w19_a_realm_of_strife_round_from_the_buttons(
     plays = {"Aldric": holy, "Sera": fallen, "Troll": host}
     for who in order:
         seat = plays[who]
-        seat.wait(f"{who}'s Turn", lambda s, w=who: s.title().startswith(f"Your Turn — {w}"))
+        seat.wait(f"{who}'s Turn", text_starts("title", f"Your Turn — {who}"))
         seat.acting(who)
         if who == "Aldric":  # Attack: the nearest enemy; no odds on a secret NPC, and why (W-19)
             seat.wait("the Troll aimed at", lambda s: s.value("p-target") == "Troll")
@@ -302,7 +312,7 @@ def test_w17_w19_a_realm_of_strife_round_from_the_buttons(
             seat.wait("its cost", lambda s: s.text("cost-disengage") == "(Action)")
             seat.click("q-disengage")
             where = "return rowsOf(state).find(r => r.id === 'Troll').position[0];"
-            seat.wait("the Troll away", lambda s, w=where: s.driver.execute_script(w) == 2.5)
+            seat.wait("the Troll away", script_is(where, 2.5))
         seat.check_the_panel()
         seat.click("q-next")
     for seat in (host, holy, fallen):
