@@ -30,7 +30,8 @@ function turnWords(s) {
   if (!WAR) {
     const used = row.elements || [];
     const left = ['move', 'action'].filter(x => !used.includes(x) && !used.includes('whole_turn'));
-    more = left.length ? ': ' + left.map(words).join(', ') + ' left' : '';
+    more = left.length ? ': ' + left.map(x => x === 'move' ? 'Move' : 'Action').join(', ') +
+      ' left' : '';
   }
   return yours ? 'Your Turn — ' + s.current + more : s.current + "'s Turn" + more;
 }
@@ -73,11 +74,11 @@ function fillActor() {
   choose($('p-weapon'), weapons, true);
   if (!WAR) choose($('q-power'), a.powers.map(p => [p.name, p.name + ' (' + p.cost + ' ' +
     p.resource + ', ' + (p.damage || 'no damage') + ')']), true);
-  const p = (rowOf(a.id) || {}).position || a.position;
-  ['q-x', 'q-y', 'q-z'].forEach((id, i) => { $(id).value = p[i]; });
-  fillTarget(); showValues(); fillPickers(); showCosts();
-  if (a.id !== lastActor) { lastActor = a.id;  // the map centres and rings it
+  if (a.id !== lastActor) { lastActor = a.id;  // its own place to start from; the map rings it
+    const p = (rowOf(a.id) || {}).position || a.position;
+    ['q-x', 'q-y', 'q-z'].forEach((id, i) => { $(id).value = p[i]; });
     document.dispatchEvent(new CustomEvent('tableside:actor', {detail: {id: a.id}})); }
+  fillTarget(); showValues(); fillPickers(); showCosts();
 }
 function aimNearest() {
   const a = actor(); if (a && a.nearest) $('p-target').value = a.nearest;
