@@ -477,7 +477,8 @@ document.addEventListener('tableside:target', ev => {
 document.addEventListener('tableside:move', ev => {
   const d = ev.detail || {};
   if (!d.id || !Array.isArray(d.to) || d.to.length !== 3) return;
-  act('move', {id: d.id, to: d.to.map(Number)});
+  ev.preventDefault();  // the panel sends it: the map does not send it a second time
+  act('move', {...(d.args || {}), id: d.id, to: d.to.map(Number)});
 });
 // --- the options: asked at first and after every record ----------------------------------------
 async function loadOptions() {
