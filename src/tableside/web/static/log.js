@@ -40,7 +40,7 @@ function strikeChips(s, r, typed) {
   const name = who => who === 'striker' ? s.striker : who === 'defender' ? s.defender : who;
   let kept = 0;
   rolled.forEach((v, i) => {
-    if (dropped.has(i)) { const c = chip('', 'discarded', '', 'discarded by Boon/Bane', typed);
+    if (dropped.has(i)) { const c = chip('', 'discarded', '⊘', 'discarded by Boon/Bane', typed);
       c.prepend(el('s', String(v))); out.append(c); return; }
     const f = known(final[kept]) ? final[kept] : v;
     const moved = list(s.adjustments).filter(a => a.die === kept);
@@ -168,16 +168,24 @@ const EVENT_WORDS = {
 // events of a roll that its sentence already tells
 const TOLD = new Set(['strike_resolved', 'attack_resolved', 'cast_resolved', 'wear_taken',
   'hp_set', 'status_lowered', 'condition_added']);
-const COMMAND_WORDS = {next: 'The Turn ends', start: 'The fight begins', end: 'The fight ends',
-  undo: 'Undo', redo: 'Redo'};
+// a command named as a player would: "Jackal's Strike", "the end of the Turn"
+const COMMAND_WORDS = {next: 'the end of the Turn', start: 'the start of the fight',
+  end: 'the end of the fight'};
+const NOUNS = {strike: 'Strike', attack: 'attack', cast: 'cast', move: 'Move', stance: 'Stance',
+  rest: 'Rest', ready: 'Stand Ready', carry: 'Carry Over', break_free: 'Break Free',
+  interpose: 'Interpose', add: 'joining', remove: 'removal', check: 'Check'};
 function actorOf(c) {
   const a = (c && c.args) || {};
-  return a.striker || a.attacker || a.caster || a.id || a.combatant || '';
+  const who = a.striker || a.attacker || a.caster || a.id || a.combatant || '';
+  return typeof who === 'string' ? who : '';
 }
 function commandWords(c) {
-  if (!c) return 'A command';
-  return COMMAND_WORDS[c.kind] || ((actorOf(c) ? actorOf(c) + ': ' : '') + words(c.kind));
+  if (!c) return 'a command';
+  if (COMMAND_WORDS[c.kind]) return COMMAND_WORDS[c.kind];
+  const what = NOUNS[c.kind] || words(c.kind);
+  return actorOf(c) ? actorOf(c) + "'s " + what : 'the ' + what;
 }
+const capital = t => t.charAt(0).toUpperCase() + t.slice(1);
 const resultOf = e => isObject(e.data) && isObject(e.data.result) ? e.data.result : null;
 function sentence(r) {
   const phrases = [], events = list(r.events);
@@ -197,25 +205,35 @@ function sentence(r) {
       phrases.push(e.data.id + ' spends ' + shown(e.data.spent) + ' AP (' + e.data.action +
         '), ' + e.data.ap + ' AP left');
   }
-  return phrases.length ? phrases.join('; ') : commandWords(r.command);
+  return phrases.length ? phrases.join('; ') : capital(commandWords(r.command));
 }
+// the questions asked so far, by id: an answer names the question it answers
+const questions = new Map();
 function asked(data) {
-  return list(data.requests).map(q => (q.combatant ? q.combatant + "'s " : "the Host's ") +
-    words(q.kind)).join(', ');
+  return list(data.requests).map(q => { if (q.id) questions.set(q.id, q);
+    return (q.combatant ? q.combatant + "'s " : "the Host's ") + words(q.kind); }).join(', ');
 }
+const DECIDED = {host: 'the Host', timeout: 'the deadline (the suggestion)',
+  cli: 'the command line'};
+const decidedBy = by => DECIDED[by] || (String(by).startsWith('seat:') ? 'a player'
+  : String(by));
+const answerWords = v => isObject(v) && v.mode ? words(v.mode) : v === true ? 'yes'
+  : v === false ? 'no' : choiceWord(v);
 function decisionSentence(r) {
   const c = r.command || {}, data = r.data || {}, what = commandWords(c);
-  if (r.kind === 'request') return what + ' waits for a decision: ' + asked(data);
-  const a = data.answer || {}, then = asked(data);
-  const head = 'Decided by ' + byWords(a.by) + ': ' + choiceWord(a.value);
+  if (r.kind === 'request') return capital(what) + ' waits for a decision: ' + asked(data);
+  const a = data.answer || {}, q = questions.get(a.request), then = asked(data);
+  const which = q ? (q.combatant ? q.combatant + "'s " : "the Host's ") + words(q.kind) + ': '
+    : 'Decision: ';
+  const head = which + answerWords(a.value) + ', decided by ' + decidedBy(a.by);
   if (data.outcome === 'withdrawn') return head + ' — ' + what + ' is withdrawn';
-  if (data.outcome === 'resolved' && list(r.events).length) return sentence(r) + ' (' +
-    head.charAt(0).toLowerCase() + head.slice(1) + ')';
-  return head + (then ? '; now waiting for ' + then : '');
+  if (data.outcome === 'resolved' && list(r.events).length) return sentence(r) + ' (' + head +
+    ')';
+  return capital(head) + (then ? '; now waiting for ' + then : '');
 }
 function say(r) {
-  if (r.kind === 'undo') return 'Undone: ' + commandWords(r.command) + ' (record ' + r.seq + ')';
-  if (r.kind === 'redo') return 'Redone: ' + commandWords(r.command) + ' (record ' + r.seq + ')';
+  if (r.kind === 'undo') return 'Undo: ' + commandWords(r.command) + ' is taken back';
+  if (r.kind === 'redo') return 'Redo: ' + commandWords(r.command) + ' is made again';
   if (r.kind === 'request' || r.kind === 'answer') return decisionSentence(r);
   return sentence(r);
 }
@@ -332,10 +350,12 @@ logCard = r => {
   card.append(main);
   for (const e of list(r.events)) {
     const s = resultOf(e);
-    if (s && s.schema === 'tableside/majesty-strike') card.append(strikeChips(s, r, typed));
-    else if (s && s.schema === 'tableside/strife-attack') card.append(attackChips(s, typed));
+    const chips = s && s.schema === 'tableside/majesty-strike' ? strikeChips(s, r, typed)
+      : s && s.schema === 'tableside/strife-attack' ? attackChips(s, typed) : null;
+    if (!chips) continue;
+    if (typed) chips.append(el('span', 'dice typed at the table', 'note'));
+    card.append(chips);
   }
-  if (typed) card.append(line('Dice typed at the table', 'note'));
   const more = el('details', '', 'more'); more.append(el('summary', 'Details'));
   for (const text of breakdown(r)) more.append(line(text, 'detail'));
   const json = el('pre', JSON.stringify({command: r.command, events: r.events, data: r.data},
