@@ -335,7 +335,8 @@ function breakdown(r) {
     const s = resultOf(e);
     if (s && s.schema === 'tableside/majesty-strike') out.push(...strikeLines(e, s));
     else if (s && s.schema === 'tableside/strife-attack') out.push(...attackLines(e, s));
-    else out.push(e.kind + '  [' + (e.rule || '-') + ']');
+    else { const say = EVENT_WORDS[e.kind], text = say && isObject(e.data) ? say(e.data) : '';
+      out.push(e.kind + (text ? ': ' + text : '') + '  [' + (e.rule || '-') + ']'); }
   }
   return out;
 }
