@@ -20,7 +20,9 @@ const choiceWord = v => v === null || v === undefined ? 'none' : typeof v === 's
   : Array.isArray(v) ? v.join(', ') : JSON.stringify(v);
 const place = p => Array.isArray(p) ? '(' + p.map(x => Number(x).toFixed(1).replace(/\.0$/, ''))
   .join(', ') + ')' : 'a hidden place';
-const line = (text, cls) => el('div', text, 'line' + (cls ? ' ' + cls : ''));
+// a concealed value that slipped through as the word itself is said as "hidden" (W-25)
+const line = (text, cls) => el('div', text.replace(/\bsecret\b/g, 'hidden'),
+  'line' + (cls ? ' ' + cls : ''));
 const hidden = el('span', '', 'visually-hidden');  // template for screen-reader-only words
 const srOnly = text => { const n = hidden.cloneNode(); n.textContent = text; return n; };
 
@@ -209,9 +211,13 @@ function sentence(r) {
 }
 // the questions asked so far, by id: an answer names the question it answers
 const questions = new Map();
+const CHOICES = {approve: 'approval', adjustments: 'Adjustments', obstruction: 'Obstruction',
+  reaction: 'Reaction'};
+const question = q => (q.combatant ? q.combatant + "'s " : "the Host's ") +
+  (CHOICES[q.kind] || words(q.kind));
 function asked(data) {
   return list(data.requests).map(q => { if (q.id) questions.set(q.id, q);
-    return (q.combatant ? q.combatant + "'s " : "the Host's ") + words(q.kind); }).join(', ');
+    return question(q); }).join(', ');
 }
 const DECIDED = {host: 'the Host', timeout: 'the deadline (the suggestion)',
   cli: 'the command line'};
@@ -223,8 +229,7 @@ function decisionSentence(r) {
   const c = r.command || {}, data = r.data || {}, what = commandWords(c);
   if (r.kind === 'request') return capital(what) + ' waits for a decision: ' + asked(data);
   const a = data.answer || {}, q = questions.get(a.request), then = asked(data);
-  const which = q ? (q.combatant ? q.combatant + "'s " : "the Host's ") + words(q.kind) + ': '
-    : 'Decision: ';
+  const which = q ? capital(question(q)) + ': ' : 'Decision: ';
   const head = which + answerWords(a.value) + ', decided by ' + decidedBy(a.by);
   if (data.outcome === 'withdrawn') return head + ' — ' + what + ' is withdrawn';
   if (data.outcome === 'resolved' && list(r.events).length) return sentence(r) + ' (' + head +
@@ -259,7 +264,7 @@ function strikeLines(e, s) {
     s.hits + ' hits, ' + s.stops + ' stops → ' + s.uncanceled_hits + ' hits uncanceled, ' +
     s.uncanceled_stops + ' stops'];
   const d = s.defender_after;
-  if (isObject(s.wear) && isObject(d)) out.push(d.name + ' takes ' + shown(s.wear.amount) + ' ' +
+  if (isObject(s.wear) && isObject(d)) out.push(s.defender + ' takes ' + shown(s.wear.amount) + ' ' +
     shown(s.wear.kind) + ' Wear: Endurance ' + shown(d.endurance) + ', Resolve ' +
     shown(d.resolve) + ', Passion ' + shown(d.passion) + ', ' + shown(d.status));
   for (const a of list(s.adjustments)) out.push('Adjustment die ' + (a.die + 1) + ': ' + a.from +
