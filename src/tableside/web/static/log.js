@@ -29,9 +29,11 @@ const srOnly = text => { const n = hidden.cloneNode(); n.textContent = text; ret
 // --- dice chips: what each die counts as, in colour, a symbol and words (not colour alone) ---
 const WAR_FACE = f => f === 12 ? ['twelve', '★', 'a 12, a Hit'] : f === 1 ? ['one', '!', 'a 1, a Stop']
   : f >= 9 ? ['hit', '✓', 'Hit'] : f >= 4 ? ['miss', '·', 'Miss'] : ['stop', '✕', 'Stop'];
-function chip(text, cls, mark, label, typed) {
+function chip(text, cls, mark, label, typed, by) {
   const c = el('span', text, 'chip ' + cls + (typed ? ' typed' : ''));
   if (mark) c.append(el('b', mark));
+  if (by) { const who = el('small', ' by ' + by); who.setAttribute('aria-hidden', 'true');
+    c.append(who); }
   c.append(srOnly(' (' + label + (typed ? ', typed' : '') + ')'));
   c.title = label + (typed ? ', typed at the table' : '');
   return c;
@@ -49,10 +51,8 @@ function strikeChips(s, r, typed) {
     const [cls, mark, label] = WAR_FACE(f);
     const text = moved.length ? v + '→' + f : String(f);
     const by = moved.map(a => name(a.by)).filter((x, j, xs) => xs.indexOf(x) === j).join(', ');
-    const c = chip(text, cls + (moved.length ? ' adjusted' : ''), mark,
-      label + (moved.length ? ', adjusted by ' + by : ''), typed);
-    if (moved.length) c.append(el('small', ' by ' + by));
-    out.append(c); kept++;
+    out.append(chip(text, cls + (moved.length ? ' adjusted' : ''), mark,
+      label + (moved.length ? ', adjusted by ' + by : ''), typed, by)); kept++;
   });
   return out;
 }
