@@ -223,7 +223,7 @@ def test_the_cards_show_wear_falter_ap_and_the_viewers_own_first(
     jackal = fallen.combatant("Jackal")
     assert (jackal["falter"], jackal["poison"], jackal["stance"]) == ("2", "3", "true")
     card = fallen.driver.execute_script(READ_CARD, "Jackal")
-    assert "45 / 60" in card["text"] and card["width"] == "75.0%"
+    assert "45 / 60" in card["text"] and card["width"] == "75%"
     assert "Exposed" in card["text"] and "Rage (Passion), until its next Turn" in card["text"]
     assert "Turn now" in card["text"] and card["mine"]
 

@@ -93,8 +93,7 @@ function warCard(card, r) {
 function fightCard(card, r) {
   if (r.hp === 'down') field(card, 'hp', 'down', 'HP', 'down', 'bar-field');
   else bar(card, 'hp', 'HP', r.hp, r.hp_max);
-  if (known(r.ac) || known(r.dodge)) field(card, 'ac', r.ac, 'AC · Dodge', r.ac + ' · ' +
-    (known(r.dodge) ? r.dodge : 'unknown'));
+  field(card, 'ac', r.ac, 'AC · Dodge', r.ac + ' · ' + (known(r.dodge) ? r.dodge : 'unknown'));
   if (known(r.movement)) field(card, 'movement', r.movement, 'Movement', r.movement + '″');
   if (Array.isArray(r.weapons) && r.weapons.length) field(card, 'weapons', r.weapons.join(', '),
     'Weapons', r.weapons.join(', '));
