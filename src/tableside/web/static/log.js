@@ -160,7 +160,8 @@ const EVENT_WORDS = {
   timed_expired: d => d.name + ' on ' + d.id + ' ends',
   hp_set: d => d.hp === 'down' || (known(d.hp) && d.hp <= 0) ? d.id + ' is down'
     : known(d.hp) ? d.id + ' has ' + d.hp + ' HP' : d.id + "'s HP change",
-  falter_set: d => known(d.falter) ? d.id + ' Falters (' + d.falter + ')' : d.id + ' Falters',
+  falter_set: d => d.falter === 0 ? '' : known(d.falter) ? d.id + ' Falters (' + d.falter +
+    ')' : d.id + ' Falters',
   poison_set: d => known(d.poison) ? d.id + ' is Poisoned (' + d.poison + ')' : d.id + ' is Poisoned',
   hidden_set: d => d.id + (d.hidden ? ' hides' : ' is seen again'),
   check_resolved: d => d.id + ' ' + words(d.purpose || 'Check') + ': ' +
@@ -202,7 +203,7 @@ function sentence(r) {
     if (roll && (TOLD.has(e.kind) || e.kind === 'ap_set')) continue;
     const say = EVENT_WORDS[e.kind];
     const text = say && isObject(e.data) ? say(e.data) : '';
-    if (text && !phrases.includes(text)) phrases.push(text);
+    if (text && !phrases.join('; ').includes(text)) phrases.push(text);
     if (!roll && e.kind === 'ap_set' && isObject(e.data) && known(e.data.ap) && e.data.action)
       phrases.push(e.data.id + ' spends ' + shown(e.data.spent) + ' AP (' + e.data.action +
         '), ' + e.data.ap + ' AP left');
