@@ -43,7 +43,8 @@ def combatant_json(c: Any) -> dict[str, Any]:
     return {
         "id": c.id, "side": ch.side.value, "status": ch.status.value,
         "endurance": ch.current_endurance, "resolve": ch.current_resolve,
-        "passion": ch.current_passion, "falter": c.falter, "poison": c.poison, "ap": c.ap,
+        "passion": ch.current_passion, "wear": {"E": ch.wear.E, "R": ch.wear.R, "P": ch.wear.P},
+        "falter": c.falter, "poison": c.poison, "ap": c.ap,
         "readied": c.readied, "exertion": ch.exertion, "position": list(c.position),
         "stance": c.stance, "full_stance": c.full_stance, "bound": c.bound,
         "grappled_by": c.grappled_by, "entangled_strength": c.entangled_strength,
