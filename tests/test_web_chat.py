@@ -6,6 +6,7 @@ import queue
 import threading
 import time
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +28,7 @@ from test_web_tokens import (
 
 from tableside.dice import SeededRng
 from tableside.store import Store
+from tableside.store import chat as stored_chat
 from tableside.store.migrate import current_revision, downgrade, upgrade
 from tableside.web import create_app
 from tableside.web.auth import SESSION_COOKIE
@@ -260,6 +262,20 @@ def test_w30_messages_stream_live_and_a_player_never_receives_anothers_whisper(u
             assert chat_events and all(b"id:" not in e for e in chat_events)  # Last-Event-ID stays
 
 
+def test_w30_a_message_another_process_stored_reaches_the_stream(url: str) -> None:
+    application = create_app(url, poll=0.2, listen_poll=0.2)
+    with serving(application) as base:
+        table = make_table(application)
+        stream = f"{base}/api/encounters/{table.eid}/stream?after={table.revision()}"
+        feed = queue.Queue[bytes]()
+        collect(stream, bearer(table.bo), feed)
+        until(feed, b"retry:")
+        with Store.open(url) as other:  # another process's store: this one's notifier not told
+            message = stored_chat.NewMessage(True, "Host", None, None, "text", "FROM-ELSEWHERE")
+            stored_chat.post(other, table.eid, message, datetime.now(UTC))
+        assert b"FROM-ELSEWHERE" in until(feed, b"FROM-ELSEWHERE", 5)
+
+
 # --- W-31, W-32: rolls --------------------------------------------------------------------------
 
 
@@ -311,6 +327,20 @@ def test_w32_a_check_suggests_the_best_adjustments_but_reads_as_rolled() -> None
         "Attribute Check: 2 net Passes as rolled, partial success; with the best Adjustments "
         "3 net Passes, success."
     )
+
+
+def test_w32_a_suggested_adjustment_names_the_die_as_rolled_discarded_dice_counted() -> None:
+    spec = RollSpec("check", factor=5, opposing=3, boon=1)
+    card = roll_card("majesty-war", spec, 0, [2, 8, 8, 9, 9, 4, 5, 6])  # Boon drops the 2 (M-7)
+    assert [c["discarded"] for c in card["chips"]] == [True] + [False] * 7
+    assert card["suggested"]["adjustments"] == [{"die": 2, "from": 8, "to": 9, "side": "roller"}]
+
+
+def test_w32_a_seed_is_exact_as_a_javascript_number(table: Table) -> None:
+    for _ in range(5):
+        assert say(table, table.ann, {"kind": "d12"}, "/rolls").status_code == 201
+    seeds = [m["roll"]["seed"] for m in read(table, table.ann)["messages"]]
+    assert all(0 <= seed < 2**53 for seed in seeds) and len(set(seeds)) == 5
 
 
 def test_w32_three_unpaired_12s_make_an_epic_check_whatever_the_net() -> None:

@@ -49,7 +49,8 @@ from tableside.web.roller import RollSpec, roll_card
 
 CHAT_PER_MINUTE = 30
 """Messages and rolls one seat (or the Host) may post in any 60 seconds (W-33)."""
-SEED_BITS = 62
+SEED_BITS = 53
+"""A roll's seed is below 2**53: exact as a JavaScript number, so the page shows it as stored."""
 HOST_NAME = "Host"
 
 ChatText = Annotated[str, Field(min_length=1, max_length=CHAT_LENGTH), AfterValidator(check_name)]

@@ -221,14 +221,20 @@ def check_outcome(result: CheckResult) -> dict[str, Any]:
 
 
 def adjustment_list(result: CheckResult) -> list[dict[str, Any]]:
-    """The suggested Adjustments, one die's move each: die (1-based), from, to, side."""
+    """The suggested Adjustments, one die's move each: from, to, side, and which die.
+
+    ``die`` counts the dice as rolled, from 1 (as the card's chips show them, discarded dice
+    included), not the natural roll's index the engine uses.
+    """
+    dropped = set(result.roll.discarded)
+    kept = [i for i in range(len(result.roll.rolled)) if i not in dropped]
     moves: dict[tuple[int, str], dict[str, Any]] = {}
     for step in result.adjustments:
         key = (step.die, str(step.by))
         if key in moves:
             moves[key]["to"] = step.to
         else:
-            moves[key] = {"die": step.die + 1, "from": step.from_, "to": step.to,
+            moves[key] = {"die": kept[step.die] + 1, "from": step.from_, "to": step.to,
                           "side": str(step.by)}  # fmt: skip
     return list(moves.values())
 
