@@ -427,3 +427,21 @@ def test_w30_a_session_cookie_reads_the_chat(table: Table) -> None:
     assert say(table, table.host, {"text": "hello Bo"}).status_code == 201
     r = client.get(f"/api/encounters/{table.eid}/chat")
     assert r.status_code == 200 and [m["text"] for m in r.json()["messages"]] == ["hello Bo"]
+
+
+def test_w31_the_page_offers_the_games_own_rolls_and_a_labelled_message_box(table: Table) -> None:
+    client, _ = browser(table.app, f"/join/{table.host}")
+    war = client.get(f"/tables/{table.tid}/encounters/{table.eid}").text
+    body = {"game": "strife-combat", "name": "Pass", "seed": 3}
+    r = client.post(f"/api/tables/{table.tid}/encounters", json=body, headers=csrf(client))
+    strife = client.get(f"/tables/{table.tid}/encounters/{r.json()['id']}").text
+    for page in (war, strife):
+        assert '<label for="chat-text">Message</label>' in page
+        assert 'id="chat-list" class="chat-list" role="log"' in page
+        assert 'id="chat-live" class="visually-hidden" aria-live="polite"' in page
+    assert '<option value="d12">' in war and '<option value="check">' in war
+    assert '<option value="d100">' not in war and '<option value="d20">' in strife
+    assert '<option value="d12">' not in strife
+    assert '<option value="host">' not in war  # the Host whispers to seats, not to itself
+    player, _ = browser(table.app, f"/join/{table.ann}")
+    assert '<option value="host">' in player.get(f"/tables/{table.tid}/encounters/{table.eid}").text
