@@ -10,18 +10,17 @@ from __future__ import annotations
 
 from typing import Any
 
+import test_web_e2e
 from a11y import assert_accessible
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.select import Select
-from test_web_e2e import (  # noqa: F401  (the fixtures: a live server, three browsers, the demo)
-    Seat,
-    Table,
-    browsers,
-    server,
-    table,
-)
+from test_web_e2e import Seat, Table
 
+# test_web_e2e's fixtures: a live server, three browsers, the demo table as the three see it
+server = test_web_e2e.server
+browsers = test_web_e2e.browsers
+table = test_web_e2e.table
 DESKTOP, PHONE = (1366, 768), (390, 844)
 READ_CHAT = """
 return [...document.querySelectorAll('#chat-list .msg')].map(m => ({
@@ -82,7 +81,7 @@ def shows(text: str) -> Any:
 
 
 def test_w30_a_message_and_a_7d12_roll_with_a_boon_appear_live_at_desktop_size(
-    table: Table,  # noqa: F811  (the fixture imported from test_web_e2e)
+    table: Table,
 ) -> None:
     for seat in table.everyone:
         seat.driver.set_window_size(*DESKTOP)
@@ -108,7 +107,7 @@ def test_w30_a_message_and_a_7d12_roll_with_a_boon_appear_live_at_desktop_size(
 
 
 def test_w30_at_phone_size_the_chat_folds_below_play_and_a_whisper_reaches_only_the_host(
-    table: Table,  # noqa: F811  (the fixture imported from test_web_e2e)
+    table: Table,
 ) -> None:
     for seat in table.everyone:
         seat.driver.set_window_size(*PHONE)
@@ -138,3 +137,25 @@ def test_w30_at_phone_size_the_chat_folds_below_play_and_a_whisper_reaches_only_
         assert page_fits(seat), f"{seat.name}'s page scrolls sideways"
     assert_accessible(table.host.driver, ["#chat"])
     assert_accessible(table.holy.driver, ["#chat"])
+
+
+def test_w31_a_realm_of_strife_d20_test_is_rolled_and_seen_live(table: Table) -> None:
+    demo = table.demo
+    fight = f"{table.server.base}/tables/{demo.table_id}/encounters/{demo.fight_id}"
+    for seat in (table.host, table.holy):
+        seat.driver.set_window_size(*DESKTOP)
+        seat.driver.get(fight)
+        seat.wait("the fight", lambda s: s.driver.find_element(By.ID, "dice-kind") is not None)
+    kinds = Select(table.host.driver.find_element(By.ID, "dice-kind")).options
+    assert [o.get_attribute("value") for o in kinds] == ["d20", "d100"]
+    open_chat(table.host)
+    for field, value in (("dice-stat", "8"), ("dice-advantage", "2"), ("dice-typed", "11")):
+        box = table.host.driver.find_element(By.ID, field)
+        box.clear()
+        box.send_keys(value)
+    table.host.driver.find_element(By.ID, "dice-roll").click()
+    summary = "d20 11 +8 +2 = 21 (needs more than 20): success.typed dice"
+    for seat in (table.host, table.holy):
+        open_chat(seat)
+        seat.wait("the d20 card", lambda s: any(m["summary"] == summary for m in chat(s)))
+        assert page_fits(seat)
