@@ -119,6 +119,8 @@ def test_w30_chat_is_not_in_the_log_and_leaves_undo_and_the_revision_alone(table
         ({"text": "hi", "to": 99999}, 400, "no seat with id 99999"),
         ({"text": "hi", "to": "host"}, 400, "not to 'host'"),
         ({"text": 5}, 422, "field text"),
+        ({"text": "hi", "to": True}, 422, "field to"),
+        ({"text": "hi", "to": "1"}, 422, "field to"),
     ],
 )
 def test_w30_a_bad_message_is_refused_with_one_sentence_and_nothing_is_stored(

@@ -26,7 +26,7 @@ from typing import Annotated, Any, Literal
 
 from fastapi import FastAPI, Header
 from fastapi.responses import JSONResponse
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field
 
 from tableside.errors import DataError
 from tableside.limits import (
@@ -37,6 +37,7 @@ from tableside.limits import (
     FACTOR_MAX,
     MODIFIER_MAX,
     NAME_MAX,
+    ROW_ID_MAX,
     STAT_MAX,
     check_name,
 )
@@ -55,8 +56,18 @@ HOST_NAME = "Host"
 
 ChatText = Annotated[str, Field(min_length=1, max_length=CHAT_LENGTH), AfterValidator(check_name)]
 RollLabel = Annotated[str, Field(max_length=NAME_MAX), AfterValidator(check_name)]
-SeatId = Annotated[int, Field(ge=1, le=2**31 - 1)]
-To = Literal["host"] | SeatId | None
+
+
+def whisper_to(value: object) -> object:
+    """A whisper's ``to``: None, ``"host"`` or a seat's id (``true`` or ``"5"`` is no seat)."""
+    if value is None or value == "host":
+        return value
+    if isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= ROW_ID_MAX:
+        return value
+    raise ValueError("must be 'host' (a player's whisper) or a seat's id (the Host's)")
+
+
+To = Annotated[str | int | None, BeforeValidator(whisper_to)]
 Factor = Annotated[int, Field(ge=0, le=FACTOR_MAX)]
 Modifier = Annotated[int, Field(ge=-MODIFIER_MAX, le=MODIFIER_MAX)]
 Face = Annotated[int, Field(ge=DIE_FACE_MIN, le=DIE_FACE_MAX)]
