@@ -34,6 +34,7 @@ from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
+from selenium.webdriver.support.select import Select
 from selenium.webdriver.support.wait import WebDriverWait
 from test_store_support import in_ci
 
@@ -154,7 +155,8 @@ class Seat:
         return [float(x) for x in json.loads(self.combatant(name)["position"])]
 
     def send(self, kind: str, args: str) -> None:
-        """Fill in the command form and send it (as a person would: typing and clicking)."""
+        """Fill in the Host's advanced command box and send it (typing and clicking)."""
+        self.open_advanced()
         kind_box = self.driver.find_element(By.ID, "kind")
         kind_box.clear()
         kind_box.send_keys(kind)
@@ -162,6 +164,27 @@ class Seat:
         args_box.clear()
         args_box.send_keys(args)
         self.driver.find_element(By.ID, "send").click()
+
+    def open_advanced(self) -> None:
+        """Open the Host's advanced box (any command as JSON), if it is closed."""
+        box = self.driver.find_element(By.ID, "advanced")
+        if box.get_attribute("open") is None:
+            box.find_element(By.TAG_NAME, "summary").click()
+
+    def click(self, element_id: str) -> None:
+        """Click a button (scrolled into view first, as a person would)."""
+        button = self.driver.find_element(By.ID, element_id)
+        self.driver.execute_script("arguments[0].scrollIntoView({block: 'center'});", button)
+        button.click()
+
+    def move_to(self, point: tuple[float, float, float]) -> None:
+        """The play panel's Move for the acting character, from its buttons (issue 12)."""
+        self.click("act-move")
+        for axis, value in zip("xyz", point, strict=True):
+            box = self.driver.find_element(By.ID, f"q-{axis}")
+            box.clear()
+            box.send_keys(f"{value:g}")
+        self.click("q-move")
 
     def wait(self, what: str, check: Callable[[Seat], Any]) -> None:
         """Wait until ``check(self)`` is true (no reload: the page updates itself)."""
@@ -276,9 +299,14 @@ def test_each_person_sees_the_war_with_their_own_role(table: Table) -> None:
 
 def test_a_strike_by_one_player_is_seen_live_by_the_others(table: Table) -> None:
     fallen = table.fallen
-    fallen.send("move", '{"id": "Jackal", "to": [4, 2, 0]}')
+    fallen.wait("Jackal acting", lambda s: s.driver.find_element(By.ID, "p-actor")
+                .get_attribute("value") == "Jackal")  # fmt: skip
+    fallen.move_to((4, 2, 0))
     fallen.wait("the move", lambda s: s.text("revision") == "10")
-    fallen.send("strike", '{"striker": "Jackal", "defender": "Watcher", "path": [[3, 2, 0]]}')
+    fallen.wait("the Watcher aimed at", lambda s: s.driver.find_element(By.ID, "p-target")
+                .get_attribute("value") == "Watcher")  # fmt: skip
+    fallen.driver.find_element(By.ID, "p-path").send_keys("3,2,0")
+    fallen.click("roll")
     take_suggestions(table.holy)  # the Watcher's Obstruction and Adjustments (issue 11, D-8)
     for seat in table.everyone:
         seat.wait("the Strike", lambda s: s.text("revision") == "13")
@@ -305,7 +333,9 @@ def test_a_strike_by_one_player_is_seen_live_by_the_others(table: Table) -> None
 
 def test_a_host_undo_is_seen_by_all(table: Table) -> None:
     fallen, host = table.fallen, table.host
-    fallen.send("move", '{"id": "Jackal", "to": [4, 2, 0]}')
+    fallen.wait("Jackal acting", lambda s: s.driver.find_element(By.ID, "p-actor")
+                .get_attribute("value") == "Jackal")  # fmt: skip
+    fallen.move_to((4, 2, 0))
     for seat in table.everyone:
         seat.wait("the move", lambda s: s.position("Jackal") == [4, 2, 0])
     host.driver.find_element(By.ID, "undo").click()
@@ -318,17 +348,23 @@ def test_a_host_undo_is_seen_by_all(table: Table) -> None:
 
 def test_a_player_acting_for_anothers_character_is_refused_on_the_page(table: Table) -> None:
     holy = table.holy
-    holy.send("strike", '{"striker": "Jackal", "defender": "Watcher"}')
+    assert not holy.driver.find_elements(By.ID, "kind")  # no JSON box for players (issue 12)
+    send = "post('/commands', {kind: arguments[0], args: arguments[1]});"  # as a script could
+    holy.driver.execute_script(send, "strike", {"striker": "Jackal", "defender": "Watcher"})
     holy.wait("the refusal", lambda s: "'Jackal'" in s.text("error"))
     assert holy.text("error").endswith(".")
-    holy.send("stance", '{"id": "Warrior"}')
+    holy.driver.execute_script(send, "stance", {"id": "Warrior"})
     holy.wait("the second refusal", lambda s: "'Warrior'" in s.text("error"))
     time.sleep(0.5)  # room for a wrongly written record to reach the pages
     for seat in table.everyone:
         assert seat.text("revision") == "9"
         assert [line for line in seat.log() if line.startswith("#")][-1].startswith("#9 next")
     assert table.server.table.store.encounter(table.demo.encounter_id).revision == 9
-    holy.send("stance", '{"id": "Watcher"}')  # their own character: allowed, and the error clears
+    holy.wait("the pickers", lambda s: s.driver.find_elements(By.CSS_SELECTOR,
+              "#p-actor option[value=Watcher]"))  # fmt: skip
+    Select(holy.driver.find_element(By.ID, "p-actor")).select_by_value("Watcher")
+    holy.click("act-stance")  # their own character, from its button: allowed, the error clears
+    holy.click("q-stance")
     for seat in table.everyone:
         seat.wait("the stance", lambda s: s.combatant("Watcher")["stance"] == "true")
     assert holy.text("error") == ""
@@ -352,6 +388,7 @@ def test_w14_a_stale_undo_on_the_page_is_refused_refreshed_and_explained(table: 
 def test_a_hidden_host_command_updates_the_players_tables_without_a_reload(table: Table) -> None:
     """Issue 12: after a hidden Host roll, the players' tables stayed stale until a reload."""
     host = table.host
+    host.open_advanced()
     host.driver.find_element(By.ID, "hidden").click()
     host.send("stance", '{"id": "Watcher"}')
     for seat in table.everyone:

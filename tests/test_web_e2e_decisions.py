@@ -178,8 +178,7 @@ def jackal_strikes_watcher(fallen: Person, boon: int = 0) -> None:
     """The fallen player closes in with Jackal and Strikes the Watcher from the page."""
     fallen.wait("the pickers", lambda s: "Jackal" in options(s, "p-actor"))
     Select(fallen.find("p-actor")).select_by_value("Jackal")
-    fallen.type("q-to", "4,2,0")
-    fallen.find("q-move").click()
+    fallen.move_to((4, 2, 0))
     fallen.wait("the move", lambda s: s.text("revision") == "10")
     fallen.wait("the Watcher in reach", lambda s: "Watcher" in options(s, "p-target"))
     Select(fallen.find("p-target")).select_by_value("Watcher")

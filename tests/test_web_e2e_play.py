@@ -119,10 +119,9 @@ def close_in_and_aim(play: Play) -> Person:
     assert options(player, "p-actor") == ["Warrior", "Jackal", "Deceiver", "Brute"]
     assert Select(player.find("p-actor")).first_selected_option.text == "Jackal"  # whose Turn
     Select(player.find("p-actor")).select_by_value("Jackal")
-    player.type("q-to", "4,2,0")
-    player.find("q-move").click()
+    player.move_to((4, 2, 0))
     player.wait("the move", lambda s: s.text("revision") == "10")
-    player.wait('Watcher 4" away', lambda _s: 'Watcher (4")' in target_texts(player))
+    player.wait('Watcher 4" away', lambda _s: 'Watcher (4", enemy)' in target_texts(player))
     Select(player.find("p-target")).select_by_value("Watcher")
     player.type("p-path", "3,2,0")
     return player
@@ -146,10 +145,12 @@ def expected_means(play: Play) -> tuple[str, str]:
 def test_a_player_sees_the_odds_types_dice_and_accepts_best_m13(play: Play) -> None:
     player, host = close_in_and_aim(play), play.host
     defeat, hits_mean = expected_means(play)
-    player.wait("the odds", lambda s: s.text("odds-summary").startswith("P(Defeat)"))
+    player.wait("the odds", lambda s: " to deal Wear, " in s.text("odds-summary"))
+    assert player.text("odds-summary").endswith(" to Defeat Watcher · 3 AP")
     assert player.text("odds-defeat") == defeat
-    assert f"uncanceled Hits mean {hits_mean}" in player.text("odds-summary")
-    assert "3 AP · best Adjustments" in player.text("odds-summary")
+    assert f"uncanceled Hits mean {hits_mean}" in player.text("odds-more")
+    assert "3 AP · Adjustments: the best ones" in player.text("odds-more")
+    assert player.text("roll-cost") == "(3 AP)"
     captions = lines(player, "#odds-laws caption")
     assert captions[0] == f"uncanceled Hits (mean {hits_mean})"
     assert captions[1].startswith("Wear E (mean ")
@@ -160,7 +161,7 @@ def test_a_player_sees_the_odds_types_dice_and_accepts_best_m13(play: Play) -> N
     player.find("use-dice").click()
     player.wait("the suggestion", lambda _s: player.find("suggestion").is_displayed())
     assert player.text("error") == ""
-    assert player.text("suggestion-head") == "best would make these Adjustments:"
+    assert player.text("suggestion-head") == "The best Adjustments for you would be:"
     assert lines(player, "#suggestion-steps li") == ["die 1: 9 → 8 (defender)"]
     assert play.server.table.store.encounter(play.demo.encounter_id).revision == 10
     player.find("accept").click()
@@ -289,10 +290,11 @@ def test_the_host_attacks_in_a_realm_of_strife_fight_with_typed_dice_s7(
     host.wait("the fight", lambda s: s.text("whose") == "Ambush round (heroes): Aldric's Turn")
     host.wait("the pickers", lambda _s: "Aldric" in options(host, "p-actor"))
     Select(host.find("p-actor")).select_by_value("Aldric")
-    host.wait("the target", lambda _s: target_texts(host) == ['Goblin (1")'])
+    host.wait("the target", lambda _s: target_texts(host) == ['Goblin (1", enemy)'])
     assert options(host, "p-reaction") == ["", "none", "ward_off"]
-    host.wait("the odds", lambda s: s.text("odds-summary").startswith("P(defeat) 25.00%"))
-    assert "P(hit) 90.00%" in host.text("odds-summary")
+    host.wait("the odds", lambda s: s.text("odds-more").startswith("P(defeat) 25.00%"))
+    assert "P(hit) 90.00%" in host.text("odds-more")
+    assert host.text("odds-summary").startswith("90 % to hit, ")
     assert lines(host, "#odds-laws caption")[1] == "damage to Goblin (mean 5.22)"
     host.type("my-dice", "70, 8")
     host.find("use-dice").click()
