@@ -2,7 +2,8 @@
 
 Commands: add, start (with an optional ambush), next, bottom, move, disengage, attack (an
 Action of up to four attacks under the 4-3-2 rule), aoo (an Attack of Opportunity on offer),
-impale (a Reaction to a foe's Move into melee range), cast, instant,
+impale (a Reaction to a foe's Move into melee range), cast, instant, act (Full, Role-play and
+Quick acts), react (Skill, Role-play and other Reactions),
 whole_turn (recover, skill, sprint), roll_with_the_blow, hide, condition, end_condition,
 end_combat, host_set. Reactions are declared with the attack they answer and refused when the
 round's one Reaction is spent.
@@ -21,6 +22,15 @@ from pydantic import Field
 from tableside.dice import Rng, ScriptedRng
 from tableside.encounter.decisions import Choice
 from tableside.encounter.log import Command, Event
+from tableside.encounter.strife_acts import do_act, do_react
+from tableside.encounter.strife_climbing import (
+    climb_streak,
+    consecutive_sprints,
+    distance_left,
+    move_leg,
+    movement_tests,
+    rounded,
+)
 from tableside.encounter.strife_dice import AttackStages, Entered, entered_dice
 from tableside.encounter.strife_state import FightState, Model, condition_json, evolve
 from tableside.encounter.war_args import ID, Args, Coordinates, parse_args
@@ -157,6 +167,10 @@ class MoveArgs(Args):
     to: Coordinates
     mode: MoveMode = MoveMode.WALK
     difficult: Flag = False
+    # Climbing and swimming tests (S-6, SA-84 … SA-86, :mod:`strife_climbing`).
+    normal_speed: Flag = False
+    agility_test: Flag = False
+    current: Literal["none", "with", "against"] = "none"
     # Each Attack of Opportunity this move offers ("attacker/weapon"), taken or let go by its
     # owner when the move is made (S-18, D-14); one not named stays on offer as before.
     aoo: dict[Annotated[str, Field(max_length=2 * ID_MAX + 1)], Flag] = Field(
@@ -595,7 +609,8 @@ def do_move(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> Non
     if not resumed:
         use_element(p, m.id, TurnElement.MOVE)
     inches = distance(m.position, args.to)
-    leg = Leg(Fraction(inches).limit_denominator(100), args.mode, args.difficult)
+    leg = move_leg(inches, args.mode, args.difficult, normal_speed=args.normal_speed,
+                   agility_test=args.agility_test, current=args.current)  # fmt: skip
     spent = Fraction(m.movement_spent).limit_denominator(100)
     cost = check_path(m.sheet.movement, [leg], m.conditions)
     if spent + cost > m.sheet.movement:
@@ -606,9 +621,15 @@ def do_move(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> Non
         )
     if m.hidden:
         check_sneak(m, cost + spent)
+    reached = movement_tests(p, m, args.to, leg, distance_left(m, m.hidden), rng, inches=inches,
+                             agility_test=args.agility_test, current=args.current)  # fmt: skip
     before = contacts(game.catalog, p.state, m.id)
-    p.emit("moved", "S-6", id=m.id, to=list(args.to), moved=round(inches, 3),
-           cost=round(float(cost), 3), **({"resumed": True} if resumed else {}))  # fmt: skip
+    extra: dict[str, Any] = {"resumed": True} if resumed else {}
+    if reached.stopped is not None:
+        extra["stopped"] = reached.stopped
+    p.emit("moved", "S-6", id=m.id, to=list(reached.to), moved=rounded(reached.inches),
+           cost=round(float(reached.cost), 3), **extra)  # fmt: skip
+    climb_streak(p, m, args.mode, reached.inches, rng)
     left = {k: v for k, v in before.items() if k not in contacts(game.catalog, p.state, m.id)}
     offer_aoos(p, m.id, left)
     answer_aoos(game, p, m.id, args.aoo, rng)
@@ -1357,7 +1378,7 @@ def sprint_to(game: StrifeFight, p: Pending, m: Model, to: Any, rng: Rng) -> Non
     """Sprint: 2 × natural Movement; each consecutive Sprint needs a Stamina test (S-5)."""
     if to is None:
         raise RulesError("A Sprint needs a destination (to).")
-    run = sprint_plan(m.sheet.movement, m.sprints + 1)
+    run = sprint_plan(m.sheet.movement, consecutive_sprints(p.state, m))
     inches = distance(m.position, to)
     if m.hidden and inches > run.distance / 2:
         raise RulesError(
@@ -1380,7 +1401,7 @@ def sprint_to(game: StrifeFight, p: Pending, m: Model, to: Any, rng: Rng) -> Non
                 condition(EXHAUSTION, "consecutive Sprint")))  # fmt: skip
     before = contacts(game.catalog, p.state, m.id)
     p.emit("moved", "S-5", id=m.id, to=list(to), moved=round(inches, 3))
-    p.emit("sprinted", "S-5", id=m.id, sprints=m.sprints + 1)
+    p.emit("sprinted", "S-5", id=m.id, sprints=consecutive_sprints(p.state, m))
     offer_aoos(
         p, m.id, {k: v for k, v in before.items() if k not in contacts(game.catalog, p.state, m.id)}
     )
@@ -1491,6 +1512,11 @@ def do_hide(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> Non
     """
     args = parse_args(IdArgs, raw, "hide")
     m = p.model(args.id)
+    if p.state.round < 0:  # before the fight: the declaration that keeps Stealth (S-22, SA-88)
+        if m.hidden:
+            raise RulesError(f"{m.id} has already declared that it is hiding.")
+        p.emit("hidden_set", "SA-88", id=m.id, hidden=True, declared=True)
+        return
     use_element(p, m.id, TurnElement.ACTION)
     p.emit("hidden_set", "SA-41", id=m.id, hidden=True)
 
@@ -1559,4 +1585,6 @@ HANDLERS: dict[str, Any] = {
     "end_condition": do_end_condition,
     "end_combat": do_end_combat,
     "host_set": do_host_set,
+    "act": do_act,
+    "react": do_react,
 }
