@@ -605,12 +605,12 @@ def do_move(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> Non
     """One Move: its cost (S-6), and Attacks of Opportunity when leaving contact (S-18)."""
     args = parse_args(MoveArgs, raw, "move")
     m = p.model(args.id)
-    resumed = resumes_move(p, m)
-    if not resumed:
-        use_element(p, m.id, TurnElement.MOVE)
     inches = distance(m.position, args.to)
     leg = move_leg(inches, args.mode, args.difficult, normal_speed=args.normal_speed,
                    agility_test=args.agility_test, current=args.current)  # fmt: skip
+    resumed = resumes_move(p, m)
+    if not resumed:
+        use_element(p, m.id, TurnElement.MOVE)
     spent = Fraction(m.movement_spent).limit_denominator(100)
     cost = check_path(m.sheet.movement, [leg], m.conditions)
     if spent + cost > m.sheet.movement:
@@ -1545,7 +1545,15 @@ def do_end_combat(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) 
         after = end_of_combat(m.sheet.resources, wave=args.wave,
                               battle_within_2_minutes=args.battle_within_2_minutes)  # fmt: skip
         pools = {k.value: v.model_dump(mode="json") for k, v in after.pools.items()}
-        p.emit("resources_set", "S-22", id=m.id, resources=pools)
+        fury = (
+            {}
+            if after.fury_decayed is None
+            else {  # the Host's Fury choice (SA-89)
+                "fury_decayed": after.fury_decayed,
+                "battle_within_2_minutes": args.battle_within_2_minutes,
+            }
+        )
+        p.emit("resources_set", "S-22", id=m.id, resources=pools, **fury)
     if not p.state.ended:
         p.emit("fight_ended", "S-22", winner=None)
 
