@@ -7,7 +7,14 @@ import json
 from pathlib import Path
 from typing import Any
 
-from test_cli_fight import Cli, cli  # noqa: F401  (the fixture)
+import pytest
+from test_cli_fight import Cli
+
+
+@pytest.fixture
+def cli(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> Cli:
+    monkeypatch.delenv("TABLESIDE_DATABASE_URL", raising=False)
+    return Cli(tmp_path / "fight.db", capsys, monkeypatch)
 
 
 def fight(cli: Cli, hide: bool = False) -> str:
@@ -31,7 +38,7 @@ def events(result: dict[str, Any]) -> list[dict[str, Any]]:
 def refused(cli: Cli, fight: str, *args: str, match: str) -> None:
     """Exit 2, one sentence naming the problem, nothing written."""
     before = cli.json("fight", "show", fight)["revision"]
-    code, out, err = cli.run(*args)
+    code, _, err = cli.run(*args)
     assert code == 2 and match in err, err
     assert "Traceback" not in err and err.strip().count("\n") == 0
     assert cli.json("fight", "show", fight)["revision"] == before
