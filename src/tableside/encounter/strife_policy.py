@@ -45,8 +45,12 @@ def _toward(start: Point, goal: Point, inches: float) -> Point:
 
 
 def reach(me: Model) -> float:
-    """Inches its Movement pays for on foot: 1 per inch walking, 2 crawling (S-6, S-23)."""
-    return me.sheet.movement / inch_cost(under_conditions(Leg(1), me.conditions))
+    """Inches its Movement pays for on foot: 1 per inch walking, 2 crawling (S-6, S-23).
+
+    A hidden model sneaks at half its Movement (SA-42).
+    """
+    movement = me.sheet.movement / 2 if me.hidden else me.sheet.movement
+    return movement / inch_cost(under_conditions(Leg(1), me.conditions))
 
 
 def reaction_for(catalog: Catalog, state: FightState, defender: Model) -> str | None:
