@@ -40,7 +40,7 @@ def test_golden_react_fight_climbs_reacts_with_a_skill_hustles_and_acts() -> Non
     assert tests["Role-play Action: shake the ladder"].data["result"]["schema"] == (
         "tableside/strife-roll-off")  # fmt: skip
     hustle = next(e for e in events if e.kind == "sprinted")
-    assert hustle.data == {"id": "Sera", "sprints": 1}
+    assert hustle.data == {"id": "Sera", "sprints": 1, "hustle": True}
     assert any(e.kind == "note" and e.data.get("act") == "full" for e in events)
     assert encounter.state.ended and encounter.state.winner == "heroes"
 

@@ -1401,7 +1401,8 @@ def sprint_to(game: StrifeFight, p: Pending, m: Model, to: Any, rng: Rng) -> Non
                 condition(EXHAUSTION, "consecutive Sprint")))  # fmt: skip
     before = contacts(game.catalog, p.state, m.id)
     p.emit("moved", "S-5", id=m.id, to=list(to), moved=round(inches, 3))
-    p.emit("sprinted", "S-5", id=m.id, sprints=consecutive_sprints(p.state, m))
+    hustle = {"hustle": True} if m.hidden else {}  # a Sprint while hidden (SA-42)
+    p.emit("sprinted", "S-5", id=m.id, sprints=consecutive_sprints(p.state, m), **hustle)
     offer_aoos(
         p, m.id, {k: v for k, v in before.items() if k not in contacts(game.catalog, p.state, m.id)}
     )
