@@ -5,8 +5,9 @@
   stat roll-off the Host asks for.
 - ``react``: a Skill/Casting, Role-play or other Reaction declared out of turn, spending the
   round's one Reaction (S-4), with a stat test where the Host asks for one (SA-82, SA-83).
-- Climbing and swimming tests on a ``move`` (SA-84 … SA-86): :func:`movement_leg`.
-- A Sprint's streak (SA-87): :func:`consecutive_sprints`.
+
+Climbing and swimming tests on a ``move`` and the Sprint streak (SA-84 … SA-87) are in
+:mod:`tableside.encounter.strife_climbing`.
 
 The handlers take the fight's :class:`~tableside.encounter.strife_fight.Pending` copy and raise
 :class:`~tableside.errors.RulesError` to refuse (nothing is written then).
@@ -36,7 +37,6 @@ if TYPE_CHECKING:
 Advantage = Annotated[int, Field(ge=-MODIFIER_MAX, le=MODIFIER_MAX)]
 ActKind = Literal["full", "roleplay", "quick", "roleplay_instant"]
 ReactKind = Literal["skill", "roleplay", "other"]
-Current = Literal["none", "with", "against"]
 
 ACT_NAMES = {
     "full": "Full Action",

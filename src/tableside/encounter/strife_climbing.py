@@ -17,15 +17,13 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Literal
 
 from tableside.dice import Rng
+from tableside.encounter.strife_acts import run_test
 from tableside.encounter.strife_state import FightState, Model, condition_json
 from tableside.errors import RulesError
 from tableside.majesty.geometry import Point
 from tableside.strife.catalog import Stat
-from tableside.strife.checks import stat_test
 from tableside.strife.conditions import EXHAUSTION, condition
 from tableside.strife.movement import Leg, MoveMode, leg_cost
-from tableside.strife.records import Part
-from tableside.strife.report import stat_test_dict
 
 if TYPE_CHECKING:
     from tableside.encounter.strife_fight import Pending
@@ -104,10 +102,7 @@ def movement_tests(
 
 def passes(p: Pending, m: Model, stat: Stat, purpose: str, rng: Rng, rule: str) -> bool:
     """Roll a stat test (S-1), record it, and say whether it passed."""
-    test = stat_test(rng, Part(stat.value, m.sheet.stat(stat)))
-    p.emit("test_resolved", rule, id=m.id, purpose=purpose, success=test.success,
-           result=stat_test_dict(test) if p.describe else None)  # fmt: skip
-    return test.success
+    return run_test(p, m, stat, 0, purpose, rng, rule).success
 
 
 def climb_streak(p: Pending, m: Model, mode: MoveMode, inches: float, rng: Rng) -> None:
