@@ -406,3 +406,11 @@ def test_sa82_d4_an_approved_advantage_applies_and_a_rejected_one_withdraws_the_
     rejected.answer(approve.id, "reject", "host", ask)
     assert rejected.pending is None and rejected.state.rounds.can_react("Goblin")
     replays(e)
+
+
+def test_sa87_a_hidden_models_disengage_keeps_half_its_movement() -> None:
+    """Sneaking's half and the Disengage Action's half do not compound: 3" of Movement 6."""
+    e = fight(goblin_at=1.0, declare_hiding=True)
+    refused(e, "half", "disengage", id="Sera", to=[-3.5, 0.0, 0.0])  # 3.5" > 3"
+    run(e, "disengage", id="Sera", to=[-3.0, 0.0, 0.0])  # 3"
+    assert e.state.models["Sera"].position == (-3.0, 0.0, 0.0)
