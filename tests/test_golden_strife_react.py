@@ -33,11 +33,11 @@ def test_golden_react_fight_climbs_reacts_with_a_skill_hustles_and_acts() -> Non
     climb = tests["climb at normal speed Strength test"]
     assert climb.data["success"] and climb.rule == "SA-84"
     moved = events[events.index(climb) + 1]
-    assert (moved.data["to"], moved.data["cost"]) == ([0.0, 0.0, 3.0], 3.0)  # sneaking: half
+    assert (moved.data["to"], moved.data["cost"]) == ([0.0, -5.0, 3.0], 3.0)  # sneaking: half
     kick = next(e for e in events if e.kind == "reaction_spent" and e.data["id"] == "Sera")
     assert kick.data["reason"] == "Skill Reaction: Swift Kick"
     assert tests["Skill Reaction: Swift Kick"].data["success"]
-    assert tests["Role-play Action: shake the ladder"].data["result"]["schema"] == (
+    assert tests["Role-play Action: pin her to the wall"].data["result"]["schema"] == (
         "tableside/strife-roll-off")  # fmt: skip
     hustle = next(e for e in events if e.kind == "sprinted")
     assert hustle.data == {"id": "Sera", "sprints": 1, "hustle": True}

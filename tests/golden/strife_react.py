@@ -1,11 +1,11 @@
 """The third golden Realm of Strife fight, scripted: hiding declared, climbing, Reactions, acts.
 
-Sera declares before the fight that she is hiding (SA-88) and keeps her Stealth; she climbs a
-wall at normal speed after a Strength test while sneaking (SA-84, SA-42); Aldric walks into a
-Goblin's reach; Goblin-1 tries a Role-play Action, a Strength roll-off to shake the ladder under
-Sera (SA-80), and Sera answers a Goblin's thrust with a Skill Reaction, Swift Kick, with an Agility
-test (SA-82); in round 2 she Hustles along the wall top (a Sprint while hidden, SA-42) and
-Aldric takes a Full Action (SA-80); the simple policy then fights to the end. Every die comes from
+Sera declares before the fight that she is hiding (SA-88) and keeps her Stealth; she Hustles
+along a wall (a Sprint while hidden, SA-42); Aldric walks into a Goblin's reach; Goblin-1 comes at
+Sera, who answers with a Skill Reaction, Swift Kick, with an Agility test (SA-82), and tries a
+Role-play Action, a Strength roll-off to pin her to the wall (SA-80); in round 2 Sera climbs the
+wall at normal speed after a Strength test while sneaking (SA-84, SA-42) and Aldric takes a Full
+Action (SA-80); the simple policy then fights to the end. Every die comes from
 the seeded stream except the Initiative d20s typed in, which fix the Turn Order.
 
 Regenerate the checked-in transcript on purpose with:
@@ -38,23 +38,23 @@ SCRIPT: list[Step] = [
     # Before the fight: Sera declares that she is hiding, so she keeps her Stealth (SA-88).
     ("hide", {"id": "Sera"}, None),
     ("start", {}, None),
-    # Round 1 -- Sera climbs the wall at normal speed: a Strength test, sneaking (SA-84, SA-42).
-    ("move", {"id": "Sera", "to": [0, 0, 3], "mode": "climb", "normal_speed": True}, None),
+    # Round 1 -- Sera Hustles along the wall: a Sprint while hidden, at most Movement 6 (SA-42).
+    ("whole_turn", {"id": "Sera", "kind": "sprint", "to": [0, -5, 0]}, None),
     ("next", {}, None),
     # Aldric walks up to Goblin-2.
     ("move", {"id": "Aldric", "to": [5, 3, 0]}, None),
     ("attack", {"attacker": "Aldric", "attacks": [{"defender": "Goblin-2"}]}, None),
     ("next", {}, None),
-    # Goblin-1 runs to the foot of the wall and tries to shake Sera off: a Role-play Action,
-    # a Strength roll-off against her (SA-80); Sera answers with a Skill Reaction (SA-82).
-    ("move", {"id": "Goblin-1", "to": [0.5, 0, 0]}, None),
+    # Goblin-1 runs at Sera and tries to pin her to the wall: a Role-play Action, a Strength
+    # roll-off against her (SA-80); Sera answers its approach with a Skill Reaction (SA-82).
+    ("move", {"id": "Goblin-1", "to": [2, -4, 0]}, None),
     (
         "react",
         {
             "id": "Sera",
             "kind": "skill",
             "name": "Swift Kick",
-            "trigger": "Goblin-1 at the wall",
+            "trigger": "Goblin-1 comes at her",
             "test": "AGIL",
         },
         None,
@@ -64,7 +64,7 @@ SCRIPT: list[Step] = [
         {
             "id": "Goblin-1",
             "kind": "roleplay",
-            "name": "shake the ladder",
+            "name": "pin her to the wall",
             "test": "STR",
             "against": "Sera",
         },
@@ -73,8 +73,8 @@ SCRIPT: list[Step] = [
     ("next", {}, None),
     ("attack", {"attacker": "Goblin-2", "attacks": [{"defender": "Aldric"}]}, None),
     ("next", {}, None),
-    # Round 2 -- Sera Hustles along the wall top: a Sprint while hidden, at most Movement 6.
-    ("whole_turn", {"id": "Sera", "kind": "sprint", "to": [0, -5, 3]}, None),
+    # Round 2 -- Sera climbs the wall at normal speed: a Strength test, sneaking (SA-84, SA-42).
+    ("move", {"id": "Sera", "to": [0, -5, 3], "mode": "climb", "normal_speed": True}, None),
     ("next", {}, None),
     # Aldric binds a wound from his backpack: a Full Action, which ends his Turn (SA-80).
     ("act", {"id": "Aldric", "kind": "full", "name": "bandage from the backpack"}, None),

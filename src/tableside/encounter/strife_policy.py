@@ -17,13 +17,15 @@ In order of preference:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from tableside.encounter.log import Command
 from tableside.encounter.strife_fight import CONTACT
 from tableside.encounter.strife_state import FightState, Model
 from tableside.majesty.geometry import Point, distance
 from tableside.strife.catalog import Catalog, builtin_catalog
 from tableside.strife.loadout import loadout
-from tableside.strife.movement import Leg, inch_cost, under_conditions
+from tableside.strife.movement import Leg, MoveMode, inch_cost, under_conditions
 
 ROUNDING = 0.005  # positions are rounded to 1/1000"; stay this far inside a hard limit
 
@@ -45,12 +47,24 @@ def _toward(start: Point, goal: Point, inches: float) -> Point:
 
 
 def reach(me: Model) -> float:
-    """Inches its Movement pays for on foot: 1 per inch walking, 2 crawling (S-6, S-23).
+    """Inches its Movement pays for: 1 per inch walking, 2 crawling or swimming (S-6, S-23).
 
-    A hidden model sneaks at half its Movement (SA-42).
+    A model under water that does not live in water swims (SA-76); a hidden model sneaks at half
+    its Movement (SA-42).
     """
+    leg = Leg(1, MoveMode.SWIM) if swims(me) else Leg(1)
     movement = me.sheet.movement / 2 if me.hidden else me.sheet.movement
-    return movement / inch_cost(under_conditions(Leg(1), me.conditions))
+    return movement / inch_cost(under_conditions(leg, me.conditions))
+
+
+def swims(me: Model) -> bool:
+    """Under water and not aquatic: its moves are swimming (SA-76)."""
+    return me.submerged and not me.sheet.aquatic
+
+
+def _move(me: Model, to: Sequence[float]) -> Command:
+    mode = {"mode": MoveMode.SWIM.value} if swims(me) else {}
+    return Command("move", {"id": me.id, "to": list(to), **mode})
 
 
 def reaction_for(catalog: Catalog, state: FightState, defender: Model) -> str | None:
@@ -110,7 +124,7 @@ def _turn(catalog: Catalog, state: FightState) -> Command:
     armed = bool(loadout(catalog, me.sheet).weapons)
     if gap <= CONTACT and can_move and 2 * me.sheet.hp < me.sheet.hp_max:
         away = _away(me.position, near.position, reach(me))
-        return Command("move", {"id": me.id, "to": list(away)})
+        return _move(me, away)
     if gap <= CONTACT and armed:
         item = {"defender": near.id, "reaction": reaction_for(catalog, state, near)}
         return Command(
@@ -118,5 +132,5 @@ def _turn(catalog: Catalog, state: FightState) -> Command:
         )
     if gap > CONTACT and can_move and armed:
         step = min(reach(me), gap - 0.9)
-        return Command("move", {"id": me.id, "to": list(_toward(me.position, near.position, step))})
+        return _move(me, _toward(me.position, near.position, step))
     return Command("next")

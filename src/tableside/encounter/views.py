@@ -68,6 +68,7 @@ def model_json(m: Model) -> dict[str, Any]:
         "conditions": [{"name": c.name, "source": c.source, "rounds_left": c.rounds_left,
                         "until": c.until, "stacks": c.stacks} for c in m.conditions],
         "initiative_penalty": m.initiative_penalty, "hidden": m.hidden,
+        "submerged": m.submerged,  # SA-76
     }  # fmt: skip
 
 
@@ -81,4 +82,5 @@ def fight_json(state: FightState, revision: int) -> dict[str, Any]:
         "offers": [{"attacker": o.attacker, "weapon": o.weapon, "target": o.target}
                    for o in state.offers],
         "models": [model_json(m) for m in state.models.values()],
+        "ground": [{"weapon": w, "at": list(at)} for w, at in state.ground],  # SA-72
     }  # fmt: skip

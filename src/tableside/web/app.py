@@ -38,6 +38,7 @@ from tableside.web import guards, play
 from tableside.web.auth import Credential, ForbiddenError, UnauthorisedError, credential
 from tableside.web.decisions import FightWaitingError, NoSuchDecisionError
 from tableside.web.hub import record_stream, watch
+from tableside.web.map import add_map
 from tableside.web.notify import Listener
 from tableside.web.pages import encounter_page
 from tableside.web.sessions import SessionMiddleware, csrf_of, enter
@@ -236,6 +237,7 @@ def create_app(
     app.add_middleware(guards.LastResort)
     add_api(app, table)
     add_play(app, table)
+    add_map(app, table)
     add_stream(app, table, stream_poll)
     add_pages(app, table)
     add_setup(app, table)

@@ -46,7 +46,7 @@ HOST_NUMBERS = frozenset(
 # The fight page's scripts, inlined in this order as one script under the page's CSP nonce:
 # core.js first (shared names, the state and its listeners), play.js last (it starts the page).
 STATIC = resources.files("tableside.web").joinpath("static")
-SCRIPTS = ("core.js", "log.js", "cards.js", "decisions.js", "play.js")
+SCRIPTS = ("core.js", "log.js", "cards.js", "decisions.js", "map.js", "play.js")
 SCRIPT = "\n".join(STATIC.joinpath(f).read_text("utf-8") for f in SCRIPTS)
 # Every page's style sheet, inlined in base.html: base.css, then one file per part of the page.
 STYLES = ("base.css", "cards.css", "play.css", "map.css", "log.css", "chat.css")
