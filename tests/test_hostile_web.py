@@ -762,6 +762,8 @@ PLAYER_ACTORS = {
     "whole_turn": "id",
     "roll_with_the_blow": "id",
     "hide": "id",
+    "act": "id",
+    "react": "id",
 }
 ANNS = ("Herald", "Aldric")
 

@@ -108,21 +108,39 @@ def move(
     to: Annotated[str, typer.Option(help="Destination x,y,z.")],
     mode: Annotated[str, typer.Option(help="walk, crawl, climb or swim.")] = "walk",
     difficult: Annotated[bool, typer.Option("--difficult", help="Difficult Terrain.")] = False,
+    normal_speed: Annotated[
+        bool,
+        typer.Option("--normal-speed", help="Climb at normal speed after a Strength test."),
+    ] = False,
+    agility_test: Annotated[
+        bool, typer.Option("--agility-test", help="A slippery climb: an Agility test first.")
+    ] = False,
+    current: Annotated[
+        str, typer.Option(help="Swimming: none, with or against a significant current.")
+    ] = "none",
+    dice: Dice = None,
     db: Db = None,
     revision: Revision = None,
     json_out: Json = False,
 ) -> None:
-    """Move (S-6); leaving contact offers Attacks of Opportunity (S-18)."""
+    """Move (S-6); leaving contact offers Attacks of Opportunity (S-18).
+
+    Climbing and swimming take the tests the Combat page gives (SA-84 … SA-86).
+    """
     run(
         db,
         encounter_id,
         "move",
         revision,
         json_out,
+        dice,
         id=who,
         to=list(parse_point(to, "--to")),
         mode=mode,
         difficult=difficult or None,
+        normal_speed=normal_speed or None,
+        agility_test=agility_test or None,
+        current=None if current == "none" else current,
     )
 
 
@@ -457,7 +475,7 @@ def hide(
     revision: Revision = None,
     json_out: Json = False,
 ) -> None:
-    """Hide: an Action that ends the Turn (SA-41); moving while hidden is halved (SA-42)."""
+    """Hide: an Action that ends the Turn (SA-41); before the start, declared hiding (SA-88)."""
     run(db, encounter_id, "hide", revision, json_out, id=who)
 
 
@@ -492,12 +510,70 @@ def condition(
 def end_combat(
     encounter_id: EncounterId,
     wave: Annotated[bool, typer.Option("--wave", help="A wave fight.")] = False,
+    battle_within_2_minutes: Annotated[
+        bool,
+        typer.Option(
+            "--battle-within-2-minutes",
+            help="Another battle follows within 2 minutes: Fury keeps its half (S-22, SA-89).",
+        ),
+    ] = False,
     db: Db = None,
     revision: Revision = None,
     json_out: Json = False,
 ) -> None:
-    """End the combat: class resources per S-22."""
-    run(db, encounter_id, "end_combat", revision, json_out, wave=wave or None)
+    """End the combat: class resources per S-22 (Fury halves, and is lost unless kept)."""
+    run(db, encounter_id, "end_combat", revision, json_out, wave=wave or None,
+        battle_within_2_minutes=battle_within_2_minutes or None)  # fmt: skip
+
+
+@app.command()
+def act(
+    encounter_id: EncounterId,
+    who: Who,
+    kind: Annotated[
+        str, typer.Option(help="full, roleplay (an Action), quick or roleplay_instant (Instant).")
+    ],
+    name: Annotated[str, typer.Option(help="What the model does.")],
+    test: Annotated[
+        str | None, typer.Option(help="The stat test asked for: STR, AGIL, INT, WIS, STAM, INIT.")
+    ] = None,
+    advantage: Annotated[int, typer.Option(help="The test's advantage (Host's).")] = 0,
+    against: Annotated[
+        str | None, typer.Option(help="A Role-play Action's roll-off opponent (S-2).")
+    ] = None,
+    against_stat: Annotated[
+        str | None, typer.Option(help="The opponent's stat (default: the same).")
+    ] = None,
+    dice: Dice = None,
+    db: Db = None,
+    revision: Revision = None,
+    json_out: Json = False,
+) -> None:
+    """A Full or Role-play Action (ends the Turn), or a Quick Action / Role-play Instant (SA-80)."""
+    run(db, encounter_id, "act", revision, json_out, dice, id=who, kind=kind, name=name,
+        test=test, advantage=advantage or None, against=against,
+        against_stat=against_stat)  # fmt: skip
+
+
+@app.command()
+def react(
+    encounter_id: EncounterId,
+    who: Who,
+    kind: Annotated[str, typer.Option(help="skill, roleplay or other.")],
+    name: Annotated[str, typer.Option(help="The Reaction: Counterspell, a leap aside, ...")],
+    trigger: Annotated[str | None, typer.Option(help="What triggered it.")] = None,
+    test: Annotated[
+        str | None, typer.Option(help="The stat test asked for: STR, AGIL, INT, WIS, STAM, INIT.")
+    ] = None,
+    advantage: Annotated[int, typer.Option(help="The test's advantage (Host's).")] = 0,
+    dice: Dice = None,
+    db: Db = None,
+    revision: Revision = None,
+    json_out: Json = False,
+) -> None:
+    """A Skill, Role-play or other Reaction out of turn: the round's one Reaction (SA-82)."""
+    run(db, encounter_id, "react", revision, json_out, dice, id=who, kind=kind, name=name,
+        trigger=trigger, test=test, advantage=advantage or None)  # fmt: skip
 
 
 FIGHT = EncounterKind("strife-combat", "Fight", fight_view, fight_json)

@@ -11,6 +11,8 @@
 - **Host-only modifiers** (D-4): an attack's raw ``modifiers`` or a weapon named by a model that
   holds none (SA-45); a cast's ``spell_power``, ``damage`` and unresisted targets. Any of them
   makes one ``approve`` choice for the Host.
+- **An act's or a reaction's advantage** (D-4, SA-80, SA-82): the test's ``advantage`` (and a
+  Role-play roll-off's ``against_advantage``) are the Host's, approved like the modifiers above.
 - **Staged physical dice** (D-6): with ``physical`` rollers, the next stage of dice whose
   faces are still missing, for its roller to enter (see :mod:`tableside.encounter.strife_dice`).
 
@@ -30,6 +32,7 @@ from tableside.dice import Rng, SeededRng
 from tableside.dice.laws import probability
 from tableside.encounter.decisions import Choice, approval, put
 from tableside.encounter.log import JSON, Command
+from tableside.encounter.strife_acts import act_choices
 from tableside.encounter.strife_dice import (
     PHYSICAL_ARGS,
     AttackStages,
@@ -89,6 +92,11 @@ def strife_choices(
         return cast_choices(game, state, command, rng)
     if command.kind == "move":
         return aoo_choices(game, state, command, rng)
+    if command.kind in ("act", "react"):
+        proposal = act_choices(command.kind, command.args)
+        if proposal:
+            dry_run(game, state, command, rng)
+        return proposal
     return []
 
 

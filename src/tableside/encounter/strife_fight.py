@@ -2,7 +2,8 @@
 
 Commands: add, start (with an optional ambush), next, bottom, move, disengage, attack (an
 Action of up to four attacks under the 4-3-2 rule), aoo (an Attack of Opportunity on offer),
-impale (a Reaction to a foe's Move into melee range), cast, instant,
+impale (a Reaction to a foe's Move into melee range), cast, instant, act (Full, Role-play and
+Quick acts), react (Skill, Role-play and other Reactions),
 whole_turn (recover, skill, sprint), roll_with_the_blow, hide, condition, end_condition,
 end_combat, host_set; forced_move, pick_up and water live in
 :mod:`tableside.encounter.strife_forced` (SA-70 … SA-77). Reactions are declared with the
@@ -22,6 +23,15 @@ from pydantic import Field
 from tableside.dice import Rng, ScriptedRng
 from tableside.encounter.decisions import Choice
 from tableside.encounter.log import Command, Event
+from tableside.encounter.strife_acts import do_act, do_react
+from tableside.encounter.strife_climbing import (
+    climb_streak,
+    consecutive_sprints,
+    distance_left,
+    move_leg,
+    movement_tests,
+    rounded,
+)
 from tableside.encounter.strife_dice import AttackStages, Entered, entered_dice
 from tableside.encounter.strife_state import FightState, Model, condition_json, evolve
 from tableside.encounter.war_args import ID, Args, Coordinates, parse_args
@@ -158,6 +168,10 @@ class MoveArgs(Args):
     to: Coordinates
     mode: MoveMode = MoveMode.WALK
     difficult: Flag = False
+    # Climbing and swimming tests (S-6, SA-84 … SA-86, :mod:`strife_climbing`).
+    normal_speed: Flag = False
+    agility_test: Flag = False
+    current: Literal["none", "with", "against"] = "none"
     # Each Attack of Opportunity this move offers ("attacker/weapon"), taken or let go by its
     # owner when the move is made (S-18, D-14); one not named stays on offer as before.
     aoo: dict[Annotated[str, Field(max_length=2 * ID_MAX + 1)], Flag] = Field(
@@ -597,13 +611,14 @@ def do_move(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> Non
     """One Move: its cost (S-6), and Attacks of Opportunity when leaving contact (S-18)."""
     args = parse_args(MoveArgs, raw, "move")
     m = p.model(args.id)
+    inches = distance(m.position, args.to)
+    leg = move_leg(inches, args.mode, args.difficult, normal_speed=args.normal_speed,
+                   agility_test=args.agility_test, current=args.current)  # fmt: skip
     resumed = resumes_move(p, m)
     if not resumed:
         use_element(p, m.id, TurnElement.MOVE)
     forced.check_water_move(m, args.mode)  # SA-76
     compelled = forced.compelled_move(p.state, m, args.to)  # SA-71
-    inches = distance(m.position, args.to)
-    leg = Leg(Fraction(inches).limit_denominator(100), args.mode, args.difficult)
     spent = Fraction(m.movement_spent).limit_denominator(100)
     cost = check_path(m.sheet.movement, [leg], m.conditions)
     if spent + cost > m.sheet.movement:
@@ -614,10 +629,17 @@ def do_move(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> Non
         )
     if m.hidden:
         check_sneak(m, cost + spent)
+    reached = movement_tests(p, m, args.to, leg, distance_left(m, m.hidden), rng, inches=inches,
+                             agility_test=args.agility_test, current=args.current)  # fmt: skip
     before = contacts(game.catalog, p.state, m.id)
-    p.emit("moved", "S-6", id=m.id, to=list(args.to), moved=round(inches, 3),
-           cost=round(float(cost), 3), **({"resumed": True} if resumed else {}),
-           **({"compelled": compelled} if compelled else {}))  # fmt: skip
+    extra: dict[str, Any] = {"resumed": True} if resumed else {}
+    if reached.stopped is not None:
+        extra["stopped"] = reached.stopped
+    if compelled:
+        extra["compelled"] = compelled
+    p.emit("moved", "S-6", id=m.id, to=list(reached.to), moved=rounded(reached.inches),
+           cost=round(float(reached.cost), 3), **extra)  # fmt: skip
+    climb_streak(p, m, args.mode, reached.inches, rng)
     left = {k: v for k, v in before.items() if k not in contacts(game.catalog, p.state, m.id)}
     if compelled is None:  # a move under compulsion is no Disengaging (S-18, SA-71)
         offer_aoos(p, m.id, left)
@@ -1392,7 +1414,7 @@ def sprint_to(game: StrifeFight, p: Pending, m: Model, to: Any, rng: Rng) -> Non
     """Sprint: 2 × natural Movement; each consecutive Sprint needs a Stamina test (S-5)."""
     if to is None:
         raise RulesError("A Sprint needs a destination (to).")
-    run = sprint_plan(m.sheet.movement, m.sprints + 1)
+    run = sprint_plan(m.sheet.movement, consecutive_sprints(p.state, m))
     forced.check_sprint_ground(m, to)  # SA-77
     compelled = forced.compelled_move(p.state, m, to)  # SA-71
     inches = distance(m.position, to)
@@ -1418,7 +1440,8 @@ def sprint_to(game: StrifeFight, p: Pending, m: Model, to: Any, rng: Rng) -> Non
     before = contacts(game.catalog, p.state, m.id)
     p.emit("moved", "S-5", id=m.id, to=list(to), moved=round(inches, 3),
            **({"compelled": compelled} if compelled else {}))  # fmt: skip
-    p.emit("sprinted", "S-5", id=m.id, sprints=m.sprints + 1)
+    hustle = {"hustle": True} if m.hidden else {}  # a Sprint while hidden (SA-42)
+    p.emit("sprinted", "S-5", id=m.id, sprints=consecutive_sprints(p.state, m), **hustle)
     if compelled is None:  # S-18, SA-71
         offer_aoos(p, m.id, {k: v for k, v in before.items()
                              if k not in contacts(game.catalog, p.state, m.id)})  # fmt: skip
@@ -1529,6 +1552,11 @@ def do_hide(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> Non
     """
     args = parse_args(IdArgs, raw, "hide")
     m = p.model(args.id)
+    if p.state.round < 0:  # before the fight: the declaration that keeps Stealth (S-22, SA-88)
+        if m.hidden:
+            raise RulesError(f"{m.id} has already declared that it is hiding.")
+        p.emit("hidden_set", "SA-88", id=m.id, hidden=True, declared=True)
+        return
     use_element(p, m.id, TurnElement.ACTION)
     p.emit("hidden_set", "SA-41", id=m.id, hidden=True)
 
@@ -1557,7 +1585,15 @@ def do_end_combat(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) 
         after = end_of_combat(m.sheet.resources, wave=args.wave,
                               battle_within_2_minutes=args.battle_within_2_minutes)  # fmt: skip
         pools = {k.value: v.model_dump(mode="json") for k, v in after.pools.items()}
-        p.emit("resources_set", "S-22", id=m.id, resources=pools)
+        fury = (
+            {}
+            if after.fury_decayed is None
+            else {  # the Host's Fury choice (SA-89)
+                "fury_decayed": after.fury_decayed,
+                "battle_within_2_minutes": args.battle_within_2_minutes,
+            }
+        )
+        p.emit("resources_set", "S-22", id=m.id, resources=pools, **fury)
     if not p.state.ended:
         p.emit("fight_ended", "S-22", winner=None)
 
@@ -1597,6 +1633,8 @@ HANDLERS: dict[str, Any] = {
     "end_condition": do_end_condition,
     "end_combat": do_end_combat,
     "host_set": do_host_set,
+    "act": do_act,
+    "react": do_react,
 }
 
 from tableside.encounter import strife_forced as forced  # noqa: E402  (it uses this module)

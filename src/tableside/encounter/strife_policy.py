@@ -49,10 +49,12 @@ def _toward(start: Point, goal: Point, inches: float) -> Point:
 def reach(me: Model) -> float:
     """Inches its Movement pays for: 1 per inch walking, 2 crawling or swimming (S-6, S-23).
 
-    A model under water that does not live in water swims (SA-76).
+    A model under water that does not live in water swims (SA-76); a hidden model sneaks at half
+    its Movement (SA-42).
     """
     leg = Leg(1, MoveMode.SWIM) if swims(me) else Leg(1)
-    return me.sheet.movement / inch_cost(under_conditions(leg, me.conditions))
+    movement = me.sheet.movement / 2 if me.hidden else me.sheet.movement
+    return movement / inch_cost(under_conditions(leg, me.conditions))
 
 
 def swims(me: Model) -> bool:

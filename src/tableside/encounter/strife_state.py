@@ -34,6 +34,8 @@ class Model:
     instant_barred: bool = False  # this Turn's Instant went out of turn (S-4, SA-34)
     fresh: tuple[str, ...] = ()  # conditions put on it during its own Turn: not ticked (SA-50)
     movement_spent: float = 0.0  # Movement its regular Move used this Turn (S-6, SA-51)
+    climbed: float = 0.0  # inches climbed in a row (a prolonged climb, S-6, SA-85)
+    sprint_round: int = -9  # the round of its last Sprint (consecutive Sprints, S-5, SA-87)
     submerged: bool = False  # fully underwater, as the Host set it (S-16, SA-76)
 
     @property
@@ -254,7 +256,8 @@ EVOLVE: dict[str, Callable[[FightState, JSON], FightState]] = {
     "aoo_offered": _offers,
     "aoo_used": _aoo_used,
     "aoo_declined": _aoo_declined,
-    "sprinted": lambda s, d: _update(s, d, sprints=int(d["sprints"])),
+    "sprinted": lambda s, d: _update(s, d, sprints=int(d["sprints"]), sprint_round=s.round),
+    "climbed": lambda s, d: _update(s, d, climbed=float(d["total"])),
     "initiative_penalty": lambda s, d: _update(s, d, initiative_penalty=int(d["penalty"])),
     "hidden_set": lambda s, d: _update(s, d, hidden=bool(d["hidden"])),
     "resources_set": _resources,
