@@ -107,12 +107,17 @@ def test_w24_a_strikes_roll_card_reaches_every_browser_and_reads_the_same_on_rel
     after a reload; the Host's undo strikes it out everywhere (issue 12, The log)."""
     _demo, host, holy, fallen = seat_up(server, browsers, size)
     assert fallen.driver.execute_script(LIVE_REGION) == ["log", "polite"]
-    fallen.send("move", '{"id": "Jackal", "to": [4, 2, 0]}')
+    fallen.move_to((4, 2, 0))  # from the play panel's buttons (a player has no JSON box)
     fallen.wait("the move", lambda s: s.text("revision") == "10")
     assert fallen.cards()[-1]["say"] == (
         "Jackal spends 4 AP (Move), 3 AP left; Jackal moves to (4, 2, 0), 4″"
     )
-    fallen.send("strike", '{"striker": "Jackal", "defender": "Watcher", "path": [[3, 2, 0]]}')
+    pressed = 'return document.getElementById("act-strike").getAttribute("aria-pressed")'
+    fallen.wait("the Strike again", lambda s: s.driver.execute_script(pressed) == "true")
+    fallen.driver.find_element(By.ID, "p-path").send_keys("3,2,0")
+    aimed = 'return document.getElementById("p-target").value'
+    fallen.wait("Watcher aimed at", lambda s: s.driver.execute_script(aimed) == "Watcher")
+    fallen.click("roll")
     take_suggestions(holy)  # the Watcher's Obstruction and Adjustments (issue 11, D-8)
     for seat in (host, holy, fallen):
         seat.wait("the Strike", lambda s: s.text("revision") == "13")
