@@ -37,7 +37,7 @@ from tableside.store.tables import UnknownSeatError, UnknownTableError
 from tableside.web import guards, play
 from tableside.web.auth import Credential, ForbiddenError, UnauthorisedError, credential
 from tableside.web.decisions import FightWaitingError, NoSuchDecisionError
-from tableside.web.hub import record_stream, watch
+from tableside.web.hub import end_streams_on_stop, record_stream, watch
 from tableside.web.notify import Listener
 from tableside.web.pages import encounter_page
 from tableside.web.sessions import SessionMiddleware, csrf_of, enter
@@ -199,9 +199,11 @@ def create_app(
             watch(table.notifier, lambda ids: tables.revisions(table.store, ids), stream_poll)
         )
         sweeper = asyncio.create_task(sweep(table, sweep_every))
+        restore_signals = end_streams_on_stop(table.notifier)
         try:
             yield
         finally:
+            restore_signals()
             sweeper.cancel()
             watcher.cancel()
             for running in listener:
