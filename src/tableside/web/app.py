@@ -42,6 +42,8 @@ from tableside.web.notify import Listener
 from tableside.web.pages import encounter_page
 from tableside.web.sessions import SessionMiddleware, csrf_of, enter
 from tableside.web.setup import add_setup
+from tableside.web.setup_roster import add_roster
+from tableside.web.setup_seats import add_seats
 from tableside.web.table import WebTable
 
 CombatantId = Annotated[str, Field(min_length=1, max_length=40, pattern=r"^[A-Za-z0-9_.\-]+$")]
@@ -241,6 +243,8 @@ def create_app(
     add_stream(app, table, stream_poll)
     add_pages(app, table)
     add_setup(app, table)
+    add_roster(app, table)
+    add_seats(app, table)
     app.add_middleware(SessionMiddleware)
     return app
 

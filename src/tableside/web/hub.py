@@ -145,7 +145,7 @@ async def record_stream(
     after: int,
     poll: float | Callable[[], float] = 1.0,
     keepalive: float = 15.0,
-    alive: Callable[[], bool] | None = None,
+    alive: Callable[[], bool | None] | None = None,
 ) -> AsyncGenerator[str, None]:
     """Server-Sent Events: every record after revision ``after`` that ``read_after`` shows.
 
@@ -164,7 +164,8 @@ async def record_stream(
         keepalive: Seconds of silence before a comment line keeps proxies from closing it.
         alive: Blocking check, made on every wake after the first read, that the stream's
             token or session still belongs to its holder; when it does not, the stream sends
-            ``event: revoked`` and ends (W-12).
+            ``event: revoked`` and ends (W-12); None: it does, but the Host changed the seat,
+            and the stream ends without ``revoked``, so that the page reconnects (W-28).
     """
     wake = notifier.subscribe(encounter_id)
     try:
@@ -173,7 +174,10 @@ async def record_stream(
         first = True
         while not notifier.stopping:
             wake.clear()
-            if not first and alive is not None and not await asyncio.to_thread(alive):
+            holds = True if first or alive is None else await asyncio.to_thread(alive)
+            if holds is None:
+                return  # the Host changed the seat: the page reconnects as it is now (W-28)
+            if not holds:
                 yield REVOKED
                 return
             first = False
