@@ -13,6 +13,4 @@ def qr_svg(link: str, title: str = "QR code of the link") -> Markup:
     """The link as an inline ``<svg>`` (role img, titled), ready to put in a page as it is."""
     code = segno.make(link, error=QR_ERROR, micro=False)
     svg = code.svg_inline(scale=QR_SCALE, title=title, svgclass=None, lineclass=None)
-    return Markup(
-        svg.replace("<svg ", f'<svg role="img" aria-label="{Markup.escape(title)}" ', 1)
-    )
+    return Markup(svg.replace("<svg ", f'<svg role="img" aria-label="{Markup.escape(title)}" ', 1))

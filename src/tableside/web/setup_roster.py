@@ -21,7 +21,7 @@ from pydantic import Field
 from tableside.encounter.engine import Encounter
 from tableside.encounter.log import Command
 from tableside.errors import DataError, TablesideError
-from tableside.limits import json_document, shown
+from tableside.limits import json_document
 from tableside.service import game_for, open_encounter
 from tableside.store.formats import parse_encounter
 from tableside.web.auth import Principal, require_host
@@ -87,7 +87,7 @@ def file_adds(document: Any, game: str) -> list[Command]:
 
 def entry_name(index: int, command: Command) -> str:
     """How an error names an entry of the file: its place and its id."""
-    return f"entry {index + 1} ({shown(command.args.get('id'))})"
+    return f"entry {index + 1} of the file ({str(command.args.get('id'))[:40]})"
 
 
 def load_roster(
@@ -109,7 +109,7 @@ def load_roster(
             trial.execute(command, None)
         except TablesideError as error:
             raise DataError(
-                f"Nothing was added: {entry_name(index, command)} of the file cannot join: {error}"
+                f"Nothing was added: {entry_name(index, command)} cannot join: {error}"
             ) from None
     done = 0
     try:
@@ -120,7 +120,7 @@ def load_roster(
         for _ in range(done):
             table.step_back(who, encounter_id, None, redo=False)
         raise DataError(
-            f"Nothing was added: {entry_name(done, adds[done])} of the file cannot join: {error}"
+            f"Nothing was added: {entry_name(done, adds[done])} cannot join: {error}"
         ) from None
     ids = [str(c.args.get("id")) for c in adds]
     return {"added": ids, "revision": table.store.encounter(encounter_id).revision}
