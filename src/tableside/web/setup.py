@@ -357,6 +357,7 @@ def build_spec(**values: Any) -> NewCharacter:
 def register_templates() -> None:
     """Give the set-up templates their CSRF field (W-11); they live beside the fight page's."""
     pages.ENV.globals["csrf_input"] = csrf_input
+    pages.ENV.globals["game_names"] = GAMES
 
 
 def csrf_input(csrf: str) -> Markup:
