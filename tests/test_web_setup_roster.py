@@ -409,3 +409,48 @@ def test_w27_a_stopping_server_ends_every_open_stream() -> None:
         return sent
 
     assert asyncio.run(asyncio.wait_for(run(), 5)) == ["retry: 2000\n\n"]
+
+
+def test_w26_the_fights_remove_command_before_the_start_undoes_and_replays() -> None:
+    from test_strife_fight import add, do, fight
+
+    from tableside.encounter.engine import Encounter
+    from tableside.encounter.strife_fight import StrifeFight
+    from tableside.errors import TablesideError
+
+    e = fight()
+    add(e, "Aldric", "Aldric", "heroes", (0, 0), 10)
+    add(e, "Goblin", "Goblin", "monsters", (1, 0), 12)
+    add(e, "Troll", "Cave Troll", "monsters", (3, 0), 5)
+    removed = do(e, "remove", id="Troll")
+    assert [ev.kind for ev in removed.events] == ["model_removed"]
+    assert set(e.state.models) == {"Aldric", "Goblin"}
+    e.undo()
+    assert "Troll" in e.state.models
+    e.redo()
+    replayed = Encounter.from_records(StrifeFight(), e.seed, e.records)
+    assert set(replayed.state.models) == {"Aldric", "Goblin"}
+    with pytest.raises(TablesideError, match="Nobody"):
+        do(e, "remove", id="Nobody")
+    do(e, "start")
+    with pytest.raises(TablesideError, match="The fight has started, so Goblin cannot be removed"):
+        do(e, "remove", id="Goblin")
+    assert set(e.state.models) == {"Aldric", "Goblin"}
+
+
+def test_w26_a_sheet_naming_an_unknown_power_is_refused_by_the_fight() -> None:
+    from test_strife_fight import do, fight
+
+    from tableside.errors import TablesideError
+    from tableside.strife.catalog import builtin_catalog
+
+    sheet = builtin_catalog().combatant("Sera").model_dump(mode="json") | {"powers": ["Fireball"]}
+    e = fight()
+    with pytest.raises(TablesideError, match="Fireball"):
+        do(e, "add", id="Sera", sheet=sheet, side="heroes")
+    assert e.state.models == {}
+    sheet["powers"] = ["Arcane Missile"]
+    do(e, "add", id="Sera", sheet=sheet, side="heroes")
+    assert e.state.models["Sera"].sheet.powers == ("Arcane Missile",)
+    plain = builtin_catalog().combatant("Aldric").model_dump(mode="json")
+    assert "powers" not in plain  # a sheet without powers is written as before
