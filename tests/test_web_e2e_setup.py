@@ -161,6 +161,14 @@ for (const e of document.querySelectorAll(targets)) {
 return small;
 """
 
+TINY_BUTTON = """
+const tiny = document.createElement('button');
+tiny.textContent = 'tiny';
+tiny.style.minHeight = '0';
+tiny.style.height = '20px';
+document.querySelector('main').append(tiny);
+"""
+
 
 def tick(driver: WebDriver, form: str, name: str, value: str) -> None:
     box = driver.find_element(By.CSS_SELECTOR, f"#{form} input[name='{name}'][value='{value}']")
@@ -183,6 +191,7 @@ def test_the_host_builds_a_strife_fight_and_manages_a_seat(
     for driver in browsers:
         driver.set_window_size(*size)
     host.driver.get(server.base + "/")
+    fits_and_reachable(host.driver, "the home page")
     fill(host.driver, "new-table", {"name": f"Mill night {size[0]}"})
     submit(host.driver, "new-table")
     host.wait("the Host link", lambda s: "keep it secret" in body(s))
@@ -257,6 +266,7 @@ def test_the_host_builds_a_strife_fight_and_manages_a_seat(
     assert "revoked" in body(player)
     player.driver.get(new_link)
     assert "You are Anna, playing Brannoc, Sera" in body(player)
+    fits_and_reachable(player.driver, "the player's table page")
     player.driver.find_element(By.LINK_TEXT, "Mill").click()
     player.wait("the fight", lambda s: s.driver.find_element(By.TAG_NAME, "h1").text == "Mill")
 
@@ -267,3 +277,5 @@ def test_the_host_builds_a_strife_fight_and_manages_a_seat(
     host.wait("Anna connected", lambda s: shown(s) == "connected")
     player.driver.get("about:blank")  # Anna closes her page
     host.wait("Anna gone", lambda s: shown(s) == "not connected")
+    host.driver.execute_script(TINY_BUTTON)  # the checks can fail: a 20 px button is found
+    assert host.driver.execute_script(SMALL_TARGETS) == ["BUTTON tiny"]
