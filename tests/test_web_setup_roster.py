@@ -20,7 +20,7 @@ from test_web_setup import Host, error_in
 
 from tableside.store import tables
 from tableside.web import create_app
-from tableside.web.auth import Principal
+from tableside.web.auth import SESSION_COOKIE, Principal, csrf_token
 from tableside.web.guards import holder_key
 from tableside.web.hub import REVOKED, Notifier, record_stream
 
@@ -336,6 +336,11 @@ def test_w28_the_host_edits_a_seat_and_its_link_keeps_working(client: TestClient
     assert r.status_code == 400 and "character id" in error_in(r.text)
     r = host.post(f"/tables/{host.tid}/players/{ann['id']}/edit", {"name": ""})
     assert r.status_code == 400 and "name" in error_in(r.text)
+    client.get(f"/join/{ann['token']}")  # Anna's own browser, with her session's CSRF proof
+    session = client.cookies[SESSION_COOKIE]
+    queen = {"name": "Queen", "others": "Boss", "csrf": csrf_token(session)}
+    r = client.post(f"/tables/{host.tid}/players/{ann['id']}/edit", data=queen)
+    assert r.status_code == 403 and "Only the Host" in r.json()["error"]
     seat = tables.seats(client.app.state.table.store, host.tid)[0]  # type: ignore[attr-defined]
     assert (seat.name, seat.characters) == ("Anna", ("Warden",))
 

@@ -24,15 +24,20 @@
   }
   // Who is connected now (the Host's table page): read again every few seconds.
   const seats = document.querySelector('[data-presence]');
+  const mark = (badge, on, off) => {
+    if (!badge) return;
+    badge.classList.toggle('online', on);
+    badge.classList.toggle('offline', !on);
+    const words = on ? 'connected' : off;
+    if (badge.textContent !== words) badge.textContent = words;
+  };
   const showPresence = found => {
     for (const seat of found.seats || []) {
-      const badge = document.querySelector(`[data-seat="${seat.id}"]`);
-      if (!badge) continue;
-      const on = seat.connected > 0;
-      badge.classList.toggle('online', on);
-      badge.classList.toggle('offline', !on);
-      const words = on ? 'connected' : 'not connected';
-      if (badge.textContent !== words) badge.textContent = words;
+      mark(document.querySelector(`[data-seat="${seat.id}"]`), seat.connected > 0,
+        'not connected');
+    }
+    if (typeof found.host === 'number') {
+      mark(document.getElementById('host-status'), found.host > 0, 'no fight page open');
     }
   };
   if (seats) {
