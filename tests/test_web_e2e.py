@@ -34,6 +34,7 @@ from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
+from selenium.webdriver.support.select import Select
 from selenium.webdriver.support.wait import WebDriverWait
 from test_store_support import in_ci
 
@@ -62,12 +63,22 @@ HOLY, FALLEN = "The holy player", "The fallen player"  # the demo's seats
 PASSING = (JavascriptException, NoSuchElementException, StaleElementReferenceException)
 # Read the page in one script each, so that no element is replaced halfway through a read.
 READ_TEXT = "return document.getElementById(arguments[0]).textContent.trim();"
-READ_LOG = "return [...document.querySelectorAll('#log > div')].map(d => d.textContent.trim());"
+# The log's text lines: each card's plain sentence, its dice and its breakdown (behind Details).
+READ_LOG = "return [...document.querySelectorAll('#log .line')].map(d => d.textContent.trim());"
+# The log's cards: the plain sentence, the dice chips' classes and texts, undone or not.
+READ_CARDS = """
+return [...document.querySelectorAll('#log > article')].map(c => ({
+  say: c.querySelector('.say').textContent.trim(), kind: c.dataset.kind,
+  revision: Number(c.dataset.revision), undone: c.classList.contains('undone'),
+  hidden: c.classList.contains('hidden-roll'),
+  chips: [...c.querySelectorAll('.dice .chip')].map(x => x.className.replace('chip ', '')),
+  lines: [...c.querySelectorAll('.line')].map(x => x.textContent.trim())}));
+"""
+# The character cards: each card's fields (data-field → data-value) with its id and position.
 READ_COMBATANTS = """
-const table = document.getElementById('combatants');
-const columns = [...table.tHead.rows[0].cells].map(c => c.textContent.trim());
-return [...table.tBodies[0].rows].map(r => Object.fromEntries(
-  [...r.cells].map((c, i) => [columns[i], c.textContent.trim()])));
+return [...document.querySelectorAll('#cards > li')].map(c => Object.fromEntries([
+  ['id', c.dataset.combatant], ['position', c.dataset.position || ''],
+  ...[...c.querySelectorAll('[data-field]')].map(f => [f.dataset.field, f.dataset.value])]));
 """
 
 
@@ -142,19 +153,28 @@ class Seat:
         lines: list[str] = self.driver.execute_script(READ_LOG)
         return lines
 
+    def cards(self) -> list[dict[str, Any]]:
+        """The log's cards, read at one instant."""
+        cards: list[dict[str, Any]] = self.driver.execute_script(READ_CARDS)
+        return cards
+
     def combatant(self, name: str) -> dict[str, str]:
-        """One row of the combatants table, by column (read at one instant)."""
+        """One character card's shown fields (``data-field`` → value), read at one instant.
+
+        A field the card hides (an empty one: no Poison, a Stance not taken) is absent.
+        """
         rows: list[dict[str, str]] = self.driver.execute_script(READ_COMBATANTS)
         for row in rows:
             if row.get("id") == name:
                 return row
-        raise AssertionError(f"{name} is not in {self.name}'s combatants table")
+        raise AssertionError(f"{name} has no character card on {self.name}'s page")
 
     def position(self, name: str) -> list[float]:
         return [float(x) for x in json.loads(self.combatant(name)["position"])]
 
     def send(self, kind: str, args: str) -> None:
-        """Fill in the command form and send it (as a person would: typing and clicking)."""
+        """Fill in the Host's advanced command box and send it (typing and clicking)."""
+        self.open_advanced()
         kind_box = self.driver.find_element(By.ID, "kind")
         kind_box.clear()
         kind_box.send_keys(kind)
@@ -162,6 +182,27 @@ class Seat:
         args_box.clear()
         args_box.send_keys(args)
         self.driver.find_element(By.ID, "send").click()
+
+    def open_advanced(self) -> None:
+        """Open the Host's advanced box (any command as JSON), if it is closed."""
+        box = self.driver.find_element(By.ID, "advanced")
+        if box.get_attribute("open") is None:
+            box.find_element(By.TAG_NAME, "summary").click()
+
+    def click(self, element_id: str) -> None:
+        """Click a button (scrolled into view first, as a person would)."""
+        button = self.driver.find_element(By.ID, element_id)
+        self.driver.execute_script("arguments[0].scrollIntoView({block: 'center'});", button)
+        button.click()
+
+    def move_to(self, point: tuple[float, float, float]) -> None:
+        """The play panel's Move for the acting character, from its buttons (issue 12)."""
+        self.click("act-move")
+        for axis, value in zip("xyz", point, strict=True):
+            box = self.driver.find_element(By.ID, f"q-{axis}")
+            box.clear()
+            box.send_keys(f"{value:g}")
+        self.click("q-move")
 
     def wait(self, what: str, check: Callable[[Seat], Any]) -> None:
         """Wait until ``check(self)`` is true (no reload: the page updates itself)."""
@@ -262,29 +303,44 @@ def table(server: LiveServer, browsers: tuple[WebDriver, WebDriver, WebDriver]) 
     return seats
 
 
-def test_each_person_sees_the_war_with_their_own_role(table: Table) -> None:
-    assert "Host" in table.host.driver.find_element(By.TAG_NAME, "p").text
+CURRENT = "return document.querySelector('#order li[aria-current=step]').textContent;"
+
+
+def test_each_person_sees_the_war_with_their_own_role_w23(table: Table) -> None:
+    """W-23: the header names the game in words and who I am; no revision is shown."""
+    assert "you are the Host" in table.host.driver.find_element(By.CSS_SELECTOR, "header").text
     assert table.host.driver.find_elements(By.ID, "undo")
     for seat in (table.holy, table.fallen):
-        assert seat.name in seat.driver.find_element(By.TAG_NAME, "p").text
+        assert seat.name in seat.driver.find_element(By.CSS_SELECTOR, "header").text
         assert not seat.driver.find_elements(By.ID, "undo")
     for seat in table.everyone:
-        current = seat.driver.find_element(By.CSS_SELECTOR, "#order li.current").text
-        assert current == "1: Jackal (7 AP)"
+        header = seat.driver.find_element(By.CSS_SELECTOR, "header").text
+        assert "Allies of Majesty — War" in header
+        body = seat.driver.find_element(By.TAG_NAME, "body").text
+        assert "majesty-war" not in body and "revision" not in body.lower()
+        assert seat.driver.execute_script(CURRENT) == "1Jackal7 AP"  # Segment 1, 7 AP
         assert seat.combatant("Watcher")["endurance"] == "60"
 
 
 def test_a_strike_by_one_player_is_seen_live_by_the_others(table: Table) -> None:
     fallen = table.fallen
-    fallen.send("move", '{"id": "Jackal", "to": [4, 2, 0]}')
+    fallen.wait("Jackal acting", lambda s: s.driver.find_element(By.ID, "p-actor")
+                .get_attribute("value") == "Jackal")  # fmt: skip
+    fallen.move_to((4, 2, 0))
     fallen.wait("the move", lambda s: s.text("revision") == "10")
-    fallen.send("strike", '{"striker": "Jackal", "defender": "Watcher", "path": [[3, 2, 0]]}')
+    fallen.wait("the Watcher aimed at", lambda s: s.driver.find_element(By.ID, "p-target")
+                .get_attribute("value") == "Watcher")  # fmt: skip
+    fallen.driver.find_element(By.ID, "p-path").send_keys("3,2,0")
+    fallen.click("roll")
     take_suggestions(table.holy)  # the Watcher's Obstruction and Adjustments (issue 11, D-8)
     for seat in table.everyone:
         seat.wait("the Strike", lambda s: s.text("revision") == "13")
         seat.wait("the Wear", lambda s: s.combatant("Watcher")["endurance"] == "50")
         log = seat.log()
-        assert any(line.startswith("#11 strike ") and "Watcher" in line for line in log), log
+        assert any(line.startswith("record 11: strike ") and "Watcher" in line for line in log)
+        said = seat.cards()[-1]["say"]
+        assert said.startswith("Jackal strikes Watcher with a Club: 3 Hits, 1 Stop → Watcher "
+                               "takes 10 Wear (E)"), said  # fmt: skip
         at = log.index("strike_resolved Jackal → Watcher with Club  [M-20]")
         assert log[at + 1 : at + 5] == [
             "Precision 1 · Guard 2 · Force 5",
@@ -295,42 +351,50 @@ def test_a_strike_by_one_player_is_seen_live_by_the_others(table: Table) -> None
         assert any(line.startswith("wear_taken") and "Watcher" in line for line in log)
         assert seat.text("error") == ""
         assert seat.same_page(), f"{seat.name}'s page was reloaded"
-    live = table.holy.log()
-    table.holy.driver.refresh()  # the server writes the breakdown as the script did
+    live = table.holy.cards()
+    table.holy.driver.refresh()  # W-24: one renderer, the same cards on load as live
     table.holy.wait("the reloaded page", lambda s: not s.same_page())
-    reloaded = table.holy.log()
-    at = reloaded.index(live[at])
-    assert reloaded[at : at + 5] == live[at : at + 5]
+    assert table.holy.cards() == live
 
 
 def test_a_host_undo_is_seen_by_all(table: Table) -> None:
     fallen, host = table.fallen, table.host
-    fallen.send("move", '{"id": "Jackal", "to": [4, 2, 0]}')
+    fallen.wait("Jackal acting", lambda s: s.driver.find_element(By.ID, "p-actor")
+                .get_attribute("value") == "Jackal")  # fmt: skip
+    fallen.move_to((4, 2, 0))
     for seat in table.everyone:
         seat.wait("the move", lambda s: s.position("Jackal") == [4, 2, 0])
     host.driver.find_element(By.ID, "undo").click()
     for seat in table.everyone:
         seat.wait("the undo", lambda s: s.text("revision") == "11")
         seat.wait("Jackal back", lambda s: s.position("Jackal") == [8, 2, 0])
-        assert seat.log()[-1] == "#11 undo (move, command 9)"
+        cards = seat.cards()
+        assert cards[-1]["say"] == "Undo: Jackal's Move is taken back"
+        assert [c["revision"] for c in cards if c["undone"]] == [10]  # struck out
         assert seat.same_page(), f"{seat.name}'s page was reloaded"
 
 
 def test_a_player_acting_for_anothers_character_is_refused_on_the_page(table: Table) -> None:
     holy = table.holy
-    holy.send("strike", '{"striker": "Jackal", "defender": "Watcher"}')
+    assert not holy.driver.find_elements(By.ID, "kind")  # no JSON box for players (issue 12)
+    send = "post('/commands', {kind: arguments[0], args: arguments[1]});"  # as a script could
+    holy.driver.execute_script(send, "strike", {"striker": "Jackal", "defender": "Watcher"})
     holy.wait("the refusal", lambda s: "'Jackal'" in s.text("error"))
     assert holy.text("error").endswith(".")
-    holy.send("stance", '{"id": "Warrior"}')
+    holy.driver.execute_script(send, "stance", {"id": "Warrior"})
     holy.wait("the second refusal", lambda s: "'Warrior'" in s.text("error"))
     time.sleep(0.5)  # room for a wrongly written record to reach the pages
     for seat in table.everyone:
         assert seat.text("revision") == "9"
-        assert [line for line in seat.log() if line.startswith("#")][-1].startswith("#9 next")
+        assert seat.cards()[-1]["revision"] == 9
     assert table.server.table.store.encounter(table.demo.encounter_id).revision == 9
-    holy.send("stance", '{"id": "Watcher"}')  # their own character: allowed, and the error clears
+    holy.wait("the pickers", lambda s: s.driver.find_elements(By.CSS_SELECTOR,
+              "#p-actor option[value=Watcher]"))  # fmt: skip
+    Select(holy.driver.find_element(By.ID, "p-actor")).select_by_value("Watcher")
+    holy.click("act-stance")  # their own character, from its button: allowed, the error clears
+    holy.click("q-stance")
     for seat in table.everyone:
-        seat.wait("the stance", lambda s: s.combatant("Watcher")["stance"] == "true")
+        seat.wait("the stance", lambda s: s.combatant("Watcher").get("stance") == "true")
     assert holy.text("error") == ""
 
 
@@ -352,12 +416,14 @@ def test_w14_a_stale_undo_on_the_page_is_refused_refreshed_and_explained(table: 
 def test_a_hidden_host_command_updates_the_players_tables_without_a_reload(table: Table) -> None:
     """Issue 12: after a hidden Host roll, the players' tables stayed stale until a reload."""
     host = table.host
+    host.open_advanced()
     host.driver.find_element(By.ID, "hidden").click()
     host.send("stance", '{"id": "Watcher"}')
     for seat in table.everyone:
-        seat.wait("the stance", lambda s: s.combatant("Watcher")["stance"] == "true")
+        seat.wait("the stance", lambda s: s.combatant("Watcher").get("stance") == "true")
         seat.wait("the revision", lambda s: s.text("revision") == "10")
         assert seat.same_page(), f"{seat.name}'s page was reloaded"
     for seat in (table.holy, table.fallen):
-        assert not [line for line in seat.log() if line.startswith("#10")]
-    assert [line for line in host.log() if line.startswith("#10 stance")]
+        assert not [card for card in seat.cards() if card["revision"] == 10]
+    hidden = [card for card in host.cards() if card["revision"] == 10]
+    assert hidden[0]["hidden"] and "Hidden from players" in hidden[0]["say"]

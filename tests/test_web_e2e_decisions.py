@@ -31,7 +31,6 @@ from tableside.encounter.log import Command
 from tableside.store import tables
 from tableside.web.auth import Principal
 from tableside.web.demo import create_demo
-from tableside.web.pages import log_lines
 
 DESKTOP, PHONE = (1366, 768), (390, 844)
 READ_PANELS = """
@@ -178,8 +177,7 @@ def jackal_strikes_watcher(fallen: Person, boon: int = 0) -> None:
     """The fallen player closes in with Jackal and Strikes the Watcher from the page."""
     fallen.wait("the pickers", lambda s: "Jackal" in options(s, "p-actor"))
     Select(fallen.find("p-actor")).select_by_value("Jackal")
-    fallen.type("q-to", "4,2,0")
-    fallen.find("q-move").click()
+    fallen.move_to((4, 2, 0))
     fallen.wait("the move", lambda s: s.text("revision") == "10")
     fallen.wait("the Watcher in reach", lambda s: "Watcher" in options(s, "p-target"))
     Select(fallen.find("p-target")).select_by_value("Watcher")
@@ -419,10 +417,10 @@ def test_the_page_waits_while_someone_decides_in_words(
     assert table.server.table.store.encounter(table.war).revision == 11
 
 
-def test_d1_the_page_writes_request_and_answer_records_as_the_server_does(
+def test_d1_w24_the_page_writes_request_and_answer_records_in_words(
     server: LiveServer, browsers: tuple[WebDriver, WebDriver, WebDriver]
 ) -> None:
-    """D-1: a request, its answers and the resolved command read the same live and reloaded."""
+    """D-1, W-24: a request and its answers in words, by the one renderer of live and loaded."""
     table = seat_up(server, browsers)
     attack = {"kind": "attack", "args": {"attacker": "Goblin"}, "dice": None}
     asked = [{"kind": "reaction", "combatant": "Aldric"}, {"kind": "approve", "combatant": None}]
@@ -446,12 +444,20 @@ def test_d1_the_page_writes_request_and_answer_records_as_the_server_does(
             data["outcome"] = outcome
         records.append({"revision": 22, "kind": "answer", "seq": 5, "command": attack,
                         "events": [], "data": data, "hidden": False})  # fmt: skip
-    shown = table.host.driver.execute_script("return arguments[0].map(r => lines(r)[0]);", records)
-    served = [line["text"] for line in log_lines(records)]
-    assert shown == served
-    assert served[0] == "#20 attack (command 5) waits for Aldric (reaction), the Host (approve)"
-    assert served[1] == ("#21 answer (attack, command 5): none by a player; then waits for "
-                         "Aldric (dice)")  # fmt: skip
-    assert served[2] == "#22 answer (attack, command 5): true by the Host, resolved"
-    assert served[3] == ('#22 answer (attack, command 5): {"mode":"best"} by the deadline: the '
-                         "suggestion")  # fmt: skip
+    cards: list[list[str]] = table.host.driver.execute_script(
+        "return arguments[0].map(r => lines(r));", records
+    )
+    said = [card[0] for card in cards]  # W-24: the plain sentence first, the same live or not
+    assert said == [
+        "Goblin's attack waits for a decision: Aldric's Reaction, the Host's approval",
+        "Decision: none, decided by a player; now waiting for Aldric's dice",
+        "Decision: yes, decided by the Host",
+        "Decision: best, decided by the deadline (the suggestion)",
+        "Decision: 3, 17, decided by the command line — Goblin's attack is withdrawn",
+        "Decision: parry, decided by a player",
+    ]
+    # the record's technical line stays behind the card's Details
+    assert cards[0][1] == "record 20: attack (command 5) waits for Aldric (reaction), the Host " \
+        "(approve)"  # fmt: skip
+    assert cards[3][1] == ('record 22: answer (attack, command 5): {"mode":"best"} by the '
+                           "deadline: the suggestion")  # fmt: skip

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args
 
 import pytest
 from fastapi.testclient import TestClient
@@ -19,14 +19,14 @@ from fastapi.testclient import TestClient
 from tableside.encounter import war
 from tableside.encounter.log import Command
 from tableside.encounter.roster import add_commands
-from tableside.encounter.war_args import StrikeArgs, parse_args
+from tableside.encounter.war_args import EffectName, StrikeArgs, parse_args
 from tableside.errors import TablesideError
 from tableside.majesty.geometry import distance
 from tableside.majesty.odds import strike_odds
 from tableside.majesty.odds_report import strike_odds_dict
 from tableside.service import open_encounter
 from tableside.strife.hit import D100, HitRule, classify_hit
-from tableside.web import create_app
+from tableside.web import create_app, play
 from tableside.web.table import WebTable
 
 # Jackal (played by Bo) has the first Turn of the War seeded 7; the Host puts it next to Watcher.
@@ -465,3 +465,98 @@ def test_a_fight_preview_writes_nothing_and_matches_the_attack_s7(fight_table: T
     assert preview["adjustments"] == [] and preview["steps"] == []
     done = fight_table.post("/commands", fight_table.host, body).json()["record"]
     assert preview["record"] == done
+
+
+# --- the play panel's options (issue 12) --------------------------------------------------------
+
+
+def test_w17_the_nearest_enemy_is_the_default_target_not_an_ally_or_one_out() -> None:
+    people = [
+        ("Ally", "heroes", (1.0, 0.0, 0.0), False),
+        ("Fallen", "monsters", (2.0, 0.0, 0.0), True),  # out of the fight
+        ("Far", "monsters", (9.0, 0.0, 0.0), False),
+        ("Near", "monsters", (4.0, 0.0, 0.0), False),
+    ]
+    found = play.targets(
+        "Me", "heroes", (0.0, 0.0, 0.0), [*people, ("Me", "heroes", (0, 0, 0), False)]
+    )
+    assert [t["id"] for t in found] == ["Ally", "Fallen", "Near", "Far"]  # the nearest first
+    assert [t["enemy"] for t in found] == [False, True, True, True]
+    assert play.nearest_enemy(found) == "Near"
+    assert play.nearest_enemy(found[:2]) is None
+
+
+def test_w17_options_give_each_target_its_side_and_the_nearest_enemy(war_table: Table) -> None:
+    body = war_table.get("/options", war_table.bo).json()
+    jackal = next(a for a in body["actors"] if a["id"] == "Jackal")
+    distances = [t["distance"] for t in jackal["targets"]]
+    assert distances == sorted(distances)
+    sides = {
+        c.id: c.character.side.value
+        for c in war_table.web.live(war_table.eid).state.combatants.values()
+    }
+    for target in jackal["targets"]:
+        assert target["side"] == sides[target["id"]]
+        assert target["enemy"] == (sides[target["id"]] != "fallen")
+        assert set(target) == {"id", "side", "enemy", "out", "distance"}
+    assert jackal["nearest"] == "Watcher"  # 1" away; the nearest of the other side
+
+
+def test_w17_options_say_whether_the_turn_is_the_viewers(
+    war_table: Table, fight_table: Table
+) -> None:
+    assert war_table.get("/options", war_table.bo).json()["yours"] is True  # Jackal's player
+    assert war_table.get("/options", war_table.ann).json()["yours"] is False
+    assert war_table.get("/options", war_table.host).json()["yours"] is False  # a seat plays it
+    assert fight_table.get("/options", fight_table.ann).json()["yours"] is True  # Aldric's
+    while fight_table.command("next", {})["state"]["current"] != "Goblin":
+        pass  # to the Goblin's Turn: an NPC's, so the Host's
+    assert fight_table.get("/options", fight_table.host).json()["yours"] is True
+    assert fight_table.get("/options", fight_table.ann).json()["yours"] is False
+
+
+def test_w18_options_carry_the_own_values_and_the_engines_tables(war_table: Table) -> None:
+    body = war_table.get("/options", war_table.bo).json()
+    jackal = next(a for a in body["actors"] if a["id"] == "Jackal")
+    assert {k: jackal["values"][k] for k in ("speed", "precision", "guard", "force")} == {
+        "speed": 13, "precision": 1, "guard": 2, "force": 5}  # fmt: skip
+    assert body["effects"] == list(get_args(EffectName)) and body["everyone"] == []
+    host = war_table.get("/options", war_table.host).json()
+    assert len(host["everyone"]) == 8 and host["started"] is True
+
+
+def test_w19_a_players_options_hold_no_value_of_a_secret_npc(fight_table: Table) -> None:
+    body = fight_table.get("/options", fight_table.ann).json()
+    assert [a["id"] for a in body["actors"]] == ["Aldric"]
+    assert body["actors"][0]["values"]["ac"] == 30 and body["actors"][0]["values"]["hp"] == 30
+    (goblin,) = body["actors"][0]["targets"]
+    assert set(goblin) == {"id", "side", "enemy", "out", "distance", "reactions"}
+    text = json.dumps(body)
+    for secret in ('"hp": 8', '"dodge": 10', '"ac": 8'):
+        assert secret not in text
+    host = fight_table.get("/options", fight_table.host).json()
+    goblin_values = next(a for a in host["actors"] if a["id"] == "Goblin")["values"]
+    assert goblin_values["hp"] == 8 and goblin_values["dodge"] == 10
+
+
+def test_w18_a_casters_powers_are_those_its_pools_pay_for(client: TestClient) -> None:
+    _tid, host, eid = new_table(client, "strife-combat", 5)
+    t = Table(client, client.app.state.table, eid, host, host, host)  # type: ignore[attr-defined]
+    t.command("add", {"id": "Sera", "model": "Sera", "side": "heroes"})
+    t.command("add", {"id": "Aldric", "model": "Aldric", "side": "heroes", "position": [2, 0, 0]})
+    body = t.get("/options", host).json()
+    sera, aldric = body["actors"]
+    assert "Arcane Missile" in [p["name"] for p in sera["powers"]]
+    assert all(p["resource"] == "Spirit" for p in sera["powers"])
+    assert aldric["powers"] == []  # Vigor and Honor pay for none of the catalogue's
+    assert body["started"] is False and "Knocked Down" in body["conditions"]
+    assert sera["nearest"] is None  # nobody of another side
+
+
+def test_options_of_an_unknown_encounter_or_without_a_token_are_json_errors(
+    war_table: Table,
+) -> None:
+    r = war_table.client.get("/api/encounters/999/options", headers=war_table.host)
+    assert r.status_code == 404 and r.json()["error"].endswith(".")
+    r = war_table.client.get(f"/api/encounters/{war_table.eid}/options")
+    assert r.status_code in (401, 403) and "error" in r.json()

@@ -158,6 +158,18 @@ def attack(
     thrown: Annotated[
         bool, typer.Option("--thrown", help="Throw the weapon: a ranged attack (S-16, SA-69).")
     ] = False,
+    shield_blow: Annotated[
+        bool,
+        typer.Option("--shield-blow", help="A Shield Blow: an attack with the shield (SA-73)."),
+    ] = False,
+    crushing_injury: Annotated[
+        str | None,
+        typer.Option(help="hand, arm or shoulder: crushed if the target Blocks a crit (SA-74)."),
+    ] = None,
+    situational: Annotated[
+        list[str] | None,
+        typer.Option(help="A named modifier, e.g. 'high ground=10' (repeatable, SA-75)."),
+    ] = None,
     dice: Dice = None,
     db: Db = None,
     revision: Revision = None,
@@ -170,6 +182,9 @@ def attack(
             "weapon": weapon,
             "precision": precision or None,
             "thrown": thrown or None,
+            "shield_blow": shield_blow or None,
+            "crushing_injury": crushing_injury,
+            "situational": named_modifiers(situational) or None,
             "reaction": reaction if i == 0 else None,
             "reaction_item": reaction_item if i == 0 else None,
             "reaction_item_size": reaction_item_size if i == 0 else None,
@@ -180,6 +195,13 @@ def attack(
     ]
     cleaned = [{k: v for k, v in a.items() if v is not None} for a in attacks]
     run(db, encounter_id, "attack", revision, json_out, dice, attacker=attacker, attacks=cleaned)
+
+
+def named_modifiers(given: list[str] | None) -> dict[str, int]:
+    """``--situational 'cover=-20'`` options as {name: amount} (SA-75); bad ones exit 2."""
+    from tableside.cli.strife_cmds import named_modifiers as parse
+
+    return parse(given)
 
 
 @app.command()
@@ -349,6 +371,61 @@ def disengage(
         to=list(parse_point(to, "--to")),
         difficult=difficult or None,
     )
+
+
+@app.command("forced-move")
+def forced_move(
+    encounter_id: EncounterId,
+    who: Who,
+    kind: Annotated[str, typer.Option(help="knock_back, fear, taunt or mind_control.")],
+    by: Annotated[str, typer.Option(help="The model whose blow, fear, taunt or control it is.")],
+    to: Annotated[str, typer.Option(help="Where it is moved to, x,y,z.")],
+    stopped_by: Annotated[
+        str | None, typer.Option(help="wall or edge: the Host cut the move short there.")
+    ] = None,
+    db: Db = None,
+    revision: Revision = None,
+    json_out: Json = False,
+) -> None:
+    """Move a model against its will, at once: no Attacks of Opportunity (S-18, SA-70)."""
+    run(
+        db,
+        encounter_id,
+        "forced_move",
+        revision,
+        json_out,
+        id=who,
+        kind=kind,
+        by=by,
+        to=list(parse_point(to, "--to")),
+        stopped_by=stopped_by,
+    )
+
+
+@app.command("pick-up")
+def pick_up(
+    encounter_id: EncounterId,
+    who: Who,
+    weapon: Annotated[str, typer.Option(help="A weapon lying within base contact.")],
+    db: Db = None,
+    revision: Revision = None,
+    json_out: Json = False,
+) -> None:
+    """Pick up a thrown weapon lying within base contact: the Turn's Instant (SA-72)."""
+    run(db, encounter_id, "pick_up", revision, json_out, id=who, weapon=weapon)
+
+
+@app.command()
+def water(
+    encounter_id: EncounterId,
+    who: Who,
+    out: Annotated[bool, typer.Option("--out", help="Out of the water again.")] = False,
+    db: Db = None,
+    revision: Revision = None,
+    json_out: Json = False,
+) -> None:
+    """The Host puts a model fully under water (or --out of it): the underwater rules (SA-76)."""
+    run(db, encounter_id, "water", revision, json_out, id=who, submerged=not out)
 
 
 @app.command("roll-with-the-blow")

@@ -44,7 +44,9 @@ def models_table(state: FightState) -> Table:
     for m in state.models.values():
         ac = effective_ac(builtin_catalog(), m.sheet).value  # S-16: with armour, as attacks use
         table.add_row(m.id, m.side, f"{m.sheet.hp}/{m.sheet.hp_max}", str(ac),
-                      ",".join(f"{v:g}" for v in m.position), ", ".join(m.elements) or "–",
+                      ",".join(f"{v:g}" for v in m.position)
+                      + (" (under water)" if m.submerged else ""),  # SA-76
+                      ", ".join(m.elements) or "–",
                       "; ".join(condition_text(c) for c in m.conditions) or "–")  # fmt: skip
     return table
 
@@ -54,4 +56,9 @@ def fight_view(state: FightState, revision: int) -> RenderableType:
     whose = "not started" if state.current is None else f"{state.current}'s Turn"
     if state.ended:
         whose = f"ended — winner: {state.winner or 'nobody'}"
-    return Group(f"Revision {revision}: {whose}", order_table(state), models_table(state))
+    parts: list[RenderableType] = [f"Revision {revision}: {whose}", order_table(state),
+                                   models_table(state)]  # fmt: skip
+    if state.ground:  # thrown weapons lying where they fell (SA-72)
+        lying = ", ".join(f"{w} at {tuple(round(c, 2) for c in at)}" for w, at in state.ground)
+        parts.append(f"On the ground: {lying}")
+    return Group(*parts)

@@ -23,7 +23,7 @@ from tableside.cli.parsing import InputError
 from tableside.cli.sources import read_json
 from tableside.dice import SeededRng
 from tableside.errors import DataError, RulesError
-from tableside.limits import NUMBER_DIGITS_MAX, STAT_MAX, shown
+from tableside.limits import MODIFIER_MAX, MODIFIERS_MAX, NUMBER_DIGITS_MAX, STAT_MAX, shown
 from tableside.strife import reactions
 from tableside.strife.attack import (
     AttackDice,
@@ -646,7 +646,7 @@ def build_attack_setup(o: dict[str, Any]) -> AttackSetup:
         critical_miss_chance=_percent(o["critical_miss"], "--critical-miss"),
     )
     target = with_values(target, dodge=_percent(o["dodge"], "--dodge"))
-    used = held_weapon(catalogue, striker, o["weapon"], "main")
+    used = attack_weapon(catalogue, striker, o)
     choice = ReactionChoice(
         o["reaction"], o["shield"], o["reaction_weapon"], o["reaction_off_weapon"], o["item"],
         o["item_size"], o["reaction_use"], tuple(o["reaction_advantage"] or ()),
@@ -661,7 +661,10 @@ def build_attack_setup(o: dict[str, Any]) -> AttackSetup:
         weapon=used,
         context=context,
         precision=o["precision"],
-        hit_modifiers=labelled(o["modifier"], "modifier"),
+        hit_modifiers=(
+            *labelled(o["modifier"], "modifier"),
+            *(Part(k, v) for k, v in named_modifiers(o.get("situational")).items()),
+        ),
         damage_bonuses=labelled(o["damage_bonus"], "damage bonus"),
         defender_ac=target_ac,
         reaction=build_reaction(choice, catalogue, target),
@@ -669,6 +672,34 @@ def build_attack_setup(o: dict[str, Any]) -> AttackSetup:
     )
     check_distance(setup, check_attack(setup), o["distance"])
     return setup
+
+
+def attack_weapon(catalogue: Catalog, striker: Combatant, o: dict[str, Any]) -> Weapon:
+    """The attack's weapon: ``--weapon`` (default: the main hand), or the shield (SA-73)."""
+    if not o.get("shield_blow"):
+        return held_weapon(catalogue, striker, o["weapon"], "main")
+    if o["weapon"] is not None or o["thrown"]:
+        raise InputError("--shield-blow strikes with the shield: give no --weapon or --thrown.")
+    from tableside.encounter.strife_forced import shield_blow_weapon
+
+    return shield_blow_weapon(catalogue, striker)
+
+
+def named_modifiers(given: list[str] | None) -> dict[str, int]:
+    """``--situational 'cover=-20'`` options as {name: amount} (SA-75); bad ones exit 2."""
+    found: dict[str, int] = {}
+    for text in given or ():
+        name, sep, amount = text.rpartition("=")
+        value = int(amount) if re.fullmatch(r"[+-]?\d{1,3}", amount.strip()) else None
+        if not sep or not name.strip() or value is None or abs(value) > MODIFIER_MAX:
+            raise InputError(
+                "--situational takes a name and a whole number from -100 to 100 like "
+                f"'high ground=10', not {shown(text)}."
+            )
+        found[name.strip()] = value
+    if len(found) > MODIFIERS_MAX:
+        raise InputError(f"--situational names at most {MODIFIERS_MAX} modifiers.")
+    return found
 
 
 # --- commands ---------------------------------------------------------------------------------
@@ -702,6 +733,13 @@ def attack(
     critical_miss: Annotated[
         int | None, typer.Option(help="Attacker's critical-miss range 1..N (default: sheet).")
     ] = None,
+    situational: Annotated[
+        list[str] | None,
+        typer.Option(help="A named situational modifier, e.g. 'cover=-20' (repeatable, SA-75)."),
+    ] = None,
+    shield_blow: Annotated[
+        bool, typer.Option("--shield-blow", help="Strike with the shield (S-16, SA-73).")
+    ] = False,
     moved: MovedOpt = 0,
     flying: FlyingOpt = False,
     thrown: ThrownOpt = False,

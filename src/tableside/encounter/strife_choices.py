@@ -205,6 +205,8 @@ def attack_choices(
 def attack_approval(game: StrifeFight, state: FightState, args: AttackArgs) -> Choice | None:
     """The Host's approval of raw to-hit modifiers, weapons not held, Combined Damage (D-4).
 
+    Named situational modifiers (SA-75) and a crushing injury (SA-74) are the Host's too.
+
     Conditions, size, equipment and Surprise are the state's: the engine derives them. A raw
     modifier, or a catalogue weapon named by a model that holds none (its natural weapons or an
     improvised one, SA-45; an armed model attacks only with what it holds), is the Host's to
@@ -224,6 +226,12 @@ def attack_approval(game: StrifeFight, state: FightState, args: AttackArgs) -> C
         if item.combined_damage:  # an attack that states it deals both (S-9, SA-67)
             key = f"attack {number} combined damage"
             proposed[key], defaults[key] = [e.value for e in item.combined_damage], []
+        if item.situational:  # named situational modifiers (SA-75)
+            key = f"attack {number} situational"
+            proposed[key], defaults[key] = dict(item.situational), {}
+        if item.crushing_injury is not None:  # a blocked crit may crush a limb (SA-74)
+            key = f"attack {number} crushing injury"
+            proposed[key], defaults[key] = item.crushing_injury, None
     defenders = ", ".join(dict.fromkeys(a.defender for a in args.attacks))
     return approval(attacker.id, proposed, defaults, f"{attacker.id}'s attack on {defenders}")
 
@@ -299,7 +307,7 @@ def reaction_choice(
     """
     index, which = at
     best = min(options, key=lambda o: o.rank) if options else None
-    weapon = item.weapon or game_weapon(game, attacker)
+    weapon = "Shield Blow" if item.shield_blow else item.weapon or game_weapon(game, attacker)
     article = "an" if weapon[:1].lower() in "aeiou" else "a"
     return Choice(
         kind="reaction",

@@ -4,8 +4,9 @@ Commands: add, start (with an optional ambush), next, bottom, move, disengage, a
 Action of up to four attacks under the 4-3-2 rule), aoo (an Attack of Opportunity on offer),
 impale (a Reaction to a foe's Move into melee range), cast, instant,
 whole_turn (recover, skill, sprint), roll_with_the_blow, hide, condition, end_condition,
-end_combat, host_set. Reactions are declared with the attack they answer and refused when the
-round's one Reaction is spent.
+end_combat, host_set; forced_move, pick_up and water live in
+:mod:`tableside.encounter.strife_forced` (SA-70 … SA-77). Reactions are declared with the
+attack they answer and refused when the round's one Reaction is spent.
 """
 
 from __future__ import annotations
@@ -200,6 +201,11 @@ class AttackItem(Args):
     power: Name | None = None  # a combined power riding the main-hand attack (S-9, SA-66)
     combined_damage: tuple[Element, ...] = Field(default=(), max_length=8)  # S-9, SA-67
     thrown: Flag = False  # the weapon is thrown: a ranged attack at its Thrown range (SA-69)
+    shield_blow: Flag = False  # an attack with the equipped shield (S-16, SA-73)
+    # The Host's call that a Block of this attack's melee critical crushes a limb (S-10, SA-74).
+    crushing_injury: Literal["hand", "arm", "shoulder"] | None = None
+    # Situational modifiers by name, e.g. {"high ground": 10, "cover": -20} (SA-75).
+    situational: dict[Label, Modifier] = Field(default_factory=dict, max_length=MODIFIERS_MAX)
 
 
 class AttackArgs(Args):
@@ -596,6 +602,8 @@ def do_move(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> Non
     resumed = resumes_move(p, m)
     if not resumed:
         use_element(p, m.id, TurnElement.MOVE)
+    forced.check_water_move(m, args.mode)  # SA-76
+    compelled = forced.compelled_move(p.state, m, args.to)  # SA-71
     inches = distance(m.position, args.to)
     leg = Leg(Fraction(inches).limit_denominator(100), args.mode, args.difficult)
     spent = Fraction(m.movement_spent).limit_denominator(100)
@@ -610,9 +618,11 @@ def do_move(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> Non
         check_sneak(m, cost + spent)
     before = contacts(game.catalog, p.state, m.id)
     p.emit("moved", "S-6", id=m.id, to=list(args.to), moved=round(inches, 3),
-           cost=round(float(cost), 3), **({"resumed": True} if resumed else {}))  # fmt: skip
+           cost=round(float(cost), 3), **({"resumed": True} if resumed else {}),
+           **({"compelled": compelled} if compelled else {}))  # fmt: skip
     left = {k: v for k, v in before.items() if k not in contacts(game.catalog, p.state, m.id)}
-    offer_aoos(p, m.id, left)
+    if compelled is None:  # a move under compulsion is no Disengaging (S-18, SA-71)
+        offer_aoos(p, m.id, left)
     answer_aoos(game, p, m.id, args.aoo, rng)
 
 
@@ -694,10 +704,14 @@ def do_attack(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> N
     attacker = p.model(args.attacker)
     use_element(p, attacker.id, TurnElement.ACTION)
     # A model that holds no weapon names one with each attack (SA-45): no default is needed.
-    planned = [
-        PlannedAttack(a.defender, a.weapon or _default_weapon(game, attacker)) for a in args.attacks
-    ]
-    check_allowance(game, attacker, [p.weapon for p in planned])
+    planned = [PlannedAttack(a.defender, planned_weapon(game, attacker, a)) for a in args.attacks]
+    forced.check_shield_blows(game.catalog, attacker, args.attacks)  # SA-73
+    forced.check_taunted_targets(p.state, attacker, [a.defender for a in args.attacks])  # SA-71
+    check_allowance(
+        game,
+        attacker,
+        [w.weapon for w, a in zip(planned, args.attacks, strict=True) if not a.shield_blow],
+    )
     if sum(1 for a in args.attacks if a.power is not None) > 1:
         raise RulesError(
             "Only one attack of an Action carries a power: the main-hand attack (SA-66)."
@@ -709,6 +723,8 @@ def do_attack(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> N
             continue
         stages = None if entered is None else (entered, index)
         resolve_attack(game, p, p.model(attacker.id), item, rng, stages=stages)
+        if item.thrown:  # the weapon leaves the hand (SA-72)
+            forced.throw_away(p, attacker.id, planned[index].weapon, item.defender)
     if entered is not None:
         entered.finish()
 
@@ -753,6 +769,13 @@ def check_allowance(game: StrifeFight, attacker: Model, weapons: Sequence[str]) 
             )
 
 
+def planned_weapon(game: StrifeFight, m: Model, item: AttackItem) -> str:
+    """The weapon an attack item names: the shield for a Shield Blow (SA-73), else its own."""
+    if item.shield_blow:
+        return forced.shield_blow_weapon(game.catalog, m.sheet).name
+    return game.catalog.weapon(item.weapon or _default_weapon(game, m)).name
+
+
 def _default_weapon(game: StrifeFight, m: Model) -> str:
     weapons = loadout(game.catalog, m.sheet).weapons
     if not weapons:
@@ -793,6 +816,7 @@ def resolve_attack(
     p.emit("attack_resolved", "S-7", attacker=attacker.id, defender=defender.id,
            result=attack_dict(result) if p.describe else None)  # fmt: skip
     apply_attack(p, attacker.id, defender.id, result)
+    forced.crushing_injury(p, attacker.id, defender.id, item.crushing_injury, result)  # SA-74
 
 
 def combined_power(
@@ -884,15 +908,20 @@ def attack_setup(
     defender = p.model(item.defender)
     if defender.id == attacker.id:
         raise RulesError(f"{attacker.id} cannot attack itself.")
-    weapon = game.catalog.weapon(item.weapon or _default_weapon(game, attacker))
-    check_held(game, attacker, weapon)
+    if item.shield_blow:  # the shield is held: it strikes (S-16, SA-73)
+        weapon = forced.shield_blow_weapon(game.catalog, attacker.sheet)
+    else:
+        weapon = game.catalog.weapon(item.weapon or _default_weapon(game, attacker))
+        check_held(game, attacker, weapon)
     context = penalty_context(game, attacker, weapon, item.thrown)
+    context = replace(context, underwater=defender.submerged)  # S-16, SA-76
     check_ranged_contact(attacker, defender, weapon, context.thrown)
     if not free_attack:
         check_reach(attacker, defender, weapon, context)
     reaction = declare_reaction(game, p, defender, item.reaction, item)
     setup = AttackSetup(attacker.sheet, defender.sheet, weapon, precision=item.precision,
-                        hit_modifiers=tuple(Part("modifier", m) for m in item.modifiers),
+                        hit_modifiers=(*(Part("modifier", m) for m in item.modifiers),
+                                       *forced.situational_parts(item.situational)),
                         defender_ac=effective_ac(game.catalog, defender.sheet).value,
                         reaction=reaction, ruleset=game.ruleset, context=context)  # fmt: skip
     if item.combined_damage:
@@ -965,6 +994,7 @@ def check_reach(
     gap = distance(attacker.position, defender.position)
     context = context or PenaltyContext()
     if weapon.ranged or context.thrown:
+        gap = forced.water_gap(attacker, defender, gap)  # through water, 2 an inch (SA-76)
         limit = attack_range(attacker.sheet, weapon, context) or Fraction(0)
         what = f"{weapon.name} thrown" if context.thrown else weapon.name
         if gap > limit:
@@ -1134,9 +1164,12 @@ def check_power_targets(p: Pending, caster: Model, plan: CastPlan, targets: Sequ
                     f'{target.id}, {gap:.1f}" away (SA-60).'
                 )
             continue
-        if gap > float(entry.range):
+        far = gap  # a projectile (Missile-type) power counts inches through water twice (SA-76)
+        if entry.blockable or entry.dodge_allowed:
+            far = forced.water_gap(caster, target, gap)
+        if far > float(entry.range):
             raise RulesError(
-                f'{target.id} is {gap:.1f}" away, beyond the range of {entry.name} '
+                f'{target.id} is {far:.1f}" away, beyond the range of {entry.name} '
                 f'({float(entry.range):g}") (SA-60).'
             )
         if entry.offensive and target.id != caster.id and gap <= CONTACT:
@@ -1215,7 +1248,9 @@ def cast_rolls(
 
     def setup(target: str) -> CastSetup:
         return CastSetup(caster.sheet, p.model(target).sheet, plan.power, resists=plan.resists,
-                         reaction=reactions.get(target), ruleset=game.ruleset)  # fmt: skip
+                         reaction=reactions.get(target), ruleset=game.ruleset,
+                         caster_submerged=caster.submerged,  # S-16, SA-76
+                         target_submerged=p.model(target).submerged)  # fmt: skip
 
     if plan.separate_rolls:
         return [roll_cast(setup(t), rng) for t in args.targets]
@@ -1360,6 +1395,8 @@ def sprint_to(game: StrifeFight, p: Pending, m: Model, to: Any, rng: Rng) -> Non
     if to is None:
         raise RulesError("A Sprint needs a destination (to).")
     run = sprint_plan(m.sheet.movement, m.sprints + 1)
+    forced.check_sprint_ground(m, to)  # SA-77
+    compelled = forced.compelled_move(p.state, m, to)  # SA-71
     inches = distance(m.position, to)
     if m.hidden and inches > run.distance / 2:
         raise RulesError(
@@ -1381,11 +1418,12 @@ def sprint_to(game: StrifeFight, p: Pending, m: Model, to: Any, rng: Rng) -> Non
             p.emit("condition_added", "S-5", id=m.id, condition=condition_json(
                 condition(EXHAUSTION, "consecutive Sprint")))  # fmt: skip
     before = contacts(game.catalog, p.state, m.id)
-    p.emit("moved", "S-5", id=m.id, to=list(to), moved=round(inches, 3))
+    p.emit("moved", "S-5", id=m.id, to=list(to), moved=round(inches, 3),
+           **({"compelled": compelled} if compelled else {}))  # fmt: skip
     p.emit("sprinted", "S-5", id=m.id, sprints=m.sprints + 1)
-    offer_aoos(
-        p, m.id, {k: v for k, v in before.items() if k not in contacts(game.catalog, p.state, m.id)}
-    )
+    if compelled is None:  # S-18, SA-71
+        offer_aoos(p, m.id, {k: v for k, v in before.items()
+                             if k not in contacts(game.catalog, p.state, m.id)})  # fmt: skip
 
 
 def do_disengage(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
@@ -1575,3 +1613,7 @@ HANDLERS: dict[str, Any] = {
     "end_combat": do_end_combat,
     "host_set": do_host_set,
 }
+
+from tableside.encounter import strife_forced as forced  # noqa: E402  (it uses this module)
+
+HANDLERS.update(forced.FORCED_HANDLERS)

@@ -17,13 +17,15 @@ In order of preference:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from tableside.encounter.log import Command
 from tableside.encounter.strife_fight import CONTACT
 from tableside.encounter.strife_state import FightState, Model
 from tableside.majesty.geometry import Point, distance
 from tableside.strife.catalog import Catalog, builtin_catalog
 from tableside.strife.loadout import loadout
-from tableside.strife.movement import Leg, inch_cost, under_conditions
+from tableside.strife.movement import Leg, MoveMode, inch_cost, under_conditions
 
 ROUNDING = 0.005  # positions are rounded to 1/1000"; stay this far inside a hard limit
 
@@ -45,8 +47,22 @@ def _toward(start: Point, goal: Point, inches: float) -> Point:
 
 
 def reach(me: Model) -> float:
-    """Inches its Movement pays for on foot: 1 per inch walking, 2 crawling (S-6, S-23)."""
-    return me.sheet.movement / inch_cost(under_conditions(Leg(1), me.conditions))
+    """Inches its Movement pays for: 1 per inch walking, 2 crawling or swimming (S-6, S-23).
+
+    A model under water that does not live in water swims (SA-76).
+    """
+    leg = Leg(1, MoveMode.SWIM) if swims(me) else Leg(1)
+    return me.sheet.movement / inch_cost(under_conditions(leg, me.conditions))
+
+
+def swims(me: Model) -> bool:
+    """Under water and not aquatic: its moves are swimming (SA-76)."""
+    return me.submerged and not me.sheet.aquatic
+
+
+def _move(me: Model, to: Sequence[float]) -> Command:
+    mode = {"mode": MoveMode.SWIM.value} if swims(me) else {}
+    return Command("move", {"id": me.id, "to": list(to), **mode})
 
 
 def reaction_for(catalog: Catalog, state: FightState, defender: Model) -> str | None:
@@ -106,7 +122,7 @@ def _turn(catalog: Catalog, state: FightState) -> Command:
     armed = bool(loadout(catalog, me.sheet).weapons)
     if gap <= CONTACT and can_move and 2 * me.sheet.hp < me.sheet.hp_max:
         away = _away(me.position, near.position, reach(me))
-        return Command("move", {"id": me.id, "to": list(away)})
+        return _move(me, away)
     if gap <= CONTACT and armed:
         item = {"defender": near.id, "reaction": reaction_for(catalog, state, near)}
         return Command(
@@ -114,5 +130,5 @@ def _turn(catalog: Catalog, state: FightState) -> Command:
         )
     if gap > CONTACT and can_move and armed:
         step = min(reach(me), gap - 0.9)
-        return Command("move", {"id": me.id, "to": list(_toward(me.position, near.position, step))})
+        return _move(me, _toward(me.position, near.position, step))
     return Command("next")

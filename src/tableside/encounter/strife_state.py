@@ -34,6 +34,7 @@ class Model:
     instant_barred: bool = False  # this Turn's Instant went out of turn (S-4, SA-34)
     fresh: tuple[str, ...] = ()  # conditions put on it during its own Turn: not ticked (SA-50)
     movement_spent: float = 0.0  # Movement its regular Move used this Turn (S-6, SA-51)
+    submerged: bool = False  # fully underwater, as the Host set it (S-16, SA-76)
 
     @property
     def down(self) -> bool:
@@ -61,6 +62,8 @@ class FightState:
     last_move: tuple[str, Point, float] | None = None
     ended: bool = False
     winner: str | None = None
+    # Weapons lying on the ground (thrown, SA-72): (weapon, where), in the order they fell.
+    ground: tuple[tuple[str, Point], ...] = ()
 
     @property
     def current(self) -> str | None:
@@ -213,6 +216,24 @@ def _resources(state: FightState, d: JSON) -> FightState:
     return state.with_model(copy_with(m, sheet=sheet))
 
 
+def _thrown(state: FightState, d: JSON) -> FightState:
+    """A thrown weapon leaves the hand and lies where it landed (SA-72)."""
+    m = state.models[d["id"]]
+    if d.get("hand"):
+        m = copy_with(m, sheet=m.sheet.model_copy(update={d["hand"]: None}))
+    lying = (*state.ground, (str(d["weapon"]), point(d["at"])))
+    return copy_with(state.with_model(m), ground=lying)
+
+
+def _picked_up(state: FightState, d: JSON) -> FightState:
+    """A weapon on the ground taken into a free hand (SA-72)."""
+    m = state.models[d["id"]]
+    m = copy_with(m, sheet=m.sheet.model_copy(update={d["hand"]: d["weapon"]}))
+    at, ground = point(d["at"]), list(state.ground)
+    ground.remove((str(d["weapon"]), at))
+    return copy_with(state.with_model(m), ground=tuple(ground))
+
+
 EVOLVE: dict[str, Callable[[FightState, JSON], FightState]] = {
     "model_added": _added,
     "model_removed": lambda s, d: copy_with(
@@ -238,6 +259,9 @@ EVOLVE: dict[str, Callable[[FightState, JSON], FightState]] = {
     "hidden_set": lambda s, d: _update(s, d, hidden=bool(d["hidden"])),
     "resources_set": _resources,
     "fight_ended": lambda s, d: copy_with(s, ended=True, winner=d.get("winner")),
+    "weapon_thrown": _thrown,
+    "picked_up": _picked_up,
+    "submerged_set": lambda s, d: _update(s, d, submerged=bool(d["submerged"])),
 }
 INFORMATIONAL = {"attack_resolved", "cast_resolved", "test_resolved", "initiative_rolled",
                  "turn_ended", "note", "effect_rolled", "combined_resolved"}  # fmt: skip

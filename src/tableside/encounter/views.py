@@ -43,7 +43,8 @@ def combatant_json(c: Any) -> dict[str, Any]:
     return {
         "id": c.id, "side": ch.side.value, "status": ch.status.value,
         "endurance": ch.current_endurance, "resolve": ch.current_resolve,
-        "passion": ch.current_passion, "falter": c.falter, "poison": c.poison, "ap": c.ap,
+        "passion": ch.current_passion, "wear": {"E": ch.wear.E, "R": ch.wear.R, "P": ch.wear.P},
+        "falter": c.falter, "poison": c.poison, "ap": c.ap,
         "readied": c.readied, "exertion": ch.exertion, "position": list(c.position),
         "stance": c.stance, "full_stance": c.full_stance, "bound": c.bound,
         "grappled_by": c.grappled_by, "entangled_strength": c.entangled_strength,
@@ -68,6 +69,7 @@ def model_json(m: Model) -> dict[str, Any]:
         "conditions": [{"name": c.name, "source": c.source, "rounds_left": c.rounds_left,
                         "until": c.until, "stacks": c.stacks} for c in m.conditions],
         "initiative_penalty": m.initiative_penalty, "hidden": m.hidden,
+        "submerged": m.submerged,  # SA-76
     }  # fmt: skip
 
 
@@ -81,4 +83,5 @@ def fight_json(state: FightState, revision: int) -> dict[str, Any]:
         "offers": [{"attacker": o.attacker, "weapon": o.weapon, "target": o.target}
                    for o in state.offers],
         "models": [model_json(m) for m in state.models.values()],
+        "ground": [{"weapon": w, "at": list(at)} for w, at in state.ground],  # SA-72
     }  # fmt: skip

@@ -3,7 +3,7 @@
 The web table's tables, seats and hidden commands came with migration 0002; which combatants'
 values are secret from players, with 0003; the browsers' sessions (W-11), with 0004; a log
 record's ``data`` (a request's decisions or an answer's choice, D-1), with 0005; an encounter's
-decision settings (D-4, D-5), with 0006.
+decision settings (D-4, D-5), with 0006; the fight's chat and free rolls (W-30 … W-33), with 0007.
 
 The Alembic migrations in ``migrations/versions`` build exactly these tables;
 ``tests/test_store.py`` checks that the migrated schema and these models agree.
@@ -33,6 +33,7 @@ GAME_LENGTH = 64
 KIND_LENGTH = 16
 TOKEN_HASH_LENGTH = 64  # sha256, hex
 COMBATANT_LENGTH = 40
+CHAT_LENGTH = 500  # characters of one chat message (W-30)
 
 NAMING_CONVENTION = {
     "ix": "ix_%(column_0_label)s",
@@ -215,3 +216,33 @@ class WebSessionRow(Base):
     session_hash: Mapped[str] = mapped_column(String(TOKEN_HASH_LENGTH), unique=True)
     token_hash: Mapped[str] = mapped_column(String(TOKEN_HASH_LENGTH), index=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+
+
+class ChatMessageRow(Base):
+    """A message of an encounter's chat, or a free roll's card (W-30 … W-33).
+
+    Kept apart from the log: chat never changes an encounter's revision, undo or replay.
+    ``author_seat_id`` is the author's seat (NULL for the Host, ``by_host``, or a seat since
+    removed). ``whisper_seat_id`` set makes the message a whisper between the Host and that seat
+    (a player's to the Host, or the Host's to that seat); it goes when the seat goes.
+    ``kind`` is ``text`` or ``roll``; a roll's card (dice, seed, counts) is ``data``.
+    """
+
+    __tablename__ = "chat_messages"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    encounter_id: Mapped[int] = mapped_column(
+        Integer, ForeignKey("encounters.id", ondelete="CASCADE"), index=True
+    )
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    by_host: Mapped[bool] = mapped_column(Boolean)
+    author: Mapped[str] = mapped_column(String(NAME_LENGTH))
+    author_seat_id: Mapped[int | None] = mapped_column(
+        Integer, ForeignKey("seats.id", ondelete="SET NULL"), nullable=True
+    )
+    whisper_seat_id: Mapped[int | None] = mapped_column(
+        Integer, ForeignKey("seats.id", ondelete="CASCADE"), nullable=True
+    )
+    kind: Mapped[str] = mapped_column(String(KIND_LENGTH))
+    text: Mapped[str] = mapped_column(String(CHAT_LENGTH))
+    data: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True), nullable=True)

@@ -259,7 +259,19 @@ class Shield(Frozen):
     size: WeaponSize
     block: int = Field(ge=0)
     crushing_blow: int | None = Field(default=None, ge=0)
+    # A Shield Blow: an attack with the shield (S-16, SA-73); the page gives no figures.
+    blow_damage: str = "1d4"
+    blow_effects: tuple[PercentEffect, ...] = ()
     notes: str = ""
+
+    @field_validator("blow_damage")
+    @classmethod
+    def _blow_dice(cls, value: str) -> str:
+        try:
+            parse_dice(value)
+        except RulesError as error:
+            raise ValueError(str(error)) from None
+        return value
 
 
 class ArmourPiece(Frozen):

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Collection
 from contextlib import asynccontextmanager
 from typing import Annotated, Any, Literal
 
@@ -33,11 +33,14 @@ from tableside import errors
 from tableside.encounter.log import Command
 from tableside.limits import DICE_TYPED_MAX, SEED_MAX, SEED_MIN, DieFace, Flag, Label
 from tableside.store import Store, UnknownEncounterError, tables
+from tableside.store import chat as stored_chat
 from tableside.store.tables import UnknownSeatError, UnknownTableError
 from tableside.web import guards, play
 from tableside.web.auth import Credential, ForbiddenError, UnauthorisedError, credential
+from tableside.web.chat import ChatRoom, add_chat, chat_feed
 from tableside.web.decisions import FightWaitingError, NoSuchDecisionError
 from tableside.web.hub import end_streams_on_stop, record_stream, watch
+from tableside.web.map import add_map
 from tableside.web.notify import Listener
 from tableside.web.pages import encounter_page
 from tableside.web.sessions import SessionMiddleware, csrf_of, enter
@@ -186,6 +189,7 @@ def create_app(
     """
     limits = guards.Limits.from_env() if limits is None else limits
     table = WebTable(Store.open(store_url), limits)
+    room = ChatRoom(table.store, table.notifier.publish)
     listener: list[Listener] = []
 
     def stream_poll() -> float:
@@ -198,7 +202,7 @@ def create_app(
             app.state.listener = listener[0]
             await asyncio.to_thread(listener[0].start)
         watcher = asyncio.create_task(
-            watch(table.notifier, lambda ids: tables.revisions(table.store, ids), stream_poll)
+            watch(table.notifier, lambda ids: moved_on(table.store, ids), stream_poll)
         )
         sweeper = asyncio.create_task(sweep(table, sweep_every))
         restore_signals = end_streams_on_stop(table.notifier)
@@ -218,6 +222,7 @@ def create_app(
         dependencies=[Depends(guards.path_ids)],
     )
     app.state.table = table
+    app.state.chat = room
     handlers: list[tuple[type[Exception], int]] = [
         (errors.TablesideError, 400),
         (errors.StaleRevisionError, 409),
@@ -240,7 +245,9 @@ def create_app(
     app.add_middleware(guards.LastResort)
     add_api(app, table)
     add_play(app, table)
-    add_stream(app, table, stream_poll)
+    add_map(app, table)
+    add_stream(app, table, stream_poll, room)
+    add_chat(app, room, table.at_encounter)
     add_pages(app, table)
     add_setup(app, table)
     add_roster(app, table)
@@ -396,8 +403,15 @@ async def sweep(table: WebTable, every: float) -> None:
         await asyncio.sleep(every)
 
 
-def add_stream(app: FastAPI, table: WebTable, poll: Callable[[], float]) -> None:
-    """The live log: Server-Sent Events (a browser's EventSource sends its session cookie)."""
+def moved_on(store: Store, ids: Collection[int]) -> dict[int, tuple[int, int]]:
+    """Each encounter's revision and newest chat message (what wakes its streams, W-30)."""
+    revisions = tables.revisions(store, ids)
+    chats = stored_chat.last_ids(store, ids) if revisions else {}
+    return {e: (r, chats.get(e, 0)) for e, r in revisions.items()}
+
+
+def add_stream(app: FastAPI, table: WebTable, poll: Callable[[], float], room: ChatRoom) -> None:
+    """The live log and chat: Server-Sent Events (a browser's EventSource sends its cookie)."""
 
     @app.get("/api/encounters/{encounter_id}/stream")
     def stream(
@@ -417,6 +431,7 @@ def add_stream(app: FastAPI, table: WebTable, poll: Callable[[], float]) -> None
             start,
             poll,
             alive=lambda: table.holds(given, who),
+            extra=chat_feed(room, who, encounter_id),
         )
         headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
         return CountedStream(give_back, events, media_type="text/event-stream", headers=headers)

@@ -21,13 +21,13 @@ import json
 import logging
 import signal
 import threading
-from collections.abc import AsyncGenerator, Callable, Collection
+from collections.abc import AsyncGenerator, Callable, Collection, Mapping
 from types import FrameType
 from typing import Any
 
 Waiter = tuple[asyncio.AbstractEventLoop, asyncio.Event]
 ReadAfter = Callable[[int], tuple[list[dict[str, Any]], int]]
-ReadRevisions = Callable[[Collection[int]], dict[int, int]]
+ReadRevisions = Callable[[Collection[int]], Mapping[int, object]]
 LOG = logging.getLogger("tableside.web")
 REVOKED = "event: revoked\ndata: {}\n\n"
 
@@ -146,6 +146,7 @@ async def record_stream(
     poll: float | Callable[[], float] = 1.0,
     keepalive: float = 15.0,
     alive: Callable[[], bool | None] | None = None,
+    extra: Callable[[], list[str]] | None = None,
 ) -> AsyncGenerator[str, None]:
     """Server-Sent Events: every record after revision ``after`` that ``read_after`` shows.
 
@@ -166,6 +167,8 @@ async def record_stream(
             token or session still belongs to its holder; when it does not, the stream sends
             ``event: revoked`` and ends (W-12); None: it does, but the Host changed the seat,
             and the stream ends without ``revoked``, so that the page reconnects (W-28).
+        extra: Blocking read, made after the records on every wake, of other events to send
+            (the chat's, :func:`tableside.web.chat.chat_feed`).
     """
     wake = notifier.subscribe(encounter_id)
     try:
@@ -189,6 +192,9 @@ async def record_stream(
             if after > (records[-1]["revision"] if records else before):
                 quiet = 0.0
                 yield moved(after)  # hidden records only: the state moved all the same
+            for event in await asyncio.to_thread(extra) if extra is not None else ():
+                quiet = 0.0
+                yield event
             wait = keepalive if notifier.watched else poll() if callable(poll) else poll
             try:
                 await asyncio.wait_for(wake.wait(), wait)
@@ -212,14 +218,14 @@ async def watch(
     streams; an encounter seen for the first time is woken too (a record may have come between
     its stream's first read and this one). A failed read is logged and tried again next time.
     """
-    known: dict[int, int] = {}
+    known: Mapping[int, object] = {}
     notifier.watched = True
     try:
         while True:
             await asyncio.sleep(poll())
             watched = notifier.encounters()
             if not watched:
-                known.clear()
+                known = {}
                 continue
             try:
                 revisions = await asyncio.to_thread(read_revisions, watched)

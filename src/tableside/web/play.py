@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Any, get_args
 
 from tableside.dice import ScriptedRng, SeededRng
 from tableside.dice.laws import probability
@@ -20,7 +20,7 @@ from tableside.encounter import war
 from tableside.encounter.engine import Encounter
 from tableside.encounter.log import Command, LogRecord, RecordKind
 from tableside.encounter.strife_state import FightState
-from tableside.encounter.war_args import StrikeArgs, parse_args
+from tableside.encounter.war_args import EffectName, HostField, StrikeArgs, parse_args
 from tableside.encounter.war_state import WarState
 from tableside.errors import DataError, RulesError
 from tableside.majesty.adjust import AdjustMode
@@ -28,11 +28,14 @@ from tableside.majesty.geometry import distance
 from tableside.majesty.odds import strike_odds
 from tableside.majesty.odds_report import strike_odds_dict
 from tableside.majesty.strike import strike_cost
+from tableside.store import tables
 from tableside.strife import odds as strife_odds
 from tableside.strife.attack import AttackSetup, check_attack, hit_modifiers, hit_rule
-from tableside.strife.catalog import Element
+from tableside.strife.catalog import Element, PowerRoll
+from tableside.strife.conditions import DISARMED, EXHAUSTION, KNOCKED_DOWN, VULNERABLE
 from tableside.strife.loadout import loadout
 from tableside.strife.odds_law import AttackOdds
+from tableside.strife.penalties import armour_class, usable_reach
 from tableside.strife.records import total
 from tableside.web.auth import ForbiddenError, Principal, authorise_command
 from tableside.web.redact import IsSecret, redact_record
@@ -45,6 +48,10 @@ DRY_RUN_SEED = 0
 ODDS_KINDS = {"majesty-war": "strike", "strife-combat": "attack"}
 PHYSICAL_DICE = "dice typed in"
 STRIFE_REACTIONS = ("block", "parry", "combined_parry", "block_and_parry", "ward_off")
+# The conditions the Host puts on from a picker: the engine's own (strife.conditions) and those it
+# tracks without effects (its docstring: Stun, Dismount, Silence); any other name stays possible
+# from the Host's advanced box (S-23).
+STRIFE_CONDITIONS = (VULNERABLE, KNOCKED_DOWN, DISARMED, EXHAUSTION, "Stun", "Dismount", "Silence")
 
 
 @dataclass(frozen=True)
@@ -268,23 +275,49 @@ def steps_of(adjustments: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def options(table: WebTable, who: Principal, encounter_id: int) -> dict[str, Any]:
-    """What the pickers offer ``who``: its combatants, their weapons, and targets with distances."""
+    """What the play panel offers ``who``: its combatants, targets, actions and pickers.
+
+    Its combatants come with their own values, targets with side and distance (the nearest
+    enemy the first choice, W-17).
+
+    A player gets only its own combatants' values; targets carry only what the table sees of
+    everyone (W-2): side, position, distance and whether they are out of the fight.
+    """
     snap = snapshot(table, encounter_id)
+    yours = turn_is_yours(table, who, encounter_id, snap.current)
+    common = {"revision": snap.revision, "current": snap.current, "yours": yours}
     if snap.game.name == "majesty-war":
-        return {"revision": snap.revision, "kind": "strike", **war_options(snap, who)}
-    return {"revision": snap.revision, "kind": "attack", **fight_options(snap, who)}
+        return {**common, "kind": "strike", **war_options(snap, who)}
+    return {**common, "kind": "attack", **fight_options(snap, who)}
+
+
+def turn_is_yours(table: WebTable, who: Principal, encounter_id: int, current: str | None) -> bool:
+    """Whether the Turn now is ``who``'s: a player's character, or for the Host an NPC (W-17)."""
+    if current is None:
+        return False
+    if not who.is_host:
+        return who.plays(current)
+    return current not in tables.secrecy(table.store, encounter_id).played
 
 
 def war_options(snap: Snapshot, who: Principal) -> dict[str, Any]:
-    """Strikers ``who`` plays, each with its sheet's weapon and targets; the catalogue."""
+    """Strikers ``who`` plays with values, weapon and targets; weapons, Maneuvers, effects.
+
+    The effects and the values the Host may set are the engine's own tables (war_args).
+    """
     state: WarState = snap.state
     catalog = snap.game.catalog
-    actors = [
-        {"id": c.id, "weapon": c.character.weapon, "ap": c.ap, "position": list(c.position),
-         "targets": targets(c.id, c.position, state.combatants.values())}
-        for c in state.combatants.values()
-        if who.is_host or who.plays(c.id)
-    ]  # fmt: skip
+    out = state.ended
+    actors = []
+    for c in state.combatants.values():
+        if not (who.is_host or who.plays(c.id)):
+            continue
+        found = targets(c.id, c.character.side.value, c.position, war_people(state))
+        actors.append({
+            "id": c.id, "side": c.character.side.value, "weapon": c.character.weapon,
+            "ap": c.ap, "position": list(c.position), "targets": found,
+            "nearest": nearest_enemy(found), "values": war_values(c),
+        })  # fmt: skip
     weapons = [
         {"name": w.name, "melee": w.melee, "ranged_range": w.ranged_range}
         for w in catalog.weapons.values()
@@ -294,25 +327,93 @@ def war_options(snap: Snapshot, who: Principal) -> dict[str, Any]:
          "melee_only": m.melee_only, "notes": m.notes}
         for m in catalog.maneuvers.values()
     ]  # fmt: skip
-    return {"actors": actors, "weapons": weapons, "maneuvers": maneuvers}
+    return {
+        "actors": actors, "weapons": weapons, "maneuvers": maneuvers,
+        "started": bool(state.order) or out, "ended": out,
+        "effects": list(get_args(EffectName)), "host_fields": list(get_args(HostField)),
+        "everyone": [c.id for c in state.combatants.values()] if who.is_host else [],
+    }  # fmt: skip
+
+
+def war_people(state: WarState) -> list[tuple[str, str, Any, bool]]:
+    """Every combatant as (id, side, position, out of the fight): public values (W-2)."""
+    return [
+        (c.id, c.character.side.value, c.position, c.character.status.value == "defeated")
+        for c in state.combatants.values()
+    ]
+
+
+def war_values(c: Any) -> dict[str, Any]:
+    """A War combatant's own values, for its player's panel (M-40 Speed; M-8 … M-12)."""
+    ch = c.character
+    w = ch.war
+    return {
+        "speed": w.speed, "precision": w.precision, "guard": w.guard, "force": w.force,
+        "endurance": ch.current_endurance, "resolve": ch.current_resolve,
+        "passion": ch.current_passion, "exertion": ch.exertion, "readied": c.readied,
+        "falter": c.falter, "status": ch.status.value, "stance": c.stance,
+    }  # fmt: skip
 
 
 def fight_options(snap: Snapshot, who: Principal) -> dict[str, Any]:
-    """Attackers ``who`` plays, their weapons, targets with the reactions each may declare."""
+    """Models ``who`` plays with values, weapons, powers and targets; conditions, Whole Turns.
+
+    Each target carries the reactions it may declare now (S-4, S-10 … S-13).
+    """
     state: FightState = snap.state
     catalog = snap.game.catalog
+    people = [(m.id, m.side, m.position, m.sheet.hp <= 0) for m in state.models.values()]
     actors = []
     for m in state.models.values():
         if not (who.is_host or who.plays(m.id)):
             continue
-        found = targets(m.id, m.position, state.models.values())
+        found = targets(m.id, m.side, m.position, people)
         for target in found:
             target["reactions"] = reactions_for(snap, state.models[target["id"]])
+        kit = loadout(catalog, m.sheet)
         actors.append({
             "id": m.id, "side": m.side, "position": list(m.position),
-            "weapons": [w.name for w in loadout(catalog, m.sheet).weapons], "targets": found,
+            "weapons": [w.name for w in kit.weapons], "targets": found,
+            "nearest": nearest_enemy(found), "values": fight_values(m, kit),
+            "powers": powers_for(catalog, m.sheet),
         })  # fmt: skip
-    return {"actors": actors, "reactions": list(STRIFE_REACTIONS), "elements": list(Element)}
+    return {
+        "actors": actors, "reactions": list(STRIFE_REACTIONS), "elements": list(Element),
+        "conditions": list(STRIFE_CONDITIONS), "whole_turn": ["recover", "skill", "sprint"],
+        "started": state.round >= 0 or state.ended, "ended": state.ended,
+        "sides": sorted({m.side for m in state.models.values()}),
+        "offers": [{"attacker": o.attacker, "target": o.target, "weapon": o.weapon}
+                   for o in state.offers if who.is_host or who.plays(o.attacker)],
+        "last_damaged": state.last_damaged,
+        "everyone": [],
+    }  # fmt: skip
+
+
+def fight_values(m: Any, kit: Any) -> dict[str, Any]:
+    """A model's own values for its player's panel.
+
+    AC (with armour, S-16), Dodge, HP, the Reach of its weapons (S-24), Movement, the Turn
+    elements used (S-5) and its resources.
+    """
+    sheet = m.sheet
+    return {
+        "ac": armour_class(sheet, kit.armour).value, "dodge": sheet.dodge, "hp": sheet.hp,
+        "hp_max": sheet.hp_max, "movement": sheet.movement,
+        "reach": max((usable_reach(sheet, w) for w in kit.weapons), default=0),
+        "used": list(m.elements),
+        "resources": {k.value: pool.current for k, pool in sheet.resources.items()},
+    }  # fmt: skip
+
+
+def powers_for(catalog: Any, sheet: Any) -> list[dict[str, Any]]:
+    """The catalogue's powers the model can pay for: those of a resource it has (SA-60)."""
+    have = {k.value for k, pool in sheet.resources.items() if (pool.maximum or pool.current)}
+    return [
+        {"name": p.name, "resource": p.resource.value, "cost": p.cost, "range": p.range,
+         "damage": p.damage, "element": p.element.value, "instant": p.timing == "instant"}
+        for p in catalog.powers.values()
+        if p.resource.value in have and p.roll != PowerRoll.COMBINED
+    ]  # fmt: skip
 
 
 def reactions_for(snap: Snapshot, defender: Any) -> list[str]:
@@ -327,8 +428,23 @@ def reactions_for(snap: Snapshot, defender: Any) -> list[str]:
     return allowed
 
 
-def targets(me: str, at: Any, everyone: Any) -> list[dict[str, Any]]:
-    """Every other combatant with its distance from ``at`` (inches, 3D)."""
-    return [
-        {"id": o.id, "distance": round(distance(at, o.position), 2)} for o in everyone if o.id != me
-    ]
+def targets(
+    me: str, side: str, at: Any, everyone: Iterable[tuple[str, str, Any, bool]]
+) -> list[dict[str, Any]]:
+    """Every other combatant, the nearest first (W-17).
+
+    Each with its side, whether it is an enemy and out of the fight, and its distance from
+    ``at`` (inches, 3D).
+    """
+    found = [
+        {"id": who, "side": their, "enemy": their != side, "out": out,
+         "distance": round(distance(at, position), 2)}
+        for who, their, position, out in everyone
+        if who != me
+    ]  # fmt: skip
+    return sorted(found, key=lambda t: t["distance"])
+
+
+def nearest_enemy(found: list[dict[str, Any]]) -> str | None:
+    """The nearest combatant of another side still in the fight (W-17), or None."""
+    return next((t["id"] for t in found if t["enemy"] and not t["out"]), None)

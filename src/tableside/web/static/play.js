@@ -1,7 +1,12 @@
-// The play form, the odds, rolling (server or physical dice), common commands, the Host's
-// command box, and the start of the live stream.
-// --- the play form ------------------------------------------------------------------------
-let options = null;
+// The play panel (templates/encounter/play.html): whose Turn, the acting character and its
+// values, the target (the nearest enemy first, W-17), every action of the game as a button with
+// its cost, the Strike or attack with its odds and dice, and the Host's tools. Private names
+// live in this IIFE; others reach it through `loadOptions` and the document's CustomEvents
+// (`tableside:target`, `tableside:move` in; `tableside:actor` out).
+(() => {
+const HOSTING = boot.role === 'host';
+const BASE_TITLE = document.title;
+let options = null, action = KIND, lastTurn = null, lastActor = null, oddsBody = null;
 function choose(select, items, keep) {
   const before = select.value; select.replaceChildren();
   for (const [value, text] of items) { const o = el('option', text); o.value = value;
@@ -11,32 +16,174 @@ function choose(select, items, keep) {
 const actor = () => options && options.actors.find(a => a.id === $('p-actor').value);
 const target = () => { const a = actor();
   return a && a.targets.find(t => t.id === $('p-target').value); };
+const rowOf = id => rowsOf(state).find(r => r.id === id);
+const num = v => typeof v === 'number';
+// --- whose Turn: the heading and the tab's title (W-17) -----------------------------------
+function turnWords(s) {
+  if (s.ended) return 'The fight is over — ' + (s.winner ? s.winner + ' won' : 'nobody won');
+  if (!s.current) return 'The fight has not started';
+  const yours = options && options.current === s.current ? options.yours
+    : boot.characters.includes(s.current);
+  const row = rowOf(s.current) || {};
+  let more = '';
+  if (WAR && num(row.ap)) more = ', ' + row.ap + ' AP';
+  if (!WAR) {
+    const used = row.elements || [];
+    const left = ['move', 'action'].filter(x => !used.includes(x) && !used.includes('whole_turn'));
+    more = left.length ? ': ' + left.map(x => x === 'move' ? 'Move' : 'Action').join(', ') +
+      ' left' : '';
+  }
+  return yours ? 'Your Turn — ' + s.current + more : s.current + "'s Turn" + more;
+}
+function showTurn(s) {
+  const text = turnWords(s); $('turn-head').textContent = text;
+  document.title = text + ' · ' + BASE_TITLE;
+  if (s.current !== lastTurn && options) { lastTurn = s.current; followTurn(); }
+}
+// a new Turn: its character acts (when the viewer plays it), aiming at the nearest enemy
+function followTurn() {
+  if (!options || !options.actors.some(a => a.id === state.current)) return;
+  if ($('p-actor').value !== state.current) { $('p-actor').value = state.current; fillActor(); }
+  resetOptions();
+}
+// --- the acting character, its values and targets -----------------------------------------
+const WAR_VALUES = [['speed', 'Speed'], ['precision', 'Precision'], ['guard', 'Guard'],
+  ['force', 'Force'], ['endurance', 'Endurance'], ['resolve', 'Resolve'],
+  ['passion', 'Passion'], ['exertion', 'Exertion'], ['falter', 'Falter'],
+  ['readied', 'Readied AP']];
+const FIGHT_VALUES = [['ac', 'AC'], ['dodge', 'Dodge'], ['hp', 'HP'], ['reach', 'Reach'],
+  ['movement', 'Movement']];
+function showValues() {
+  const a = actor(), dl = $('p-values'); dl.replaceChildren(); if (!a) return;
+  const v = a.values, row = rowOf(a.id) || {};
+  const pairs = (WAR ? WAR_VALUES : FIGHT_VALUES).map(([k, label]) => [label,
+    k === 'hp' ? v.hp + ' / ' + v.hp_max : k === 'reach' || k === 'movement' ? v[k] + '"'
+      : String(v[k])]);
+  if (WAR) pairs.unshift(['AP', num(row.ap) ? String(row.ap) : String(a.ap)]);
+  if (!WAR) for (const [k, n] of Object.entries(v.resources)) pairs.push([k, String(n)]);
+  for (const [label, value] of pairs) {
+    const d = document.createElement('div'); d.append(el('dt', label), el('dd', value));
+    dl.append(d); }
+}
 function fillActor() {
   const a = actor(); if (!a) return;
-  choose($('p-target'), a.targets.map(t => [t.id, t.id + ' (' + t.distance + '")']), true);
+  choose($('p-target'), a.targets.map(t => [t.id, t.id + ' (' + t.distance + '", ' +
+    (t.out ? 'out' : t.enemy ? 'enemy' : 'ally') + ')']), true);
   const weapons = WAR ? [['', a.weapon + ' (sheet)'], ...options.weapons.filter(
     w => w.name !== a.weapon).map(w => [w.name, w.name])] : a.weapons.map(w => [w, w]);
   choose($('p-weapon'), weapons, true);
+  if (!WAR) choose($('q-power'), a.powers.map(p => [p.name, p.name + ' (' + p.cost + ' ' +
+    p.resource + ', ' + (p.damage || 'no damage') + ')']), true);
+  if (a.id !== lastActor) { lastActor = a.id;  // its own place to start from; the map rings it
+    const p = (rowOf(a.id) || {}).position || a.position;
+    ['q-x', 'q-y', 'q-z'].forEach((id, i) => { $(id).value = p[i]; });
+    document.dispatchEvent(new CustomEvent('tableside:actor', {detail: {id: a.id}})); }
+  fillTarget(); showValues(); fillPickers(); showCosts();
+}
+function aimNearest() {
+  const a = actor(); if (a && a.nearest) $('p-target').value = a.nearest;
   fillTarget();
 }
 function fillTarget() {
   const t = target();
   // not set: the defender's controller decides (issue 11); "none" declares no Reaction
   if ($('p-reaction')) choose($('p-reaction'), [['', "the defender's player decides"],
-    ['none', 'no Reaction'], ...((t && t.reactions) || []).map(k => [k, k.replace(/_/g, ' ')])],
-  true);
+    ['none', 'no Reaction'], ...((t && t.reactions) || []).map(k => [k, words(k)])], true);
 }
-async function loadOptions() {
-  const r = await fetch(api + '/options', {headers: auth}); if (!r.ok) return;
-  const first = options === null; options = await r.json();
-  choose($('p-actor'), options.actors.map(a => [a.id, a.id]), true);
-  if (first && options.actors.some(a => a.id === state.current))
-    $('p-actor').value = state.current;  // whose Turn it is, when the caller plays it
-  if (first && WAR) for (const m of options.maneuvers) {
-    const box = el('input'); box.type = 'checkbox'; box.value = m.name;
-    const label = el('label', ' ' + m.name); label.prepend(box); $('p-maneuvers').append(label);
+function fillPickers() {
+  const everyone = rowsOf(state).map(r => [r.id, r.id]);
+  if (WAR) {
+    const uses = ['Strike', 'Move', 'Defensive Stance', 'Interpose', 'Rest', 'Speak'];
+    choose($('q-use1'), uses.map(u => [u, u]), true);
+    choose($('q-use2'), [['', 'nothing else'], ...uses.map(u => [u, u])], true);
+    choose($('q-i-striker'), everyone, true); choose($('q-i-defender'), everyone, true);
+  } else {
+    const mine = (options.offers || []).filter(o => o.attacker === $('p-actor').value);
+    choose($('q-offer'), mine.map((o, i) => [String(i), o.target + ' with ' + o.weapon]), true);
   }
-  fillActor(); show(state); oddsSoon();
+  if (!HOSTING) return;
+  for (const s of document.querySelectorAll('.h-who')) choose(s, everyone, true);
+  if (WAR) choose($('h-effect'), options.effects.map(e => [e, words(e)]), true);
+  else { choose($('h-condition'), options.conditions.map(c => [c, c]), true);
+    choose($('h-ambush'), [['', 'nobody'], ...options.sides.map(s => [s, s])], true); }
+}
+// --- what each action costs, shown before committing -----------------------------------------
+const destination = () => ['q-x', 'q-y', 'q-z'].map(id => Number($(id).value));
+function moveInches() {
+  const a = actor(); if (!a) return 0;
+  const from = (rowOf(a.id) || {}).position || a.position, to = destination();
+  return Math.hypot(...to.map((x, i) => x - from[i]));
+}
+const used = () => { const a = actor(); return (a && !WAR && a.values.used) || []; };
+const element = (name, key) => words(name) + (used().includes(key) ? ' (used)' : '');
+function costs() {
+  const inches = moveInches(), a = actor();
+  if (WAR) return {
+    strike: oddsBody && oddsBody.kind === 'strike' ? oddsBody.ap_cost + ' AP' : 'AP',
+    move: Math.ceil(inches - 1e-9) + ' AP', stance: 'no AP', rest: $('q-ap').value + ' AP',
+    stand_ready: $('q-ready-ap').value + ' AP held', carry_over: $('q-carry-ap').value + ' AP',
+    break_free: '3 AP, 3 Exertion', interpose: 'no AP, a Control Check'};
+  const power = a && a.powers.find(p => p.name === $('q-power').value);
+  return {attack: element('Action', 'action'),
+    cast: power ? (power.instant ? element('Instant', 'instant') : element('Action', 'action')) +
+      ', ' + power.cost + ' ' + power.resource : element('Action', 'action'),
+    move: element('Move', 'move') + ', ' + inches.toFixed(1) + '" of ' +
+      (a ? a.values.movement : '?') + '"',
+    instant: element('Instant', 'instant'), whole_turn: element('whole Turn', 'whole_turn'),
+    hide: element('Action', 'action'), roll_with_the_blow: 'Reaction',
+    aoo: 'Reaction', disengage: element('Action', 'action')};
+}
+function showCosts() {
+  const c = costs();
+  for (const [kind, text] of Object.entries(c)) { const span = $('cost-' + kind);
+    if (span) span.textContent = '(' + text + ')'; }
+  $('roll-cost').textContent = '(' + c[KIND] + ')';
+  $('move-cost').textContent = '(' + c.move + ')';
+  if (!WAR) $('cast-cost').textContent = '(' + c.cast + ')';
+  if (WAR) { const row = rowOf($('p-actor').value);
+    $('q-stance').textContent = row && row.stance === true ? 'Leave Defensive Stance (no AP)'
+      : 'Take Defensive Stance (no AP)'; }
+  if (!WAR) { const a = actor(), p = a && a.powers.find(x => x.name === $('q-power').value);
+    $('q-power-note').textContent = !a ? '' : a.powers.length === 0 ? a.id +
+      ' has no Spirit or other pool to pay for a power of the catalogue.' : p ? 'Range ' +
+      (p.range === 'touch' ? 'touch' : p.range + '"') + ', ' + p.element + ', ' +
+      (p.damage ? p.damage + ' damage' : 'no damage') + ', on the target.' : ''; }
+}
+// --- choosing an action -----------------------------------------------------------------------
+function pick(kind) {
+  action = kind;
+  for (const b of document.querySelectorAll('#actions .act'))
+    b.setAttribute('aria-pressed', String(b.dataset.action === kind));
+  for (const part of document.querySelectorAll('#play .action'))
+    part.hidden = part.dataset.action !== kind;
+}
+for (const b of document.querySelectorAll('#actions .act'))
+  b.addEventListener('click', () => pick(b.dataset.action));
+// after every command: nothing carried into the next one (Boon, Maneuvers, modifiers, dice)
+function resetOptions() {
+  for (const box of document.querySelectorAll('#a-' + KIND + ' input, #play fieldset.action input'))
+    if (box.type === 'checkbox') box.checked = false;
+    else if (box.type === 'number' && !/^q-[xyz]$/.test(box.id)) box.value = box.min || '0';
+    else if (box.type !== 'number') box.value = '';
+  queued = []; if (!WAR) showQueue();
+  hideSuggestion(); pick(KIND); aimNearest();
+  const a = actor(), p = a && ((rowOf(a.id) || {}).position || a.position);
+  if (p) ['q-x', 'q-y', 'q-z'].forEach((id, i) => { $(id).value = p[i]; });
+  showCosts(); oddsSoon();
+}
+// the options are reset as the command is sent; a refused command gets them back to correct
+function snapshot() {
+  const kept = [...document.querySelectorAll('#play input, #play select')]
+    .map(n => [n, n.value, n.checked]);
+  const q = queued, kind = action;
+  return () => { for (const [n, value, checked] of kept) { n.value = value; n.checked = checked; }
+    queued = q; if (!WAR) showQueue(); pick(kind); showCosts(); oddsSoon(); };
+}
+async function act(kind, args, extra) {
+  const restore = snapshot(); resetOptions();
+  const answer = await post('/commands', {kind: kind, args: args, ...(extra || {})});
+  if (!answer) restore();
+  return answer;
 }
 function numbers(text, what) {
   const parts = text.split(/[\s,]+/).filter(x => x);
@@ -105,14 +252,23 @@ function law(title, d) {
     t.append(tr); }
   return t;
 }
+const share = p => p <= 0 ? '0 %' : p < 0.01 ? 'under 1 %' : p > 0.99 && p < 1 ? 'over 99 %'
+  : Math.round(100 * p) + ' %';
+const about = m => String(Math.round(m * 10) / 10);
+const above0 = d => d.values.filter(v => v.value > 0).reduce((s, v) => s + v.eq.p, 0);
 function showWarOdds(body) {
   const o = body.odds, d = o.distributions, e = o.chances.epic;
+  const kind = o.wear_kinds[0], wear = d['wear_' + kind];
+  $('odds-summary').textContent = share(above0(wear)) + ' to deal Wear, ' + about(wear.mean) +
+    ' ' + kind + ' Wear on average · ' + share(o.defeat.p) + ' to Defeat ' + o.defender +
+    ' · ' + body.ap_cost + ' AP';
   const defeat = el('strong', 'P(Defeat) ' + pct(o.defeat.p)); defeat.id = 'odds-defeat';
-  $('odds-summary').replaceChildren(defeat, el('span', ' · uncanceled Hits mean ' +
+  $('odds-more').replaceChildren(defeat, el('span', ' · uncanceled Hits mean ' +
     d.uncanceled_hits.mean.toFixed(2) + ' · Epic Strike ' + pct(e.strike.p) +
     ', Epic Defense ' + pct(e.defense.p) + ' · Wear to the Striker (' +
     o.wear_to_striker_kind + ') mean ' + d.wear_to_striker.mean.toFixed(2) + ' · ' +
-    body.ap_cost + ' AP · ' + body.policy + ' Adjustments'));
+    body.ap_cost + ' AP · Adjustments: ' + (body.policy === 'best' ? 'the best ones'
+      : 'none')));
   $('odds-laws').replaceChildren(law('uncanceled Hits', d.uncanceled_hits),
     ...o.wear_kinds.map(k => law('Wear ' + k, d['wear_' + k])));
 }
@@ -136,9 +292,13 @@ function showAttackOdds(body) {
     tables.push(t, law('damage to ' + a.defender, w.damage));
   }
   const all = f => body.attacks.map(f).join(', ');
+  $('odds-summary').textContent = body.attacks.map(a => share(a.whole.hit.p) + ' to hit, ' +
+    share(above0(a.whole.damage)) + ' to deal damage, ' + about(a.whole.damage.mean) +
+    ' damage on average · ' + share(a.whole.defeat.p) + ' to bring ' + a.defender +
+    ' to 0 HP').join('; ');
   const defeat = el('strong', 'P(defeat) ' + all(a => pct(a.whole.defeat.p)));
   defeat.id = 'odds-defeat';
-  $('odds-summary').replaceChildren(defeat, el('span', ' · P(hit) ' +
+  $('odds-more').replaceChildren(defeat, el('span', ' · P(hit) ' +
     all(a => pct(a.whole.hit.p)) + ' · damage mean ' +
     all(a => a.whole.damage.mean.toFixed(2)) + ' · at ' + all(a => a.whole.hp) + ' HP'));
   $('odds-laws').replaceChildren(...tables);
@@ -148,14 +308,17 @@ function oddsSoon() { clearTimeout(oddsTimer); oddsTimer = setTimeout(fetchOdds,
 async function fetchOdds() {
   const mine = ++oddsAsked;
   if (!$('p-actor').value || !$('p-target').value) return;
+  if (state.ended || !state.current) {
+    $('odds-summary').textContent = 'Odds are shown while the fight is on.'; return; }
   let args;
   try { args = playArgs(); } catch (e) { $('odds-summary').textContent = e.message; return; }
   const r = await fetch(api + '/odds', {method: 'POST', headers: auth,
     body: JSON.stringify({kind: KIND, args: args})});
   const body = await r.json();
   if (mine !== oddsAsked) return;
+  oddsBody = r.ok ? body : null; showCosts();
   if (!r.ok) { $('odds-summary').textContent = body.error; $('odds-laws').replaceChildren();
-    return; }
+    $('odds-more').replaceChildren(); return; }
   (WAR ? showWarOdds : showAttackOdds)(body);
 }
 // --- rolling: the server's dice, or physical dice with the best suggestion first ----------
@@ -175,7 +338,8 @@ function hideSuggestion() { pending = null; $('suggestion').hidden = true;
 async function send(args, dice) {
   const body = {kind: KIND, args: args}; if (dice) body.dice = dice;
   if ($('p-hidden') && $('p-hidden').checked) body.hidden = true;
-  if (await post('/commands', body)) { hideSuggestion(); if (!WAR) { queued = []; showQueue(); } }
+  const restore = snapshot(); resetOptions();
+  if (!await post('/commands', body)) restore();
 }
 $('roll').addEventListener('click', () => {
   try { send(playArgs(), null); } catch (e) { report(e.message); } });
@@ -195,7 +359,7 @@ $('use-dice').addEventListener('click', async () => {
   if (!r.ok) { hideSuggestion(); return; }
   pending = {args: args, dice: d, steps: answer.steps};
   $('suggestion-head').textContent = !WAR ? 'With these dice:' : answer.adjustments.length ?
-    'best would make these Adjustments:' : 'best makes no Adjustment: the dice stand.';
+    'The best Adjustments for you would be:' : 'No Adjustment is worth making: the dice stand.';
   $('suggestion-steps').replaceChildren(...answer.adjustments.map(a => el('li', 'die ' +
     (a.die + 1) + ': ' + a.from + ' → ' + a.to + ' (' + a.by + ')')));
   $('suggestion-lines').replaceChildren(...lines(answer.record).slice(1).map(l => el('div', l)));
@@ -224,36 +388,120 @@ if (WAR) {
     } catch (e) { report(e.message); }
   });
 }
-$('play').addEventListener('input', oddsSoon);
+// --- the panel's events ---------------------------------------------------------------------
+$('play').addEventListener('input', () => { showCosts(); oddsSoon(); });
 $('play').addEventListener('change', ev => {
-  if (ev.target.id === 'p-actor') { fillActor(); show(state); }
+  if (ev.target.id === 'p-actor') { fillActor(); aimNearest(); show(state); }
   if (ev.target.id === 'p-target') fillTarget();
-  oddsSoon();
+  showCosts(); oddsSoon();
 });
 $('play').addEventListener('submit', ev => ev.preventDefault());
-// --- common commands for the chosen combatant ---------------------------------------------
+// --- every action of the game, sent from its button -------------------------------------------
 const me = () => $('p-actor').value;
-$('q-next').addEventListener('click', () => post('/commands', {kind: 'next'}));
-$('q-move').addEventListener('click', () => {
-  try { post('/commands', {kind: 'move', args: {id: me(), to: point($('q-to').value,
-    'The destination')}}); } catch (e) { report(e.message); } });
-if (WAR) {
-  $('q-stance').addEventListener('click', () => {
-    const row = rowsOf(state).find(r => r.id === me());
-    post('/commands', {kind: 'stance', args: {id: me(), on: !(row && row.stance)}}); });
-  $('q-rest').addEventListener('click', () => post('/commands', {kind: 'rest',
-    args: {id: me(), ap: Number($('q-ap').value)}}));
+const on = (id, fn) => { const b = $(id); if (b) b.addEventListener('click', () => {
+  try { fn(); } catch (e) { report(e.message); } }); };
+const whole = (id, what) => { const n = Number($(id).value);
+  if (!Number.isInteger(n) || n < 1) throw new Error(what + ' must be a whole number from 1, not "' +
+    $(id).value + '".');
+  return n; };
+function to() {
+  const p = destination();
+  if (!p.every(Number.isFinite) || ['q-x', 'q-y', 'q-z'].some(id => $(id).value === ''))
+    throw new Error('Give the point to move to as three numbers x, y and z (inches).');
+  return p;
 }
-// --- the generic command form (any command, for the Host and for players) -----------------
-$('command').addEventListener('submit', ev => {
+on('q-next', () => act('next', {}));
+on('q-move', () => act('move', WAR ? {id: me(), to: to()} : {id: me(), to: to(),
+  ...($('q-difficult').checked ? {difficult: true} : {})}));
+if (WAR) {
+  on('q-stance', () => { const row = rowOf(me()), leave = !!(row && row.stance === true);
+    act('stance', {id: me(), on: !leave, ...(!leave && $('q-full').checked ? {full: true} : {})});
+  });
+  on('q-rest', () => act('rest', {id: me(), ap: whole('q-ap', 'The AP to rest')}));
+  on('q-ready', () => act('stand_ready', {id: me(), ap: whole('q-ready-ap', 'The AP to hold'),
+    uses: [$('q-use1').value, $('q-use2').value].filter(u => u)}));
+  on('q-carry', () => act('carry_over', {id: me(), ap: whole('q-carry-ap', 'The AP to carry')}));
+  on('q-break', () => act('break_free', {id: me()}));
+  on('q-interpose', () => act('interpose', {id: me(), striker: $('q-i-striker').value,
+    defender: $('q-i-defender').value, ...($('q-i-ranged').checked ? {ranged: true} : {})}));
+} else {
+  on('q-cast', () => { if (!$('q-power').value) throw new Error(me() +
+    ' has no power to cast: none of the catalogue is paid from its pools.');
+    act('cast', {caster: me(), targets: [$('p-target').value], power: $('q-power').value}); });
+  on('q-do-instant', () => { const name = $('q-instant').value.trim();
+    if (!name) throw new Error('Say what the Instant is (for example "Draw a weapon").');
+    act('instant', {id: me(), name: name}); });
+  on('q-do-whole', () => { const kind = $('q-whole').value, args = {id: me(), kind: kind};
+    if (kind === 'sprint') args.to = to();
+    if (kind === 'skill' && $('q-skill').value.trim()) args.skill = $('q-skill').value.trim();
+    act('whole_turn', args); });
+  on('q-hide', () => act('hide', {id: me()}));
+  on('q-roll-blow', () => act('roll_with_the_blow', {id: me(), to: to()}));
+  on('q-aoo', () => { const mine = options.offers.filter(o => o.attacker === me());
+    const o = mine[Number($('q-offer').value)];
+    if (!o) throw new Error(me() + ' has no Attack of Opportunity on offer now (S-18).');
+    act('aoo', {attacker: o.attacker, target: o.target, weapon: o.weapon}); });
+  on('q-disengage', () => act('disengage', {id: me(), to: to(),
+    ...($('q-difficult').checked ? {difficult: true} : {})}));
+}
+// --- the Host's tools -------------------------------------------------------------------------
+if (HOSTING) {
+  on('h-start', () => WAR ? act('next', {}) : act('start', $('h-ambush').value
+    ? {ambush: $('h-ambush').value} : {}));
+  on('h-end', () => act('end_combat', {}));
+  on('h-apply', () => WAR ? act('apply_effect', {id: $('h-who').value,
+    effect: $('h-effect').value, amount: Number($('h-amount').value || 1)})
+    : act('condition', {id: $('h-who').value, name: $('h-condition').value,
+      ...($('h-rounds').value ? {rounds: whole('h-rounds', 'The rounds')} : {})}));
+  on('h-unapply', () => act('end_condition', {id: $('h-who').value,
+    name: $('h-condition').value}));
+  on('h-remove', () => act('remove', {id: $('h-remove-who').value}));
+  for (const step of ['undo', 'redo']) on(step, () => post('/' + step, {}));
+}
+// --- the Host's advanced box: any command as JSON (players do not get it) ----------------------
+if ($('command')) $('command').addEventListener('submit', ev => {
   ev.preventDefault(); const f = ev.target; let args;
   try { args = JSON.parse(f.args.value || '{}'); }
-  catch (e) { report('Arguments are not JSON.'); return; }
+  catch (e) { report('The arguments are not JSON: ' + e.message); return; }
   const body = {kind: f.kind.value, args: args};
   if (f.dice.value.trim()) body.dice = f.dice.value.split(',').map(Number);
   if (f.hidden && f.hidden.checked) body.hidden = true;
   post('/commands', body);
 });
-for (const step of ['undo', 'redo']) { const b = $(step);
-  if (b) b.addEventListener('click', () => post('/' + step, {})); }
-show(state); loadOptions();
+// --- the map: a token tapped is the target, a token dragged moves ---------------------------
+document.addEventListener('tableside:target', ev => {
+  const id = ev.detail && ev.detail.id, a = actor();
+  if (!a || !a.targets.some(t => t.id === id)) return;
+  $('p-target').value = id; fillTarget(); showCosts(); oddsSoon();
+});
+document.addEventListener('tableside:move', ev => {
+  const d = ev.detail || {};
+  if (!d.id || !Array.isArray(d.to) || d.to.length !== 3) return;
+  ev.preventDefault();  // the panel sends it: the map does not send it a second time
+  act('move', {...(d.args || {}), id: d.id, to: d.to.map(Number)});
+});
+// --- the options: asked at first and after every record ----------------------------------------
+async function loadOptions() {
+  const r = await fetch(api + '/options', {headers: auth}); if (!r.ok) return;
+  const first = options === null; options = await r.json();
+  choose($('p-actor'), options.actors.map(a => [a.id, a.id]), true);
+  if (first && WAR) for (const m of options.maneuvers) {
+    const box = el('input'); box.type = 'checkbox'; box.value = m.name;
+    const label = el('label', ' ' + m.name + (m.ap_cost ? ' (+' + m.ap_cost + ' AP)' : ''),
+      'check');
+    label.title = m.notes; label.prepend(box); $('p-maneuvers').append(label);
+  }
+  fillActor();
+  if (first) { lastTurn = state.current;
+    if (options.actors.some(a => a.id === state.current)) $('p-actor').value = state.current;
+    fillActor(); aimNearest(); }
+  showTurn(state); show(state); oddsSoon();
+}
+window.loadOptions = loadOptions;
+onState(s => { showTurn(s); if (!options) return;
+  const a = actor(), p = a && rowOf(a.id) && rowOf(a.id).position;
+  if (p && action !== 'move' && !['q-x', 'q-y', 'q-z'].includes(document.activeElement.id))
+    ['q-x', 'q-y', 'q-z'].forEach((id, i) => { $(id).value = p[i]; });
+  showValues(); showCosts(); });
+pick(KIND); show(state); loadOptions();
+})();
