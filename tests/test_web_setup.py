@@ -118,7 +118,7 @@ def test_an_encounter_a_character_by_form_and_a_player_make_a_war(client: TestCl
     page = client.get(join)
     assert page.status_code == 200 and "Herald" in page.text and "Ford" in page.text
     setup = host.get(f"/tables/{host.tid}/encounters/{eid}/setup")
-    assert "no (NPC)" in setup.text and "secret from other players" in setup.text
+    assert "an NPC (no seat plays it)" in setup.text and "secret from other players" in setup.text
 
 
 def test_the_character_form_names_the_bad_field_and_writes_nothing(client: TestClient) -> None:

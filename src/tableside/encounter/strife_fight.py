@@ -491,6 +491,8 @@ def do_add(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> None
         raise RulesError("Hiding can be declared with add only before the fight starts (S-22).")
     sheet = model_sheet(game, args)
     loadout(game.catalog, sheet)
+    for power in sheet.powers:
+        game.catalog.power(power)
     entry = initiative_with_natural(args.id, args.side, sheet.initiative, rng.roll(20))
     sheet_json = sheet.model_dump(mode="json")
     p.emit("model_added", "S-3", id=args.id, side=args.side, position=list(args.position),
@@ -1578,6 +1580,18 @@ def do_end_condition(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rn
     p.emit("condition_ended", "S-23", id=m.id, name=args.name)
 
 
+def do_remove(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
+    """A model leaves the fight before it starts (W-26); once begun, the Turn Order holds it."""
+    args = parse_args(IdArgs, raw, "remove")
+    m = p.model(args.id)
+    if p.state.round >= 0:
+        raise RulesError(
+            f"The fight has started, so {m.id} cannot be removed: it holds a place in the Turn "
+            "Order; set its HP to 0 instead, or undo back to before the start."
+        )
+    p.emit("model_removed", "W-26", id=m.id)
+
+
 def do_end_combat(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
     """End of combat: Vigor back, Fury halves and is lost, the rest carries over (S-22)."""
     args = parse_args(EndCombatArgs, raw, "end_combat")
@@ -1616,6 +1630,7 @@ def do_host_set(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) ->
 
 HANDLERS: dict[str, Any] = {
     "add": do_add,
+    "remove": do_remove,
     "start": do_start,
     "next": do_next,
     "bottom": do_bottom,

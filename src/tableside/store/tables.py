@@ -285,6 +285,24 @@ def remove_seat(store: Store, table_id: int, seat_id: int) -> Seat:
     return seat
 
 
+def edit_seat(
+    store: Store, table_id: int, seat_id: int, name: str, characters: tuple[str, ...]
+) -> Seat:
+    """Rename a seat and set the characters it plays; its token and sessions stay (W-28).
+
+    Raises:
+        UnknownTableError: No table has this id.
+        UnknownSeatError: The table has no seat with this id.
+    """
+    _require_text(name, "A player's name", NAME_LENGTH)
+    with store._write() as connection:
+        _seat(connection, table_id, seat_id)
+        connection.execute(
+            update(SeatRow).where(SeatRow.id == seat_id).values(name=name, characters=characters)
+        )
+    return Seat(seat_id, table_id, name, characters)
+
+
 def rotate_seat_token(store: Store, table_id: int, seat_id: int, token_hash: str) -> Seat:
     """Give a seat the token with this hash (W-12): the old one and its sessions are refused.
 

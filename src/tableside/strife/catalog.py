@@ -322,6 +322,11 @@ class Combatant(Frozen):
     # Attacks an Action adds beyond one per weapon held, from skills, abilities or enchants
     # (SA-46); a player character stays within 4-3-2 (S-17).
     extra_attacks: int = Field(default=0, ge=0, le=3)
+    # The powers of the catalogue it knows (SA-60), for a picker; a sheet without any writes
+    # no key, so sheets and logs made before it are unchanged.
+    powers: tuple[Name, ...] = Field(
+        default=(), max_length=LIST_MAX, exclude_if=lambda powers: not powers
+    )
 
     def stat(self, stat: Stat) -> int:
         """A stat's value; ``INIT`` is the Initiative stat."""
@@ -458,7 +463,7 @@ class Catalog:
                     )
 
 
-_KINDS = {"weapons": "weapon", "shields": "shield", "armour": "armour piece"}
+_KINDS = {"weapons": "weapon", "shields": "shield", "armour": "armour piece", "powers": "power"}
 
 
 def _equipment(sheet: Combatant) -> Iterable[tuple[str, str, str]]:
@@ -470,6 +475,8 @@ def _equipment(sheet: Combatant) -> Iterable[tuple[str, str, str]]:
         yield "shield", sheet.shield, "shields"
     for index, piece in enumerate(sheet.armour):
         yield f"armour.{index}", piece, "armour"
+    for index, power in enumerate(sheet.powers):
+        yield f"powers.{index}", power, "powers"
 
 
 DATA_FILES = (

@@ -39,12 +39,14 @@ from tableside.web import guards, play
 from tableside.web.auth import Credential, ForbiddenError, UnauthorisedError, credential
 from tableside.web.chat import ChatRoom, add_chat, chat_feed
 from tableside.web.decisions import FightWaitingError, NoSuchDecisionError
-from tableside.web.hub import record_stream, watch
+from tableside.web.hub import end_streams_on_stop, record_stream, watch
 from tableside.web.map import add_map
 from tableside.web.notify import Listener
 from tableside.web.pages import encounter_page
 from tableside.web.sessions import SessionMiddleware, csrf_of, enter
 from tableside.web.setup import add_setup
+from tableside.web.setup_roster import add_roster
+from tableside.web.setup_seats import add_seats
 from tableside.web.table import WebTable
 
 CombatantId = Annotated[str, Field(min_length=1, max_length=40, pattern=r"^[A-Za-z0-9_.\-]+$")]
@@ -203,9 +205,11 @@ def create_app(
             watch(table.notifier, lambda ids: moved_on(table.store, ids), stream_poll)
         )
         sweeper = asyncio.create_task(sweep(table, sweep_every))
+        restore_signals = end_streams_on_stop(table.notifier)
         try:
             yield
         finally:
+            restore_signals()
             sweeper.cancel()
             watcher.cancel()
             for running in listener:
@@ -246,6 +250,8 @@ def create_app(
     add_chat(app, room, table.at_encounter)
     add_pages(app, table)
     add_setup(app, table)
+    add_roster(app, table)
+    add_seats(app, table)
     app.add_middleware(SessionMiddleware)
     return app
 

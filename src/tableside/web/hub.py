@@ -8,8 +8,10 @@ it is how records committed by other processes arrive; on PostgreSQL it covers a
 
 A stream also asks, each time it wakes, whether its token or session still belongs to its holder
 (W-12): when the Host removes the seat or rotates the link, the stream sends a ``revoked`` event
-and ends. Revocation wakes this process's streams of the table at once, and on PostgreSQL it
-announces the table's encounters to every process in the same transaction.
+and ends. When the server stops (Ctrl+C, SIGTERM), :meth:`Notifier.stop` ends every open
+stream, so that the server's graceful shutdown finishes at once instead of waiting for pages
+that stay open (W-27). Revocation wakes this process's streams of the table at once, and on
+PostgreSQL it announces the table's encounters to every process in the same transaction.
 """
 
 from __future__ import annotations
@@ -17,8 +19,10 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import signal
 import threading
 from collections.abc import AsyncGenerator, Callable, Collection, Mapping
+from types import FrameType
 from typing import Any
 
 Waiter = tuple[asyncio.AbstractEventLoop, asyncio.Event]
@@ -35,6 +39,12 @@ class Notifier:
         self._lock = threading.Lock()
         self._waiters: dict[int, set[Waiter]] = {}
         self.watched = False  # a watch task wakes the streams: they need no poll of their own
+        self.stopping = False  # the server stops: every stream ends at its next wake
+
+    def stop(self) -> None:
+        """End every open stream: the server is stopping (safe from a signal handler)."""
+        self.stopping = True
+        self.publish_all()
 
     def subscribe(self, encounter_id: int) -> asyncio.Event:
         """An event set whenever ``encounter_id`` changes (call in the stream's event loop)."""
@@ -78,6 +88,40 @@ class Notifier:
             return len(self._waiters.get(encounter_id, ()))
 
 
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+
+def end_streams_on_stop(notifier: Notifier) -> Callable[[], None]:
+    """Chain :meth:`Notifier.stop` before the server's own handlers of SIGINT and SIGTERM.
+
+    Uvicorn's graceful shutdown waits for every open response to finish, and a live stream
+    never finishes by itself: without this, Ctrl+C with pages open waits for the shutdown
+    timeout and then cancels the streams with a traceback (W-27). Called in the server's main
+    thread after it installed its handlers (the application's start-up); elsewhere (a test
+    client's thread) it does nothing. Returns the function that puts the handlers back.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        return lambda: None
+    before = {sig: signal.getsignal(sig) for sig in STOP_SIGNALS}
+
+    def handle(sig: int, frame: FrameType | None) -> None:
+        notifier.stop()
+        previous = before[signal.Signals(sig)]
+        if callable(previous):
+            previous(sig, frame)
+        elif previous == signal.SIG_DFL and sig == signal.SIGINT:
+            raise KeyboardInterrupt
+
+    for sig in STOP_SIGNALS:
+        signal.signal(sig, handle)
+
+    def restore() -> None:
+        for sig, previous in before.items():
+            signal.signal(sig, previous)
+
+    return restore
+
+
 def sse(record: dict[str, Any]) -> str:
     """One Server-Sent Event carrying a record (its id is the record's revision)."""
     data = json.dumps(record, separators=(",", ":"))
@@ -101,7 +145,7 @@ async def record_stream(
     after: int,
     poll: float | Callable[[], float] = 1.0,
     keepalive: float = 15.0,
-    alive: Callable[[], bool] | None = None,
+    alive: Callable[[], bool | None] | None = None,
     extra: Callable[[], list[str]] | None = None,
 ) -> AsyncGenerator[str, None]:
     """Server-Sent Events: every record after revision ``after`` that ``read_after`` shows.
@@ -121,7 +165,8 @@ async def record_stream(
         keepalive: Seconds of silence before a comment line keeps proxies from closing it.
         alive: Blocking check, made on every wake after the first read, that the stream's
             token or session still belongs to its holder; when it does not, the stream sends
-            ``event: revoked`` and ends (W-12).
+            ``event: revoked`` and ends (W-12); None: it does, but the Host changed the seat,
+            and the stream ends without ``revoked``, so that the page reconnects (W-28).
         extra: Blocking read, made after the records on every wake, of other events to send
             (the chat's, :func:`tableside.web.chat.chat_feed`).
     """
@@ -130,9 +175,12 @@ async def record_stream(
         yield "retry: 2000\n\n"
         quiet = 0.0
         first = True
-        while True:
+        while not notifier.stopping:
             wake.clear()
-            if not first and alive is not None and not await asyncio.to_thread(alive):
+            holds = True if first or alive is None else await asyncio.to_thread(alive)
+            if holds is None:
+                return  # the Host changed the seat: the page reconnects as it is now (W-28)
+            if not holds:
                 yield REVOKED
                 return
             first = False
@@ -152,6 +200,8 @@ async def record_stream(
                 await asyncio.wait_for(wake.wait(), wait)
             except TimeoutError:
                 quiet += wait
+            if notifier.stopping:
+                return  # the server stops: end the response so that it can (W-27)
             if quiet >= keepalive:
                 quiet = 0.0
                 yield ": keep-alive\n\n"

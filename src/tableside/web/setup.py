@@ -47,7 +47,9 @@ from tableside.strife.catalog import builtin_catalog as strife_catalog
 from tableside.web import pages
 from tableside.web.auth import Credential, Principal, credential, require_host
 from tableside.web.guards import LimitError
+from tableside.web.qr import qr_svg
 from tableside.web.sessions import csrf_of, enter, set_session
+from tableside.web.strife_sheet import sheet_choices, sheet_from_form, sides_of
 from tableside.web.table import Presented, WebTable
 
 MAJESTY = "majesty-war"
@@ -314,19 +316,27 @@ def imported(form: Form) -> dict[str, Any]:
     return data
 
 
+def side_choice(form: Form) -> str | None:
+    """The side chosen: a side present, or (the empty choice) the new side typed (W-26)."""
+    side = text(form, "side")
+    return side or text(form, "side_new") or None
+
+
 def spec_from_form(game: str, form: Form) -> NewCharacter:
-    """The character to add, from the form (``mode`` ``form`` or ``import``)."""
+    """The character to add, from the form (``mode`` ``form``, ``sheet`` or ``import``)."""
     mode = text(form, "mode", "form")
-    if mode not in ("form", "import"):
+    if mode not in ("form", "import", "sheet") or (mode == "sheet" and game == MAJESTY):
         raise DataError(f"The form's mode must be form or import, got {mode!r}.")
     common: dict[str, Any] = {"id": text(form, "id") or None, "position": position(form),
                               "secret": secret_field(form)}  # fmt: skip
     if game == MAJESTY:
         doc = imported(form) if mode == "import" else character_document(form)
         return build_spec(character=doc, **common)
-    side = text(form, "side") or None
+    side = side_choice(form)
     if mode == "import":
         return build_spec(sheet=imported(form), side=side, **common)
+    if mode == "sheet":
+        return build_spec(sheet=sheet_from_form(form), side=side, **common)
     return build_spec(model=text(form, "model") or None, side=side, **common)
 
 
@@ -347,6 +357,7 @@ def build_spec(**values: Any) -> NewCharacter:
 def register_templates() -> None:
     """Give the set-up templates their CSRF field (W-11); they live beside the fight page's."""
     pages.ENV.globals["csrf_input"] = csrf_input
+    pages.ENV.globals["game_names"] = GAMES
 
 
 def csrf_input(csrf: str) -> Markup:
@@ -366,6 +377,13 @@ class Rendered:
     values: dict[str, str] = field(default_factory=dict)
     error: str | None = None
     code: int = 400  # 413 or 429 for a limit (W-13)
+    lists: dict[str, list[str]] = field(default_factory=dict)  # ticked boxes, as posted
+    form: str = ""  # the id of the form the error is about (shown beside it)
+
+
+def again_from(form: Form, error: TablesideError, which: str = "") -> Rendered:
+    """The form posted, to show again with the error (400, or 413/429 for a limit)."""
+    return Rendered(flat(form), str(error), refusal_code(error), dict(form), which)
 
 
 def flat(form: Form) -> dict[str, str]:
@@ -521,7 +539,8 @@ def add_setup_pages(app: FastAPI, table: WebTable) -> None:
             spec = spec_from_form(table.store.encounter(encounter_id).game, form)
             add_character(table, who, encounter_id, spec)
         except TablesideError as error:
-            again = Rendered(flat(form), str(error), refusal_code(error))
+            which = {"sheet": "sheet-form", "import": "import-form"}.get(text(form, "mode"), "")
+            again = again_from(form, error, which or "character-form")
             return render_encounter(table, who, encounter_id, csrf_of(request), again)
         return see_other(f"/tables/{table_id}/encounters/{encounter_id}/setup")
 
@@ -581,9 +600,11 @@ def see_other(path: str) -> RedirectResponse:
 def created_page(
     title: str, link: str, warning: str, back: str | None = None, back_text: str = "Open it"
 ) -> HTMLResponse:
-    """The page that shows a new secret link once."""
-    return pages.html("setup_created.html", title=title, link=link, warning=warning,
-                      back=back or link, back_text=back_text)  # fmt: skip
+    """The page that shows a new secret link once, with a Copy button and its QR code (W-28)."""
+    return pages.html("setup_created.html", nonce=secrets.token_urlsafe(16), title=title,
+                      link=link, warning=warning, back=back or link, back_text=back_text,
+                      qr=qr_svg(link, f"QR code of the link: {title}"),
+                      script=SETUP_SCRIPT)  # fmt: skip
 
 
 def seat_characters(form: Form) -> tuple[str, ...]:
@@ -621,8 +642,12 @@ def render_table(table: WebTable, who: Principal, csrf: str, again: Rendered) ->
     ids = [c for e in view["encounters"] for c in combatant_ids(table.state(e["id"], who))]
     values = {"game": MAJESTY, "name": "", "seed": "", "player": "", "others": "",
               **again.values}  # fmt: skip
-    page = pages.html("setup_table.html", view=view, csrf=csrf, games=GAMES, values=values,
-                      combatants=list(dict.fromkeys(ids)), error=again.error)  # fmt: skip
+    online = {s.id: table.connected(who.table_id, s) for s in tables.seats(table.store, view["id"])}
+    page = pages.html("setup_table.html", nonce=secrets.token_urlsafe(16), view=view, csrf=csrf,
+                      games=GAMES, values=values, combatants=list(dict.fromkeys(ids)),
+                      error=again.error, error_form=again.form, online=online,
+                      host_online=table.connected(who.table_id, None),
+                      script=SETUP_SCRIPT)  # fmt: skip
     return status(page, again.code) if again.error else page
 
 
@@ -632,11 +657,18 @@ def render_encounter(
     """The encounter's set-up page (400 with the error when a form is shown again)."""
     info = table.store.encounter(encounter_id)
     view = table.table_view(who)
+    state = table.state(encounter_id, who)
     page = pages.html(
         "setup_encounter.html",
         nonce=secrets.token_urlsafe(16),
         view=view,
         info=info,
+        started=started(state),
+        sides=sides_of(state),
+        sheet=sheet_choices() if info.game == STRIFE else None,
+        lists=again.lists,
+        error_form=again.form,
+        script=SETUP_SCRIPT,
         csrf=csrf,
         base=f"/tables/{view['id']}/encounters/{encounter_id}",
         games=GAMES,
@@ -650,6 +682,14 @@ def render_encounter(
         models=[c.name for c in strife_catalog().combatants.values()],
     )
     return status(page, again.code) if again.error else page
+
+
+def started(state: dict[str, Any]) -> bool:
+    """Whether the fight (Realm of Strife) has started: its models can no longer be removed."""
+    return int(state.get("round", -1)) >= 0 if "models" in state else False
+
+
+SETUP_SCRIPT = pages.STATIC.joinpath("setup.js").read_text("utf-8")
 
 
 def choice_name(row: dict[str, Any]) -> str:

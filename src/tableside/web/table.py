@@ -52,7 +52,7 @@ from tableside.web.decisions import (
     refusal,
     waiting_for,
 )
-from tableside.web.guards import Limits, RateWindow, StreamSlots, TooLargeError
+from tableside.web.guards import Limits, RateWindow, StreamSlots, TooLargeError, holder_key
 from tableside.web.hub import Notifier
 from tableside.web.redact import (
     IsSecret,
@@ -385,13 +385,21 @@ class WebTable:
             )
         return Principal(found.table_id, found.seat)
 
-    def holds(self, token: Presented, who: Principal) -> bool:
-        """Whether ``token`` still belongs to ``who`` (W-12: a live stream asks on every wake)."""
+    def holds(self, token: Presented, who: Principal) -> bool | None:
+        """Whether ``token`` still belongs to ``who`` (W-12: a live stream asks on every wake).
+
+        None: it does, but the Host changed the seat (W-28): its name or characters.
+        """
         given = presented(token)
         if given is None:
             return False
         found = tables.holder(self.store, given.hash, given.session)
-        return found is not None and Principal(found.table_id, found.seat) == who
+        if found is None or found.table_id != who.table_id:
+            return False
+        if Principal(found.table_id, found.seat) == who:
+            return True
+        changed = found.seat is not None and who.seat is not None and found.seat.id == who.seat.id
+        return None if changed else False
 
     def at_table(self, token: Presented, table_id: int) -> Principal:
         """The holder of ``token``, who must sit at table ``table_id``."""
@@ -495,6 +503,23 @@ class WebTable:
         seat = tables.remove_seat(self.store, table_id, seat_id)
         self.wake_table(table_id)
         return seat
+
+    def edit_player(
+        self, who: Principal, table_id: int, seat_id: int, name: str, characters: tuple[str, ...]
+    ) -> tables.Seat:
+        """The Host renames a seat or changes its characters (W-28); its link stays.
+
+        The seat's open streams end (without ``revoked``) and their pages reconnect, so that
+        what each reads is decided by the seat as it is now.
+        """
+        require_host(who, "change players' seats")
+        seat = tables.edit_seat(self.store, table_id, seat_id, name, characters)
+        self.wake_table(table_id)
+        return seat
+
+    def connected(self, table_id: int, seat: tables.Seat | None) -> int:
+        """How many live streams (open pages) a seat (None: the Host) has in this process."""
+        return self.streams.open(holder_key(Principal(table_id, seat)))
 
     def rotate_player(self, who: Principal, table_id: int, seat_id: int) -> tuple[tables.Seat, str]:
         """The Host gives a seat a new join token (W-12); the old one is refused at once."""
