@@ -18,11 +18,10 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from tableside.cli.encounter_cmds import Db, EncounterId, EncounterKind, Json, opened
-from tableside.encounter.decisions import Asker, PendingCommand, Request
-from tableside.encounter.engine import describe
 from tableside.errors import DataError
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # imported by the command that runs (start-up time)
+    from tableside.encounter.decisions import Asker, PendingCommand, Request
     from tableside.encounter.engine import Encounter
     from tableside.store import Store
     from tableside.store.tables import Seat
@@ -57,6 +56,8 @@ def asker_for(store: Store, encounter_id: int) -> Asker | None:
 def whose(request: Request, seats: tuple[Seat, ...] | None) -> str:
     """Who a request waits for, in words (with the players' names at a web table)."""
     if seats is None:
+        from tableside.encounter.engine import describe
+
         return describe(request)
     from tableside.web.decisions import waiting_for
 

@@ -15,17 +15,15 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.console import Console, RenderableType
 
 from tableside.cli.output import print_json
-from tableside.cli.parsing import parse_dice
-from tableside.cli.sources import read_json
-from tableside.cli.war_render import event_text, log_lines, record_head
-from tableside.encounter.log import LogRecord
 from tableside.errors import DataError
 
-if TYPE_CHECKING:  # the store (SQLAlchemy) is imported when a command opens it
+if TYPE_CHECKING:  # imported when a command uses them: ``--help`` loads none (start-up time)
+    from rich.console import Console, RenderableType
+
     from tableside.encounter.engine import Encounter
+    from tableside.encounter.log import LogRecord
     from tableside.store import Store
     from tableside.store.tables import Seat
 
@@ -72,6 +70,8 @@ def opened(db: str | None) -> Iterator[Store]:
 
 def wide_console() -> Console:
     """A console wide enough for state tables when output is not a terminal."""
+    from rich.console import Console
+
     console = Console(highlight=False)
     return console if console.is_terminal else Console(highlight=False, width=160)
 
@@ -85,6 +85,7 @@ def report(
 ) -> None:
     """Print what a command did and the encounter after it (and what it waits for, D-1)."""
     from tableside.cli.decide_cmds import pending_json, pending_lines
+    from tableside.cli.war_render import event_text, record_head
 
     state = kind.to_json(encounter.state, encounter.revision)
     pending = pending_json(encounter.pending, seats)
@@ -106,6 +107,7 @@ def run(kind: EncounterKind, db: str | None, encounter_id: int, command_kind: st
         **args: Any) -> None:  # fmt: skip
     """Run one command through the store and report it."""
     from tableside.cli.decide_cmds import asker_for, seats_of
+    from tableside.cli.parsing import parse_dice
 
     with opened(db) as store:
         command = _service().command(
@@ -188,6 +190,8 @@ def add_common(app: typer.Typer, kind: EncounterKind) -> None:
     @app.command()
     def log(encounter_id: EncounterId, db: Db = None, json_out: Json = False) -> None:
         """The whole log: commands, undos, redos, and every event with its ruling."""
+        from tableside.cli.war_render import log_lines
+
         with opened(db) as store:
             encounter = _service().open_encounter(store, encounter_id, kind.game)
         if json_out:
@@ -218,6 +222,8 @@ def add_common(app: typer.Typer, kind: EncounterKind) -> None:
         json_out: Json = False,
     ) -> None:
         """Import an export: validated and replayed first; a bad file writes nothing."""
+        from tableside.cli.sources import read_json
+
         document: Any = read_json(file, noun)
         with opened(db) as store:
             encounter_id = checked_import(store, document, kind.game)
