@@ -25,6 +25,7 @@ if TYPE_CHECKING:  # imported when a command uses them: ``--help`` loads none (s
     from tableside.encounter.engine import Encounter
     from tableside.encounter.log import LogRecord
     from tableside.store import Store
+    from tableside.store.lite import LiteLog
     from tableside.store.tables import Seat
 
 Db = Annotated[
@@ -68,6 +69,25 @@ def opened(db: str | None) -> Iterator[Store]:
         store.close()
 
 
+@contextmanager
+def opened_log(db: str | None, encounter_id: int) -> Iterator[Store | LiteLog]:
+    """The store named by --db, for a command that reads one encounter and appends to it.
+
+    An existing SQLite store at the newest schema, for an encounter of no web table, is read
+    and appended to without SQLAlchemy (``tableside.store.lite``, start-up time); anything
+    else opens the Store.
+    """
+    from tableside.store.lite import LiteLog, sqlite_path
+
+    log = LiteLog.open(sqlite_path(db), encounter_id)
+    if log is None:
+        with opened(db) as store:
+            yield store
+        return
+    with log:
+        yield log
+
+
 def wide_console() -> Console:
     """A console wide enough for state tables when output is not a terminal."""
     from rich.console import Console
@@ -109,7 +129,7 @@ def run(kind: EncounterKind, db: str | None, encounter_id: int, command_kind: st
     from tableside.cli.decide_cmds import asker_for, seats_of
     from tableside.cli.parsing import parse_dice
 
-    with opened(db) as store:
+    with opened_log(db, encounter_id) as store:
         command = _service().command(
             command_kind, None if dice is None else parse_dice(dice), **args
         )
@@ -159,7 +179,7 @@ def add_common(app: typer.Typer, kind: EncounterKind) -> None:
         """The order of play, every participant's state, and the decisions it waits for."""
         from tableside.cli.decide_cmds import pending_json, pending_lines, seats_of
 
-        with opened(db) as store:
+        with opened_log(db, encounter_id) as store:
             encounter = _service().open_encounter(store, encounter_id, kind.game)
             seats = seats_of(store, encounter_id) if encounter.pending is not None else None
         pending = pending_json(encounter.pending, seats)
@@ -175,7 +195,7 @@ def add_common(app: typer.Typer, kind: EncounterKind) -> None:
     def undo(encounter_id: EncounterId, db: Db = None, revision: Revision = None,
              json_out: Json = False) -> None:  # fmt: skip
         """Undo the last command in effect."""
-        with opened(db) as store:
+        with opened_log(db, encounter_id) as store:
             encounter, record = _service().undo(store, encounter_id, revision, kind.game)
         report(kind, encounter, record, json_out)  # undo withdraws a waiting command (D-3)
 
@@ -183,7 +203,7 @@ def add_common(app: typer.Typer, kind: EncounterKind) -> None:
     def redo(encounter_id: EncounterId, db: Db = None, revision: Revision = None,
              json_out: Json = False) -> None:  # fmt: skip
         """Redo the last undone command, exactly as it was."""
-        with opened(db) as store:
+        with opened_log(db, encounter_id) as store:
             encounter, record = _service().redo(store, encounter_id, revision, kind.game)
         report(kind, encounter, record, json_out)
 
@@ -192,7 +212,7 @@ def add_common(app: typer.Typer, kind: EncounterKind) -> None:
         """The whole log: commands, undos, redos, and every event with its ruling."""
         from tableside.cli.war_render import log_lines
 
-        with opened(db) as store:
+        with opened_log(db, encounter_id) as store:
             encounter = _service().open_encounter(store, encounter_id, kind.game)
         if json_out:
             print_json({"records": [r.to_json() for r in encounter.records]})

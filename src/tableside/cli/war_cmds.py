@@ -155,7 +155,7 @@ def run_strike(db: str | None, encounter_id: int, revision: int | None, as_json:
     from tableside.cli.decide_cmds import asker_for, seats_of
     from tableside.cli.parsing import parse_dice
 
-    with encounter_cmds.opened(db) as store:
+    with encounter_cmds.opened_log(db, encounter_id) as store:
         command = service.command("strike", None if dice is None else parse_dice(dice), **args)
         encounter = service.open_encounter(store, encounter_id, WAR.game)
         before = encounter.state

@@ -43,7 +43,7 @@ INTERPOSERS_MAX = 64  # offers to interpose on one Strike (M-16): one per combat
 class Args(BaseModel):
     """Base of command arguments: strict about unknown keys, immutable."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
 
 class AddArgs(Args):
