@@ -11,9 +11,10 @@ A command that writes (``war next``, ``war strike``) runs each time on a fresh c
 stored War, so every run does the same work. One untimed run first lets Python write its bytecode
 caches (``PYTHONDONTWRITEBYTECODE`` is unset for the children, as for an installed package).
 
-    .venv/bin/python bench/cli_startup.py [--runs 7] [--src path/to/other/src]
+    .venv/bin/python bench/cli_startup.py [--runs 7] [--src path/to/src ...]
 
-``--src`` measures another checkout's sources (e.g. the main branch's, for a before/after).
+``--src`` (repeatable) names the sources to measure, this checkout's by default; with two (e.g.
+the main branch's and this one's, for a before/after) their rows take turns in the same runs.
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ class Row:
 
     label: str
     argv: list[str]
+    env: dict[str, str]
     fresh_db: bool = False  # run on a fresh copy of the stored War (a command that writes)
     walls: list[float] = field(default_factory=list)
     cpus: list[float] = field(default_factory=list)
@@ -53,7 +55,7 @@ def children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def run_once(row: Row, env: dict[str, str], db: Path, scratch: Path) -> None:
+def run_once(row: Row, db: Path, scratch: Path) -> None:
     """Run ``row`` once (on a fresh copy of ``db`` when it writes) and keep its figures."""
     argv = row.argv
     if row.fresh_db:
@@ -62,7 +64,7 @@ def run_once(row: Row, env: dict[str, str], db: Path, scratch: Path) -> None:
         argv = [str(scratch) if arg == str(db) else arg for arg in argv]
     cpu = children_cpu()
     start = time.perf_counter()
-    subprocess.run(argv, env=env, check=True, capture_output=True)
+    subprocess.run(argv, env=row.env, check=True, capture_output=True)
     row.walls.append(time.perf_counter() - start)
     row.cpus.append(children_cpu() - cpu)
 
@@ -72,20 +74,32 @@ def tableside(*args: str) -> list[str]:
     return [sys.executable, "-c", CLI, *args]
 
 
-def rows_for(db: str) -> list[Row]:
-    """The baselines and the commands measured."""
+def baselines(env: dict[str, str]) -> list[Row]:
+    """The interpreter alone, and the interpreter importing SQLAlchemy."""
     return [
-        Row("python -c pass", [sys.executable, "-c", "pass"]),
-        Row("python -c 'import sqlalchemy'", [sys.executable, "-c", "import sqlalchemy"]),
-        Row("tableside --help", tableside("--help")),
-        Row("tableside war --help", tableside("war", "--help")),
-        Row("tableside war strike --help", tableside("war", "strike", "--help")),
-        Row("tableside war show 1", tableside("war", "show", "1", "--db", db)),
-        Row("tableside war log 1", tableside("war", "log", "1", "--db", db)),
-        Row("tableside war next 1", tableside("war", "next", "1", "--db", db), fresh_db=True),
+        Row("python -c pass", [sys.executable, "-c", "pass"], env),
+        Row("python -c 'import sqlalchemy'", [sys.executable, "-c", "import sqlalchemy"], env),
+    ]
+
+
+def commands(db: str, env: dict[str, str], tag: str) -> list[Row]:
+    """The commands measured, with the sources ``env`` names (``tag`` ends their labels)."""
+    return [
+        Row(f"tableside --help{tag}", tableside("--help"), env),
+        Row(f"tableside war --help{tag}", tableside("war", "--help"), env),
+        Row(f"tableside war strike --help{tag}", tableside("war", "strike", "--help"), env),
+        Row(f"tableside war show 1{tag}", tableside("war", "show", "1", "--db", db), env),
+        Row(f"tableside war log 1{tag}", tableside("war", "log", "1", "--db", db), env),
         Row(
-            "tableside war strike 1 Herald Warrior",
+            f"tableside war next 1{tag}",
+            tableside("war", "next", "1", "--db", db),
+            env,
+            fresh_db=True,
+        ),
+        Row(
+            f"tableside war strike 1 Herald Warrior{tag}",
             tableside("war", "strike", "1", "Herald", "Warrior", "--db", db),
+            env,
             fresh_db=True,
         ),
     ]
@@ -106,26 +120,34 @@ def main() -> None:
     """Measure and print one line per command."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=7)
-    parser.add_argument("--src", type=Path, default=ROOT / "src", help="the sources to measure")
+    parser.add_argument("--src", type=Path, action="append", help="the sources to measure")
     options = parser.parse_args()
-    env = {**os.environ, "PYTHONPATH": str(options.src.resolve())}
-    env.pop("TABLESIDE_DATABASE_URL", None)
-    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    sources: list[Path] = options.src or [ROOT / "src"]
+    envs = []
+    for src in sources:
+        env = {**os.environ, "PYTHONPATH": str(src.resolve())}
+        env.pop("TABLESIDE_DATABASE_URL", None)
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        envs.append(env)
     with tempfile.TemporaryDirectory() as folder:
         db = Path(folder) / "bench.db"
         scratch = Path(folder) / "scratch.db"
-        stored_war(env, str(db))
-        rows = rows_for(str(db))
+        stored_war(envs[0], str(db))
+        rows = baselines(envs[0])
+        for n, env in enumerate(envs):
+            rows += commands(str(db), env, f"  [{n + 1}]" if len(envs) > 1 else "")
         for row in rows:  # untimed: bytecode caches written, files in the page cache
-            run_once(row, env, db, scratch)
+            run_once(row, db, scratch)
             row.walls.clear()
             row.cpus.clear()
         load = os.getloadavg()[0]
         for _ in range(options.runs):
             for row in rows:
-                run_once(row, env, db, scratch)
+                run_once(row, db, scratch)
     base = statistics.median(rows[0].cpus)
-    print(f"{options.src}: median of {options.runs} runs, {os.cpu_count()} cores, "
+    for n, src in enumerate(sources):
+        print(f"[{n + 1}] {src}" if len(sources) > 1 else str(src))
+    print(f"median of {options.runs} runs, {os.cpu_count()} cores, "
           f"load {load:.2f} → {os.getloadavg()[0]:.2f}")  # fmt: skip
     print(f"{'wall s':>7} {'CPU s':>7} {'CPU/pass':>9}  command")
     for row in rows:
