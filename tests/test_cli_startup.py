@@ -109,6 +109,12 @@ def test_a_listing_loads_neither_rich_nor_the_game(args: tuple[str, ...], code: 
     assert heavy(modules, LISTING_HEAVY) == []
 
 
+@pytest.mark.parametrize("args", [("--help",), ("war", "--help")])
+def test_a_groups_help_loads_no_pydantic(args: tuple[str, ...]) -> None:
+    """Typer coerces an unset --help (None) through pydantic; the command line sets it False."""
+    assert heavy(loaded(*args, cwd=ROOT), ("pydantic", "pydantic_core")) == []
+
+
 def test_a_commands_help_loads_no_store_nor_game() -> None:
     modules = loaded("war", "strike", "--help", cwd=ROOT)
     assert heavy(modules, (*HEAVY, "tableside.encounter.war", "tableside.store", "rich")) == []

@@ -83,6 +83,9 @@ def build_app(load: str | None = "*", command: str | None = None) -> typer.Typer
         pretty_exceptions_enable=False,
         add_completion=False,
         rich_markup_mode=None,
+        # An unset --help reads False, not None, which Typer would coerce through pydantic:
+        # ``tableside war --help`` then loads no pydantic (start-up time).
+        context_settings={"default_map": {"help": False}},
     )
     runs = load == "*"  # a command will run (its options get their bounds); not a listing
     for name, (module, summary) in GROUPS.items():
