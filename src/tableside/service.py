@@ -7,13 +7,32 @@ table call it. Each call is one transaction in the store; a refused command writ
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from tableside.encounter.decisions import Asker
 from tableside.encounter.engine import Encounter, Game
 from tableside.encounter.log import Command, LogRecord
 from tableside.errors import TablesideError
-from tableside.store import Store
+
+if TYPE_CHECKING:  # the Store (SQLAlchemy) is imported by whoever opens one
+    from tableside.store import Store
+    from tableside.store.records import EncounterInfo
+
+
+class EncounterLog(Protocol):
+    """What running a command needs of a store: read a log, append a record.
+
+    :class:`~tableside.store.Store` and the command line's quick log
+    (:class:`~tableside.store.lite.LiteLog`) both offer it.
+    """
+
+    def load(self, encounter_id: int) -> tuple[EncounterInfo, list[LogRecord]]:
+        """An encounter and its whole log."""
+        ...
+
+    def append(self, encounter_id: int, record: LogRecord) -> None:
+        """Append one record (refused if another came first)."""
+        ...
 
 
 def _majesty_war() -> Game[Any]:
@@ -51,7 +70,9 @@ class WrongGameError(TablesideError):
     """An encounter of another game than the command expects."""
 
 
-def open_encounter(store: Store, encounter_id: int, game: str | None = None) -> Encounter[Any]:
+def open_encounter(
+    store: EncounterLog, encounter_id: int, game: str | None = None
+) -> Encounter[Any]:
     """Rebuild the live encounter from its stored log (refusing another game's encounter)."""
     info, records = store.load(encounter_id)
     if game is not None and info.game != game:
@@ -68,7 +89,7 @@ def new_encounter(store: Store, name: str, seed: int, game: str = "majesty-war")
 
 
 def run_command(
-    store: Store,
+    store: EncounterLog,
     encounter_id: int,
     command: Command,
     expected_revision: int | None = None,
@@ -86,7 +107,10 @@ def run_command(
 
 
 def undo(
-    store: Store, encounter_id: int, expected_revision: int | None = None, game: str | None = None
+    store: EncounterLog,
+    encounter_id: int,
+    expected_revision: int | None = None,
+    game: str | None = None,
 ) -> tuple[Encounter[Any], LogRecord]:
     """Undo the last command in effect and store the undo."""
     encounter = open_encounter(store, encounter_id, game)
@@ -96,7 +120,10 @@ def undo(
 
 
 def redo(
-    store: Store, encounter_id: int, expected_revision: int | None = None, game: str | None = None
+    store: EncounterLog,
+    encounter_id: int,
+    expected_revision: int | None = None,
+    game: str | None = None,
 ) -> tuple[Encounter[Any], LogRecord]:
     """Redo the last undone command and store the redo."""
     encounter = open_encounter(store, encounter_id, game)

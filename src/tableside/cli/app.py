@@ -7,11 +7,15 @@ name and help alone. ``bench/cli_startup.py`` measures it.
 
 from __future__ import annotations
 
+import copy
+import inspect
 import sys
 from importlib import import_module
 from typing import Any
 
 import typer
+from typer.main import get_command_name
+from typer.models import CommandInfo
 
 from tableside.errors import TablesideError
 
@@ -62,12 +66,16 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
 USAGE_ERROR = 2
 
 
-def build_app(load: str | None = "*") -> typer.Typer:
+def build_app(load: str | None = "*", command: str | None = None) -> typer.Typer:
     """The ``tableside`` app with the group or command ``load`` imported in full.
 
     Args:
         load: the name to import (``"*"``: all of them; None or an unknown name: none, every
             group listed by its help only, which is all ``tableside --help`` needs).
+        command: the word after a group's name on the command line: when it names one of the
+            group's commands, only that command is built (Typer reads every built command's
+            signature, which costs more than running one); otherwise (``--help``, no command,
+            an unknown one) every command is listed by its name and help only.
     """
     app = typer.Typer(
         help=HELP,
@@ -75,10 +83,18 @@ def build_app(load: str | None = "*") -> typer.Typer:
         pretty_exceptions_enable=False,
         add_completion=False,
         rich_markup_mode=None,
+        # An unset --help reads False, not None, which Typer would coerce through pydantic:
+        # ``tableside war --help`` then loads no pydantic (start-up time).
+        context_settings={"default_map": {"help": False}},
     )
+    runs = load == "*"  # a command will run (its options get their bounds); not a listing
     for name, (module, summary) in GROUPS.items():
         if load in ("*", name):
-            app.add_typer(import_module(module).app, name=name)
+            group = import_module(module).app
+            if load != "*":
+                group = only(group, command)
+                runs = any(info.callback is not _listed_only for info in group.registered_commands)
+            app.add_typer(group, name=name)
         else:
             app.add_typer(typer.Typer(help=summary, rich_markup_mode=None), name=name)
     for name, (module, function, summary) in COMMANDS.items():
@@ -86,7 +102,7 @@ def build_app(load: str | None = "*") -> typer.Typer:
             app.command(name)(getattr(import_module(module), function))
         else:
             app.command(name, help=summary)(_listed_only)
-    if load in ("*", *GROUPS, *COMMANDS):
+    if runs or load in COMMANDS:
         from tableside.cli.bounds import bound_options  # pydantic: only when a command is loaded
 
         bound_options(app)  # W-7: every numeric option of the loaded commands within its bound
@@ -95,6 +111,34 @@ def build_app(load: str | None = "*") -> typer.Typer:
 
 def _listed_only() -> None:
     """Stands in for a command that was not loaded (never run: its name loads it)."""
+
+
+def only(group: typer.Typer, command: str | None) -> typer.Typer:
+    """``group`` with ``command`` alone, or with every command listed by name and help only.
+
+    The listing (``tableside war --help``, an unknown command's refusal) is the same as the full
+    group's: each command keeps its name, help and flags, without its options.
+    """
+    chosen = [info for info in group.registered_commands if _name(info) == command]
+    trimmed = copy.copy(group)
+    trimmed.registered_commands = chosen or [_listed(info) for info in group.registered_commands]
+    return trimmed
+
+
+def _name(info: CommandInfo) -> str:
+    """A registered command's name on the command line."""
+    assert info.callback is not None, "every command has a function"
+    return info.name or get_command_name(info.callback.__name__)
+
+
+def _listed(info: CommandInfo) -> CommandInfo:
+    """The command as a group's listing shows it: its name and help, no options."""
+    assert info.callback is not None, "every command has a function"
+    listed = copy.copy(info)
+    listed.name = _name(info)
+    listed.help = info.help if info.help is not None else inspect.getdoc(info.callback)
+    listed.callback = _listed_only
+    return listed
 
 
 def __getattr__(name: str) -> Any:
@@ -111,8 +155,9 @@ def main() -> None:
     with its usage line and also exit with code 2.
     """
     chosen = sys.argv[1] if len(sys.argv) > 1 else None
+    command = sys.argv[2] if len(sys.argv) > 2 else None
     try:
-        build_app(chosen)()
+        build_app(chosen, command)()
     except TablesideError as error:
         print(f"error: {error}", file=sys.stderr)
         sys.exit(USAGE_ERROR)

@@ -18,20 +18,24 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from tableside.cli.encounter_cmds import Db, EncounterId, EncounterKind, Json, opened
-from tableside.encounter.decisions import Asker, PendingCommand, Request
-from tableside.encounter.engine import describe
 from tableside.errors import DataError
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # imported by the command that runs (start-up time)
+    from tableside.encounter.decisions import Asker, PendingCommand, Request
     from tableside.encounter.engine import Encounter
     from tableside.store import Store
+    from tableside.store.lite import LiteLog
     from tableside.store.tables import Seat
 
 CLI_BY = "cli"
 
 
-def table_seats(store: Store, encounter_id: int) -> tuple[int, tuple[Seat, ...]] | None:
+def table_seats(store: Store | LiteLog, encounter_id: int) -> tuple[int, tuple[Seat, ...]] | None:
     """The web table an encounter is played at and its seats (None: no table)."""
+    from tableside.store.lite import LiteLog
+
+    if isinstance(store, LiteLog):
+        return None  # the quick log opens only an encounter of no web table
     from tableside.store import tables
 
     table_id = tables.table_of(store, encounter_id)
@@ -40,10 +44,12 @@ def table_seats(store: Store, encounter_id: int) -> tuple[int, tuple[Seat, ...]]
     return table_id, tuple(tables.seats(store, table_id))
 
 
-def asker_for(store: Store, encounter_id: int) -> Asker | None:
+def asker_for(store: Store | LiteLog, encounter_id: int) -> Asker | None:
     """The Host's policy at the encounter's web table (None for an encounter of no table)."""
+    from tableside.store.lite import LiteLog
+
     found = table_seats(store, encounter_id)
-    if found is None:
+    if found is None or isinstance(store, LiteLog):
         return None
     from tableside.store import tables
     from tableside.web.auth import Principal
@@ -57,6 +63,8 @@ def asker_for(store: Store, encounter_id: int) -> Asker | None:
 def whose(request: Request, seats: tuple[Seat, ...] | None) -> str:
     """Who a request waits for, in words (with the players' names at a web table)."""
     if seats is None:
+        from tableside.encounter.engine import describe
+
         return describe(request)
     from tableside.web.decisions import waiting_for
 
@@ -95,7 +103,7 @@ def pending_lines(pending: list[dict[str, Any]]) -> list[str]:
     return lines
 
 
-def seats_of(store: Store, encounter_id: int) -> tuple[Seat, ...] | None:
+def seats_of(store: Store | LiteLog, encounter_id: int) -> tuple[Seat, ...] | None:
     """The seats of the encounter's table (None: no table)."""
     found = table_seats(store, encounter_id)
     return None if found is None else found[1]

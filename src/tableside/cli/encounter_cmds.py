@@ -15,18 +15,17 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.console import Console, RenderableType
 
 from tableside.cli.output import print_json
-from tableside.cli.parsing import parse_dice
-from tableside.cli.sources import read_json
-from tableside.cli.war_render import event_text, log_lines, record_head
-from tableside.encounter.log import LogRecord
 from tableside.errors import DataError
 
-if TYPE_CHECKING:  # the store (SQLAlchemy) is imported when a command opens it
+if TYPE_CHECKING:  # imported when a command uses them: ``--help`` loads none (start-up time)
+    from rich.console import Console, RenderableType
+
     from tableside.encounter.engine import Encounter
+    from tableside.encounter.log import LogRecord
     from tableside.store import Store
+    from tableside.store.lite import LiteLog
     from tableside.store.tables import Seat
 
 Db = Annotated[
@@ -70,8 +69,29 @@ def opened(db: str | None) -> Iterator[Store]:
         store.close()
 
 
+@contextmanager
+def opened_log(db: str | None, encounter_id: int) -> Iterator[Store | LiteLog]:
+    """The store named by --db, for a command that reads one encounter and appends to it.
+
+    An existing SQLite store at the newest schema, for an encounter of no web table, is read
+    and appended to without SQLAlchemy (``tableside.store.lite``, start-up time); anything
+    else opens the Store.
+    """
+    from tableside.store.lite import LiteLog, sqlite_path
+
+    log = LiteLog.open(sqlite_path(db), encounter_id)
+    if log is None:
+        with opened(db) as store:
+            yield store
+        return
+    with log:
+        yield log
+
+
 def wide_console() -> Console:
     """A console wide enough for state tables when output is not a terminal."""
+    from rich.console import Console
+
     console = Console(highlight=False)
     return console if console.is_terminal else Console(highlight=False, width=160)
 
@@ -85,6 +105,7 @@ def report(
 ) -> None:
     """Print what a command did and the encounter after it (and what it waits for, D-1)."""
     from tableside.cli.decide_cmds import pending_json, pending_lines
+    from tableside.cli.war_render import event_text, record_head
 
     state = kind.to_json(encounter.state, encounter.revision)
     pending = pending_json(encounter.pending, seats)
@@ -106,8 +127,9 @@ def run(kind: EncounterKind, db: str | None, encounter_id: int, command_kind: st
         **args: Any) -> None:  # fmt: skip
     """Run one command through the store and report it."""
     from tableside.cli.decide_cmds import asker_for, seats_of
+    from tableside.cli.parsing import parse_dice
 
-    with opened(db) as store:
+    with opened_log(db, encounter_id) as store:
         command = _service().command(
             command_kind, None if dice is None else parse_dice(dice), **args
         )
@@ -157,7 +179,7 @@ def add_common(app: typer.Typer, kind: EncounterKind) -> None:
         """The order of play, every participant's state, and the decisions it waits for."""
         from tableside.cli.decide_cmds import pending_json, pending_lines, seats_of
 
-        with opened(db) as store:
+        with opened_log(db, encounter_id) as store:
             encounter = _service().open_encounter(store, encounter_id, kind.game)
             seats = seats_of(store, encounter_id) if encounter.pending is not None else None
         pending = pending_json(encounter.pending, seats)
@@ -173,7 +195,7 @@ def add_common(app: typer.Typer, kind: EncounterKind) -> None:
     def undo(encounter_id: EncounterId, db: Db = None, revision: Revision = None,
              json_out: Json = False) -> None:  # fmt: skip
         """Undo the last command in effect."""
-        with opened(db) as store:
+        with opened_log(db, encounter_id) as store:
             encounter, record = _service().undo(store, encounter_id, revision, kind.game)
         report(kind, encounter, record, json_out)  # undo withdraws a waiting command (D-3)
 
@@ -181,14 +203,16 @@ def add_common(app: typer.Typer, kind: EncounterKind) -> None:
     def redo(encounter_id: EncounterId, db: Db = None, revision: Revision = None,
              json_out: Json = False) -> None:  # fmt: skip
         """Redo the last undone command, exactly as it was."""
-        with opened(db) as store:
+        with opened_log(db, encounter_id) as store:
             encounter, record = _service().redo(store, encounter_id, revision, kind.game)
         report(kind, encounter, record, json_out)
 
     @app.command()
     def log(encounter_id: EncounterId, db: Db = None, json_out: Json = False) -> None:
         """The whole log: commands, undos, redos, and every event with its ruling."""
-        with opened(db) as store:
+        from tableside.cli.war_render import log_lines
+
+        with opened_log(db, encounter_id) as store:
             encounter = _service().open_encounter(store, encounter_id, kind.game)
         if json_out:
             print_json({"records": [r.to_json() for r in encounter.records]})
@@ -218,6 +242,8 @@ def add_common(app: typer.Typer, kind: EncounterKind) -> None:
         json_out: Json = False,
     ) -> None:
         """Import an export: validated and replayed first; a bad file writes nothing."""
+        from tableside.cli.sources import read_json
+
         document: Any = read_json(file, noun)
         with opened(db) as store:
             encounter_id = checked_import(store, document, kind.game)

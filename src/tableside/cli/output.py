@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from rich.console import Console, RenderableType
+if TYPE_CHECKING:  # Rich is imported when text is printed (``--json`` never loads it)
+    from rich.console import RenderableType
 
 
 def print_json(data: dict[str, Any]) -> None:
@@ -18,6 +19,8 @@ def emit(data: dict[str, Any], text: RenderableType, as_json: bool, seed: int | 
     if as_json:
         print_json({**data, "seed": seed})
         return
+    from rich.console import Console
+
     console = Console(highlight=False)
     console.print(text)
     if seed is not None:

@@ -3,20 +3,20 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any, get_args
+from typing import TYPE_CHECKING, Annotated, Any, get_args
 
 import typer
 
 from tableside.cli import encounter_cmds
 from tableside.cli.balance import BALANCE_RUNS, Balance, BalanceRuns, print_balance
 from tableside.cli.encounter_cmds import Db, Dice, EncounterId, EncounterKind, Json, Revision
-from tableside.cli.parsing import InputError, parse_path, parse_point, parse_steps
-from tableside.cli.sources import read_json
-from tableside.cli.war_render import war_view
-from tableside.encounter.log import LogRecord
-from tableside.encounter.views import state_json
-from tableside.encounter.war_args import EffectName, HostField
+from tableside.encounter.war_names import EffectName, HostField
 from tableside.majesty.adjust import AdjustMode
+
+if TYPE_CHECKING:  # the rest is imported by the command that runs (start-up time)
+    from rich.console import RenderableType
+
+    from tableside.encounter.log import LogRecord
 
 app = typer.Typer(
     help="A stored War: add combatants, Strike, Move, next Turn, undo/redo, log, export.",
@@ -50,6 +50,9 @@ def add(
     balance_runs: BalanceRuns = BALANCE_RUNS,
 ) -> None:
     """Add a combatant from a character file (also mid-War)."""
+    from tableside.cli.parsing import parse_point
+    from tableside.cli.sources import read_json
+
     doc = read_json(character, "character")
     combatant = id or str(doc.get("name", "")).replace(" ", "_")
     run(db, encounter_id, "add", revision, json_out, id=combatant, character=doc,
@@ -113,6 +116,8 @@ def strike(
     With --two-ap on the one the Striker Grapples, the Grappler's Strike: a Might vs Might Check
     that keeps the Grapple (M-37).
     """
+    from tableside.cli.parsing import parse_path
+
     waypoints = [list(p) for p in parse_path(path)] if path else None
     steps = explicit_steps(adjust, mode)
     run_strike(db, encounter_id, revision, json_out, dice, striker=striker, defender=defender,
@@ -129,6 +134,8 @@ def strike(
 
 def explicit_steps(adjust: str | None, mode: AdjustMode) -> list[dict[str, Any]] | None:
     """--adjust "3+,5-,defender:2-" as the strike command's explicit Adjustments (M-12)."""
+    from tableside.cli.parsing import InputError, parse_steps
+
     if adjust is None:
         return None
     if mode != AdjustMode.EXPLICIT:
@@ -148,7 +155,7 @@ def run_strike(db: str | None, encounter_id: int, revision: int | None, as_json:
     from tableside.cli.decide_cmds import asker_for, seats_of
     from tableside.cli.parsing import parse_dice
 
-    with encounter_cmds.opened(db) as store:
+    with encounter_cmds.opened_log(db, encounter_id) as store:
         command = service.command("strike", None if dice is None else parse_dice(dice), **args)
         encounter = service.open_encounter(store, encounter_id, WAR.game)
         before = encounter.state
@@ -213,6 +220,8 @@ def dominion(
     json_out: Json = False,
 ) -> None:
     """Raise (or move, or with --off end) a Spiritual Dominion: Strikes cannot pass it (M-15)."""
+    from tableside.cli.parsing import parse_point
+
     run(db, encounter_id, "dominion", revision, json_out, id=name,
         center=list(parse_point(at, "--at")), radius=radius, on=not off)  # fmt: skip
 
@@ -230,6 +239,8 @@ def barrier(
     json_out: Json = False,
 ) -> None:
     """Raise (or move, or with --off end) a Barrier: Knock Back collides with it (M-35, A-42)."""
+    from tableside.cli.parsing import parse_point
+
     run(db, encounter_id, "barrier", revision, json_out, id=name,
         center=list(parse_point(at, "--at")), radius=radius, resolve=resolve,
         on=not off)  # fmt: skip
@@ -257,6 +268,8 @@ def move(
     json_out: Json = False,
 ) -> None:
     """Move (1 AP per inch, 3D)."""
+    from tableside.cli.parsing import parse_point
+
     run(db, encounter_id, "move", revision, json_out, id=who, to=list(parse_point(to, "--to")))
 
 
@@ -375,6 +388,8 @@ def host_set(
     json_out: Json = False,
 ) -> None:
     """The Host's manual adjustment of any value (logged)."""
+    from tableside.cli.parsing import parse_point
+
     parsed: Any = list(parse_point(value, "value")) if "," in value else _number(value)
     run(db, encounter_id, "host_set", revision, json_out, id=who, field=field, value=parsed)
 
@@ -393,6 +408,20 @@ def _number(text: str) -> int:
         raise InputError(
             f"The value must be a whole number (or on/off), not {text[:40]!r}."
         ) from None
+
+
+def war_view(state: Any, revision: int) -> RenderableType:
+    """The War's tables (the order of play and the combatants)."""
+    from tableside.cli.war_render import war_view
+
+    return war_view(state, revision)
+
+
+def state_json(state: Any, revision: int) -> dict[str, Any]:
+    """The War's state as ``--json`` prints it."""
+    from tableside.encounter.views import state_json
+
+    return state_json(state, revision)
 
 
 WAR = EncounterKind("majesty-war", "War", war_view, state_json)

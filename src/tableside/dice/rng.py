@@ -7,7 +7,7 @@ roll can be replayed, and a :class:`ScriptedRng` plays back dice typed in by pla
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Protocol
+from typing import Any, Protocol
 
 from tableside.errors import RulesError
 
@@ -25,31 +25,42 @@ class Rng(Protocol):
 
 
 class SeededRng:
-    """A reproducible Rng (PCG64 from numpy) that records its seed."""
+    """A reproducible Rng (PCG64 from numpy) that records its seed.
+
+    numpy is imported and the generator made on the first roll: a command that rolls nothing
+    (a move, the next Turn) starts faster, and its dice are the same either way.
+    """
 
     def __init__(self, seed: int) -> None:
         if seed < 0:
             raise RulesError(f"A seed must be zero or positive, not {seed}.")
-        import numpy as np  # imported on the first roll: a command that rolls nothing starts faster
-
         self.seed = seed
-        self._generator = np.random.Generator(np.random.PCG64(seed))
+        self._stream: int | None = None  # None: PCG64(seed); else PCG64(SeedSequence([seed, n]))
+        self._generator: Any = None
 
     @classmethod
     def stream(cls, seed: int, stream: int) -> SeededRng:
         """An independent, reproducible stream for one command of an encounter seeded ``seed``."""
         if stream < 0:
             raise RulesError(f"A dice stream number must be zero or positive, not {stream}.")
-        import numpy as np
-
         rng = cls(seed)
-        sequence = np.random.SeedSequence([seed, stream])
-        rng._generator = np.random.Generator(np.random.PCG64(sequence))
+        rng._stream = stream
         return rng
 
     def roll(self, sides: int) -> int:
         """Return one roll of a die with ``sides`` faces."""
+        if self._generator is None:
+            self._generator = self._new_generator()
         return int(self._generator.integers(1, sides + 1))
+
+    def _new_generator(self) -> Any:
+        import numpy as np
+
+        if self._stream is None:
+            return np.random.Generator(np.random.PCG64(self.seed))
+        return np.random.Generator(
+            np.random.PCG64(np.random.SeedSequence([self.seed, self._stream]))
+        )
 
 
 class ScriptedRng:

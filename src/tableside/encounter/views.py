@@ -6,10 +6,11 @@ redaction) as ``state``.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from tableside.encounter.strife_state import FightState, Model
-from tableside.encounter.war_state import WarState
+if TYPE_CHECKING:  # annotations only: a War's view never loads the Realm of Strife
+    from tableside.encounter.strife_state import FightState, Model
+    from tableside.encounter.war_state import WarState
 
 
 def state_json(state: WarState, revision: int) -> dict[str, Any]:

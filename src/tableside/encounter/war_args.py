@@ -6,6 +6,7 @@ from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from tableside.encounter.war_names import EffectName, HostField
 from tableside.errors import DataError
 from tableside.limits import (
     AP_MAX,
@@ -32,7 +33,7 @@ from tableside.limits import (
 from tableside.majesty.adjust import AdjustMode
 from tableside.majesty.catalog import validation_sentence
 
-__all__ = ["ID", "Args", "Coordinates", "parse_args"]
+__all__ = ["ID", "Args", "Coordinates", "EffectName", "HostField", "parse_args"]
 
 ID = Field(min_length=1, max_length=ID_MAX, pattern=r"^[A-Za-z0-9_.\-]+$")
 InterposerId = Annotated[str, Field(min_length=1, max_length=ID_MAX, pattern=r"^[A-Za-z0-9_.\-]+$")]
@@ -42,7 +43,7 @@ INTERPOSERS_MAX = 64  # offers to interpose on one Strike (M-16): one per combat
 class Args(BaseModel):
     """Base of command arguments: strict about unknown keys, immutable."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
 
 class AddArgs(Args):
@@ -182,13 +183,6 @@ class RulesetArgs(Args):
     name: Literal["standard", "newer-full-stance"]
 
 
-EffectName = Literal[
-    "falter", "falter_cycle", "release_falter_cycle", "poison", "bound", "unbound", "grappled",
-    "released", "entangled", "exposed", "unexposed", "surprised", "asleep", "awake", "knock_back",
-    "lower_status", "wear_e", "wear_r", "wear_p", "exertion",
-]  # fmt: skip
-
-
 class EffectArgs(Args):
     """apply_effect: put a special effect on a combatant (M-34 … M-39)."""
 
@@ -198,12 +192,6 @@ class EffectArgs(Args):
     by: Name | None = None
     source: FreeText = "host"
     origin: Coordinates | None = None
-
-
-HostField = Literal[
-    "ap", "readied", "falter", "poison", "exertion", "position", "wear_e", "wear_r", "wear_p",
-    "stance", "status_lowered",
-]  # fmt: skip
 
 
 class HostArgs(Args):

@@ -25,7 +25,7 @@ CATALOG_VERSION = 1
 class Frozen(BaseModel):
     """A strict, immutable record: unknown keys are refused."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
 
 class EffectType(StrEnum):

@@ -27,7 +27,7 @@ CHARACTER_VERSION = 1
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
+    model_config = ConfigDict(frozen=True, extra="forbid", strict=True, defer_build=True)
 
 
 class AttributesDoc(_Strict):

@@ -49,18 +49,20 @@ from tableside.store.models import (
     EncounterRow,
     LogRecordRow,
 )
+from tableside.store.records import EncounterInfo as EncounterInfo  # its home was here
+from tableside.store.records import (
+    not_plain_json,
+    record_from_row,
+    record_row,
+    require_appendable,
+    require_id,
+)
 from tableside.store.url import resolve_url, shown
 
-
-@dataclass(frozen=True, slots=True)
-class EncounterInfo:
-    """What an encounter is, and its current revision (how many records its log holds)."""
-
-    id: int
-    name: str
-    game: str
-    seed: int
-    revision: int
+# Shared with tables.py, and replaceable by tests, under the names they had here.
+_record = record_from_row
+_record_row = record_row
+_require_id = require_id
 
 
 @dataclass(frozen=True, slots=True)
@@ -220,10 +222,7 @@ class Store:
             DataError: The record's revision is below 1, or its JSON is not plain JSON.
         """
         _require_id(encounter_id, "encounter")
-        if not isinstance(record, LogRecord):
-            raise DataError(f"Only a LogRecord can be appended, got {type(record).__name__}.")
-        if record.revision < 1:
-            raise DataError(f"A log record's revision must be 1 or more, got {record.revision}.")
+        require_appendable(record)
         try:
             with self._write() as connection:
                 self._bump(connection, encounter_id, record.revision)
@@ -233,10 +232,7 @@ class Store:
         except (StatementError, TypeError, ValueError) as error:
             cause = error.orig if isinstance(error, StatementError) else error
             if isinstance(cause, TypeError | ValueError):  # the JSON encoder refused a value
-                raise DataError(
-                    f"Record {record.revision} of encounter {encounter_id} is not plain JSON: "
-                    f"{cause}."
-                ) from None
+                raise not_plain_json(encounter_id, record, cause) from None
             raise
 
     def load(self, encounter_id: int) -> tuple[EncounterInfo, list[LogRecord]]:
@@ -448,39 +444,6 @@ class Store:
         ).scalar_one()
 
 
-def _record_row(encounter_id: int, record: LogRecord) -> dict[str, Any]:
-    data = record.to_json()
-    return {
-        "encounter_id": encounter_id,
-        "revision": record.revision,
-        "kind": data["kind"],
-        "seq": record.seq,
-        "command": data["command"],
-        "events": data["events"],
-        "data": data.get("data"),
-    }
-
-
-def _record(
-    revision: int,
-    kind: str,
-    seq: int | None,
-    command: dict[str, Any] | None,
-    events: Any,
-    data: dict[str, Any] | None = None,
-) -> LogRecord:
-    return LogRecord.from_json(
-        {
-            "revision": revision,
-            "kind": kind,
-            "seq": seq,
-            "command": command,
-            "events": events,
-            "data": data,
-        }
-    )
-
-
 def _character(
     character_id: int, name: str, game: str, document: dict[str, Any], updated_at: datetime
 ) -> StoredCharacter:
@@ -492,11 +455,6 @@ def _character(
 def _reason(error: DBAPIError) -> str:
     lines = str(error.orig).strip().splitlines()
     return lines[0].rstrip(".") if lines else type(error.orig).__name__
-
-
-def _require_id(value: object, what: str) -> None:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise DataError(f"A {what} id must be an integer, got {value!r}.")
 
 
 def _require_text(value: object, what: str, limit: int) -> None:

@@ -7,19 +7,14 @@ the write lock first and waits for it, instead of failing halfway) and ``BEGIN``
 
 from __future__ import annotations
 
-import json
-import sqlite3
-import time
-from functools import partial
-from typing import Any
-
 from sqlalchemy import create_engine, event
 from sqlalchemy.engine import URL, Connection, Engine
 
-BUSY_TIMEOUT_MS = 15_000
-WRITE_OPTION = "tableside_write"
+from tableside.store.sqlite import BUSY_TIMEOUT_MS, json_dumps, sqlite_pragmas
 
-json_dumps = partial(json.dumps, separators=(",", ":"), allow_nan=False, ensure_ascii=False)
+__all__ = ["BUSY_TIMEOUT_MS", "create_store_engine", "json_dumps", "writer"]
+
+WRITE_OPTION = "tableside_write"
 
 
 def create_store_engine(url: URL) -> Engine:
@@ -45,35 +40,9 @@ def _sqlite_engine(url: URL) -> Engine:
     engine = create_engine(
         url, json_serializer=json_dumps, connect_args={"timeout": BUSY_TIMEOUT_MS / 1000}
     )
-    event.listen(engine, "connect", _sqlite_pragmas)
+    event.listen(engine, "connect", sqlite_pragmas)
     event.listen(engine, "begin", _sqlite_begin)
     return engine
-
-
-def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
-    dbapi_connection.isolation_level = None
-    cursor = dbapi_connection.cursor()
-    cursor.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-    _enable_wal(cursor)
-    cursor.execute("PRAGMA foreign_keys = ON")
-    cursor.close()
-
-
-def _enable_wal(cursor: Any) -> None:
-    """Switch the database to WAL (a new one; it stays so), retrying while it is locked.
-
-    SQLite refuses the switch at once, without its busy timeout, while another connection is
-    switching the same new database, so wait here for up to that timeout instead.
-    """
-    deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
-    while True:
-        try:
-            cursor.execute("PRAGMA journal_mode = WAL")
-            return
-        except sqlite3.OperationalError as error:
-            if "locked" not in str(error) or time.monotonic() > deadline:
-                raise
-            time.sleep(0.01)
 
 
 def _sqlite_begin(connection: Connection) -> None:

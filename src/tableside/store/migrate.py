@@ -12,7 +12,6 @@ into ``src/tableside/store/migrations/versions`` and tidies it with ruff when ru
 
 from __future__ import annotations
 
-import re
 import shutil
 import sys
 import tempfile
@@ -24,13 +23,12 @@ from sqlalchemy.engine import URL, Connection, Engine
 from sqlalchemy.exc import DBAPIError
 
 from tableside.store.engine import create_store_engine, writer
+from tableside.store.schema import SCRIPT_LOCATION, shipped_head
 
 if TYPE_CHECKING:  # Alembic is imported only when a migration has to run (start-up time)
     from alembic.config import Config
 
-SCRIPT_LOCATION = str(Path(__file__).resolve().parent / "migrations")
 PG_MIGRATION_LOCK = 7_305_112_019  # pg_advisory_xact_lock key: one migrator at a time
-_REVISION = re.compile(r'^(down_revision|revision)\b[^=]*=\s*"([^"]+)"', re.MULTILINE)
 
 
 def alembic_config(connection: Connection | None = None) -> Config:
@@ -87,21 +85,6 @@ def upgrade(engine: Engine, target: str = "head") -> None:
                 text("SELECT pg_advisory_xact_lock(:key)"), {"key": PG_MIGRATION_LOCK}
             )
         command.upgrade(alembic_config(connection), target)
-
-
-def shipped_head() -> str | None:
-    """The newest migration's id read from the shipped files (None unless exactly one head)."""
-    revisions: set[str] = set()
-    parents: set[str] = set()
-    for path in (Path(SCRIPT_LOCATION) / "versions").glob("v*.py"):
-        found = dict((key, value) for key, value in _REVISION.findall(path.read_text("utf-8")))
-        if "revision" not in found:
-            return None
-        revisions.add(found["revision"])
-        if "down_revision" in found:
-            parents.add(found["down_revision"])
-    heads = revisions - parents
-    return next(iter(heads)) if len(heads) == 1 else None
 
 
 def _at_head(engine: Engine) -> bool:

@@ -1,0 +1,85 @@
+"""An encounter's header and its log records as the store's rows hold them (no SQLAlchemy).
+
+Shared by :class:`~tableside.store.db.Store` and the command line's quick log
+(:class:`~tableside.store.lite.LiteLog`), so that both check, write and read a record alike.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from tableside.encounter.log import LogRecord
+from tableside.errors import DataError
+
+
+@dataclass(frozen=True, slots=True)
+class EncounterInfo:
+    """What an encounter is, and its current revision (how many records its log holds)."""
+
+    id: int
+    name: str
+    game: str
+    seed: int
+    revision: int
+
+
+RECORD_COLUMNS = ("revision", "kind", "seq", "command", "events", "data")
+"""A log record's columns, as :func:`record_from_row` takes them."""
+
+
+def require_id(value: object, what: str) -> None:
+    """Refuse an id that is not an integer (``what``: encounter, character)."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise DataError(f"A {what} id must be an integer, got {value!r}.")
+
+
+def require_appendable(record: object) -> LogRecord:
+    """The record, if it can be appended at all (a LogRecord of revision 1 or more)."""
+    if not isinstance(record, LogRecord):
+        raise DataError(f"Only a LogRecord can be appended, got {type(record).__name__}.")
+    if record.revision < 1:
+        raise DataError(f"A log record's revision must be 1 or more, got {record.revision}.")
+    return record
+
+
+def not_plain_json(encounter_id: int, record: LogRecord, cause: Exception) -> DataError:
+    """The refusal of a record whose JSON the store's encoder refused."""
+    return DataError(
+        f"Record {record.revision} of encounter {encounter_id} is not plain JSON: {cause}."
+    )
+
+
+def record_row(encounter_id: int, record: LogRecord) -> dict[str, Any]:
+    """The row of ``log_records`` holding ``record`` (its JSON columns still as values)."""
+    data = record.to_json()
+    return {
+        "encounter_id": encounter_id,
+        "revision": record.revision,
+        "kind": data["kind"],
+        "seq": record.seq,
+        "command": data["command"],
+        "events": data["events"],
+        "data": data.get("data"),
+    }
+
+
+def record_from_row(
+    revision: int,
+    kind: str,
+    seq: int | None,
+    command: dict[str, Any] | None,
+    events: Any,
+    data: dict[str, Any] | None = None,
+) -> LogRecord:
+    """The record a row of ``log_records`` holds (its JSON columns decoded)."""
+    return LogRecord.from_json(
+        {
+            "revision": revision,
+            "kind": kind,
+            "seq": seq,
+            "command": command,
+            "events": events,
+            "data": data,
+        }
+    )
