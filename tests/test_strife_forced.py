@@ -480,6 +480,82 @@ def test_sa77_a_sprint_stays_on_the_ground() -> None:
     e.execute(Command("whole_turn", {"id": "Aldric", "kind": "sprint", "to": [-4.0, 0.0, 0.0]}))
 
 
+# --- SA-90 a climber is above the ground but not flying ----------------------------------------
+
+
+def _sera_up(mode: str) -> Encounter[FightState]:
+    """Sera 3" above the ground at (-3, 0, 3): climbed (6 of her Movement 6) or flown (3)."""
+    e = _fight(hero_name="Sera", at=(-3.0, 0.0, 0.0))
+    e.execute(Command("move", {"id": "Sera", "to": [-3.0, 0.0, 3.0], "mode": mode}))
+    assert e.state.models["Sera"].position == (-3.0, 0.0, 3.0)
+    return e
+
+
+def test_sa90_a_climber_at_z3_throws_without_the_flying_penalty() -> None:
+    """SA-90: on the wall she moved 3" (−15) but is not flying: no further −5 (S-16)."""
+    e = _sera_up("climb")
+    setup = _setup(e, "Sera", defender="Goblin", thrown=True)
+    assert not setup.context.flying and setup.context.inches_moved == 3
+    record = e.execute(Command("attack", {"attacker": "Sera", "attacks": [
+        {"defender": "Goblin", "thrown": True}]}))  # fmt: skip
+    result = next(ev for ev in record.events if ev.kind == "attack_resolved").data["result"]
+    assert "flying shooter" not in str(result)
+    _replays(e)
+
+
+def test_sa90_a_flyer_at_z3_takes_the_flying_penalty_in_its_exact_odds() -> None:
+    """SA-77, SA-90: risen to z 3 by a Move that is no climb, Sera flies: the further −5."""
+    flown, climbed = _sera_up("walk"), _sera_up("climb")
+    up = _setup(flown, "Sera", defender="Goblin", thrown=True)
+    wall = _setup(climbed, "Sera", defender="Goblin", thrown=True)
+    assert up.context.flying and not wall.context.flying
+    assert up.context.inches_moved == wall.context.inches_moved == 3
+    high, low = attack_odds(up), attack_odds(wall)
+    assert high == brute_force_attack_odds(up) and low == brute_force_attack_odds(wall)
+    assert high.exact and high.hits < low.hits  # the −5 is in the exact odds
+
+
+def test_sa90_walking_along_a_ledge_keeps_a_climber_off_flying() -> None:
+    """SA-90: a climber that walks on at the height it climbed to stands there; leaving that
+    height by any Move but a climb is flying; back on the ground it is neither."""
+    e = _sera_up("climb")
+    _next_turn_of(e, "Sera")
+    e.execute(Command("move", {"id": "Sera", "to": [-4.0, 0.0, 3.0]}))
+    assert e.state.models["Sera"].perched and not _setup(e, "Sera", defender="Goblin",
+                                                         thrown=True).context.flying  # fmt: skip
+    e.execute(Command("host_set", {"id": "Sera", "field": "position", "value": [-4.0, 0.0, 5.0]}))
+    assert e.state.models["Sera"].perched  # the Host put the climber higher on the wall
+    _next_turn_of(e, "Sera")
+    e.execute(Command("move", {"id": "Sera", "to": [-4.0, 0.0, 6.0]}))
+    assert not e.state.models["Sera"].perched
+    game = e.game
+    assert isinstance(game, StrifeFight)
+    assert fight.penalty_context(game, e.state.models["Sera"], CATALOG.weapon("Dagger")).flying
+    e.execute(Command("host_set", {"id": "Sera", "field": "position", "value": [-4.0, 0.0, 0.0]}))
+    assert not e.state.models["Sera"].perched
+    _replays(e)
+
+
+def _next_turn_of(e: Encounter[FightState], name: str) -> None:
+    e.execute(Command("next", {}))
+    _turn_of(e, name)
+
+
+def test_sa90_a_climber_may_sprint_along_its_height_a_flyer_may_not() -> None:
+    """S-5, SA-77, SA-90: a Sprint is ground movement: a climber may Sprint on at the height it
+    stands (a ledge), not up or down the wall; a flyer's Sprint ends on the ground."""
+    e = _sera_up("climb")
+    _next_turn_of(e, "Sera")
+    _refused(e, "whole_turn", {"id": "Sera", "kind": "sprint", "to": [-3.0, 0.0, 5.0]},
+             r"cannot Sprint up or down")  # fmt: skip
+    e.execute(Command("whole_turn", {"id": "Sera", "kind": "sprint", "to": [-9.0, 0.0, 3.0]}))
+    assert e.state.models["Sera"].position == (-9.0, 0.0, 3.0)
+    f = _sera_up("walk")
+    _next_turn_of(f, "Sera")
+    _refused(f, "whole_turn", {"id": "Sera", "kind": "sprint", "to": [-9.0, 0.0, 3.0]},
+             r"Flying is prevented while sprinting")  # fmt: skip
+
+
 def test_sa72_pick_up_replays_after_undo() -> None:
     """Undo of a throw gives the Dagger back; redo throws it again, exactly."""
     e = _sera_throws()

@@ -962,8 +962,9 @@ def penalty_context(
     """The S-16 circumstances of an attack from the fight's state (SA-47, SA-69).
 
     Moving and shooting counts the whole inches the attacker moved this Turn; a shooter above
-    the ground (z > 0) is flying; holding a weapon in each hand is dual wielding, whichever
-    hand attacks; ``thrown`` throws the weapon. Underwater fighting is not modelled in fights.
+    the ground (z > 0) is flying unless it climbed there (SA-90); holding a weapon in each hand
+    is dual wielding, whichever hand attacks; ``thrown`` throws the weapon. Whether the
+    defender is under water is set by the caller (SA-76).
     """
     held = loadout(game.catalog, attacker.sheet).weapons
     other = None
@@ -971,7 +972,7 @@ def penalty_context(
         other = held[1] if held[0].name == weapon.name else held[0]
     return PenaltyContext(
         inches_moved=int(attacker.moved),
-        flying=attacker.position[2] > 0,
+        flying=forced.flying(attacker),  # SA-77, SA-90
         other_hand=other,
         thrown=thrown,
     )

@@ -356,7 +356,7 @@ def situational_parts(named: dict[str, int]) -> tuple[Part, ...]:
     return tuple(Part(label, amount) for label, amount in named.items())
 
 
-# --- SA-76 water, SA-77 flying -----------------------------------------------------------------
+# --- SA-76 water, SA-77 and SA-90 flying ------------------------------------------------------
 
 
 def do_water(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
@@ -387,12 +387,27 @@ def water_gap(attacker: Model, defender: Model, gap: float) -> float:
     return 2 * gap if attacker.submerged or defender.submerged else gap
 
 
+def flying(m: Model) -> bool:
+    """A model above the ground (z > 0) flies unless it holds on where it climbed to (SA-90)."""
+    return m.position[2] > 0 and not m.perched
+
+
 def check_sprint_ground(m: Model, to: Sequence[float]) -> None:
-    """A Sprint is ground movement with no passive effect such as Flying (S-5, SA-77)."""
-    if to[2] > 0:
+    """A Sprint is ground movement with no passive effect such as Flying (S-5, SA-77, SA-90).
+
+    A climber above the ground stands where it climbed to: it may Sprint on at that height
+    (along a ledge) or down to the ground, not up or down the wall.
+    """
+    if to[2] > 0 and not m.perched:
         raise RulesError(
             f"{m.id} cannot Sprint to a point above the ground (z {to[2]:g}): Flying is "
             "prevented while sprinting (S-5, SA-77)."
+        )
+    if to[2] > 0 and to[2] != m.position[2]:
+        raise RulesError(
+            f"{m.id} cannot Sprint up or down from where it climbed to (z {m.position[2]:g} to "
+            f"{to[2]:g}): a Sprint is ground movement at that height, or down to the ground "
+            "(S-5, SA-90)."
         )
     if m.submerged and not m.sheet.aquatic:
         raise RulesError(f"{m.id} is under water and cannot Sprint: it swims (S-5, SA-76).")
