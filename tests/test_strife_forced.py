@@ -205,6 +205,68 @@ def test_sa71_a_mind_controlled_model_is_moved_by_its_controller_without_an_aoo(
     assert "aoo_offered" not in _kinds(record.events)
 
 
+def test_sa91_a_taunted_casters_offensive_power_targets_only_its_taunter() -> None:
+    """SA-91: Taunted by the Goblin, Sera may not cast Arcane Missile at Grub, only at the Goblin;
+    a power that deals no damage (typed by hand) is no offensive power and goes anywhere."""
+    e = _fight(("Grub", "Goblin", "monsters", (-3.0, 6.0, 0.0)), hero_name="Sera",
+               at=(-3.0, 0.0, 0.0))  # fmt: skip
+    e.execute(Command("condition", {"id": "Sera", "name": "Taunted", "rounds": 3,
+                                    "source": "Goblin"}))  # fmt: skip
+    missile = {"caster": "Sera", "power": "Arcane Missile"}
+    _refused(
+        e,
+        "cast",
+        {**missile, "targets": ["Grub"]},
+        r"Sera is taunted: its offensive powers may target only Goblin, not Grub \(SA-91\)",
+    )
+    _refused(
+        e,
+        "cast",
+        {"caster": "Sera", "targets": ["Grub"], "power": "Hex", "element": "fire", "damage": "1d4"},
+        r"offensive powers.*not Grub",
+    )
+    e.execute(Command("cast", {"caster": "Sera", "targets": ["Grub"], "power": "Calm Song",
+                               "element": "fire"}))  # fmt: skip
+    f = _fight(hero_name="Sera", at=(-3.0, 0.0, 0.0))
+    f.execute(Command("condition", {"id": "Sera", "name": "Taunted", "rounds": 3,
+                                    "source": "Goblin"}))  # fmt: skip
+    record = f.execute(Command("cast", {**missile, "targets": ["Goblin"]}))
+    assert "cast_resolved" in _kinds(record.events)
+    _replays(f)
+
+
+def _taunted_goblin_left_by_sera(taunted: bool) -> tuple[Encounter[FightState], Any]:
+    """Sera leaves base contact with the Goblin on her Turn; the Goblin is Taunted by Aldric."""
+    e = _fight(("Sera", "Sera", "heroes", (1.0, 1.0, 0.0)))
+    if taunted:
+        e.execute(Command("condition", {"id": "Goblin", "name": "Taunted", "rounds": 3,
+                                        "source": "Aldric"}))  # fmt: skip
+    _turn_of(e, "Sera")
+    return e, e.execute(Command("move", {"id": "Sera", "to": [1.0, 5.0, 0.0]}))
+
+
+def test_sa91_a_taunted_model_gets_no_attack_of_opportunity_but_on_its_taunter() -> None:
+    """SA-91, S-18: Sera disengaging from the taunted Goblin offers it nothing (untaunted, the
+    same move offers an AoO); its own aoo on Sera is refused; Aldric leaving it still offers."""
+    _, plain = _taunted_goblin_left_by_sera(taunted=False)
+    assert "aoo_offered" in _kinds(plain.events)
+    e, record = _taunted_goblin_left_by_sera(taunted=True)
+    assert "aoo_offered" not in _kinds(record.events)
+    _refused(
+        e,
+        "aoo",
+        {"attacker": "Goblin", "target": "Sera", "weapon": "Spear"},
+        r"Goblin is taunted: it may take an Attack of Opportunity only on Aldric, not Sera",
+    )
+    f = _fight(("Sera", "Sera", "heroes", (1.0, 1.0, 0.0)))
+    f.execute(Command("condition", {"id": "Goblin", "name": "Taunted", "rounds": 3,
+                                    "source": "Aldric"}))  # fmt: skip
+    away = f.execute(Command("move", {"id": "Aldric", "to": [-4.0, 0.0, 0.0]}))
+    offers = next(ev for ev in away.events if ev.kind == "aoo_offered").data["offers"]
+    assert {o["attacker"] for o in offers} == {"Goblin"} and offers[0]["target"] == "Aldric"
+    _replays(f)
+
+
 def test_sa71_curse_of_control_makes_the_goblins_move_compelled() -> None:
     """SA-62, SA-71: the catalogue's Curse of Control puts Controlled on: no AoO leaving Aldric."""
     e = _fight(("Sera", "Sera", "heroes", (-5.0, 0.0, 0.0)))

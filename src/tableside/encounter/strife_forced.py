@@ -235,17 +235,33 @@ def compelled_move(state: FightState, m: Model, to: Sequence[float]) -> str | No
     return kinds[0] if kinds else None
 
 
-def check_taunted_targets(state: FightState, attacker: Model, defenders: Sequence[str]) -> None:
-    """A Taunted model attacks only the model that taunted it while that one stands (SA-71)."""
+def check_taunted_targets(
+    state: FightState, attacker: Model, defenders: Sequence[str], act: str = "attack"
+) -> None:
+    """A Taunted model aims only at the model that taunted it while that one stands.
+
+    ``act`` is what it aims: ``attack`` (its attacks, SA-71), ``power`` (an offensive power,
+    SA-91) or ``aoo`` (an Attack of Opportunity, SA-91).
+    """
     taunters = {o.id for o in compellers(state, attacker, TAUNTED)}
     if not taunters:
         return
     other = next((d for d in defenders if d not in taunters), None)
-    if other is not None:
-        names = " or ".join(sorted(taunters))
-        raise RulesError(
-            f"{attacker.id} is taunted: it may attack only {names}, not {other} (SA-71)."
-        )
+    if other is None:
+        return
+    names = " or ".join(sorted(taunters))
+    aims = {
+        "attack": f"it may attack only {names}, not {other} (SA-71)",
+        "power": f"its offensive powers may target only {names}, not {other} (SA-91)",
+        "aoo": f"it may take an Attack of Opportunity only on {names}, not {other} (SA-91)",
+    }
+    raise RulesError(f"{attacker.id} is taunted: {aims[act]}.")
+
+
+def taunt_allows(state: FightState, attacker: str, target: str) -> bool:
+    """Whether a Taunted model may aim at ``target``: only at a standing taunter (SA-91)."""
+    taunters = {o.id for o in compellers(state, state.models[attacker], TAUNTED)}
+    return not taunters or target in taunters
 
 
 # --- SA-72 thrown weapons ----------------------------------------------------------------------
