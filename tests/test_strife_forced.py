@@ -1,5 +1,6 @@
 """Named tests for issue 14 item 14: forced movement, thrown weapons, Shield Blow, crushing
-injury, situational modifiers, underwater and flying combat in fights (SA-70 … SA-77)."""
+injury, situational modifiers, underwater and flying combat in fights (SA-70 … SA-77), climbers
+not flying (SA-90) and taunts binding powers and Attacks of Opportunity (SA-91)."""
 
 from __future__ import annotations
 
