@@ -1,5 +1,6 @@
 """Named tests for issue 14 item 14: forced movement, thrown weapons, Shield Blow, crushing
-injury, situational modifiers, underwater and flying combat in fights (SA-70 … SA-77)."""
+injury, situational modifiers, underwater and flying combat in fights (SA-70 … SA-77), climbers
+not flying (SA-90) and taunts binding powers and Attacks of Opportunity (SA-91)."""
 
 from __future__ import annotations
 
@@ -203,6 +204,68 @@ def test_sa71_a_mind_controlled_model_is_moved_by_its_controller_without_an_aoo(
         "mind_control"
     )
     assert "aoo_offered" not in _kinds(record.events)
+
+
+def test_sa91_a_taunted_casters_offensive_power_targets_only_its_taunter() -> None:
+    """SA-91: Taunted by the Goblin, Sera may not cast Arcane Missile at Grub, only at the Goblin;
+    a power that deals no damage (typed by hand) is no offensive power and goes anywhere."""
+    e = _fight(("Grub", "Goblin", "monsters", (-3.0, 6.0, 0.0)), hero_name="Sera",
+               at=(-3.0, 0.0, 0.0))  # fmt: skip
+    e.execute(Command("condition", {"id": "Sera", "name": "Taunted", "rounds": 3,
+                                    "source": "Goblin"}))  # fmt: skip
+    missile = {"caster": "Sera", "power": "Arcane Missile"}
+    _refused(
+        e,
+        "cast",
+        {**missile, "targets": ["Grub"]},
+        r"Sera is taunted: its offensive powers may target only Goblin, not Grub \(SA-91\)",
+    )
+    _refused(
+        e,
+        "cast",
+        {"caster": "Sera", "targets": ["Grub"], "power": "Hex", "element": "fire", "damage": "1d4"},
+        r"offensive powers.*not Grub",
+    )
+    e.execute(Command("cast", {"caster": "Sera", "targets": ["Grub"], "power": "Calm Song",
+                               "element": "fire"}))  # fmt: skip
+    f = _fight(hero_name="Sera", at=(-3.0, 0.0, 0.0))
+    f.execute(Command("condition", {"id": "Sera", "name": "Taunted", "rounds": 3,
+                                    "source": "Goblin"}))  # fmt: skip
+    record = f.execute(Command("cast", {**missile, "targets": ["Goblin"]}))
+    assert "cast_resolved" in _kinds(record.events)
+    _replays(f)
+
+
+def _taunted_goblin_left_by_sera(taunted: bool) -> tuple[Encounter[FightState], Any]:
+    """Sera leaves base contact with the Goblin on her Turn; the Goblin is Taunted by Aldric."""
+    e = _fight(("Sera", "Sera", "heroes", (1.0, 1.0, 0.0)))
+    if taunted:
+        e.execute(Command("condition", {"id": "Goblin", "name": "Taunted", "rounds": 3,
+                                        "source": "Aldric"}))  # fmt: skip
+    _turn_of(e, "Sera")
+    return e, e.execute(Command("move", {"id": "Sera", "to": [1.0, 5.0, 0.0]}))
+
+
+def test_sa91_a_taunted_model_gets_no_attack_of_opportunity_but_on_its_taunter() -> None:
+    """SA-91, S-18: Sera disengaging from the taunted Goblin offers it nothing (untaunted, the
+    same move offers an AoO); its own aoo on Sera is refused; Aldric leaving it still offers."""
+    _, plain = _taunted_goblin_left_by_sera(taunted=False)
+    assert "aoo_offered" in _kinds(plain.events)
+    e, record = _taunted_goblin_left_by_sera(taunted=True)
+    assert "aoo_offered" not in _kinds(record.events)
+    _refused(
+        e,
+        "aoo",
+        {"attacker": "Goblin", "target": "Sera", "weapon": "Spear"},
+        r"Goblin is taunted: it may take an Attack of Opportunity only on Aldric, not Sera",
+    )
+    f = _fight(("Sera", "Sera", "heroes", (1.0, 1.0, 0.0)))
+    f.execute(Command("condition", {"id": "Goblin", "name": "Taunted", "rounds": 3,
+                                    "source": "Aldric"}))  # fmt: skip
+    away = f.execute(Command("move", {"id": "Aldric", "to": [-4.0, 0.0, 0.0]}))
+    offers = next(ev for ev in away.events if ev.kind == "aoo_offered").data["offers"]
+    assert {o["attacker"] for o in offers} == {"Goblin"} and offers[0]["target"] == "Aldric"
+    _replays(f)
 
 
 def test_sa71_curse_of_control_makes_the_goblins_move_compelled() -> None:
@@ -478,6 +541,82 @@ def test_sa77_a_sprint_stays_on_the_ground() -> None:
     _refused(e, "whole_turn", {"id": "Aldric", "kind": "sprint", "to": [-4.0, 0.0, 2.0]},
              r"Flying is prevented while sprinting")  # fmt: skip
     e.execute(Command("whole_turn", {"id": "Aldric", "kind": "sprint", "to": [-4.0, 0.0, 0.0]}))
+
+
+# --- SA-90 a climber is above the ground but not flying ----------------------------------------
+
+
+def _sera_up(mode: str) -> Encounter[FightState]:
+    """Sera 3" above the ground at (-3, 0, 3): climbed (6 of her Movement 6) or flown (3)."""
+    e = _fight(hero_name="Sera", at=(-3.0, 0.0, 0.0))
+    e.execute(Command("move", {"id": "Sera", "to": [-3.0, 0.0, 3.0], "mode": mode}))
+    assert e.state.models["Sera"].position == (-3.0, 0.0, 3.0)
+    return e
+
+
+def test_sa90_a_climber_at_z3_throws_without_the_flying_penalty() -> None:
+    """SA-90: on the wall she moved 3" (−15) but is not flying: no further −5 (S-16)."""
+    e = _sera_up("climb")
+    setup = _setup(e, "Sera", defender="Goblin", thrown=True)
+    assert not setup.context.flying and setup.context.inches_moved == 3
+    record = e.execute(Command("attack", {"attacker": "Sera", "attacks": [
+        {"defender": "Goblin", "thrown": True}]}))  # fmt: skip
+    result = next(ev for ev in record.events if ev.kind == "attack_resolved").data["result"]
+    assert "flying shooter" not in str(result)
+    _replays(e)
+
+
+def test_sa90_a_flyer_at_z3_takes_the_flying_penalty_in_its_exact_odds() -> None:
+    """SA-77, SA-90: risen to z 3 by a Move that is no climb, Sera flies: the further −5."""
+    flown, climbed = _sera_up("walk"), _sera_up("climb")
+    up = _setup(flown, "Sera", defender="Goblin", thrown=True)
+    wall = _setup(climbed, "Sera", defender="Goblin", thrown=True)
+    assert up.context.flying and not wall.context.flying
+    assert up.context.inches_moved == wall.context.inches_moved == 3
+    high, low = attack_odds(up), attack_odds(wall)
+    assert high == brute_force_attack_odds(up) and low == brute_force_attack_odds(wall)
+    assert high.exact and high.hits < low.hits  # the −5 is in the exact odds
+
+
+def test_sa90_walking_along_a_ledge_keeps_a_climber_off_flying() -> None:
+    """SA-90: a climber that walks on at the height it climbed to stands there; leaving that
+    height by any Move but a climb is flying; back on the ground it is neither."""
+    e = _sera_up("climb")
+    _next_turn_of(e, "Sera")
+    e.execute(Command("move", {"id": "Sera", "to": [-4.0, 0.0, 3.0]}))
+    assert e.state.models["Sera"].perched and not _setup(e, "Sera", defender="Goblin",
+                                                         thrown=True).context.flying  # fmt: skip
+    e.execute(Command("host_set", {"id": "Sera", "field": "position", "value": [-4.0, 0.0, 5.0]}))
+    assert e.state.models["Sera"].perched  # the Host put the climber higher on the wall
+    _next_turn_of(e, "Sera")
+    e.execute(Command("move", {"id": "Sera", "to": [-4.0, 0.0, 6.0]}))
+    assert not e.state.models["Sera"].perched
+    game = e.game
+    assert isinstance(game, StrifeFight)
+    assert fight.penalty_context(game, e.state.models["Sera"], CATALOG.weapon("Dagger")).flying
+    e.execute(Command("host_set", {"id": "Sera", "field": "position", "value": [-4.0, 0.0, 0.0]}))
+    assert not e.state.models["Sera"].perched
+    _replays(e)
+
+
+def _next_turn_of(e: Encounter[FightState], name: str) -> None:
+    e.execute(Command("next", {}))
+    _turn_of(e, name)
+
+
+def test_sa90_a_climber_may_sprint_along_its_height_a_flyer_may_not() -> None:
+    """S-5, SA-77, SA-90: a Sprint is ground movement: a climber may Sprint on at the height it
+    stands (a ledge), not up or down the wall; a flyer's Sprint ends on the ground."""
+    e = _sera_up("climb")
+    _next_turn_of(e, "Sera")
+    _refused(e, "whole_turn", {"id": "Sera", "kind": "sprint", "to": [-3.0, 0.0, 5.0]},
+             r"cannot Sprint up or down")  # fmt: skip
+    e.execute(Command("whole_turn", {"id": "Sera", "kind": "sprint", "to": [-9.0, 0.0, 3.0]}))
+    assert e.state.models["Sera"].position == (-9.0, 0.0, 3.0)
+    f = _sera_up("walk")
+    _next_turn_of(f, "Sera")
+    _refused(f, "whole_turn", {"id": "Sera", "kind": "sprint", "to": [-9.0, 0.0, 3.0]},
+             r"Flying is prevented while sprinting")  # fmt: skip
 
 
 def test_sa72_pick_up_replays_after_undo() -> None:

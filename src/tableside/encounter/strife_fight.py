@@ -671,8 +671,12 @@ def check_sneak(m: Model, cost: Fraction) -> None:
 
 
 def offer_aoos(p: Pending, mover: str, left: dict[str, list[str]]) -> None:
-    """Every enemy left behind may take free attacks, each weapon once per Turn (S-18)."""
-    _, _, free = disengage(p.state.aoo, p.state.rounds, mover, MoveCause.REGULAR_MOVE, left)
+    """Every enemy left behind may take free attacks, each weapon once per Turn (S-18).
+
+    A Taunted enemy is offered none on a model other than its taunter (SA-91).
+    """
+    _, _, offered = disengage(p.state.aoo, p.state.rounds, mover, MoveCause.REGULAR_MOVE, left)
+    free = [f for f in offered if forced.taunt_allows(p.state, f.attacker, f.target)]  # SA-91
     if free:
         p.emit("aoo_offered", "S-18", offers=[{"attacker": f.attacker, "weapon": f.weapon,
                                                "target": f.target} for f in free])  # fmt: skip
@@ -705,6 +709,7 @@ def answer_aoos(
 def do_aoo(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
     """Take an Attack of Opportunity on offer; the first one spends the Reaction (S-4, S-18)."""
     args = parse_args(AooArgs, raw, "aoo")
+    forced.check_taunted_targets(p.state, p.model(args.attacker), [args.target], "aoo")  # SA-91
     offer = next((o for o in p.state.offers if (o.attacker, o.target, o.weapon)
                   == (args.attacker, args.target, args.weapon)), None)  # fmt: skip
     if offer is None:
@@ -962,8 +967,9 @@ def penalty_context(
     """The S-16 circumstances of an attack from the fight's state (SA-47, SA-69).
 
     Moving and shooting counts the whole inches the attacker moved this Turn; a shooter above
-    the ground (z > 0) is flying; holding a weapon in each hand is dual wielding, whichever
-    hand attacks; ``thrown`` throws the weapon. Underwater fighting is not modelled in fights.
+    the ground (z > 0) is flying unless it climbed there (SA-90); holding a weapon in each hand
+    is dual wielding, whichever hand attacks; ``thrown`` throws the weapon. Whether the
+    defender is under water is set by the caller (SA-76).
     """
     held = loadout(game.catalog, attacker.sheet).weapons
     other = None
@@ -971,7 +977,7 @@ def penalty_context(
         other = held[1] if held[0].name == weapon.name else held[0]
     return PenaltyContext(
         inches_moved=int(attacker.moved),
-        flying=attacker.position[2] > 0,
+        flying=forced.flying(attacker),  # SA-77, SA-90
         other_hand=other,
         thrown=thrown,
     )
@@ -1161,6 +1167,13 @@ def cast_plan(catalog: Catalog, args: CastArgs) -> CastPlan:
                     resource)  # fmt: skip
 
 
+def offensive(plan: CastPlan) -> bool:
+    """An offensive power: the catalogue's flag; typed by hand, one dealing damage (SA-91)."""
+    if plan.entry is not None:
+        return plan.entry.offensive
+    return plan.power.damage is not None
+
+
 def check_power_targets(p: Pending, caster: Model, plan: CastPlan, targets: Sequence[str]) -> None:
     """A catalogue power's targets: how many, and each within its range (SA-60, SA-61).
 
@@ -1208,6 +1221,8 @@ def do_cast(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> Non
     plan = cast_plan(game.catalog, args)
     use_element(p, caster.id, TurnElement.INSTANT if plan.instant else TurnElement.ACTION)
     check_power_targets(p, caster, plan, args.targets)
+    if offensive(plan):  # a Taunted caster's offensive power aims only at its taunter (SA-91)
+        forced.check_taunted_targets(p.state, caster, args.targets, "power")
     spend_cost(p, caster, plan)
     rolls = cast_rolls(game, p, caster, args, plan, rng)
     hit = sum(1 for r in rolls if r.damage is not None)

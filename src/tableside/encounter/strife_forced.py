@@ -235,17 +235,33 @@ def compelled_move(state: FightState, m: Model, to: Sequence[float]) -> str | No
     return kinds[0] if kinds else None
 
 
-def check_taunted_targets(state: FightState, attacker: Model, defenders: Sequence[str]) -> None:
-    """A Taunted model attacks only the model that taunted it while that one stands (SA-71)."""
+def check_taunted_targets(
+    state: FightState, attacker: Model, defenders: Sequence[str], act: str = "attack"
+) -> None:
+    """A Taunted model aims only at the model that taunted it while that one stands.
+
+    ``act`` is what it aims: ``attack`` (its attacks, SA-71), ``power`` (an offensive power,
+    SA-91) or ``aoo`` (an Attack of Opportunity, SA-91).
+    """
     taunters = {o.id for o in compellers(state, attacker, TAUNTED)}
     if not taunters:
         return
     other = next((d for d in defenders if d not in taunters), None)
-    if other is not None:
-        names = " or ".join(sorted(taunters))
-        raise RulesError(
-            f"{attacker.id} is taunted: it may attack only {names}, not {other} (SA-71)."
-        )
+    if other is None:
+        return
+    names = " or ".join(sorted(taunters))
+    aims = {
+        "attack": f"it may attack only {names}, not {other} (SA-71)",
+        "power": f"its offensive powers may target only {names}, not {other} (SA-91)",
+        "aoo": f"it may take an Attack of Opportunity only on {names}, not {other} (SA-91)",
+    }
+    raise RulesError(f"{attacker.id} is taunted: {aims[act]}.")
+
+
+def taunt_allows(state: FightState, attacker: str, target: str) -> bool:
+    """Whether a Taunted model may aim at ``target``: only at a standing taunter (SA-91)."""
+    taunters = {o.id for o in compellers(state, state.models[attacker], TAUNTED)}
+    return not taunters or target in taunters
 
 
 # --- SA-72 thrown weapons ----------------------------------------------------------------------
@@ -356,7 +372,7 @@ def situational_parts(named: dict[str, int]) -> tuple[Part, ...]:
     return tuple(Part(label, amount) for label, amount in named.items())
 
 
-# --- SA-76 water, SA-77 flying -----------------------------------------------------------------
+# --- SA-76 water, SA-77 and SA-90 flying ------------------------------------------------------
 
 
 def do_water(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
@@ -387,12 +403,27 @@ def water_gap(attacker: Model, defender: Model, gap: float) -> float:
     return 2 * gap if attacker.submerged or defender.submerged else gap
 
 
+def flying(m: Model) -> bool:
+    """A model above the ground (z > 0) flies unless it holds on where it climbed to (SA-90)."""
+    return m.position[2] > 0 and not m.perched
+
+
 def check_sprint_ground(m: Model, to: Sequence[float]) -> None:
-    """A Sprint is ground movement with no passive effect such as Flying (S-5, SA-77)."""
-    if to[2] > 0:
+    """A Sprint is ground movement with no passive effect such as Flying (S-5, SA-77, SA-90).
+
+    A climber above the ground stands where it climbed to: it may Sprint on at that height
+    (along a ledge) or down to the ground, not up or down the wall.
+    """
+    if to[2] > 0 and not m.perched:
         raise RulesError(
             f"{m.id} cannot Sprint to a point above the ground (z {to[2]:g}): Flying is "
             "prevented while sprinting (S-5, SA-77)."
+        )
+    if to[2] > 0 and to[2] != m.position[2]:
+        raise RulesError(
+            f"{m.id} cannot Sprint up or down from where it climbed to (z {m.position[2]:g} to "
+            f"{to[2]:g}): a Sprint is ground movement at that height, or down to the ground "
+            "(S-5, SA-90)."
         )
     if m.submerged and not m.sheet.aquatic:
         raise RulesError(f"{m.id} is under water and cannot Sprint: it swims (S-5, SA-76).")

@@ -37,6 +37,7 @@ class Model:
     climbed: float = 0.0  # inches climbed in a row (a prolonged climb, S-6, SA-85)
     sprint_round: int = -9  # the round of its last Sprint (consecutive Sprints, S-5, SA-87)
     submerged: bool = False  # fully underwater, as the Host set it (S-16, SA-76)
+    perched: bool = False  # above the ground where it climbed to: not flying (SA-90)
 
     @property
     def down(self) -> bool:
@@ -160,10 +161,38 @@ def _moved(state: FightState, d: JSON) -> FightState:
     m = state.models[d["id"]]
     own = state.current == m.id and not d.get("host") and not d.get("forced")
     last = (m.id, m.position, float(d["moved"])) if own else None
+    to = point(d["to"])
     return copy_with(state.with_model(copy_with(
-        m, position=point(d["to"]), moved=m.moved + float(d["moved"]),
+        m, position=to, moved=m.moved + float(d["moved"]),
         movement_spent=m.movement_spent + float(d.get("cost", 0.0)),
+        perched=perched_after(m, to, moved_itself=not d.get("host") and not d.get("forced")),
     )), last_move=last)  # fmt: skip
+
+
+def perched_after(m: Model, to: Point, moved_itself: bool) -> bool:
+    """Whether a model still holds on where it climbed to after a move (SA-90).
+
+    On the ground it is not perched; a move of its own that changes its height leaves the
+    perch (a climbing Move's ``climbed`` event then perches it again); moving on at the same
+    height (a ledge), or being put or pushed somewhere by the Host or an effect, keeps it.
+    """
+    if to[2] <= 0:
+        return False
+    if moved_itself and to[2] != m.position[2]:
+        return False
+    return m.perched
+
+
+def _climbed(state: FightState, d: JSON) -> FightState:
+    """Inches climbed in a row (SA-85); a climbing Move perches a model above the ground (SA-90).
+
+    A Move in another mode ends the streak with a total of 0, which leaves the perch as the
+    ``moved`` event set it.
+    """
+    m = state.models[d["id"]]
+    total = float(d["total"])
+    perched = m.position[2] > 0 if total > 0 else m.perched
+    return state.with_model(copy_with(m, climbed=total, perched=perched))
 
 
 def _ticked(state: FightState, d: JSON) -> FightState:
@@ -257,7 +286,7 @@ EVOLVE: dict[str, Callable[[FightState, JSON], FightState]] = {
     "aoo_used": _aoo_used,
     "aoo_declined": _aoo_declined,
     "sprinted": lambda s, d: _update(s, d, sprints=int(d["sprints"]), sprint_round=s.round),
-    "climbed": lambda s, d: _update(s, d, climbed=float(d["total"])),
+    "climbed": _climbed,
     "initiative_penalty": lambda s, d: _update(s, d, initiative_penalty=int(d["penalty"])),
     "hidden_set": lambda s, d: _update(s, d, hidden=bool(d["hidden"])),
     "resources_set": _resources,
