@@ -102,7 +102,9 @@ def _update(state: FightState, d: JSON, **changes: Any) -> FightState:
 
 def _added(state: FightState, d: JSON) -> FightState:
     sheet = Combatant.model_validate(d["sheet"])
-    model = Model(d["id"], sheet, d["side"], point(d["position"]), int(d["score"]))
+    at = point(d["position"])
+    # SA-90: a model set up above the ground stands on something (a roof, a ledge): not flying
+    model = Model(d["id"], sheet, d["side"], at, int(d["score"]), perched=at[2] > 0)
     return state.with_model(model)
 
 
