@@ -46,6 +46,18 @@ UNLABELLED = """
 return [...document.querySelectorAll('#play-panel select, #play-panel input')]
   .filter(e => !e.labels || e.labels.length === 0).map(e => e.id);
 """
+# the panel's checkboxes whose words start on a line below the box (a label that wrapped)
+BESIDE = """
+return [...document.querySelectorAll('#play-panel label.check')]
+  .filter(l => l.offsetParent !== null)
+  .filter(l => {
+    const box = l.querySelector('input[type=checkbox]').getBoundingClientRect();
+    const words = document.createRange(); words.selectNodeContents(l);
+    words.setStartAfter(l.querySelector('input[type=checkbox]'));
+    const first = [...words.getClientRects()].find(r => r.width > 0);
+    return first && first.top >= box.bottom;
+  }).map(l => l.textContent.trim());
+"""
 FITS = """
 const page = document.documentElement, panel = document.getElementById('play-panel');
 return page.scrollWidth <= page.clientWidth + 0.5 &&
@@ -79,10 +91,12 @@ class Player(Person):
         return bool(self.driver.execute_script(FITS))
 
     def check_the_panel(self) -> None:
-        """Nothing sideways, fingertip-sized controls, a label on every one, axe-core clean."""
+        """Nothing sideways, fingertip-sized controls, a label on every one (a checkbox beside its
+        words), axe-core clean."""
         assert self.fits(), f"{self.name}'s page scrolls sideways"
         assert self.driver.execute_script(SMALL) == []
         assert self.driver.execute_script(UNLABELLED) == []
+        assert self.driver.execute_script(BESIDE) == []  # each box on its words' first line
         assert_accessible(self.driver, ["#play-panel"])
 
 
