@@ -58,6 +58,13 @@ return [...document.querySelectorAll('#play-panel label.check')]
     return first && first.top >= box.bottom;
   }).map(l => l.textContent.trim());
 """
+# the character cards' values with no bar that wrapped onto a second line (e.g. "Long Sword")
+WRAPPED = """
+return [...document.querySelectorAll('#cards .field .value:last-child')]
+  .filter(v => v.getBoundingClientRect().height >
+    1.5 * v.previousElementSibling.getBoundingClientRect().height)
+  .map(v => v.textContent);
+"""
 FITS = """
 const page = document.documentElement, panel = document.getElementById('play-panel');
 return page.scrollWidth <= page.clientWidth + 0.5 &&
@@ -287,6 +294,7 @@ def test_w17_w19_a_realm_of_strife_round_from_the_buttons(
     host.driver.find_element(By.CSS_SELECTOR, "#host-tools summary").click()  # the Host's tools
     host.click("h-start")
     host.wait("started", lambda s: s.text("turn-head") != "The fight has not started")
+    assert host.driver.execute_script(WRAPPED) == []  # a card's Weapons on one line
     state = server.table.state
     order = state(eid, Principal(table_id, None))["order"]
     plays = {"Aldric": holy, "Sera": fallen, "Troll": host}
