@@ -96,7 +96,6 @@ axe:
 screenshots: $(STAMP) browser
 	$(BIN)/python scripts/screenshots.py
 	$(BIN)/python scripts/setup_screenshots.py
-	$(BIN)/python scripts/play_screenshots.py
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache

@@ -78,7 +78,7 @@ def main() -> int:
             join = host_sets_up(host, live.base, saved)
             player.driver.get(join)
             player.driver.find_element(By.LINK_TEXT, WAR).click()
-            player.wait("the fight", lambda s: s.combatant("Boss")["endurance"] == "secret")
+            player.wait("the fight", lambda s: s.combatant("Boss")["endurance"] == "unknown")
             saved.append(shoot(player.driver, "player-secret-npc.png"))
         finally:
             for driver in drivers:

@@ -46,6 +46,25 @@ UNLABELLED = """
 return [...document.querySelectorAll('#play-panel select, #play-panel input')]
   .filter(e => !e.labels || e.labels.length === 0).map(e => e.id);
 """
+# the panel's checkboxes whose words start on a line below the box (a label that wrapped)
+BESIDE = """
+return [...document.querySelectorAll('#play-panel label.check')]
+  .filter(l => l.offsetParent !== null)
+  .filter(l => {
+    const box = l.querySelector('input[type=checkbox]').getBoundingClientRect();
+    const words = document.createRange(); words.selectNodeContents(l);
+    words.setStartAfter(l.querySelector('input[type=checkbox]'));
+    const first = [...words.getClientRects()].find(r => r.width > 0);
+    return first && first.top >= box.bottom;
+  }).map(l => l.textContent.trim());
+"""
+# the character cards' values with no bar that wrapped onto a second line (e.g. "Long Sword")
+WRAPPED = """
+return [...document.querySelectorAll('#cards .field .value:last-child')]
+  .filter(v => v.getBoundingClientRect().height >
+    1.5 * v.previousElementSibling.getBoundingClientRect().height)
+  .map(v => v.textContent);
+"""
 FITS = """
 const page = document.documentElement, panel = document.getElementById('play-panel');
 return page.scrollWidth <= page.clientWidth + 0.5 &&
@@ -79,10 +98,12 @@ class Player(Person):
         return bool(self.driver.execute_script(FITS))
 
     def check_the_panel(self) -> None:
-        """Nothing sideways, fingertip-sized controls, a label on every one, axe-core clean."""
+        """Nothing sideways, fingertip-sized controls, a label on every one (a checkbox beside its
+        words), axe-core clean."""
         assert self.fits(), f"{self.name}'s page scrolls sideways"
         assert self.driver.execute_script(SMALL) == []
         assert self.driver.execute_script(UNLABELLED) == []
+        assert self.driver.execute_script(BESIDE) == []  # each box on its words' first line
         assert_accessible(self.driver, ["#play-panel"])
 
 
@@ -273,6 +294,7 @@ def test_w17_w19_a_realm_of_strife_round_from_the_buttons(
     host.driver.find_element(By.CSS_SELECTOR, "#host-tools summary").click()  # the Host's tools
     host.click("h-start")
     host.wait("started", lambda s: s.text("turn-head") != "The fight has not started")
+    assert host.driver.execute_script(WRAPPED) == []  # a card's Weapons on one line
     state = server.table.state
     order = state(eid, Principal(table_id, None))["order"]
     plays = {"Aldric": holy, "Sera": fallen, "Troll": host}
