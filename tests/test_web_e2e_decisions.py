@@ -259,6 +259,8 @@ def test_d4_a_players_boon_is_proposed_and_the_host_approves_it_at_phone_size(
     take_the_watchers_choices(holy)
     for seat in table.everyone:
         seat.wait("the Strike", resolved)
+    # the Strike no longer waits: the line that said so goes (D-3)
+    fallen.wait("no stale waiting line", lambda s: s.text("decision-status") == "")
     log = host.log()
     at = next(i for i, x in enumerate(log) if x.startswith("strike_resolved Jackal → Watcher"))
     assert any(x.startswith("Boon/Bane +1: discarded ") for x in log[at:])  # the Boon applied

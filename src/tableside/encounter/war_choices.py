@@ -74,20 +74,25 @@ class Seen:
         """The outcome in a few words: Hits or Stops, Wear, 12 Effects, the dice."""
         d = self.data
         if "net_passes" in d:
-            head = f"{d['net_passes']} net Passes"
+            head = counted(d["net_passes"], "net Pass", "net Passes")
         elif d["uncanceled_stops"]:
-            head = f"{d['uncanceled_stops']} uncanceled Stops"
+            head = counted(d["uncanceled_stops"], "uncanceled Stop")
         else:
-            head = f"{d['uncanceled_hits']} uncanceled Hits"
+            head = counted(d["uncanceled_hits"], "uncanceled Hit")
         wear = "; ".join(
-            f"{amount} Wear{kind} to {who}"
+            f"{amount} Wear ({kind}) to {who}"
             for who, kinds in d["wear"].items()
             for kind, amount in kinds.items()
         )
         twelves = d.get("twelve_effects", 0)
-        parts = [head, wear or "no Wear", f"{twelves} 12 Effects" if twelves else ""]
+        parts = [head, wear or "no Wear", counted(twelves, "12 Effect") if twelves else ""]
         dice = " ".join(str(f) for f in d["final"])
         return ", ".join(p for p in parts if p) + f" (dice {dice})"
+
+
+def counted(n: int, one: str, many: str | None = None) -> str:
+    """A count with its noun, singular for one: "1 uncanceled Hit", "3 uncanceled Hits"."""
+    return f"{n} {one if n == 1 else many or one + 's'}"
 
 
 @dataclass(frozen=True)
@@ -254,7 +259,7 @@ def obstruction_choice(trial: Trial, raw: Mapping[str, Any], base: Seen, what: s
         options.append(
             {
                 "value": count,
-                "label": f"{count} Obstruction tokens: {outcome.label()}",
+                "label": f"{counted(count, 'Obstruction token')}: {outcome.label()}",
                 "outcome": outcome.data,
             }
         )

@@ -161,6 +161,8 @@ async function loadDecisions() {
   const waiting = Array.isArray(body.waiting) ? body.waiting : open;
   overdue = false;
   showDecisions(open, waiting);
+  // nothing waits any more: "Your Strike waits for …" is no longer true (D-3)
+  if (!waiting.length) $('decision-status').textContent = '';
 }
 async function decide(d, value) {
   const r = await fetch(api + '/decisions/' + encodeURIComponent(d.id), {method: 'POST',
