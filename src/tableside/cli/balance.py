@@ -30,9 +30,8 @@ def balance_lines(db: str | None, encounter_id: int, runs: int) -> list[str]:
 
     with opened(db) as store:
         document = store.export_encounter(encounter_id)
-        info = store.encounter(encounter_id)
     try:
-        found = shared.balance(document, runs, shared.balance_seed(info.seed, info.revision))
+        found = shared.encounter_balance(document, runs)
     except SimulationError as error:
         return [f"balance: {error}"]
     return shared.balance_lines(found)

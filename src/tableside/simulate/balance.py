@@ -32,6 +32,21 @@ def balance_seed(encounter_seed: int, revision: int) -> int:
     return (encounter_seed + revision) % SEED_MODULUS
 
 
+def encounter_balance(document: dict[str, Any], runs: int) -> dict[str, Any]:
+    """The balance of an exported encounter as it stands, seeded from its seed and revision.
+
+    The revision is the number of the document's records (a stored encounter's revision), so
+    the figures are those of :func:`balance` with :func:`balance_seed` and are recorded with
+    ``revision`` in the answer.
+
+    Raises:
+        SimulationError: The encounter cannot be simulated (one side, ended, bad runs).
+    """
+    revision = len(document.get("records", []))
+    seed = balance_seed(int(document.get("seed", 0)), revision)
+    return {"revision": revision, **balance(document, runs, seed)}
+
+
 def balance(document: Any, runs: int, seed: int) -> dict[str, Any]:
     """Simulate an exported encounter ``runs`` times: each side's chance to win (F-6, F-7).
 
