@@ -113,3 +113,13 @@ def test_f7_one_side_only_answers_a_sentence(client: TestClient) -> None:
     r = balance(client, host, eid)
     assert r.status_code == 422
     assert "needs combatants on two sides" in r.json()["error"]
+
+
+def test_f7_the_setup_page_has_the_balance_panel_and_its_script(client: TestClient) -> None:
+    host = Host(client)
+    war, fight = host.encounter("majesty-war"), host.encounter("strife-combat", "Ambush")
+    page = host.get(f"/tables/{host.tid}/encounters/{war}/setup").text
+    assert f'data-balance="/api/encounters/{war}/balance?runs=2000"' in page
+    assert "Computing the balance" in page  # the panel's script is on the page
+    page = host.get(f"/tables/{host.tid}/encounters/{fight}/setup").text
+    assert f'data-balance="/api/encounters/{fight}/balance?runs=200"' in page

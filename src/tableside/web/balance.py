@@ -5,7 +5,9 @@ secret NPC value) exports the encounter as it stands and simulates it as ``--bal
 (``simulate/balance.py``: the fast engine for a War, the full engine for a Realm of Strife
 fight, seeded from the encounter's seed and revision). The endpoint is a plain function, so the
 web server runs it on its thread pool, off the event loop; one simulation runs at a time (the
-others wait their turn), and at most :data:`RUNS_MAX` runs are asked. Bad ``runs`` answer 400,
+others wait their turn), and at most :data:`RUNS_MAX` runs are asked. The last answers are kept
+by encounter, revision and runs (the same seed gives the same figures), so reloading the page
+does not simulate again. Bad ``runs`` answer 400,
 an encounter that cannot be simulated (one side so far, already over) answers 422, both with
 one sentence.
 """
@@ -14,6 +16,7 @@ from __future__ import annotations
 
 import re
 import threading
+from collections import OrderedDict
 from typing import Annotated, Any
 
 from fastapi import FastAPI, Header, Query
@@ -29,6 +32,7 @@ from tableside.web.table import WebTable
 
 RUNS_MAX = 10_000  # runs of one balance from the web (a War's 10,000 take about a second)
 UNSIMULABLE = 422
+KEPT = 64  # answers kept: (encounter, revision, runs) -> the balance; a reload reads it again
 
 
 def runs_asked(raw: str | None) -> int:
@@ -50,6 +54,7 @@ def runs_asked(raw: str | None) -> int:
 def add_balance(app: FastAPI, table: WebTable) -> None:
     """Register the balance endpoint on the application."""
     one_at_a_time = threading.Lock()
+    kept: OrderedDict[tuple[int, int, int], dict[str, Any]] = OrderedDict()
 
     @app.get("/api/encounters/{encounter_id}/balance", response_model=None)
     def encounter_balance_api(
@@ -61,8 +66,15 @@ def add_balance(app: FastAPI, table: WebTable) -> None:
         require_host(who, "see the balance (it reads secret NPC values)")
         count = runs_asked(runs)
         document = table.store.export_encounter(encounter_id)
+        key = (encounter_id, len(document["records"]), count)
         with one_at_a_time:
+            if key in kept:
+                return kept[key]
             try:
-                return {"encounter": encounter_id, **encounter_balance(document, count)}
+                found = {"encounter": encounter_id, **encounter_balance(document, count)}
             except SimulationError as error:
                 return JSONResponse({"error": str(error)}, status_code=UNSIMULABLE)
+            kept[key] = found
+            while len(kept) > KEPT:
+                kept.popitem(last=False)
+            return found
