@@ -102,6 +102,12 @@ def test_the_host_sets_up_a_war_and_the_player_joins_it(
     submit(host.driver, "character-form")
     host.wait("Boss added", lambda s: "Boss" in s.text("setup-combatants"))
     assert "secret from other players" in host.text("setup-combatants")
+    host.wait("the balance (F-7)", lambda s: "runs in" in s.text("balance-status"))
+    balance = host.text("balance-sides")
+    assert "holy wins" in balance and "fallen wins" in balance and "95 % interval" in balance
+    assert "2,000 runs in" in host.text("balance-status")
+    assert len(host.driver.find_elements(By.CSS_SELECTOR, "#balance-sides .balance-bar")) == 2
+    assert_accessible(host.driver)
 
     host.driver.find_element(By.LINK_TEXT, "the table").click()
     host.wait("the table page", lambda s: "Players" in body(s))

@@ -2,8 +2,10 @@
 
 The stored encounter is exported and simulated (``--balance-runs`` runs, 2,000 by default; the
 fast engine for a War it supports, else the full engine) from the state it has reached, and one
-line per side gives its chance of winning with the 95% Wilson interval (issue 15, F-6). An
-encounter with one side so far, or one that has ended, gets a sentence instead.
+line per side gives its chance of winning with the 95% Wilson interval (issue 15, F-6). The
+seed is the one the set-up page's Balance panel uses (F-7), so both show the same figures. An
+encounter with one side so far, or one that has ended, gets a sentence instead. The export and
+the simulation are shared with the web (``simulate/balance.py``).
 """
 
 from __future__ import annotations
@@ -23,24 +25,16 @@ BALANCE_RUNS = 2000
 
 def balance_lines(db: str | None, encounter_id: int, runs: int) -> list[str]:
     """Each side's chance of winning, as text lines."""
-    from tableside.simulate import SimulationError, simulate  # heavy: only when asked
+    from tableside.simulate import SimulationError  # heavy: only when asked
+    from tableside.simulate import balance as shared
 
     with opened(db) as store:
         document = store.export_encounter(encounter_id)
     try:
-        report = simulate(document, runs, workers=1, engine="fast")
+        found = shared.encounter_balance(document, runs)
     except SimulationError as error:
         return [f"balance: {error}"]
-    engine = report.get("engine", "full")
-    lines = [f"balance ({runs} runs, {engine} engine, policy {report['policy']}):"]
-    for side, block in report["outcome"]["wins"].items():
-        low, high = block["ci95"]
-        lines.append(f"  {side} wins {block['p']:.3f} ({low:.3f} – {high:.3f})")
-    for label in ("draws", "unfinished"):
-        block = report["outcome"][label]
-        if block["count"]:
-            lines.append(f"  {label} {block['p']:.3f}")
-    return lines
+    return shared.balance_lines(found)
 
 
 def print_balance(

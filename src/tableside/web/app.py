@@ -37,6 +37,7 @@ from tableside.store import chat as stored_chat
 from tableside.store.tables import UnknownSeatError, UnknownTableError
 from tableside.web import guards, play
 from tableside.web.auth import Credential, ForbiddenError, UnauthorisedError, credential
+from tableside.web.balance import add_balance
 from tableside.web.chat import ChatRoom, add_chat, chat_feed
 from tableside.web.decisions import FightWaitingError, NoSuchDecisionError
 from tableside.web.hub import end_streams_on_stop, record_stream, watch
@@ -251,6 +252,7 @@ def create_app(
     add_pages(app, table)
     add_setup(app, table)
     add_roster(app, table)
+    add_balance(app, table)
     add_seats(app, table)
     app.add_middleware(SessionMiddleware)
     return app

@@ -668,7 +668,8 @@ def render_encounter(
         sheet=sheet_choices() if info.game == STRIFE else None,
         lists=again.lists,
         error_form=again.form,
-        script=SETUP_SCRIPT,
+        script=SETUP_SCRIPT + BALANCE_SCRIPT,
+        balance_runs=PAGE_RUNS.get(info.game, 2000),
         csrf=csrf,
         base=f"/tables/{view['id']}/encounters/{encounter_id}",
         games=GAMES,
@@ -690,6 +691,9 @@ def started(state: dict[str, Any]) -> bool:
 
 
 SETUP_SCRIPT = pages.STATIC.joinpath("setup.js").read_text("utf-8")
+BALANCE_SCRIPT = pages.STATIC.joinpath("balance.js").read_text("utf-8")
+PAGE_RUNS = {MAJESTY: 2000, STRIFE: 200}  # the Balance panel's runs (F-7: the full engine is
+# what simulates a Realm of Strife fight, about 240 runs a second, so the page asks 200)
 
 
 def choice_name(row: dict[str, Any]) -> str:

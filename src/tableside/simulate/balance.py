@@ -1,0 +1,96 @@
+"""Who is likely to win as the roster stands: the balance of a stored encounter (issue 15).
+
+Shared by ``--balance`` after ``war add`` / ``fight add`` (F-6) and the set-up page's Balance
+panel (``GET /api/encounters/{eid}/balance``, F-7). The exported encounter is simulated on the
+fast engine where it supports the fight (a War), else on the full engine (a Realm of Strife
+fight, as ``tableside simulate`` does). The seed is derived from the encounter's own seed and
+its revision (:func:`balance_seed`), so the same roster gives the same figures in the CLI and on
+the page, and any change to the roster draws new dice.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from tableside.simulate.driver import simulate
+
+BALANCE_RUNS = 2000
+SEED_MODULUS = 2**63  # simulation seeds are zero or positive and fit 63 bits
+
+
+def balance_seed(encounter_seed: int, revision: int) -> int:
+    """The balance's base seed: the encounter's seed plus its revision, modulo 2⁶³ (F-7).
+
+    Args:
+        encounter_seed: The encounter's stored seed (may be negative).
+        revision: The encounter's revision (its number of records).
+
+    Returns:
+        A seed in ``[0, 2⁶³)``.
+    """
+    return (encounter_seed + revision) % SEED_MODULUS
+
+
+def encounter_balance(document: dict[str, Any], runs: int) -> dict[str, Any]:
+    """The balance of an exported encounter as it stands, seeded from its seed and revision.
+
+    The revision is the number of the document's records (a stored encounter's revision), so
+    the figures are those of :func:`balance` with :func:`balance_seed` and are recorded with
+    ``revision`` in the answer.
+
+    Raises:
+        SimulationError: The encounter cannot be simulated (one side, ended, bad runs).
+    """
+    revision = len(document.get("records", []))
+    seed = balance_seed(int(document.get("seed", 0)), revision)
+    return {"revision": revision, **balance(document, runs, seed)}
+
+
+def balance(document: Any, runs: int, seed: int) -> dict[str, Any]:
+    """Simulate an exported encounter ``runs`` times: each side's chance to win (F-6, F-7).
+
+    Args:
+        document: A ``tableside/encounter`` v1 document (as the store exports it).
+        runs: How many runs.
+        seed: The base seed (see :func:`balance_seed`).
+
+    Returns:
+        JSON: ``runs``, ``seed``, ``engine``, ``policy``, ``seconds``, ``sides`` (one
+        ``{"side", "count", "p", "ci95"}`` per side, 95% Wilson intervals), ``draws`` and
+        ``unfinished`` (``{"count", "p", "ci95"}``).
+
+    Raises:
+        SimulationError: The encounter cannot be simulated (one side, ended, bad runs).
+    """
+    began = time.perf_counter()
+    found = simulate(document, runs, seed=seed, workers=1, engine="fast")
+    seconds = time.perf_counter() - began
+    outcome = found["outcome"]
+    return {
+        "runs": runs,
+        "seed": seed,
+        "engine": found.get("engine", "full"),
+        "policy": found["policy"],
+        "seconds": round(seconds, 4),
+        "sides": [{"side": side, **figure(block)} for side, block in outcome["wins"].items()],
+        "draws": figure(outcome["draws"]),
+        "unfinished": figure(outcome["unfinished"]),
+    }
+
+
+def figure(block: dict[str, Any]) -> dict[str, Any]:
+    """A proportion of the report as the balance gives it: count, p and its interval."""
+    return {"count": block["count"], "p": block["p"], "ci95": list(block["ci95"])}
+
+
+def balance_lines(found: dict[str, Any]) -> list[str]:
+    """The balance as text lines (the CLI prints them)."""
+    lines = [f"balance ({found['runs']} runs, {found['engine']} engine, policy {found['policy']}):"]
+    for block in found["sides"]:
+        low, high = block["ci95"]
+        lines.append(f"  {block['side']} wins {block['p']:.3f} ({low:.3f} – {high:.3f})")
+    for label in ("draws", "unfinished"):
+        if found[label]["count"]:
+            lines.append(f"  {label} {found[label]['p']:.3f}")
+    return lines

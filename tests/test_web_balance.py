@@ -1,0 +1,125 @@
+"""The set-up page's Balance (issue 15, F-7): GET /api/encounters/{eid}/balance, the Host only,
+seeded from the encounter's seed and revision, the same figures as ``--balance`` (F-6)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from test_store_support import BACKENDS, database_url
+from test_web_setup import Host
+
+from tableside.cli.balance import balance_lines as cli_lines
+from tableside.simulate.balance import balance_lines, balance_seed
+from tableside.web import create_app
+
+EXAMPLES = Path(__file__).parent.parent / "examples"
+WAR_4V4 = json.loads((EXAMPLES / "war_4v4.json").read_text())
+AMBUSH = json.loads((EXAMPLES / "strife_ambush.json").read_text())
+
+
+@pytest.fixture(params=BACKENDS)
+def client(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[TestClient]:
+    with database_url(request.param, tmp_path) as url, TestClient(create_app(url)) as c:
+        yield c
+
+
+def auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def loaded(host: Host, game: str, document: dict[str, Any]) -> int:
+    eid = host.encounter(game)
+    r = host.post(f"/tables/{host.tid}/encounters/{eid}/roster", {"document": json.dumps(document)})
+    assert r.status_code == 303, r.text
+    return eid
+
+
+def balance(client: TestClient, host: Host, eid: int, runs: str = "300") -> Any:
+    return client.get(f"/api/encounters/{eid}/balance?runs={runs}", headers=auth(host.token))
+
+
+def test_f7_host_gets_each_sides_chance_with_its_interval(client: TestClient) -> None:
+    host = Host(client)
+    eid = loaded(host, "majesty-war", WAR_4V4)
+    r = balance(client, host, eid)
+    assert r.status_code == 200, r.text
+    found = r.json()
+    assert found["runs"] == 300 and found["engine"] == "fast" and found["seconds"] >= 0
+    assert found["seed"] == balance_seed(7, found["revision"]) and found["revision"] > 0
+    total = sum(s["count"] for s in found["sides"]) + found["draws"]["count"]
+    assert total + found["unfinished"]["count"] == 300
+    assert {s["side"] for s in found["sides"]} == {"holy", "fallen"}
+    for side in found["sides"]:
+        low, high = side["ci95"]
+        assert 0 <= low <= side["p"] <= high <= 1
+    assert balance(client, host, eid).json()["sides"] == found["sides"]  # deterministic
+
+
+def test_f7_a_change_to_the_roster_draws_new_dice(client: TestClient) -> None:
+    host = Host(client)
+    eid = loaded(host, "majesty-war", WAR_4V4)
+    before = balance(client, host, eid).json()
+    removed = host.post(f"/tables/{host.tid}/encounters/{eid}/remove", {"combatant": "Herald"})
+    assert removed.status_code == 303, removed.text
+    after = balance(client, host, eid).json()
+    assert after["revision"] == before["revision"] + 1 and after["seed"] == before["seed"] + 1
+
+
+def test_f7_the_figures_are_the_clis_for_the_same_encounter(tmp_path: Path) -> None:
+    db = tmp_path / "store.db"
+    with TestClient(create_app(f"sqlite:///{db}")) as client:
+        host = Host(client)
+        eid = loaded(host, "majesty-war", WAR_4V4)
+        found = balance(client, host, eid, "500").json()
+    assert balance_lines(found) == cli_lines(str(db), eid, 500)
+
+
+def test_f7_a_realm_of_strife_fight_uses_the_full_engine(client: TestClient) -> None:
+    host = Host(client)
+    eid = loaded(host, "strife-combat", AMBUSH)
+    found = balance(client, host, eid, "20").json()
+    assert found["engine"] == "full" and found["policy"] == "strife" and found["runs"] == 20
+    assert abs(sum(s["p"] for s in found["sides"]) + found["draws"]["p"]
+               + found["unfinished"]["p"] - 1) < 1e-9  # fmt: skip
+
+
+def test_f7_a_player_is_refused_the_balance_it_reads_secret_values(client: TestClient) -> None:
+    host = Host(client)
+    eid = loaded(host, "majesty-war", WAR_4V4)
+    body = {"name": "Ann", "characters": ["Herald"]}
+    seat = client.post(f"/api/tables/{host.tid}/players", headers=auth(host.token), json=body)
+    r = client.get(f"/api/encounters/{eid}/balance", headers=auth(seat.json()["token"]))
+    assert r.status_code == 403 and r.json()["error"].startswith("Only the Host may see the bal")
+
+
+@pytest.mark.parametrize("runs", ["0", "abc", "10001", "-5", "2.5", "99999999999"])
+def test_f7_bad_runs_are_refused_in_one_sentence(client: TestClient, runs: str) -> None:
+    host = Host(client)
+    eid = loaded(host, "majesty-war", WAR_4V4)
+    r = balance(client, host, eid, runs)
+    assert r.status_code == 400
+    assert r.json() == {"error": "The number of runs must be a whole number from 1 to 10,000, "
+                        f"got {runs!r}."}  # fmt: skip
+
+
+def test_f7_one_side_only_answers_a_sentence(client: TestClient) -> None:
+    host = Host(client)
+    eid = host.encounter("majesty-war")
+    r = balance(client, host, eid)
+    assert r.status_code == 422
+    assert "needs combatants on two sides" in r.json()["error"]
+
+
+def test_f7_the_setup_page_has_the_balance_panel_and_its_script(client: TestClient) -> None:
+    host = Host(client)
+    war, fight = host.encounter("majesty-war"), host.encounter("strife-combat", "Ambush")
+    page = host.get(f"/tables/{host.tid}/encounters/{war}/setup").text
+    assert f'data-balance="/api/encounters/{war}/balance?runs=2000"' in page
+    assert "Computing the balance" in page  # the panel's script is on the page
+    page = host.get(f"/tables/{host.tid}/encounters/{fight}/setup").text
+    assert f'data-balance="/api/encounters/{fight}/balance?runs=200"' in page
