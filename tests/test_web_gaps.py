@@ -140,3 +140,17 @@ def test_the_page_has_the_act_react_pick_up_buttons_and_the_hosts_tools(
     host = page(client, f.host)
     for part in ('id="h-forced"', 'id="h-f-kind"', 'id="h-water"', 'id="h-remove"'):
         assert part in host, part
+
+
+def test_w36_the_options_give_the_callers_seat_as_it_is_now(client: TestClient) -> None:
+    f = Fight(client, sera_sheet())
+    assert f.options(f.host)["seat"] is None
+    assert f.options(f.ann)["seat"]["characters"] == ["Sera"]
+    tid = client.get(f"/api/encounters/{f.eid}", headers=f.host).json()["table"]
+    seat_id = f.options(f.ann)["seat"]["id"]
+    body = {"characters": ["Sera", "Goblin"]}
+    r = client.patch(f"/api/tables/{tid}/players/{seat_id}", headers=f.host, json=body)
+    assert r.status_code == 200, r.text
+    seat = f.options(f.ann)["seat"]
+    assert seat["name"] == "Ann" and seat["characters"] == ["Sera", "Goblin"]
+    assert [a["id"] for a in f.options(f.ann)["actors"]] == ["Sera", "Goblin"]

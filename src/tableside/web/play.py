@@ -39,7 +39,7 @@ from tableside.strife.penalties import armour_class, usable_reach
 from tableside.strife.records import total
 from tableside.web.auth import ForbiddenError, Principal, authorise_command
 from tableside.web.redact import IsSecret, redact_record
-from tableside.web.table import WebTable, current_actor, involved, record_view
+from tableside.web.table import WebTable, current_actor, involved, record_view, seat_view
 
 # The dry run that checks a command before its odds rolls dice nobody sees: any fixed stream will
 # do, since its events are thrown away (the engine's refusals come before any die is rolled).
@@ -281,11 +281,16 @@ def options(table: WebTable, who: Principal, encounter_id: int) -> dict[str, Any
     enemy the first choice, W-17).
 
     A player gets only its own combatants' values; targets carry only what the table sees of
-    everyone (W-2): side, position, distance and whether they are out of the fight.
+    everyone (W-2): side, position, distance and whether they are out of the fight. ``seat`` is
+    the caller's seat as it is now (None for the Host): the page shows it anew after the Host
+    edits it (W-36).
     """
     snap = snapshot(table, encounter_id)
     yours = turn_is_yours(table, who, encounter_id, snap.current)
-    common = {"revision": snap.revision, "current": snap.current, "yours": yours}
+    common = {
+        "revision": snap.revision, "current": snap.current, "yours": yours,
+        "seat": None if who.seat is None else seat_view(who.seat),
+    }  # fmt: skip
     if snap.game.name == "majesty-war":
         return {**common, "kind": "strike", **war_options(snap, who)}
     return {**common, "kind": "attack", **fight_options(snap, who)}

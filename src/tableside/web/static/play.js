@@ -521,6 +521,7 @@ document.addEventListener('tableside:move', ev => {
 async function loadOptions() {
   const r = await fetch(api + '/options', {headers: auth}); if (!r.ok) return;
   const first = options === null; options = await r.json();
+  if (options.seat) showSeat(options.seat);
   choose($('p-actor'), options.actors.map(a => [a.id, a.id]), true);
   if (first && WAR) for (const m of options.maneuvers) {
     const box = el('input'); box.type = 'checkbox'; box.value = m.name;
@@ -535,6 +536,17 @@ async function loadOptions() {
   showTurn(state); show(state); oddsSoon();
 }
 window.loadOptions = loadOptions;
+// the viewer's seat as it is now (W-36): the Host may have edited it while the page was open
+function showSeat(seat) {
+  const now = seat.characters;
+  if (now.join('\n') === boot.characters.join('\n')) return;
+  boot.characters.splice(0, boot.characters.length, ...now);
+  $('me').textContent = 'you are ' + seat.name + (now.length ? ' (' + now.join(', ') + ')' : '');
+  document.dispatchEvent(new CustomEvent('tableside:seat', {detail: {characters: now}}));
+}
+// the server ends a seat's stream when the Host edits it (W-28): back again, ask anew
+let streamOpened = false;
+source.addEventListener('open', () => { if (streamOpened) loadOptions(); streamOpened = true; });
 onState(s => { showTurn(s); if (!options) return;
   const a = actor(), p = a && rowOf(a.id) && rowOf(a.id).position;
   if (p && action !== 'move' && !['q-x', 'q-y', 'q-z'].includes(document.activeElement.id))
