@@ -141,12 +141,13 @@ const testWords = d => known(d.winner) ? (d.winner === 'acting' ? d.id : shown(d
 const EVENT_WORDS = {
   moved: d => d.id + (d.forced ? ' is moved to ' : ' moves to ') + place(d.to) +
     (d.forced && FORCED[d.kind] ? ' by ' + (known(d.by) ? d.by + "'s " : '') + FORCED[d.kind] +
-      (d.stopped_by ? ', stopped by the ' + d.stopped_by : '') : '') +
+      (known(d.stopped_by) ? ', stopped by the ' + d.stopped_by : '') : '') +
     (known(d.inches) ? ', ' + d.inches + '″' : ''),
   weapon_thrown: d => d.id + ' throws the ' + shown(d.weapon) + ': it lies at ' + place(d.at),
   picked_up: d => d.id + ' picks up the ' + shown(d.weapon) + (d.hand ? ' in the ' +
     words(d.hand) : ''),
-  submerged_set: d => d.id + (d.submerged ? ' is now under water' : ' is out of the water'),
+  submerged_set: d => d.id + (!known(d.submerged) ? ' is put under water or taken out (hidden)'
+    : d.submerged === true ? ' is now under water' : ' is out of the water'),
   // an act's or a reaction's test: its note already names it ("Full Action: Bar the door")
   test_resolved: d => testWords(d) + (known(d.purpose) && !String(d.purpose).includes(': ')
     ? ' (' + words(d.purpose) + ')' : ''),
