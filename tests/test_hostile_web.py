@@ -764,6 +764,7 @@ PLAYER_ACTORS = {
     "hide": "id",
     "act": "id",
     "react": "id",
+    "pick_up": "id",
 }
 ANNS = ("Herald", "Aldric")
 

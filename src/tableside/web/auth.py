@@ -32,7 +32,7 @@ PLAYER_ACTORS: dict[str, dict[str, str]] = {
     "strife-combat": {
         "attack": "attacker", "aoo": "attacker", "cast": "caster", "move": "id", "disengage": "id",
         "bottom": "id", "instant": "id", "whole_turn": "id", "roll_with_the_blow": "id",
-        "hide": "id", "act": "id", "react": "id",
+        "hide": "id", "act": "id", "react": "id", "pick_up": "id",
     },
 }  # fmt: skip
 

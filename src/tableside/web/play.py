@@ -31,7 +31,7 @@ from tableside.majesty.strike import strike_cost
 from tableside.store import tables
 from tableside.strife import odds as strife_odds
 from tableside.strife.attack import AttackSetup, check_attack, hit_modifiers, hit_rule
-from tableside.strife.catalog import Element, PowerRoll
+from tableside.strife.catalog import Element, PowerRoll, Stat
 from tableside.strife.conditions import DISARMED, EXHAUSTION, KNOCKED_DOWN, VULNERABLE
 from tableside.strife.loadout import loadout
 from tableside.strife.odds_law import AttackOdds
@@ -39,7 +39,7 @@ from tableside.strife.penalties import armour_class, usable_reach
 from tableside.strife.records import total
 from tableside.web.auth import ForbiddenError, Principal, authorise_command
 from tableside.web.redact import IsSecret, redact_record
-from tableside.web.table import WebTable, current_actor, involved, record_view
+from tableside.web.table import WebTable, current_actor, involved, record_view, seat_view
 
 # The dry run that checks a command before its odds rolls dice nobody sees: any fixed stream will
 # do, since its events are thrown away (the engine's refusals come before any die is rolled).
@@ -281,11 +281,16 @@ def options(table: WebTable, who: Principal, encounter_id: int) -> dict[str, Any
     enemy the first choice, W-17).
 
     A player gets only its own combatants' values; targets carry only what the table sees of
-    everyone (W-2): side, position, distance and whether they are out of the fight.
+    everyone (W-2): side, position, distance and whether they are out of the fight. ``seat`` is
+    the caller's seat as it is now (None for the Host): the page shows it anew after the Host
+    edits it (W-36).
     """
     snap = snapshot(table, encounter_id)
     yours = turn_is_yours(table, who, encounter_id, snap.current)
-    common = {"revision": snap.revision, "current": snap.current, "yours": yours}
+    common = {
+        "revision": snap.revision, "current": snap.current, "yours": yours,
+        "seat": None if who.seat is None else seat_view(who.seat),
+    }  # fmt: skip
     if snap.game.name == "majesty-war":
         return {**common, "kind": "strike", **war_options(snap, who)}
     return {**common, "kind": "attack", **fight_options(snap, who)}
@@ -380,6 +385,7 @@ def fight_options(snap: Snapshot, who: Principal) -> dict[str, Any]:
     return {
         "actors": actors, "reactions": list(STRIFE_REACTIONS), "elements": list(Element),
         "conditions": list(STRIFE_CONDITIONS), "whole_turn": ["recover", "skill", "sprint"],
+        "stats": list(Stat),
         "started": state.round >= 0 or state.ended, "ended": state.ended,
         "sides": sorted({m.side for m in state.models.values()}),
         "offers": [{"attacker": o.attacker, "target": o.target, "weapon": o.weapon}
@@ -406,14 +412,30 @@ def fight_values(m: Any, kit: Any) -> dict[str, Any]:
 
 
 def powers_for(catalog: Any, sheet: Any) -> list[dict[str, Any]]:
-    """The catalogue's powers the model can pay for: those of a resource it has (SA-60)."""
+    """The Cast picker: the sheet's own ``powers`` first, then those its pools can pay for.
+
+    The sheet's own powers (its optional ``powers`` list, SA-60) come first, marked ``own``, in
+    the sheet's order; then every other catalogue power of a resource the model has (W-27).
+    Combined powers are cast with an attack, not from the picker.
+    """
     have = {k.value for k, pool in sheet.resources.items() if (pool.maximum or pool.current)}
-    return [
-        {"name": p.name, "resource": p.resource.value, "cost": p.cost, "range": p.range,
-         "damage": p.damage, "element": p.element.value, "instant": p.timing == "instant"}
-        for p in catalog.powers.values()
-        if p.resource.value in have and p.roll != PowerRoll.COMBINED
+    found = [catalog.find_power(name) for name in getattr(sheet, "powers", ())]
+    own = [p for p in found if p is not None and p.roll != PowerRoll.COMBINED]
+    names = {p.name for p in own}
+    payable = [
+        p for p in catalog.powers.values()
+        if p.resource.value in have and p.roll != PowerRoll.COMBINED and p.name not in names
     ]  # fmt: skip
+    return [power_dict(p, p.name in names) for p in (*own, *payable)]
+
+
+def power_dict(p: Any, own: bool) -> dict[str, Any]:
+    """One power of the Cast picker: its cost, range, damage, element and timing."""
+    return {
+        "name": p.name, "resource": p.resource.value, "cost": p.cost, "range": p.range,
+        "damage": p.damage, "element": p.element.value, "instant": p.timing == "instant",
+        "own": own,
+    }  # fmt: skip
 
 
 def reactions_for(snap: Snapshot, defender: Any) -> list[str]:

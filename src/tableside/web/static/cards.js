@@ -127,6 +127,8 @@ function showCards(s) {
   $('cards').replaceChildren(...sorted.map(r => card(r, s)));
 }
 onState(showCards);
+document.addEventListener('tableside:seat', ev => {  // the Host edited the seat (W-36)
+  mine.clear(); for (const c of ev.detail.characters) mine.add(c); showCards(state); });
 // --- the connection badge: the live stream's state (core.js's EventSource) ------------------
 const badge = $('connection');
 let lost = null;

@@ -132,9 +132,25 @@ function otherResult(s) {
   return null;
 }
 // one phrase per event that says something to a player; the rest stay in the details
+const FORCED = {knock_back: 'Knock Back', fear: 'Fear', taunt: 'Taunt',
+  mind_control: 'Mind Control'};
+const testWords = d => known(d.winner) ? (d.winner === 'acting' ? d.id : shown(d.target)) +
+  ' wins the roll-off' + (d.winner === 'acting' ? ' against ' + shown(d.target) : ' against ' +
+  d.id) : d.success === true ? d.id + ' passes the test' : d.success === false ? d.id +
+  ' fails the test' : d.id + "'s test: hidden";
 const EVENT_WORDS = {
   moved: d => d.id + (d.forced ? ' is moved to ' : ' moves to ') + place(d.to) +
+    (d.forced && FORCED[d.kind] ? ' by ' + (known(d.by) ? d.by + "'s " : '') + FORCED[d.kind] +
+      (known(d.stopped_by) ? ', stopped by the ' + d.stopped_by : '') : '') +
     (known(d.inches) ? ', ' + d.inches + '″' : ''),
+  weapon_thrown: d => d.id + ' throws the ' + shown(d.weapon) + ': it lies at ' + place(d.at),
+  picked_up: d => d.id + ' picks up the ' + shown(d.weapon) + (d.hand ? ' in the ' +
+    words(d.hand) : ''),
+  submerged_set: d => d.id + (!known(d.submerged) ? ' is put under water or taken out (hidden)'
+    : d.submerged === true ? ' is now under water' : ' is out of the water'),
+  // an act's or a reaction's test: its note already names it ("Full Action: Bar the door")
+  test_resolved: d => testWords(d) + (known(d.purpose) && !String(d.purpose).includes(': ')
+    ? ' (' + words(d.purpose) + ')' : ''),
   turn_started: d => (d.cycle !== undefined ? 'Cycle ' + d.cycle + ', Turn ' + (d.turn + 1) +
     ': ' : d.round !== undefined ? 'Round ' + d.round + ': ' : '') + d.id + "'s Turn" +
     (known(d.ap) ? ', ' + d.ap + ' AP' : ''),
@@ -166,7 +182,9 @@ const EVENT_WORDS = {
   hidden_set: d => d.id + (d.hidden ? ' hides' : ' is seen again'),
   check_resolved: d => d.id + ' ' + words(d.purpose || 'Check') + ': ' +
     words(isObject(d.result) ? shown(d.result.outcome) : 'done'),
-  note: d => d.text ? (d.id ? d.id + ': ' : '') + shown(d.text) : '',
+  note: d => !d.text ? '' : d.act ? d.id + ' takes ' + article(shown(d.text))
+    : d.reaction ? d.id + ' reacts with ' + article(shown(d.text)) + (known(d.trigger) ? ' (to ' +
+      d.trigger + ')' : '') : (d.id ? d.id + ': ' : '') + shown(d.text),
 };
 // events of a roll that its sentence already tells
 const TOLD = new Set(['strike_resolved', 'attack_resolved', 'cast_resolved', 'wear_taken',
@@ -176,7 +194,8 @@ const COMMAND_WORDS = {next: 'the end of the Turn', start: 'the start of the fig
   end: 'the end of the fight'};
 const NOUNS = {strike: 'Strike', attack: 'attack', cast: 'cast', move: 'Move', stance: 'Stance',
   rest: 'Rest', ready: 'Stand Ready', carry: 'Carry Over', break_free: 'Break Free',
-  interpose: 'Interpose', add: 'joining', remove: 'removal', check: 'Check'};
+  interpose: 'Interpose', add: 'joining', remove: 'removal', check: 'Check', act: 'act',
+  react: 'Reaction', pick_up: 'pick-up', water: 'water', forced_move: 'forced move'};
 function actorOf(c) {
   const a = (c && c.args) || {};
   const who = a.striker || a.attacker || a.caster || a.id || a.combatant || '';

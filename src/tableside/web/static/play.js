@@ -100,6 +100,9 @@ function fillPickers() {
   } else {
     const mine = (options.offers || []).filter(o => o.attacker === $('p-actor').value);
     choose($('q-offer'), mine.map((o, i) => [String(i), o.target + ' with ' + o.weapon]), true);
+    for (const s of document.querySelectorAll('.q-stat'))
+      choose(s, [['', 'no test'], ...(options.stats || []).map(x => [x, x])], true);
+    fillGround();
   }
   if (!HOSTING) return;
   for (const s of document.querySelectorAll('.h-who')) choose(s, everyone, true);
@@ -107,6 +110,15 @@ function fillPickers() {
   else { choose($('h-condition'), options.conditions.map(c => [c, c]), true);
     choose($('h-ambush'), [['', 'nobody'], ...options.sides.map(s => [s, s])], true); }
 }
+// the weapons lying on the ground (SA-72), the nearest to the acting model first
+function fillGround() {
+  const a = actor(), from = a && ((rowOf(a.id) || {}).position || a.position);
+  const lying = list(state.ground).map((g, i) => [g, i, from ? Math.hypot(...g.at.map(
+    (x, j) => x - from[j])) : 0]).sort((x, y) => x[2] - y[2]);
+  choose($('q-ground'), lying.map(([g, i, d]) => [String(i), g.weapon + ' (' + d.toFixed(1) +
+    '" away)']), true);
+}
+const list = v => Array.isArray(v) ? v : [];
 // --- what each action costs, shown before committing -----------------------------------------
 const destination = () => ['q-x', 'q-y', 'q-z'].map(id => Number($(id).value));
 function moveInches() {
@@ -131,7 +143,10 @@ function costs() {
       (a ? a.values.movement : '?') + '"',
     instant: element('Instant', 'instant'), whole_turn: element('whole Turn', 'whole_turn'),
     hide: element('Action', 'action'), roll_with_the_blow: 'Reaction',
-    aoo: 'Reaction', disengage: element('Action', 'action')};
+    aoo: 'Reaction', disengage: element('Action', 'action'),
+    act: ['quick', 'roleplay_instant'].includes($('q-act-kind').value)
+      ? element('Instant', 'instant') : element('Action', 'action') + ', ends the Turn',
+    react: 'Reaction', pick_up: element('Instant', 'instant')};
 }
 function showCosts() {
   const c = costs();
@@ -139,7 +154,9 @@ function showCosts() {
     if (span) span.textContent = '(' + text + ')'; }
   $('roll-cost').textContent = '(' + c[KIND] + ')';
   $('move-cost').textContent = '(' + c.move + ')';
-  if (!WAR) $('cast-cost').textContent = '(' + c.cast + ')';
+  if (!WAR) { $('cast-cost').textContent = '(' + c.cast + ')';
+    $('act-cost').textContent = '(' + c.act + ')'; $('pick-cost').textContent = '(' + c.pick_up +
+      ')'; }
   if (WAR) { const row = rowOf($('p-actor').value);
     $('q-stance').textContent = row && row.stance === true ? 'Leave Defensive Stance (no AP)'
       : 'Take Defensive Stance (no AP)'; }
@@ -441,6 +458,19 @@ if (WAR) {
     const o = mine[Number($('q-offer').value)];
     if (!o) throw new Error(me() + ' has no Attack of Opportunity on offer now (S-18).');
     act('aoo', {attacker: o.attacker, target: o.target, weapon: o.weapon}); });
+  const test = id => $(id).value ? {test: $(id).value} : {};
+  const said = (id, what) => { const t = $(id).value.trim();
+    if (!t) throw new Error('Say ' + what + '.'); return t; };
+  on('q-do-act', () => act('act', {id: me(), kind: $('q-act-kind').value,
+    name: said('q-act-name', 'what the act is (for example "Bar the door")'),
+    ...test('q-act-test')}));
+  on('q-do-react', () => { const trigger = $('q-react-trigger').value.trim();
+    act('react', {id: me(), kind: $('q-react-kind').value,
+      name: said('q-react-name', 'which Reaction it is (for example "Counterspell")'),
+      ...(trigger ? {trigger: trigger} : {}), ...test('q-react-test')}); });
+  on('q-pick-up', () => { const g = list(state.ground)[Number($('q-ground').value)];
+    if (!g) throw new Error('No weapon lies on the ground to pick up (SA-72).');
+    act('pick_up', {id: me(), weapon: g.weapon}); });
   on('q-disengage', () => act('disengage', {id: me(), to: to(),
     ...($('q-difficult').checked ? {difficult: true} : {})}));
 }
@@ -455,6 +485,13 @@ if (HOSTING) {
       ...($('h-rounds').value ? {rounds: whole('h-rounds', 'The rounds')} : {})}));
   on('h-unapply', () => act('end_condition', {id: $('h-who').value,
     name: $('h-condition').value}));
+  on('h-forced', () => { const p = ['h-f-x', 'h-f-y', 'h-f-z'].map(id => $(id).value);
+    if (p.some(x => x === '' || !Number.isFinite(Number(x)))) throw new Error(
+      'Give the point the model is forced to as three numbers x, y and z (inches).');
+    act('forced_move', {id: $('h-f-who').value, kind: $('h-f-kind').value, by: $('h-f-by').value,
+      to: p.map(Number)}); });
+  on('h-water', () => act('water', {id: $('h-w-who').value,
+    ...($('h-w-out').checked ? {submerged: false} : {})}));
   on('h-remove', () => act('remove', {id: $('h-remove-who').value}));
   for (const step of ['undo', 'redo']) on(step, () => post('/' + step, {}));
 }
@@ -484,6 +521,7 @@ document.addEventListener('tableside:move', ev => {
 async function loadOptions() {
   const r = await fetch(api + '/options', {headers: auth}); if (!r.ok) return;
   const first = options === null; options = await r.json();
+  if (options.seat) showSeat(options.seat);
   choose($('p-actor'), options.actors.map(a => [a.id, a.id]), true);
   if (first && WAR) for (const m of options.maneuvers) {
     const box = el('input'); box.type = 'checkbox'; box.value = m.name;
@@ -498,6 +536,17 @@ async function loadOptions() {
   showTurn(state); show(state); oddsSoon();
 }
 window.loadOptions = loadOptions;
+// the viewer's seat as it is now (W-36): the Host may have edited it while the page was open
+function showSeat(seat) {
+  const now = seat.characters;
+  if (now.join('\n') === boot.characters.join('\n')) return;
+  boot.characters.splice(0, boot.characters.length, ...now);
+  $('me').textContent = 'you are ' + seat.name + (now.length ? ' (' + now.join(', ') + ')' : '');
+  document.dispatchEvent(new CustomEvent('tableside:seat', {detail: {characters: now}}));
+}
+// the server ends a seat's stream when the Host edits it (W-28): back again, ask anew
+let streamOpened = false;
+source.addEventListener('open', () => { if (streamOpened) loadOptions(); streamOpened = true; });
 onState(s => { showTurn(s); if (!options) return;
   const a = actor(), p = a && rowOf(a.id) && rowOf(a.id).position;
   if (p && action !== 'move' && !['q-x', 'q-y', 'q-z'].includes(document.activeElement.id))
