@@ -554,17 +554,6 @@ def _sera_up(mode: str) -> Encounter[FightState]:
     return e
 
 
-def test_sa90_a_model_set_up_above_the_ground_stands_there_and_is_not_flying() -> None:
-    """SA-90: set up on a roof (z 3), Sera stands on something: no flying −5, and a Move of her
-    own to another height is what makes her fly."""
-    e = _fight(hero_name="Sera", at=(-3.0, 0.0, 3.0))
-    assert e.state.models["Sera"].perched
-    assert not _setup(e, "Sera", defender="Goblin", thrown=True).context.flying
-    e.execute(Command("move", {"id": "Sera", "to": [-3.0, 0.0, 4.0], "mode": "walk"}))
-    assert not e.state.models["Sera"].perched
-    _replays(e)
-
-
 def test_sa90_a_climber_at_z3_throws_without_the_flying_penalty() -> None:
     """SA-90: on the wall she moved 3" (−15) but is not flying: no further −5 (S-16)."""
     e = _sera_up("climb")

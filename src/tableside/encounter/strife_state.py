@@ -102,9 +102,7 @@ def _update(state: FightState, d: JSON, **changes: Any) -> FightState:
 
 def _added(state: FightState, d: JSON) -> FightState:
     sheet = Combatant.model_validate(d["sheet"])
-    at = point(d["position"])
-    # SA-90: a model set up above the ground stands on something (a roof, a ledge): not flying
-    model = Model(d["id"], sheet, d["side"], at, int(d["score"]), perched=at[2] > 0)
+    model = Model(d["id"], sheet, d["side"], point(d["position"]), int(d["score"]))
     return state.with_model(model)
 
 
