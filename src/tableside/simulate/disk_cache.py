@@ -99,13 +99,22 @@ def save(kind: str, inputs: str, arrays: dict[str, Any]) -> None:
 
 
 class RollLawStore:
-    """The store hook of ``odds_law``: roll laws kept on disk."""
+    """The store hook of ``odds_law``: roll laws kept on disk.
+
+    ``hits`` and ``misses`` count the laws read back and those not found (then computed).
+    """
+
+    def __init__(self) -> None:
+        self.hits = 0
+        self.misses = 0
 
     def load(self, key: str) -> odds_law.RollLaw | None:
         """A kept roll law."""
         arrays = load("roll-law", key)
         if arrays is None:
+            self.misses += 1
             return None
+        self.hits += 1
         total, boon_net = (int(v) for v in arrays.pop("scalars"))
         return odds_law.RollLaw(**arrays, total=total, boon_net=boon_net)
 
@@ -117,5 +126,31 @@ class RollLawStore:
 
 
 def install() -> None:
-    """Let the odds engine keep its roll laws on disk."""
-    odds_law.STORE = RollLawStore()
+    """Let the odds engine keep its roll laws on disk (once per process)."""
+    if not isinstance(odds_law.STORE, RollLawStore):
+        odds_law.STORE = RollLawStore()
+
+
+def warm_odds() -> None:
+    """Build the tables every first exact law needs, so that a first request need not (F-22).
+
+    One plain Strike law (Sword against Axe, ``best``) and one Realm of Strife attack law are
+    computed: they build the shared tables (the kept rolls, every tally's Hits, Stops, 12
+    Effects and Falter, the plain reading's roll law, read from the disk cache when kept). The
+    web server runs this on a thread of its own when it starts.
+    """
+    from tableside.majesty.catalog import builtin_catalog
+    from tableside.majesty.character import Attributes, Character, Side
+    from tableside.majesty.odds import strike_odds
+    from tableside.majesty.strike import StrikeSetup
+    from tableside.strife.attack import AttackSetup
+    from tableside.strife.catalog import builtin_catalog as strife_catalog
+    from tableside.strife.odds import attack_odds
+
+    catalog = builtin_catalog()
+    striker = Character("A", Attributes(42, 31, 30, 60, 40, 40), weapon="Sword")
+    defender = Character("D", Attributes(56, 22, 40, 60, 40, 40), weapon="Axe", side=Side.FALLEN)
+    strike_odds(StrikeSetup(striker, defender, catalog.weapon("Sword"), catalog.weapon("Axe")))
+    strife = strife_catalog()
+    attack_odds(AttackSetup(strife.combatant("Aldric"), strife.combatant("Goblin"),
+                            strife.weapon("Long Sword")))  # fmt: skip

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import threading
 from collections.abc import AsyncIterator, Callable, Collection
 from contextlib import asynccontextmanager
 from typing import Annotated, Any, Literal
@@ -32,6 +33,7 @@ from starlette.types import Receive, Scope, Send
 from tableside import errors
 from tableside.encounter.log import Command
 from tableside.limits import DICE_TYPED_MAX, SEED_MAX, SEED_MIN, DieFace, Flag, Label
+from tableside.simulate import disk_cache
 from tableside.store import Store, UnknownEncounterError, tables
 from tableside.store import chat as stored_chat
 from tableside.store.tables import UnknownSeatError, UnknownTableError
@@ -165,6 +167,23 @@ def bad_body(_request: Request, error: Exception) -> JSONResponse:
     return JSONResponse({"error": body_sentence(error)}, status_code=422)
 
 
+def warm_in_background() -> threading.Thread:
+    """Build the exact odds' shared tables on a thread of their own (F-22).
+
+    A failure is logged, never raised: the first odds request then builds what it needs.
+    """
+
+    def warm() -> None:
+        try:
+            disk_cache.warm_odds()
+        except Exception:  # pragma: no cover - a broken cache folder, say
+            LOG.exception("warming the odds tables failed")
+
+    thread = threading.Thread(target=warm, name="tableside-warm-odds", daemon=True)
+    thread.start()
+    return thread
+
+
 def create_app(
     store_url: str | None = None,
     poll: float = 1.0,
@@ -189,6 +208,7 @@ def create_app(
         sweep_every: Seconds between the deadline sweeper's looks (D-5, :func:`sweep`).
     """
     limits = guards.Limits.from_env() if limits is None else limits
+    disk_cache.install()  # exact laws computed once are kept on disk (F-22, TABLESIDE_CACHE)
     table = WebTable(Store.open(store_url), limits)
     room = ChatRoom(table.store, table.notifier.publish)
     listener: list[Listener] = []
@@ -198,6 +218,7 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        app.state.warming = warm_in_background()
         if table.store.backend == "postgresql":
             listener.append(Listener(table.store, table.notifier))
             app.state.listener = listener[0]
