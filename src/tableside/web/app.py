@@ -60,6 +60,7 @@ SEED = Field(default=None, ge=SEED_MIN, le=SEED_MAX)
 REVISION = Field(default=None, ge=0, le=SEED_MAX)
 LISTEN_POLL = 10.0
 LOG = logging.getLogger(__name__)
+WARM_AFTER = 1.0  # seconds after the start before the odds tables are built (F-22)
 SWEEP = 0.5  # seconds between the deadline sweeper's looks at waiting encounters (D-5)
 ADOPT_EVERY = 60  # sweeps between looks in the store for encounters waiting (other processes')
 
@@ -170,7 +171,9 @@ def bad_body(_request: Request, error: Exception) -> JSONResponse:
 def warm_in_background() -> threading.Thread:
     """Build the exact odds' shared tables on a thread of their own (F-22).
 
-    A failure is logged, never raised: the first odds request then builds what it needs.
+    The thread begins :data:`WARM_AFTER` seconds after the server has started, so it never
+    slows the start itself. A failure is logged, never raised: the first odds request then
+    builds what it needs.
     """
 
     def warm() -> None:
@@ -179,7 +182,8 @@ def warm_in_background() -> threading.Thread:
         except Exception:  # pragma: no cover - a broken cache folder, say
             LOG.exception("warming the odds tables failed")
 
-    thread = threading.Thread(target=warm, name="tableside-warm-odds", daemon=True)
+    thread = threading.Timer(WARM_AFTER, warm)
+    thread.name, thread.daemon = "tableside-warm-odds", True
     thread.start()
     return thread
 
