@@ -6,9 +6,11 @@ odds tables (F-22) is over before the clock starts. Timed, wall clock and CPU of
 
 * ``first``: the first ``GET /api/encounters/{eid}/balance?runs=N`` of the process, with the
   disk cache off (every Strike table built) and with a warm disk cache (tables read back);
-* ``changed``: the balance after a combatant is removed, in the same process (the Strike tables
-  kept in the process, F-23's early start not used: the encounter is asked for the first time
-  only after the change);
+* ``warm``: the same roster again in the same process, with one run more (not a kept answer:
+  a new simulation, every Strike table known) — the simulation's own cost;
+* ``changed``: the balance after a combatant is removed, in the same process (the tables it
+  shares with the roster before kept in the process; F-23's early start not used: the clock
+  covers the balance request only);
 * ``early``: the same with the balance asked before the change, so the server starts it as
   soon as the remove is appended (F-23); the time is from the remove's request to the answer
   of the page's balance request, which joins the simulation under way.
@@ -43,8 +45,8 @@ def encounter():
     r = client.post(f"/api/encounters/{eid}/roster", headers=auth, json={"document": document})
     assert r.status_code == 201, r.text
     return eid
-def balance(eid):
-    r = client.get(f"/api/encounters/{eid}/balance?runs={RUNS}", headers=auth)
+def balance(eid, runs=RUNS):
+    r = client.get(f"/api/encounters/{eid}/balance?runs={runs}", headers=auth)
     assert r.status_code == 200, r.text
     return r.json()
 def remove(eid, who):
@@ -58,6 +60,7 @@ def timed(work):
 figures = {}
 one, two = encounter(), encounter()
 figures["first"] = timed(lambda: balance(one))
+figures["warm"] = timed(lambda: balance(one, RUNS + 1))
 remove(one, "Herald")
 figures["changed"] = timed(lambda: balance(one))
 balance(two)

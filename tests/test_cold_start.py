@@ -67,7 +67,7 @@ def test_f22_a_fresh_servers_first_odds_read_the_disk_cache(tmp_path: Path) -> N
     assert first["store"] == "RollLawStore"
     assert first["warmed"] >= 1  # the shared tables were built when the server started
     assert first["after"][1] > first["before"][1]  # this Strike's own laws were computed …
-    assert any(cache.glob("roll-law-*.npz"))  # … and kept
+    assert any(cache.glob("roll-law-*.tbl"))  # … and kept
     again = fresh_server(tmp_path, str(cache), "again")
     assert again["before"] == [again["before"][0], 0] and again["before"][0] >= 1
     assert again["after"][1] == 0 and again["after"][0] > again["before"][0]  # all read back
@@ -79,4 +79,29 @@ def test_f22_tableside_cache_off_keeps_nothing_on_disk(tmp_path: Path) -> None:
     found = fresh_server(tmp_path, "off", "off")
     assert found["store"] == "RollLawStore" and found["warmed"] >= 1
     assert found["before"][0] == 0 and found["after"][0] == 0  # nothing read back
-    assert not any(tmp_path.glob("**/*.npz"))
+    assert not any(tmp_path.glob("**/*.tbl"))
+
+
+def test_f22_a_table_file_gives_back_its_arrays_and_refuses_anything_else() -> None:
+    import numpy as np
+    import pytest
+
+    from tableside.simulate.disk_cache import pack, unpack
+
+    arrays = {
+        "rows": np.arange(24, dtype=np.int64).reshape(2, 12),
+        "w": np.array([3, 1]),
+        "flags": np.array([[True], [False]]),
+        "empty": np.zeros((0, 3), dtype=np.int16),
+    }
+    back = unpack(pack(arrays))
+    assert list(back) == list(arrays)
+    for name, value in arrays.items():
+        assert back[name].dtype == value.dtype and np.array_equal(back[name], value)
+    back["rows"][0, 0] = 7  # writable, as np.load's arrays are
+    data = pack(arrays)
+    for broken in (b"PK\x03\x04" + data[4:], data[:-1], data + b"\x00"):
+        with pytest.raises(ValueError):
+            unpack(broken)
+    with pytest.raises(ValueError, match="Python objects"):
+        pack({"o": np.array([object()])})
