@@ -15,11 +15,13 @@ one sentence.
 
 from __future__ import annotations
 
+import queue
 import re
 import threading
 import time
 from collections import OrderedDict
-from concurrent.futures import Future, ThreadPoolExecutor
+from collections.abc import Callable
+from concurrent.futures import Future
 from typing import Annotated, Any
 
 from fastapi import FastAPI, Header, Query
@@ -58,16 +60,45 @@ def runs_asked(raw: str | None) -> int:
     return int(text)
 
 
+class Worker:
+    """One daemon thread running jobs in order (a stopping server never waits for a balance)."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.jobs: queue.SimpleQueue[tuple[Callable[[], Any], Future[Any]]] = queue.SimpleQueue()
+        self.thread: threading.Thread | None = None
+        self.lock = threading.Lock()
+
+    def submit(self, job: Callable[..., Any], *args: Any) -> Future[Any]:
+        """Queue ``job(*args)``; its future holds what it returned or raised."""
+        future: Future[Any] = Future()
+        self.jobs.put((lambda: job(*args), future))
+        with self.lock:
+            if self.thread is None:
+                self.thread = threading.Thread(target=self._run, name=self.name, daemon=True)
+                self.thread.start()
+        return future
+
+    def _run(self) -> None:
+        while True:
+            job, future = self.jobs.get()
+            try:
+                future.set_result(job())
+            except BaseException as error:  # given to whoever waits on the future
+                future.set_exception(error)
+
+
 class Balances:
     """This process's balances: kept answers, those being simulated, and early starts (F-23).
 
-    One simulation runs at a time, on a thread of its own. An encounter whose balance was asked
-    in the last :data:`WATCH_SECONDS` is *watched*: when a combatant is added to it or removed
-    (a record whose command is ``add`` or ``remove`` is appended, by any request), its balance
-    for the runs last asked is started at once, off the request path, so the set-up page's
-    request after its reload finds it done or under way (and joins it) instead of starting it.
-    The simulated Strike tables stay in this process (``fast_laws``), so later balances of a
-    changed roster reuse every table it shares with the earlier one.
+    One simulation runs at a time, on a daemon thread of its own (:class:`Worker`). An
+    encounter whose balance was asked in the last :data:`WATCH_SECONDS` is *watched*: when a
+    combatant is added to it or removed (a record whose command is ``add`` or ``remove`` is
+    appended, by any request), its balance for the runs last asked is started at once, off the
+    request path, so the set-up page's request after its reload finds it done or under way (and
+    joins it) instead of starting it. The simulated Strike tables stay in this process
+    (``fast_laws``), so later balances of a changed roster reuse every table it shares with the
+    earlier one.
     """
 
     def __init__(self, table: WebTable) -> None:
@@ -76,7 +107,7 @@ class Balances:
         self.kept: OrderedDict[Key, dict[str, Any]] = OrderedDict()
         self.running: dict[Key, Future[Answer]] = {}
         self.watched: dict[int, tuple[int, float]] = {}  # encounter -> (runs, when asked)
-        self.pool = ThreadPoolExecutor(1, thread_name_prefix="tableside-balance")
+        self.pool = Worker("tableside-balance")
         self.started = 0  # early starts (for the tests and the bench)
 
     def answer(self, encounter_id: int, runs: int, document: dict[str, Any]) -> Answer:
