@@ -18,7 +18,8 @@ from tableside.cli.launch import SOCKET_NAME, private, read_all, socket_folder
 from tableside.errors import TablesideError
 
 app = typer.Typer(
-    help="The command daemon: keeps the command line loaded so that each command answers fast.",
+    help="The command daemon: start it once and every War command answers in a fraction of the "
+    "time.",
     no_args_is_help=True,
     rich_markup_mode=None,
 )
