@@ -26,6 +26,7 @@ from tableside.encounter.engine import copy_with
 from tableside.encounter.log import Command, Event
 from tableside.encounter.strife_fight import AttackItem, Pending, StrifeFight, attack_setup
 from tableside.encounter.strife_state import FightState, condition_from
+from tableside.errors import RulesError
 from tableside.simulate import fast, simulate
 from tableside.simulate.fast_strife import (
     Laws,
@@ -52,7 +53,8 @@ AMBUSH = EXAMPLES / "strife_ambush.json"
 
 
 def ambush() -> dict[str, Any]:
-    return json.loads(AMBUSH.read_text())
+    document: dict[str, Any] = json.loads(AMBUSH.read_text())
+    return document
 
 
 def start_state() -> FightState:
@@ -90,10 +92,12 @@ def replay_run(state: FightState, base: int, run: int, next_seq: int, kinds: dic
         assert command_of(choice, roster) == command, (run, steps)
         events, after = sim.play(state, command, StreamRng(seed, seq))
 
-        def given(law: Law, events: list[Event] = events, choice: Any = choice) -> Outcome:
+        def given(
+            law: Law, events: list[Event] = events, choice: Any = choice, at: int = steps
+        ) -> Outcome:
             attacker, defender = roster.ids[choice[1]], roster.ids[choice[2]]
             outcome = outcome_of(events, attacker, defender)
-            assert law.chance(outcome) > 0, (outcome, run, steps)
+            assert law.chance(outcome) > 0, (outcome, run, at)
             return outcome
 
         rules.apply(fast_run, choice, given)
@@ -157,7 +161,7 @@ def setups(state: FightState) -> list[AttackSetup]:
                 item = AttackItem(defender=defender.id, reaction=reaction)
                 try:
                     found.append(attack_setup(game, pending, attacker, item, free_attack=True))
-                except Exception:  # noqa: BLE001, S112 - the defender has nothing to react with
+                except RulesError:  # the defender has nothing to react with
                     continue
     return found
 
@@ -238,7 +242,7 @@ def agree(fast_p: float, n_fast: int, full_p: float, n_full: int) -> bool:
 
 def mean_agree(a: dict[str, Any], b: dict[str, Any]) -> bool:
     se = math.sqrt((a["sd"] or 0) ** 2 / a["n"] + (b["sd"] or 0) ** 2 / b["n"])
-    return abs(a["mean"] - b["mean"]) <= 4.5 * se + 1e-9
+    return bool(abs(a["mean"] - b["mean"]) <= 4.5 * se + 1e-9)
 
 
 def test_f11_statistics_agree_with_the_full_engine() -> None:

@@ -461,9 +461,10 @@ class Rules:
                 run.last_damaged = run.last_by = None
                 return
         standing = [j for j in range(len(run.hp)) if run.hp[j] > 0]
-        ids = self.roster.ids
-        run.order = sorted(standing, key=lambda j: (-self.score_key(run, j)[0],
-                                                    -self.roster.initiative[j], ids[j]))  # fmt: skip
+        ids, initiative = self.roster.ids, self.roster.initiative
+        run.order = sorted(
+            standing, key=lambda j: (-self.score_key(run, j)[0], -initiative[j], ids[j])
+        )
         run.round += 1
         run.turn = -1
         run.reacted, run.failed, run.offers = set(), set(), []

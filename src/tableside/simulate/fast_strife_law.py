@@ -79,7 +79,9 @@ class Law:
         return {c.name for o in self.outcomes for _, c in o.inflicted}
 
 
-def _effect_rolls(setup: AttackSetup, attack: _Attack) -> list[tuple[EffectRoll, EffectRoll, Fraction]]:
+def _effect_rolls(
+    setup: AttackSetup, attack: _Attack
+) -> list[tuple[EffectRoll, EffectRoll, Fraction]]:
     """Per usable % effect: a roll that applies, one that does not, and P(applies) (SA-19)."""
     found = []
     for effect in usable_effects(setup, attack.use):
