@@ -17,6 +17,7 @@ fight (F-10).
 
 from __future__ import annotations
 
+import math
 import pickle
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
@@ -62,6 +63,7 @@ BATCH = 4096  # runs per batch: one generator each (F-11)
 STRIFE_KEY = 16  # spawn-key tag of the fast Realm of Strife engine's generators (F-11)
 KNOWN_CONDITIONS = frozenset({KNOCKED_DOWN, VULNERABLE, DISARMED})  # F-10
 ROLLED_BACK = "Roll with the Blow"
+dist = math.dist  # ``geometry.distance`` is ``math.dist``: called directly in the hot loop
 Choice = tuple[Any, ...]  # ("next",) | ("move", i, to) | ("attack", i, j, reaction) | ...
 
 
@@ -77,6 +79,7 @@ class Roster:
     initiative: tuple[int, ...]
     weapons: tuple[tuple[str, ...], ...]  # equipped weapons, first the policy's (S-18)
     reaction: tuple[str | None, ...]  # what the policy declares while the Reaction lasts
+    foes: dict[str, tuple[int, ...]]  # per side, the models of the other sides
 
 
 def roster_of(state: FightState, catalog: Catalog) -> Roster:
@@ -92,6 +95,10 @@ def roster_of(state: FightState, catalog: Catalog) -> Roster:
         initiative=tuple(m.sheet.initiative for m in models),
         weapons=tuple(tuple(w.name for w in loadout(catalog, m.sheet).weapons) for m in models),
         reaction=tuple(reaction_for(catalog, fresh, m) for m in models),
+        foes={
+            side: tuple(i for i, m in enumerate(models) if m.side != side)
+            for side in {m.side for m in models}
+        },  # fmt: skip
     )
 
 
@@ -197,9 +204,14 @@ class Run:
     def copy(self) -> Run:
         """A copy to play on (the start is shared by every run of a batch)."""
         new = Run.__new__(Run)
-        for name in ("hp", "pos", "conds", "fresh", "elements", "moved", "spent", "penalty",
-                     "order", "offers"):  # fmt: skip
-            setattr(new, name, list(getattr(self, name)))
+        new.hp, new.pos, new.conds, new.fresh = (
+            [*self.hp],
+            [*self.pos],
+            [*self.conds],
+            [*self.fresh],
+        )
+        new.elements, new.moved, new.spent = [*self.elements], [*self.moved], [*self.spent]
+        new.penalty, new.order, new.offers = [*self.penalty], [*self.order], [*self.offers]
         new.reacted, new.failed = set(self.reacted), set(self.failed)
         new.aoo = {k: set(v) for k, v in self.aoo.items()}
         new.round, new.turn, new.last_damaged, new.last_by = (
@@ -249,7 +261,8 @@ def engine_view(state: FightState, roster: Roster) -> dict[str, Any]:
 
 def _reach(run: Run, roster: Roster, i: int) -> float:
     """Inches its Movement pays for: half crawling, Knocked Down (S-6, S-23)."""
-    knocked = any(c.name == KNOCKED_DOWN for c in run.conds[i])
+    conds = run.conds[i]
+    knocked = bool(conds) and any(c.name == KNOCKED_DOWN for c in conds)
     return roster.movement[i] / 2 if knocked else float(roster.movement[i])
 
 
@@ -278,12 +291,14 @@ def _roll_with_the_blow(run: Run, roster: Roster) -> Choice | None:
 
 
 def _turn(run: Run, roster: Roster) -> Choice:
-    me = run.current
-    if me is None or run.ended or "action" in run.elements[me]:
+    turn = run.turn
+    if not 0 <= turn < len(run.order):
         return ("next",)
-    here, side, hp = run.pos[me], roster.side[me], run.hp
-    enemies = [(distance(here, run.pos[j]), roster.ids[j], j) for j in range(len(hp))
-               if roster.side[j] != side and hp[j] > 0]  # fmt: skip
+    me = run.order[turn]
+    if run.ended or "action" in run.elements[me]:
+        return ("next",)
+    here, side, hp, pos, ids = run.pos[me], roster.side[me], run.hp, run.pos, roster.ids
+    enemies = [(dist(here, pos[j]), ids[j], j) for j in roster.foes[side] if hp[j] > 0]
     if not enemies:
         return ("next",)
     gap, _, near = min(enemies)
@@ -342,7 +357,6 @@ class Rules:
             weapon = self.roster.weapons[attacker][0]
             law = self.laws.table[attacker, weapon, defender, reaction]
             self.attack(run, attacker, defender, law, draw(law))
-            self.check_end(run)
         elif kind == "aoo":
             _, attacker, target, weapon = choice
             used = run.aoo.setdefault(attacker, set())
@@ -352,7 +366,6 @@ class Rules:
             run.offers = [o for o in run.offers if not (o[0] == attacker and o[1] == weapon)]
             law = self.laws.table[attacker, weapon, target, None]
             self.attack(run, attacker, target, law, draw(law))
-            self.check_end(run)
         elif kind == "roll":
             self.roll(run, choice[1], choice[2])
 
@@ -365,6 +378,8 @@ class Rules:
         if outcome.damage:
             run.hp[defender] = max(0, run.hp[defender] - outcome.damage)
             run.last_damaged, run.last_by = defender, attacker
+            if run.hp[defender] == 0:
+                self.check_end(run)
         for target, item in outcome.inflicted:
             self.put_on(run, attacker if target == "attacker" else defender, item)
 
@@ -407,9 +422,9 @@ class Rules:
 
     def contacts(self, run: Run, who: int) -> list[int]:
         """Standing enemies in base contact, in the fight's order."""
-        side, here = self.roster.side[who], run.pos[who]
-        return [j for j in range(len(run.hp)) if self.roster.side[j] != side and run.hp[j] > 0
-                and distance(run.pos[j], here) <= CONTACT]  # fmt: skip
+        here, hp, pos = run.pos[who], run.hp, run.pos
+        return [j for j in self.roster.foes[self.roster.side[who]]
+                if hp[j] > 0 and dist(pos[j], here) <= CONTACT]  # fmt: skip
 
     def roll(self, run: Run, who: int, to: Point) -> None:
         """Roll with the Blow: Reaction, move back, −10 Initiative, Knocked Down (S-19)."""
