@@ -267,3 +267,16 @@ def test_f8_command_of_matches_the_engine_policy_shape() -> None:
     expected = StrifeSim().next_command(state)
     assert command_of(choose(Run(state, roster), roster), roster) == expected
     assert isinstance(expected, Command)
+
+
+def test_f10_a_fight_not_yet_started_is_started_then_played_fast() -> None:
+    """F-10: the simulation's ``start`` (no ambush) rolls no die here, so the fast engine plays."""
+    document = ambush()
+    document["records"] = [r for r in document["records"] if r["command"]["kind"] != "start"]
+    quick = simulate(document, 400, seed=4, engine="fast")
+    full = simulate(document, 60, seed=4, engine="full")
+    assert quick["engine"] == "fast"
+    assert full["commands"]["mean"] > 1 and quick["commands"]["mean"] > 1
+    assert "0" not in quick["clock"]["distribution"]  # no ambush round 0
+    for side, p in full["outcome"]["wins"].items():
+        assert agree(quick["outcome"]["wins"][side]["p"], 400, p["p"], 60), side

@@ -27,6 +27,8 @@ from typing import Any
 
 import numpy as np
 
+from tableside.dice import ScriptedRng
+from tableside.dice.rng import DiceExhaustedError
 from tableside.encounter.engine import copy_with
 from tableside.encounter.log import Command
 from tableside.encounter.strife_climbing import rounded
@@ -98,8 +100,22 @@ def roster_of(state: FightState, catalog: Catalog) -> Roster:
         foes={
             side: tuple(i for i, m in enumerate(models) if m.side != side)
             for side in {m.side for m in models}
-        },  # fmt: skip
+        },
     )
+
+
+def started(state: FightState, game: StrifeFight) -> FightState | None:
+    """The fight after the simulation's ``start`` (no ambush) when it rolls no die (F-10).
+
+    A fight already started is returned as it is. The start's Turn Order rolls only to break a
+    tie of Initiative Score and Initiative stat; with such a tie, None (the full engine plays).
+    """
+    if state.round >= 0:
+        return state
+    try:
+        return game.play(state, Command("start", {}), ScriptedRng(()))[1]
+    except DiceExhaustedError:
+        return None
 
 
 def unsupported(state: FightState, catalog: Catalog) -> str | None:
@@ -500,7 +516,8 @@ class Rules:
 class Batch:
     """Runs of one fight from one start on the fast engine."""
 
-    def __init__(self, state: FightState, game: StrifeFight | None = None) -> None:
+    def __init__(self, state: FightState, game: StrifeFight | None = None, extra: int = 0) -> None:
+        self.extra = extra  # commands played before ``state`` (the simulation's ``start``)
         self.game = game or StrifeFight()
         self.start = state
         self.roster = roster_of(state, self.game.catalog)
@@ -521,7 +538,7 @@ class Batch:
         outcomes = []
         for number in range(first, first + count):
             run = template.copy()
-            commands = 0
+            commands = self.extra
             while not run.ended and run.round <= cap and commands < COMMAND_CAP:
                 self.rules.apply(run, choose(run, self.roster), draw)
                 commands += 1
@@ -535,7 +552,10 @@ class Batch:
 def why_not(state: FightState, game: StrifeFight | None = None) -> str | None:
     """Why the fast engine cannot play this fight (None: it can): the start, then the laws."""
     game = game or StrifeFight()
-    why = unsupported(state, game.catalog)
+    begun = started(state, game)
+    if begun is None:
+        return "the start's Turn Order needs a roll-off (a tie of Initiative)"
+    why = unsupported(begun, game.catalog)
     if why is not None:
         return why
     return _batch(state, game).laws.unsupported()
@@ -548,7 +568,11 @@ def _batch(state: FightState, game: StrifeFight | None = None) -> Batch:
     key = pickle.dumps(state)
     batch = _KNOWN.get(key)
     if batch is None:
-        batch = Batch(state, game)
+        game = game or StrifeFight()
+        begun = started(state, game)
+        if begun is None:
+            raise ValueError("the fight's start rolls dice; ask why_not first")
+        batch = Batch(begun, game, extra=int(begun is not state))
         _KNOWN.clear()
         _KNOWN[key] = batch
     return batch
