@@ -136,8 +136,21 @@ def test_f8_exact_transitions_from_a_hurt_knocked_down_start() -> None:
     assert {"move", "attack", "next"} <= set(kinds)
 
 
-def test_f8_a_changed_rule_fails_the_transition_check() -> None:
-    """F-8: the check is not vacuous: a Rules that forgets Knocked Down's cost is caught."""
+def test_f8_a_rule_changed_in_the_engine_only_fails_the_transition_check(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """F-8: no silent drift: an engine whose Roll with the Blow costs −5 Initiative, not −10."""
+    monkeypatch.setattr("tableside.encounter.strife_fight.ROLL_WITH_THE_BLOW_INITIATIVE", 5)
+    start = load_start(ambush())
+    kinds: dict[str, int] = defaultdict(int)
+    with pytest.raises(AssertionError) as caught:
+        for run in range(40):
+            replay_run(start.state, 5, run, start.next_seq, kinds)
+    assert "roll_with_the_blow" in str(caught.value)  # the state after the Roll differs
+
+
+def test_f8_crawling_costs_two_inches_of_movement_per_inch() -> None:
+    """F-8: a Knocked Down model's Move costs twice its length (S-23), as the engine's."""
     start = load_start(ambush())
     game = StrifeFight()
     roster = roster_of(start.state, game.catalog)
@@ -146,7 +159,7 @@ def test_f8_a_changed_rule_fails_the_transition_check() -> None:
     rules.put_on(run, 0, condition("Knocked Down", "test"))
     before = list(run.spent)
     rules.move(run, 0, (2.0, 0.0, 0.0))
-    assert run.spent[0] - before[0] == 4.0  # crawling: 2 inches of Movement per inch (S-23)
+    assert run.spent[0] - before[0] == 4.0
 
 
 def setups(state: FightState) -> list[AttackSetup]:
