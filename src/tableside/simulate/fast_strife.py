@@ -295,8 +295,10 @@ def choose(run: Run, roster: Roster) -> Choice:
 
 def _roll_with_the_blow(run: Run, roster: Roster) -> Choice | None:
     hurt = run.last_damaged
+    if hurt is None:
+        return None
     by = run.last_by if run.last_by is not None else run.current
-    if hurt is None or by is None or run.hp[hurt] <= 0:
+    if by is None or run.hp[hurt] <= 0:
         return None
     if 2 * run.hp[hurt] >= roster.hp_max[hurt] or hurt in run.reacted or hurt in run.failed:
         return None
@@ -534,13 +536,14 @@ class Batch:
             return law.draw(uniforms.pop())
 
         template = Run(self.start, self.roster)
-        ids, start_hp = self.roster.ids, template.hp
+        roster, apply = self.roster, self.rules.apply
+        ids, start_hp = roster.ids, template.hp
         outcomes = []
         for number in range(first, first + count):
             run = template.copy()
             commands = self.extra
             while not run.ended and run.round <= cap and commands < COMMAND_CAP:
-                self.rules.apply(run, choose(run, self.roster), draw)
+                apply(run, choose(run, roster), draw)
                 commands += 1
             losses = tuple((who, (start_hp[i] - run.hp[i],)) for i, who in enumerate(ids))
             fallen = tuple(who for i, who in enumerate(ids) if run.hp[i] <= 0)
