@@ -43,6 +43,26 @@ return [...document.querySelectorAll('#map .token')].map(g => {
   return {id: id, name_top: name.top, ring_bottom: rings.length ? Math.max(...rings) : null};
 });
 """
+# the names' and the elevation labels' boxes that cross another label's (in px)
+LABELS_CROSSING = """
+const boxes = [...document.querySelectorAll(
+    '#map .token-label .name, #map .token-label .elevation')]
+  .map(t => [t.closest('[data-label-for]').dataset.labelFor + ' ' + t.getAttribute('class'),
+    t.getBoundingClientRect()]);
+const crossing = [];
+for (const [a, r] of boxes) for (const [b, q] of boxes)
+  if (a < b && r.left < q.right - 0.5 && q.left < r.right - 0.5 && r.top < q.bottom - 0.5 &&
+      q.top < r.bottom - 0.5) crossing.push(a + ' / ' + b);
+return crossing;
+"""
+# every control a finger taps, outside the map and the Turn order's strip (it scrolls sideways)
+SMALL = """
+return [...document.querySelectorAll('a, button, select, input, summary, textarea')]
+  .filter(e => e.offsetParent !== null && !e.closest('svg, #order'))
+  .map(e => e.type === 'checkbox' || e.type === 'radio' ? (e.closest('label') || e) : e)
+  .filter(e => { const r = e.getBoundingClientRect(); return r.height < 44 || r.width < 44; })
+  .map(e => e.tagName + ' ' + e.textContent.trim().slice(0, 30));
+"""
 PAGE_FITS = """
 const page = document.documentElement;
 return page.scrollWidth <= page.clientWidth + 0.5;
@@ -106,6 +126,7 @@ def test_w38_a_tokens_name_is_drawn_below_its_rings_on_a_phone(
     assert {t["id"] for t in ringed} >= {"Jackal", "Watcher"}
     for token in ringed:
         assert token["name_top"] >= token["ring_bottom"] - 0.5, token
+    assert fallen.driver.execute_script(LABELS_CROSSING) == []  # Watcher's name, Guardian's ↑1"
 
 
 def test_w39_the_strike_button_says_its_ap_before_the_odds_come(
@@ -131,3 +152,14 @@ def test_w39_the_strike_button_says_its_ap_before_the_odds_come(
         assert fallen.text("odds-summary").startswith("Choose")  # no odds came
     finally:
         driver.execute_cdp_cmd("Network.setBlockedURLs", {"urls": []})
+
+
+def test_every_control_on_the_phone_page_is_a_fingertip_wide(
+    server: LiveServer, browsers: tuple[WebDriver, WebDriver, WebDriver]
+) -> None:
+    """Issue 12's 44 px targets, the whole page: the jump links (Play, Map, Log) were 38 px."""
+    table = phones(server, browsers)
+    fallen = table.fallen
+    fallen.wait("the panel", lambda s: s.find("p-actor").get_attribute("value") == "Jackal")
+    assert fallen.driver.execute_script(SMALL) == []
+    assert fallen.page_fits()

@@ -158,7 +158,8 @@ function labelOf(r) {
     transform: 'translate(' + x + ' ' + y + ')'});
   g.append(node('text', {y: 0.14, class: 'initials'}, r.id.slice(0, 2)),
     node('text', {y: NAME_Y, class: 'name'}, r.id));
-  if (z) g.append(node('text', {x: R + 0.1, y: -R, class: 'elevation'},
+  // beside the token, level with it: clear of the names below the tokens above it (W-38)
+  if (z) g.append(node('text', {x: R + 0.1, y: 0.12, class: 'elevation'},
     (z > 0 ? '↑' : '↓') + inches(Math.abs(z))));
   return g;
 }
