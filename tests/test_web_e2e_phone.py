@@ -23,6 +23,8 @@ from test_web_e2e_decisions import (
     take_the_watchers_choices,
 )
 
+from tableside.web.demo import create_demo
+
 # test_web_e2e_decisions' fixtures: three browsers and a live server on a new database
 browsers = test_web_e2e_decisions.browsers
 db = test_web_e2e_decisions.db
@@ -161,5 +163,13 @@ def test_every_control_on_the_phone_page_is_a_fingertip_wide(
     table = phones(server, browsers)
     fallen = table.fallen
     fallen.wait("the panel", lambda s: s.find("p-actor").get_attribute("value") == "Jackal")
+    assert fallen.driver.execute_script(SMALL) == []
+    assert fallen.page_fits()
+    # the Realm of Strife fight's page too: its map's "difficult terrain" box was 31 px tall
+    demo = create_demo(server.table)
+    heroes = next(link for name, link in demo.fight_links.items() if "hero" in name)
+    fallen.driver.get(server.base + heroes)
+    fallen.driver.get(f"{server.base}/tables/{demo.table_id}/encounters/{demo.fight_id}")
+    fallen.wait("the fight's panel", lambda s: s.find("p-actor").get_attribute("value") != "")
     assert fallen.driver.execute_script(SMALL) == []
     assert fallen.page_fits()
