@@ -79,11 +79,11 @@ def test_f7_the_figures_are_the_clis_for_the_same_encounter(tmp_path: Path) -> N
     assert balance_lines(found) == cli_lines(str(db), eid, 500)
 
 
-def test_f7_a_realm_of_strife_fight_uses_the_full_engine(client: TestClient) -> None:
+def test_f7_f10_a_realm_of_strife_fight_uses_the_fast_engine(client: TestClient) -> None:
     host = Host(client)
     eid = loaded(host, "strife-combat", AMBUSH)
     found = balance(client, host, eid, "20").json()
-    assert found["engine"] == "full" and found["policy"] == "strife" and found["runs"] == 20
+    assert found["engine"] == "fast" and found["policy"] == "strife" and found["runs"] == 20
     assert abs(sum(s["p"] for s in found["sides"]) + found["draws"]["p"]
                + found["unfinished"]["p"] - 1) < 1e-9  # fmt: skip
 
