@@ -1,8 +1,9 @@
 """``--engine fast``: batches of runs on :mod:`fast_war`, tallied like the full engine's runs.
 
-Runs are cut into batches of ``BATCH`` consecutive run numbers; batch ``k`` draws its Strikes
-from ``numpy.random.Generator(PCG64(SeedSequence(seed, spawn_key=(FAST_KEY, k))))``, so a
-report depends only on (file, seed, runs, policy, cap), never on the number of workers. The
+Runs are cut into batches of ``BATCH`` consecutive run numbers; batch ``k`` draws one key from
+``numpy.random.Generator(PCG64(SeedSequence(seed, spawn_key=(FAST_KEY, k))))`` and each of its
+runs draws from its own stream of that key (``fast_kernel.uniform``), so a report depends only
+on (file, seed, runs, policy, cap), never on the number of workers. The
 fast engine's runs are not the full engine's runs (no per-command dice streams): they agree in
 law, not run by run (tests/test_simulate_fast.py).
 """
