@@ -6,9 +6,10 @@ fast`` (``simulate(..., engine="fast", workers=1)``) with their ratio, wall cloc
 of this process (the machine may be shared: CPU time is the steadier figure). The fast engine
 is timed twice: cold (this process's first call: the compiled kernel loaded from numba's disk
 cache, Strike tables built or read from the disk cache, forms built) and warm (all known).
-Then two workers (``--workers 2``, wall clock: the CPU time of this process does not count its
-workers), the first call of the kernel in a fresh process (loading the compiled kernel; the
-compilation itself is paid once per installation and timed with ``--compile``), and the cold
+Then two workers (``--workers 2``: wall clock, and the CPU time of this process and its worker
+process, which shows whether two cores were free), imports and one fast run in a fresh process
+(the compiled kernel loaded from numba's cache; ``--compile`` also times a fresh compilation,
+paid once per installation), and the cold
 start of one exact Strike law (``strike_odds``) and of one Strike table, in fresh processes,
 with and without the disk cache.
 """
@@ -18,6 +19,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -117,13 +119,19 @@ def main() -> None:
     for label in ("fast, 1 worker, first call", "fast, 1 worker, warm"):
         wall, cpu = timed(lambda: simulate(document, args.fast, seed=2, workers=1, engine="fast"))
         rates.append(line(label, args.fast, wall, cpu, base))
-    began = time.perf_counter()
+    began, cpu_self = time.perf_counter(), time.process_time()
+    cpu_children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    load = os.getloadavg()[0]
     simulate(document, args.two, seed=3, workers=2, engine="fast")
     wall = time.perf_counter() - began
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    children = (after.ru_utime + after.ru_stime) - (cpu_children.ru_utime + cpu_children.ru_stime)
+    cpu = time.process_time() - cpu_self + children
     two = args.two / wall
-    print(f"  {'fast, 2 workers (wall)':<26} {args.two:>6} runs  {two:>9,.1f} /s wall"
-          f"  x{two / rates[-1]:.2f} one worker's CPU rate"
-          f"; load average {os.getloadavg()[0]:.2f}")  # fmt: skip
+    print(f"  {'fast, 2 workers':<26} {args.two:>6} runs  {two:>9,.1f} /s wall"
+          f"  x{two / rates[-1]:.2f} one worker's CPU rate; {args.two / cpu:,.1f} /s per CPU"
+          f" second of both processes ({cpu / wall:.2f} cores busy on average)"
+          f"; load average {load:.2f} → {os.getloadavg()[0]:.2f}")  # fmt: skip
     print(f"  fresh process, imports + 1 run, kernel cached: {kernel_ms(None):.0f} ms")
     if args.compile:
         with tempfile.TemporaryDirectory() as folder:
