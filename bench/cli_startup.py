@@ -15,6 +15,11 @@ caches (``PYTHONDONTWRITEBYTECODE`` is unset for the children, as for an install
 
 ``--src`` (repeatable) names the sources to measure, this checkout's by default; with two (e.g.
 the main branch's and this one's, for a before/after) their rows take turns in the same runs.
+
+``--daemon`` adds the War commands once more, sent to a command daemon (``tableside daemon
+start``, started for the run in a private folder and stopped at the end): their CPU is the
+client's plus the daemon's own (read from ``/proc``), so that the work moved to the daemon is
+still counted.
 """
 
 from __future__ import annotations
@@ -45,6 +50,7 @@ class Row:
     argv: list[str]
     env: dict[str, str]
     fresh_db: bool = False  # run on a fresh copy of the stored War (a command that writes)
+    daemon: int | None = None  # the process id of the daemon that runs it (CPU counted too)
     walls: list[float] = field(default_factory=list)
     cpus: list[float] = field(default_factory=list)
 
@@ -62,11 +68,19 @@ def run_once(row: Row, db: Path, scratch: Path) -> None:
         scratch.unlink(missing_ok=True)
         shutil.copyfile(db, scratch)
         argv = [str(scratch) if arg == str(db) else arg for arg in argv]
-    cpu = children_cpu()
+    cpu = children_cpu() + process_cpu(row.daemon)
     start = time.perf_counter()
     subprocess.run(argv, env=row.env, check=True, capture_output=True)
     row.walls.append(time.perf_counter() - start)
-    row.cpus.append(children_cpu() - cpu)
+    row.cpus.append(children_cpu() + process_cpu(row.daemon) - cpu)
+
+
+def process_cpu(pid: int | None) -> float:
+    """User + system CPU seconds of a running process (0 for None), from ``/proc/PID/stat``."""
+    if pid is None:
+        return 0.0
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def tableside(*args: str) -> list[str]:
@@ -105,6 +119,42 @@ def commands(db: str, env: dict[str, str], tag: str) -> list[Row]:
     ]
 
 
+def measure(rows: list[Row], db: Path, scratch: Path, runs: int) -> float:
+    """Run every row ``runs`` times, taking turns, after one untimed run; the load at the start."""
+    for row in rows:  # untimed: bytecode caches written, files in the page cache
+        run_once(row, db, scratch)
+        row.walls.clear()
+        row.cpus.clear()
+    load = os.getloadavg()[0]
+    for _ in range(runs):
+        for row in rows:
+            run_once(row, db, scratch)
+    return load
+
+
+def daemon_rows(db: str, env: dict[str, str], folder: Path) -> list[Row]:
+    """The War commands again, through a daemon started in ``folder`` for this run."""
+    env = {**env, "TABLESIDE_DAEMON_DIR": str(folder), "TABLESIDE_DAEMON": "on"}
+    subprocess.run(tableside("daemon", "start"), env=env, check=True, capture_output=True)
+    ping = subprocess.run(
+        [sys.executable, "-c", PING, str(folder)], env=env, check=True, capture_output=True
+    )
+    pid = int(ping.stdout)
+    rows = [row for row in commands(db, env, "  (daemon)") if " war " in row.label]
+    for row in rows:
+        row.argv[2] = ENTRY
+        row.daemon = pid
+    return rows
+
+
+PING = """
+import sys
+from tableside.cli.daemon_cmds import running_pid
+print(running_pid())
+"""
+ENTRY = "from tableside.cli.launch import main; main()"
+
+
 def stored_war(env: dict[str, str], db: str) -> None:
     """A War with two combatants, the first one's Turn begun."""
     for args in (
@@ -121,6 +171,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--src", type=Path, action="append", help="the sources to measure")
+    parser.add_argument("--daemon", action="store_true", help="also through a command daemon")
     options = parser.parse_args()
     sources: list[Path] = options.src or [ROOT / "src"]
     envs = []
@@ -136,14 +187,16 @@ def main() -> None:
         rows = baselines(envs[0])
         for n, env in enumerate(envs):
             rows += commands(str(db), env, f"  [{n + 1}]" if len(envs) > 1 else "")
-        for row in rows:  # untimed: bytecode caches written, files in the page cache
-            run_once(row, db, scratch)
-            row.walls.clear()
-            row.cpus.clear()
-        load = os.getloadavg()[0]
-        for _ in range(options.runs):
-            for row in rows:
-                run_once(row, db, scratch)
+        if options.daemon:
+            (Path(folder) / "daemon").mkdir(mode=0o700)
+            rows += daemon_rows(str(db), envs[-1], Path(folder) / "daemon")
+        try:
+            load = measure(rows, db, scratch, options.runs)
+        finally:
+            for row in rows[-1:]:
+                if row.daemon is not None:
+                    stop = tableside("daemon", "stop")
+                    subprocess.run(stop, env=row.env, check=False, capture_output=True)
     base = statistics.median(rows[0].cpus)
     for n, src in enumerate(sources):
         print(f"[{n + 1}] {src}" if len(sources) > 1 else str(src))

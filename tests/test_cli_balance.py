@@ -43,7 +43,7 @@ def test_f6_war_add_balance_prints_each_sides_chance(
     assert code == 0 and out.startswith("{") and "balance (50 runs" in err
 
 
-def test_f6_fight_add_balance_uses_the_full_engine(
+def test_f6_f10_fight_add_balance_uses_the_fast_strife_engine(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     monkeypatch.delenv("TABLESIDE_DATABASE_URL", raising=False)
@@ -55,4 +55,4 @@ def test_f6_fight_add_balance_uses_the_full_engine(
                          "Goblin", "--side", "monsters", "--at", "1,0,0", "--balance",
                          "--balance-runs", "40")  # fmt: skip
     assert code == 0, err
-    assert "balance (40 runs, full engine, policy strife):" in out and "heroes wins" in out
+    assert "balance (40 runs, fast engine, policy strife):" in out and "heroes wins" in out

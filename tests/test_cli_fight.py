@@ -136,3 +136,17 @@ def test_sa69_fight_attack_thrown_throws_the_weapon(cli: Cli) -> None:
     done = cli.json("fight", "attack", fight, "Goblin", "--target", "Aldric", "--thrown")
     assert [e["kind"] for e in done["record"]["events"]].count("attack_resolved") == 1
     assert done["record"]["command"]["args"]["attacks"][0]["thrown"] is True
+
+
+def test_one_model_commands_bottom_and_hide_reach_the_engine(cli: Cli) -> None:
+    """``fight bottom`` and ``fight hide`` (one factory, fight_cmds.model_command): S-4, SA-41."""
+    fight = started(cli)
+    assert cli.json("fight", "bottom", fight, "Aldric")["record"]["command"] == {
+        "kind": "bottom",
+        "args": {"id": "Aldric"},
+        "dice": None,
+    }
+    code, _out, err = cli.run("fight", "hide", fight, "Nobody")
+    assert code == 2 and "Nobody" in err and "Traceback" not in err
+    record = cli.json("fight", "hide", fight, cli.json("fight", "show", fight)["current"])
+    assert record["record"]["command"]["kind"] == "hide"

@@ -11,7 +11,9 @@ refusals, previews with typed dice, odds) and (2) hypothesis-generated mutations
 endpoint's body, path, method and content type. Every answer is checked as it arrives
 (tests/hostile.py: no 5xx, no traceback, JSON ``{"error"}`` refusals that echo no long input,
 nothing written on a refusal, no secret number, no answer slower than 5 s, wrong input refused);
-at the end each attacker's state, log, page and live stream are read and scanned too.
+at the end each attacker's state, log, options, decisions, map, chat, page and live stream
+(sent its token as a Bearer header, W-11) are read and scanned too, and the Host's and Bo's
+whispers must not reach Ann's chat or stream (W-30).
 
 Violations are collected and reported together (one line per invariant and request), with the
 figures (requests tried, refusals by status, leaks found) printed and written to
@@ -25,6 +27,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -791,26 +794,70 @@ def authorised(world: World, who: str, method: str, path: str, body: Any) -> boo
 # --- the final reads ----------------------------------------------------------------------------
 
 
-def stream_for_a_moment(probe: Probe, who: str, eid: int, seconds: float = 1.5) -> str:
-    """The live stream ``who`` receives from revision 0, read for ``seconds``."""
+def stream_for_a_moment(
+    probe: Probe, who: str, eid: int, seconds: float = 1.5
+) -> tuple[int | None, str]:
+    """The live stream ``who`` receives from revision 0, read for ``seconds``: its status and
+    text. The token goes as a Bearer header (W-11: a token in a URL is refused, and a refused
+    stream would leave nothing to scan)."""
     got: list[str] = []
+    status: int | None = None
     url = f"{probe.server.base}{api(eid, '/stream')}"
-    token = probe.tokens[who]
     deadline = time.monotonic() + seconds
     try:
         with probe.client.stream(
             "GET",
             url,
-            params={"token": token, "after": "0"},
+            params={"after": "0"},
+            headers=probe.auth(who),
             timeout=httpx.Timeout(TOO_SLOW, read=seconds),
         ) as r:
+            status = r.status_code
             for chunk in r.iter_text():
                 got.append(chunk)
                 if time.monotonic() > deadline:
                     break
     except httpx.TimeoutException:
         pass
-    return "".join(got)
+    return status, "".join(got)
+
+
+# Chat that only the Host and Bo may read (W-30), and what everyone reads
+WHISPERS = ("for Bo alone 9911", "Bo to the Host 8822", "a roll for Bo 7733")
+OPEN_NOTE = "a note for the whole table"
+
+
+def whispers_stay_private(probe: Probe, world: World) -> list[str]:
+    """W-30: while Ann's stream is open, the Host whispers to Bo, Bo to the Host, the Host rolls
+    for Bo and posts one public message: Ann's stream and chat carry the public one only."""
+    seats = probe.host("GET", f"/api/tables/{world.tid}")["seats"]
+    bo = next(seat["id"] for seat in seats if seat["name"] == "Bo")
+    chat = api(world.war, "/chat")
+
+    def talk() -> None:
+        time.sleep(0.4)  # Ann's stream is open by now
+        probe.host("POST", chat, {"text": WHISPERS[0], "to": bo})
+        probe.host("POST", chat, {"text": WHISPERS[1], "to": "host"}, who="bo")
+        probe.host("POST", api(world.war, "/rolls"), {"kind": "d12", "label": WHISPERS[2],
+                                                      "to": bo})  # fmt: skip
+        probe.host("POST", chat, {"text": OPEN_NOTE})
+
+    talking = threading.Thread(target=talk)
+    talking.start()
+    status, streamed = stream_for_a_moment(probe, "ann", world.war, 2.5)
+    talking.join()
+    read = probe.send(Request("ann", "GET", chat, note="Ann's chat"))
+    problems = []
+    for where, text in (("live stream", streamed), ("chat", "" if read is None else read.text)):
+        if OPEN_NOTE not in text:
+            problems.append(f"Ann's {where} never carried the public message (status {status})")
+        problems += [
+            f"leak: Ann's {where} carries the whisper {w!r}" for w in WHISPERS if w in text
+        ]
+    bo_read = probe.host("GET", chat, who="bo")
+    if not all(w in json.dumps(bo_read) for w in WHISPERS):
+        problems.append("Bo's chat is missing a whisper of his own (the check would be vacuous)")
+    return problems
 
 
 def final_reads(probe: Probe, world: World) -> list[str]:
@@ -820,14 +867,16 @@ def final_reads(probe: Probe, world: World) -> list[str]:
         for eid in (world.war, world.fight):
             reads = [
                 probe.send(Request(who, "GET", api(eid, rest), note="final read"))
-                for rest in ("", "/log", "/options")
+                for rest in ("", "/log", "/options", "/decisions", "/map", "/chat")
             ]
             page_path = f"/tables/{world.tid}/encounters/{eid}"
             page = probe.send(Request(who, "GET", page_path, note="page"))
             for answer in [*reads, page]:
                 if answer is not None and eid == world.fight:
                     problems += weak_leaks(answer.text, f"{who}'s read of the fight")
-            text = stream_for_a_moment(probe, who, eid)
+            status, text = stream_for_a_moment(probe, who, eid)
+            if status != 200:
+                problems.append(f"{who}'s live stream of {eid} answered {status}: nothing scanned")
             leaked = strong_leaks(text)
             if leaked:
                 probe.tally.leaks.append(f"{sorted(leaked)}: {who}'s stream of {eid}")
@@ -900,6 +949,7 @@ def test_w7_to_w15_a_hostile_player_gets_no_500_no_hang_no_leak_and_writes_nothi
 
         attack()
         if not probe.gave_up:
+            problems += whispers_stay_private(probe, world)
             problems += final_reads(probe, world)
         tracebacks = probe.server.tracebacks()
     tally = probe.tally

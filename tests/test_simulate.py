@@ -587,7 +587,8 @@ def test_cli_json_report_schema(
     assert report["format"] == "tableside/simulation" and report["version"] == 1
     assert set(report) == {"format", "version", "file", "game", "encounter", "runs", "seed",
                            "policy", "cap", "outcome", "clock", "losses", "combatants",
-                           "commands"}  # fmt: skip
+                           "commands", "engine"}  # fmt: skip
+    assert report["engine"] == "fast"  # the CLI's default, which this fight can use (F-10)
     assert set(report["outcome"]) == {"wins", "draws", "unfinished"}
     assert set(report["outcome"]["wins"]) == {"heroes", "monsters"}
     wins = sum(block["count"] for block in report["outcome"]["wins"].values())
@@ -597,7 +598,7 @@ def test_cli_json_report_schema(
     assert report["clock"]["unit"] == "round" and report["losses"]["measures"] == ["HP"]
     assert set(report["combatants"]) == {"Aldric", "Sera", "Goblin-1", "Goblin-2", "Troll"}
     assert set(report["combatants"]["Troll"]) == {"side", "losses", "fallen"}
-    assert report == simulate(load(FIGHT_FILE), 8, file=str(FIGHT_FILE), seed=3)
+    assert report == simulate(load(FIGHT_FILE), 8, file=str(FIGHT_FILE), seed=3, engine="fast")
 
 
 def test_cli_tables(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:

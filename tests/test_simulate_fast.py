@@ -375,10 +375,13 @@ def test_fast_runs_from_an_effects_state_agree_with_the_full_engine() -> None:
 # --- the driver ---------------------------------------------------------------------------------
 
 
-def test_a_fight_asked_for_the_fast_engine_gets_the_full_engines_report() -> None:
-    """F-3: a Realm of Strife fight is played by the full engine, its report unchanged."""
+def test_a_fight_asked_for_the_fast_engine_gets_the_fast_strife_engine() -> None:
+    """F-3, F-10: a Realm of Strife ambush is played by its own fast engine (fast_strife)."""
     doc = load(FIGHT_FILE)
-    assert simulate(doc, 12, seed=3, engine="fast") == simulate(doc, 12, seed=3, engine="full")
+    quick = simulate(doc, 12, seed=3, engine="fast")
+    full = simulate(doc, 12, seed=3, engine="full")
+    assert quick.pop("engine") == "fast" and "engine" not in full
+    assert quick.keys() == full.keys() and quick["policy"] == full["policy"] == "strife"
 
 
 def test_a_war_the_fast_engine_cannot_play_falls_back_and_says_why() -> None:

@@ -63,9 +63,14 @@ def test_f5_a_sweep_reports_each_value_and_the_closest_to_even() -> None:
     assert result["closest_to_even"] == closest["value"]
 
 
-def test_f5_a_sweep_of_a_fight_is_refused() -> None:
-    with pytest.raises(SimulationError, match="Sweeps apply to a War"):
+def test_f5_f20_a_fight_is_swept_over_its_sheet_values_not_a_wars() -> None:
+    with pytest.raises(SimulationError, match="Realm of Strife fight can set one of str, agil"):
         run_sweep(load(FIGHT_FILE), parse_sweep("Troll.might=1..2"), 5)
+    other = {**load(FIGHT_FILE), "game": "chess"}
+    with pytest.raises(SimulationError, match="Sweeps apply to a War or a Realm of Strife fight"):
+        run_sweep(other, parse_sweep("Troll.ac=1..2"), 5)
+    found = run_sweep(load(FIGHT_FILE), parse_sweep("Troll.hp=1..3"), 4, seed=1)
+    assert found["side"] == "monsters" and len(found["points"]) == 3
 
 
 def cli(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],

@@ -79,11 +79,11 @@ def test_f7_the_figures_are_the_clis_for_the_same_encounter(tmp_path: Path) -> N
     assert balance_lines(found) == cli_lines(str(db), eid, 500)
 
 
-def test_f7_a_realm_of_strife_fight_uses_the_full_engine(client: TestClient) -> None:
+def test_f7_f10_a_realm_of_strife_fight_uses_the_fast_engine(client: TestClient) -> None:
     host = Host(client)
     eid = loaded(host, "strife-combat", AMBUSH)
     found = balance(client, host, eid, "20").json()
-    assert found["engine"] == "full" and found["policy"] == "strife" and found["runs"] == 20
+    assert found["engine"] == "fast" and found["policy"] == "strife" and found["runs"] == 20
     assert abs(sum(s["p"] for s in found["sides"]) + found["draws"]["p"]
                + found["unfinished"]["p"] - 1) < 1e-9  # fmt: skip
 
@@ -123,3 +123,42 @@ def test_f7_the_setup_page_has_the_balance_panel_and_its_script(client: TestClie
     assert "Computing the balance" in page  # the panel's script is on the page
     page = host.get(f"/tables/{host.tid}/encounters/{fight}/setup").text
     assert f'data-balance="/api/encounters/{fight}/balance?runs=200"' in page
+
+
+def settled(balances: Any) -> None:
+    """Wait until the balance thread has done everything queued so far (it runs jobs in order)."""
+    for _ in range(3):  # an early start queues its simulation behind itself
+        balances.pool.submit(lambda: None).result(timeout=300)
+
+
+def test_f23_a_watched_encounters_balance_starts_when_the_roster_changes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'early.db'}")) as client:
+        balances = client.app.state.balances  # type: ignore[attr-defined]
+        host = Host(client)
+        eid = loaded(host, "majesty-war", WAR_4V4)
+        settled(balances)
+        assert balances.started == 0  # nobody asked this encounter's balance yet
+        first = balance(client, host, eid).json()
+        removed = host.post(f"/tables/{host.tid}/encounters/{eid}/remove", {"combatant": "Herald"})
+        assert removed.status_code == 303, removed.text
+        settled(balances)
+        key = (eid, first["revision"] + 1, 300)
+        assert balances.started == 1 and key in balances.kept  # simulated before it was asked
+        early = balances.kept[key]
+
+        def refused(*_: Any) -> Any:
+            raise AssertionError("the balance was simulated again")
+
+        with monkeypatch.context() as patched:
+            patched.setattr("tableside.web.balance.encounter_balance", refused)
+            assert balance(client, host, eid).json() == early  # the page's request reads it
+        assert early["revision"] == first["revision"] + 1 and early["seed"] == first["seed"] + 1
+        # a command that does not change who fights starts nothing
+        headers = auth(host.token)
+        r = client.post(f"/api/encounters/{eid}/commands", headers=headers,
+                        json={"kind": "next", "args": {}})  # fmt: skip
+        assert r.status_code == 200, r.text
+        settled(balances)
+        assert balances.started == 1

@@ -16,6 +16,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -136,6 +137,30 @@ def open_browser(chromium: str, chromedriver: str, profile: Path) -> WebDriver:
     driver = webdriver.Chrome(options=options, service=Service(chromedriver))
     driver.set_page_load_timeout(WAIT)
     return driver
+
+
+@contextmanager
+def chromiums(*names: str) -> Iterator[list[WebDriver]]:
+    """A headless chromium per name, each with its own fresh profile; every one quit at the end
+    (skipped without chromium, failed under CI)."""
+    chromium, chromedriver = browser_paths()
+    drivers: list[WebDriver] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        try:
+            for name in names:
+                drivers.append(open_browser(chromium, chromedriver, Path(tmp) / name))
+            yield drivers
+        finally:
+            for driver in drivers:
+                driver.quit()
+
+
+@contextmanager
+def live_server(name: str) -> Iterator[LiveServer]:
+    """The web table served on a new SQLite file ``<name>.db`` (skipped without a browser)."""
+    browser_paths()
+    with tempfile.TemporaryDirectory() as tmp, LiveServer(f"sqlite:///{tmp}/{name}.db") as live:
+        yield live
 
 
 @dataclass
@@ -264,23 +289,14 @@ class Table:
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[LiveServer]:
-    browser_paths()
-    with tempfile.TemporaryDirectory() as tmp, LiveServer(f"sqlite:///{tmp}/e2e.db") as live:
+    with live_server("e2e") as live:
         yield live
 
 
 @pytest.fixture(scope="module")
 def browsers(server: LiveServer) -> Iterator[tuple[WebDriver, WebDriver, WebDriver]]:
-    chromium, chromedriver = browser_paths()
-    drivers: list[WebDriver] = []
-    with tempfile.TemporaryDirectory() as tmp:
-        try:
-            for who in ("host", "holy", "fallen"):
-                drivers.append(open_browser(chromium, chromedriver, Path(tmp) / who))
-            yield drivers[0], drivers[1], drivers[2]
-        finally:
-            for driver in drivers:
-                driver.quit()
+    with chromiums("host", "holy", "fallen") as drivers:
+        yield drivers[0], drivers[1], drivers[2]
 
 
 @pytest.fixture

@@ -14,7 +14,6 @@ import tempfile
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -24,8 +23,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support.select import Select
-from test_web_e2e import FALLEN, HOLY, WAIT, WAR, LiveServer, Seat, browser_paths
-from test_web_e2e import open_browser as open_chromium
+from test_web_e2e import FALLEN, HOLY, WAIT, WAR, LiveServer, Seat, browser_paths, chromiums
 
 from tableside.encounter.log import Command
 from tableside.store import tables
@@ -61,12 +59,6 @@ PAGE_FITS = """
 const page = document.documentElement;
 return page.scrollWidth <= page.clientWidth + 0.5;
 """
-
-
-def open_browser(chromium: str, chromedriver: str, profile: Path) -> WebDriver:
-    driver = open_chromium(chromium, chromedriver, profile)
-    driver.set_window_size(*DESKTOP)
-    return driver
 
 
 class Person(Seat):
@@ -130,17 +122,11 @@ class Table:
 
 @pytest.fixture(scope="module")
 def browsers() -> Iterator[tuple[WebDriver, WebDriver, WebDriver]]:
-    chromium, chromedriver = browser_paths()
     axe_source()
-    drivers: list[WebDriver] = []
-    with tempfile.TemporaryDirectory() as tmp:
-        try:
-            for who in ("host", "holy", "fallen"):
-                drivers.append(open_browser(chromium, chromedriver, Path(tmp) / who))
-            yield drivers[0], drivers[1], drivers[2]
-        finally:
-            for driver in drivers:
-                driver.quit()
+    with chromiums("host", "holy", "fallen") as drivers:
+        for driver in drivers:
+            driver.set_window_size(*DESKTOP)
+        yield drivers[0], drivers[1], drivers[2]
 
 
 @pytest.fixture

@@ -8,16 +8,13 @@ header's characters follow a seat the Host edits, without a reload (W-36); axe-c
 
 from __future__ import annotations
 
-import tempfile
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from a11y import assert_accessible, axe_source
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
-from test_web_e2e import LiveServer, browser_paths
-from test_web_e2e import open_browser as open_chromium
+from test_web_e2e import LiveServer, chromiums, live_server
 from test_web_e2e_decisions import PHONE
 from test_web_e2e_panel import Player, text_starts
 
@@ -27,23 +24,14 @@ from tableside.web.auth import Principal
 
 @pytest.fixture(scope="module")
 def browsers() -> Iterator[tuple[WebDriver, WebDriver]]:
-    chromium, chromedriver = browser_paths()
     axe_source()
-    drivers: list[WebDriver] = []
-    with tempfile.TemporaryDirectory() as tmp:
-        try:
-            for who in ("host", "ann"):
-                drivers.append(open_chromium(chromium, chromedriver, Path(tmp) / who))
-            yield drivers[0], drivers[1]
-        finally:
-            for driver in drivers:
-                driver.quit()
+    with chromiums("host", "ann") as drivers:
+        yield drivers[0], drivers[1]
 
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[LiveServer]:
-    browser_paths()
-    with tempfile.TemporaryDirectory() as tmp, LiveServer(f"sqlite:///{tmp}/gaps.db") as live:
+    with live_server("gaps") as live:
         yield live
 
 

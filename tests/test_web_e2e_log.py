@@ -14,7 +14,6 @@ from __future__ import annotations
 import json
 import tempfile
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -28,8 +27,8 @@ from test_web_e2e import (
     WAR,
     LiveServer,
     Seat,
-    browser_paths,
-    open_browser,
+    chromiums,
+    live_server,
     take_suggestions,
 )
 from test_web_secrets import strife_ambush
@@ -57,23 +56,14 @@ LIVE_REGION = "const l = document.getElementById('log'); return [l.role, l.ariaL
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[LiveServer]:
-    browser_paths()
-    with tempfile.TemporaryDirectory() as tmp, LiveServer(f"sqlite:///{tmp}/log.db") as live:
+    with live_server("log") as live:
         yield live
 
 
 @pytest.fixture(scope="module")
 def browsers(server: LiveServer) -> Iterator[tuple[WebDriver, WebDriver, WebDriver]]:
-    chromium, chromedriver = browser_paths()
-    drivers: list[WebDriver] = []
-    with tempfile.TemporaryDirectory() as tmp:
-        try:
-            for who in ("host", "holy", "fallen"):
-                drivers.append(open_browser(chromium, chromedriver, Path(tmp) / who))
-            yield drivers[0], drivers[1], drivers[2]
-        finally:
-            for driver in drivers:
-                driver.quit()
+    with chromiums("host", "holy", "fallen") as drivers:
+        yield drivers[0], drivers[1], drivers[2]
 
 
 def seat_up(

@@ -9,10 +9,8 @@ browser live; a Knock Back slides along its path with a trail.
 
 from __future__ import annotations
 
-import tempfile
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -22,7 +20,14 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.remote.webelement import WebElement
-from test_web_e2e import FALLEN, WAR, LiveServer, Seat, browser_paths, open_browser
+from test_web_e2e import (
+    FALLEN,
+    WAR,
+    LiveServer,
+    Seat,
+    chromiums,
+    live_server,
+)
 
 from tableside.encounter.log import Command
 from tableside.store import tables
@@ -105,23 +110,14 @@ class Map:
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[LiveServer]:
-    browser_paths()
-    with tempfile.TemporaryDirectory() as tmp, LiveServer(f"sqlite:///{tmp}/map.db") as live:
+    with live_server("map") as live:
         yield live
 
 
 @pytest.fixture(scope="module")
 def browsers(server: LiveServer) -> Iterator[tuple[WebDriver, WebDriver]]:
-    chromium, chromedriver = browser_paths()
-    drivers: list[WebDriver] = []
-    with tempfile.TemporaryDirectory() as tmp:
-        try:
-            for who in ("host", "fallen"):
-                drivers.append(open_browser(chromium, chromedriver, Path(tmp) / who))
-            yield drivers[0], drivers[1]
-        finally:
-            for driver in drivers:
-                driver.quit()
+    with chromiums("host", "fallen") as drivers:
+        yield drivers[0], drivers[1]
 
 
 def open_map(server: LiveServer, browsers: tuple[WebDriver, WebDriver], size: Any) -> Map:

@@ -11,10 +11,8 @@ why a player gets none (W-19). Its parts are checked with axe-core (tests/a11y.p
 from __future__ import annotations
 
 import math
-import tempfile
 import time
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -22,8 +20,15 @@ from a11y import assert_accessible, axe_source
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support.select import Select
-from test_web_e2e import FALLEN, HOLY, PANELS, WAR, LiveServer, browser_paths
-from test_web_e2e import open_browser as open_chromium
+from test_web_e2e import (
+    FALLEN,
+    HOLY,
+    PANELS,
+    WAR,
+    LiveServer,
+    chromiums,
+    live_server,
+)
 from test_web_e2e_decisions import DESKTOP, PHONE, Person
 
 from tableside.encounter.log import Command
@@ -109,23 +114,14 @@ class Player(Person):
 
 @pytest.fixture(scope="module")
 def browsers() -> Iterator[tuple[WebDriver, WebDriver, WebDriver]]:
-    chromium, chromedriver = browser_paths()
     axe_source()
-    drivers: list[WebDriver] = []
-    with tempfile.TemporaryDirectory() as tmp:
-        try:
-            for who in ("host", "holy", "fallen"):
-                drivers.append(open_chromium(chromium, chromedriver, Path(tmp) / who))
-            yield drivers[0], drivers[1], drivers[2]
-        finally:
-            for driver in drivers:
-                driver.quit()
+    with chromiums("host", "holy", "fallen") as drivers:
+        yield drivers[0], drivers[1], drivers[2]
 
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[LiveServer]:
-    browser_paths()
-    with tempfile.TemporaryDirectory() as tmp, LiveServer(f"sqlite:///{tmp}/panel.db") as live:
+    with live_server("panel") as live:
         yield live
 
 

@@ -8,10 +8,8 @@ changes it to explicit steps; the Host's browser shows the Strike's breakdown li
 
 from __future__ import annotations
 
-import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -24,8 +22,8 @@ from test_web_e2e import (
     WAR,
     LiveServer,
     Seat,
-    browser_paths,
-    open_browser,
+    chromiums,
+    live_server,
     take_suggestions,
 )
 
@@ -69,23 +67,14 @@ class Play:
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[LiveServer]:
-    browser_paths()
-    with tempfile.TemporaryDirectory() as tmp, LiveServer(f"sqlite:///{tmp}/play.db") as live:
+    with live_server("play") as live:
         yield live
 
 
 @pytest.fixture(scope="module")
 def browsers(server: LiveServer) -> Iterator[tuple[WebDriver, WebDriver]]:
-    chromium, chromedriver = browser_paths()
-    drivers: list[WebDriver] = []
-    with tempfile.TemporaryDirectory() as tmp:
-        try:
-            for who in ("host", "fallen"):
-                drivers.append(open_browser(chromium, chromedriver, Path(tmp) / who))
-            yield drivers[0], drivers[1]
-        finally:
-            for driver in drivers:
-                driver.quit()
+    with chromiums("host", "fallen") as drivers:
+        yield drivers[0], drivers[1]
 
 
 @pytest.fixture

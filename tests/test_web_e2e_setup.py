@@ -10,7 +10,6 @@ a join link carries a token (W-11). Skipped without chromium and chromedriver
 
 from __future__ import annotations
 
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -19,7 +18,7 @@ from a11y import assert_accessible
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support.ui import Select
-from test_web_e2e import LiveServer, Seat, browser_paths, open_browser
+from test_web_e2e import LiveServer, Seat, chromiums, live_server
 
 from tableside.encounter.log import Command
 from tableside.store import tables
@@ -33,23 +32,14 @@ WAR = "Ford at dusk"
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[LiveServer]:
-    browser_paths()
-    with tempfile.TemporaryDirectory() as tmp, LiveServer(f"sqlite:///{tmp}/setup.db") as live:
+    with live_server("setup") as live:
         yield live
 
 
 @pytest.fixture(scope="module")
 def browsers() -> Iterator[tuple[WebDriver, WebDriver]]:
-    chromium, chromedriver = browser_paths()
-    drivers: list[WebDriver] = []
-    with tempfile.TemporaryDirectory() as tmp:
-        try:
-            for who in ("host", "player"):
-                drivers.append(open_browser(chromium, chromedriver, Path(tmp) / who))
-            yield drivers[0], drivers[1]
-        finally:
-            for driver in drivers:
-                driver.quit()
+    with chromiums("host", "player") as drivers:
+        yield drivers[0], drivers[1]
 
 
 def fill(driver: WebDriver, form: str, values: dict[str, str]) -> None:

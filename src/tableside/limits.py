@@ -248,6 +248,7 @@ CLI_BOUNDS: dict[str, tuple[float, float]] = {
     "character_id": _ROW,
     "replace_id": _ROW,
     "port": (1, 65_535),
+    "idle": (1, 604_800),  # seconds the command daemon waits for a command (a week at most)
     # the web table's limits (W-13, tableside.web_limits), set by `tableside serve`
     **{
         name: (1, SERVE_LIMIT_MAX)

@@ -6,15 +6,12 @@ Regenerate the checked-in transcript on purpose with:
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import Any
 
-from tableside.cli.war_render import log_lines
+from golden_script import main, play_strife, rendered
+
 from tableside.encounter.engine import Encounter
-from tableside.encounter.log import Command
-from tableside.encounter.strife_fight import StrifeFight
-from tableside.encounter.strife_policy import next_command
 from tableside.encounter.strife_state import FightState
 
 HERE = Path(__file__).resolve().parent
@@ -32,25 +29,14 @@ ROSTER: list[dict[str, Any]] = [
 
 def run_fight(seed: int = SEED) -> Encounter[FightState]:
     """Add the roster, start with the heroes' ambush, and let the policy fight to the end."""
-    encounter: Encounter[FightState] = Encounter(StrifeFight(), seed)
-    for args in ROSTER:
-        encounter.execute(Command("add", args))
-    encounter.execute(Command("start", {"ambush": "heroes"}))
-    for _ in range(LIMIT):
-        if encounter.state.ended:
-            break
-        encounter.execute(next_command(encounter.state))
-    return encounter
+    script = [("add", args, None) for args in ROSTER] + [("start", {"ambush": "heroes"}, None)]
+    return play_strife(script, seed, LIMIT)
 
 
 def transcript() -> str:
     """The rendered log of the golden fight."""
-    return "\n".join(log_lines(run_fight())) + "\n"
+    return rendered(run_fight())
 
 
 if __name__ == "__main__":
-    if "--write" in sys.argv:
-        GOLDEN.write_text(transcript(), "utf-8")
-        print(f"wrote {GOLDEN}")
-    else:
-        sys.stdout.write(transcript())
+    main(GOLDEN, transcript)

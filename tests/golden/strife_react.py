@@ -14,22 +14,17 @@ Regenerate the checked-in transcript on purpose with:
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
-from typing import Any
 
-from tableside.cli.war_render import log_lines
+from golden_script import Step, main, play_strife, rendered
+
 from tableside.encounter.engine import Encounter
-from tableside.encounter.log import Command
-from tableside.encounter.strife_fight import StrifeFight
-from tableside.encounter.strife_policy import next_command
 from tableside.encounter.strife_state import FightState
 
 HERE = Path(__file__).resolve().parent
 GOLDEN = HERE / "strife_react_fight.log"
 SEED = 1
 LIMIT = 400
-Step = tuple[str, dict[str, Any], tuple[int, ...] | None]
 SCRIPT: list[Step] = [
     ("add", {"id": "Sera", "model": "Sera", "side": "heroes", "position": [0, 0, 0]}, (19,)),
     ("add", {"id": "Aldric", "model": "Aldric", "side": "heroes", "position": [0, 3, 0]}, (15,)),
@@ -84,24 +79,13 @@ SCRIPT: list[Step] = [
 
 def run_fight(seed: int = SEED) -> Encounter[FightState]:
     """Play the script, then let the simple policy fight to the end."""
-    encounter: Encounter[FightState] = Encounter(StrifeFight(), seed)
-    for kind, args, dice in SCRIPT:
-        encounter.execute(Command(kind, args, dice))
-    for _ in range(LIMIT):
-        if encounter.state.ended:
-            break
-        encounter.execute(next_command(encounter.state))
-    return encounter
+    return play_strife(SCRIPT, seed, LIMIT)
 
 
 def transcript() -> str:
     """The rendered log of the scripted fight."""
-    return "\n".join(log_lines(run_fight())) + "\n"
+    return rendered(run_fight())
 
 
 if __name__ == "__main__":
-    if "--write" in sys.argv:
-        GOLDEN.write_text(transcript(), "utf-8")
-        print(f"wrote {GOLDEN}")
-    else:
-        sys.stdout.write(transcript())
+    main(GOLDEN, transcript)

@@ -6,10 +6,10 @@ Regenerate the checked-in transcript on purpose with:
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
-from tableside.cli.war_render import log_lines
+from golden_script import main, play_out, rendered
+
 from tableside.encounter.engine import Encounter
 from tableside.encounter.policy import next_command
 from tableside.encounter.roster import add_commands
@@ -27,21 +27,14 @@ def run_war(seed: int = SEED) -> Encounter[WarState]:
     encounter: Encounter[WarState] = Encounter(MajestyWar(), seed)
     for command in add_commands():
         encounter.execute(command)
-    for _ in range(LIMIT):
-        if encounter.state.ended:
-            break
-        encounter.execute(next_command(encounter.state))
+    play_out(encounter, next_command, LIMIT)
     return encounter
 
 
 def transcript() -> str:
     """The rendered log of the golden War."""
-    return "\n".join(log_lines(run_war())) + "\n"
+    return rendered(run_war())
 
 
 if __name__ == "__main__":
-    if "--write" in sys.argv:
-        GOLDEN.write_text(transcript(), "utf-8")
-        print(f"wrote {GOLDEN}")
-    else:
-        sys.stdout.write(transcript())
+    main(GOLDEN, transcript)

@@ -6,11 +6,11 @@ Each step names the ruling it shows. Regenerate the checked-in transcript on pur
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import Any
 
-from tableside.cli.war_render import log_lines
+from golden_script import main, rendered
+
 from tableside.encounter.engine import Encounter
 from tableside.encounter.log import Command
 from tableside.encounter.roster import character_doc
@@ -151,12 +151,8 @@ def run_war(seed: int = SEED) -> Encounter[WarState]:
 
 def transcript() -> str:
     """The rendered log of the scripted War."""
-    return "\n".join(log_lines(run_war())) + "\n"
+    return rendered(run_war())
 
 
 if __name__ == "__main__":
-    if "--write" in sys.argv:
-        GOLDEN.write_text(transcript(), "utf-8")
-        print(f"wrote {GOLDEN}")
-    else:
-        sys.stdout.write(transcript())
+    main(GOLDEN, transcript)

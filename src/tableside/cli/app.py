@@ -48,6 +48,11 @@ GROUPS: dict[str, tuple[str, str]] = {
         "Exact odds (or Monte Carlo) of Allies of Majesty Strikes and Checks and of Realm of "
         "Strife attacks.",
     ),
+    "daemon": (
+        "tableside.cli.daemon_cmds",
+        "The command daemon: start it once and every War command answers in a fraction of the "
+        "time.",
+    ),
 }
 # Single commands: name → (module, function name, one-line help for the listing).
 COMMANDS: dict[str, tuple[str, str, str]] = {

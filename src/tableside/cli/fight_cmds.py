@@ -89,16 +89,24 @@ def next_turn(
     run(db, encounter_id, "next", revision, json_out)
 
 
-@app.command()
-def bottom(
-    encounter_id: EncounterId,
-    who: Who,
-    db: Db = None,
-    revision: Revision = None,
-    json_out: Json = False,
-) -> None:
-    """Go to the bottom of the queue (one per side per round, S-4)."""
-    run(db, encounter_id, "bottom", revision, json_out, id=who)
+def model_command(name: str, kind: str, doc: str) -> None:
+    """Register ``fight <name>``: the command ``kind`` for one model, nothing more to say."""
+
+    def command(
+        encounter_id: EncounterId,
+        who: Who,
+        db: Db = None,
+        revision: Revision = None,
+        json_out: Json = False,
+    ) -> None:
+        run(db, encounter_id, kind, revision, json_out, id=who)
+
+    command.__doc__ = doc
+    command.__name__ = kind
+    app.command(name)(command)
+
+
+model_command("bottom", "bottom", "Go to the bottom of the queue (one per side per round, S-4).")
 
 
 @app.command()
@@ -467,16 +475,11 @@ def roll_with_the_blow(
     )
 
 
-@app.command()
-def hide(
-    encounter_id: EncounterId,
-    who: Who,
-    db: Db = None,
-    revision: Revision = None,
-    json_out: Json = False,
-) -> None:
-    """Hide: an Action that ends the Turn (SA-41); before the start, declared hiding (SA-88)."""
-    run(db, encounter_id, "hide", revision, json_out, id=who)
+model_command(
+    "hide",
+    "hide",
+    "Hide: an Action that ends the Turn (SA-41); before the start, declared hiding (SA-88).",
+)
 
 
 @app.command()

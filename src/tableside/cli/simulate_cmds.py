@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -45,6 +46,14 @@ SweepText = Annotated[
 PlotPath = Annotated[
     Path | None, typer.Option("--plot", help="With --sweep: draw the win chance into this PNG.")
 ]
+ClusterAddress = Annotated[
+    str | None,
+    typer.Option(
+        "--cluster",
+        help="With --sweep: run the values on this Dask scheduler (tcp://host:8786); "
+        "needs the cluster extra.",
+    ),
+]
 Json = Annotated[bool, typer.Option("--json", help="Print JSON (schema in docs/simulate.md).")]
 
 
@@ -77,13 +86,15 @@ def simulate(
     engine: Engine = "fast",
     sweep: SweepText = None,
     plot: PlotPath = None,
+    cluster: ClusterAddress = None,
     json_out: Json = False,
 ) -> None:
     """Play an exported War or fight to its end many times: win odds, length, Wear or HP lost."""
     document = load_document(file)
     workers = default_workers() if workers is None else workers
-    if sweep is not None or plot is not None:
-        run_sweep_command(document, sweep, plot, runs, seed, workers, engine, rest, json_out)
+    if sweep is not None or plot is not None or cluster is not None:
+        options = SweepOptions(runs, seed, workers, engine, rest, cluster)
+        run_sweep_command(document, sweep, plot, options, json_out)
         return
     with progress_bar(runs, not json_out) as progress:
         report = run_simulation(
@@ -97,14 +108,27 @@ def simulate(
         render(report)
 
 
-def run_sweep_command(document: Any, text: str | None, plot: Path | None, runs: int,
-                      seed: int | None, workers: int, engine: str, rest: bool | None,
+@dataclass(frozen=True)
+class SweepOptions:
+    """How a sweep's values are simulated (``--runs`` … ``--cluster``)."""
+
+    runs: int
+    seed: int | None
+    workers: int
+    engine: str
+    rest: bool | None
+    cluster: str | None
+
+
+def run_sweep_command(document: Any, text: str | None, plot: Path | None, options: SweepOptions,
                       json_out: bool) -> None:  # fmt: skip
     """``--sweep``: the win chance at each value, the value closest to even, an optional plot."""
     if text is None:
-        raise SimulationError("--plot draws a sweep; give --sweep too.")
-    result = sweeps.run_sweep(document, sweeps.parse_sweep(text), runs, seed=seed,
-                              workers=workers, engine=engine, rest=rest)  # fmt: skip
+        given = "--plot draws" if plot is not None else "--cluster runs"
+        raise SimulationError(f"{given} a sweep; give --sweep too.")
+    result = sweeps.run_sweep(document, sweeps.parse_sweep(text), options.runs,
+                              seed=options.seed, workers=options.workers, engine=options.engine,
+                              rest=options.rest, cluster=options.cluster)  # fmt: skip
     if plot is not None:
         sweeps.plot(result, str(plot))
     if json_out:

@@ -1,8 +1,8 @@
 """Exact laws computed once and kept on disk (issue 15: cold start under 50 ms).
 
-Two kinds of tables are kept, each in one ``.npz`` file named by a SHA-256 of its inputs and of
-the source code that computes it (any change to the rules code gives new names, so a stale
-table is never read):
+Two kinds of tables are kept, each in one ``.tbl`` file (:func:`pack`) named by a SHA-256 of
+its inputs and of the source code that computes it (any change to the rules code gives new
+names, so a stale table is never read):
 
 * the odds engine's roll laws (``majesty.odds_law.roll_law``: a reading, the `best` passes and
   the Boon/Bane), through the store hook of ``odds_law`` (the rules package itself does no I/O);
@@ -17,6 +17,7 @@ processes never read half a file; an unreadable file is ignored and recomputed.
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import tempfile
 from functools import cache
@@ -34,6 +35,7 @@ SOURCES = (
     "majesty/wear.py", "majesty/catalog.py", "majesty/data/weapons.json",
     "majesty/data/maneuvers.json", "simulate/fast_laws.py", "simulate/disk_cache.py",
 )  # fmt: skip
+MAGIC = b"TBLSIDE1"  # the first bytes of a table file (pack)
 
 
 def folder() -> Path | None:
@@ -68,7 +70,7 @@ def path_for(kind: str, inputs: str) -> Path | None:
     if where is None:
         return None
     name = hashlib.sha256(f"{code_version()}|{kind}|{inputs}".encode()).hexdigest()[:32]
-    return where / f"{kind}-{name}.npz"
+    return where / f"{kind}-{name}.tbl"
 
 
 def load(kind: str, inputs: str) -> dict[str, Any] | None:
@@ -77,9 +79,8 @@ def load(kind: str, inputs: str) -> dict[str, Any] | None:
     if path is None or not path.exists():
         return None
     try:
-        with np.load(path) as data:
-            return {key: data[key] for key in data.files}
-    except (OSError, ValueError, KeyError):
+        return unpack(path.read_bytes())
+    except (OSError, ValueError, KeyError, TypeError):
         return None
 
 
@@ -92,20 +93,64 @@ def save(kind: str, inputs: str, arrays: dict[str, Any]) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         handle, temporary = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
         with os.fdopen(handle, "wb") as out:
-            np.savez(out, **arrays)
+            out.write(pack(arrays))
         os.replace(temporary, path)
     except OSError:
         return
 
 
+def pack(arrays: dict[str, Any]) -> bytes:
+    """Arrays as one file's bytes: a magic, a JSON header (name, dtype, shape), raw data.
+
+    Plain numeric arrays only (no Python objects), read back by :func:`unpack` without
+    ``pickle`` and about twenty times faster than an ``.npz`` archive (F-22).
+    """
+    plain = {name: np.ascontiguousarray(value) for name, value in arrays.items()}
+    for name, value in plain.items():
+        if value.dtype.hasobject:
+            raise ValueError(f"array {name!r} holds Python objects")
+    header = json.dumps([[n, v.dtype.str, list(v.shape)] for n, v in plain.items()]).encode()
+    parts = [MAGIC, len(header).to_bytes(4, "little"), header]
+    return b"".join([*parts, *(value.tobytes() for value in plain.values())])
+
+
+def unpack(data: bytes) -> dict[str, Any]:
+    """The arrays of :func:`pack`'s bytes (ValueError when they are not such bytes)."""
+    if not data.startswith(MAGIC):
+        raise ValueError("not a table file")
+    start = len(MAGIC) + 4
+    size = int.from_bytes(data[len(MAGIC) : start], "little")
+    buffer = bytearray(data)  # writable arrays, as np.load gives
+    offset, arrays = start + size, {}
+    for name, kind, shape in json.loads(data[start : start + size]):
+        dtype = np.dtype(kind)
+        if dtype.hasobject:
+            raise ValueError("a table file may not hold Python objects")
+        count = int(np.prod(shape, dtype=np.int64))
+        arrays[str(name)] = np.frombuffer(buffer, dtype, count, offset).reshape(shape)
+        offset += count * dtype.itemsize
+    if offset != len(data):
+        raise ValueError("a table file's length does not match its header")
+    return arrays
+
+
 class RollLawStore:
-    """The store hook of ``odds_law``: roll laws kept on disk."""
+    """The store hook of ``odds_law``: roll laws kept on disk.
+
+    ``hits`` and ``misses`` count the laws read back and those not found (then computed).
+    """
+
+    def __init__(self) -> None:
+        self.hits = 0
+        self.misses = 0
 
     def load(self, key: str) -> odds_law.RollLaw | None:
         """A kept roll law."""
         arrays = load("roll-law", key)
         if arrays is None:
+            self.misses += 1
             return None
+        self.hits += 1
         total, boon_net = (int(v) for v in arrays.pop("scalars"))
         return odds_law.RollLaw(**arrays, total=total, boon_net=boon_net)
 
@@ -117,5 +162,31 @@ class RollLawStore:
 
 
 def install() -> None:
-    """Let the odds engine keep its roll laws on disk."""
-    odds_law.STORE = RollLawStore()
+    """Let the odds engine keep its roll laws on disk (once per process)."""
+    if not isinstance(odds_law.STORE, RollLawStore):
+        odds_law.STORE = RollLawStore()
+
+
+def warm_odds() -> None:
+    """Build the tables every first exact law needs, so that a first request need not (F-22).
+
+    One plain Strike law (Sword against Axe, ``best``) and one Realm of Strife attack law are
+    computed: they build the shared tables (the kept rolls, every tally's Hits, Stops, 12
+    Effects and Falter, the plain reading's roll law, read from the disk cache when kept). The
+    web server runs this on a thread of its own when it starts.
+    """
+    from tableside.majesty.catalog import builtin_catalog
+    from tableside.majesty.character import Attributes, Character, Side
+    from tableside.majesty.odds import strike_odds
+    from tableside.majesty.strike import StrikeSetup
+    from tableside.strife.attack import AttackSetup
+    from tableside.strife.catalog import builtin_catalog as strife_catalog
+    from tableside.strife.odds import attack_odds
+
+    catalog = builtin_catalog()
+    striker = Character("A", Attributes(42, 31, 30, 60, 40, 40), weapon="Sword")
+    defender = Character("D", Attributes(56, 22, 40, 60, 40, 40), weapon="Axe", side=Side.FALLEN)
+    strike_odds(StrikeSetup(striker, defender, catalog.weapon("Sword"), catalog.weapon("Axe")))
+    strife = strife_catalog()
+    attack_odds(AttackSetup(strife.combatant("Aldric"), strife.combatant("Goblin"),
+                            strife.weapon("Long Sword")))  # fmt: skip

@@ -171,9 +171,9 @@ def simulate(
     """Simulate an exported encounter ``runs`` times and return the report (JSON-ready).
 
     ``engine`` "full" plays every run through the rules engine; "fast" plays a War on the fast
-    simulator (docs/simulate.md, "The fast engine") when it supports the War, else on the full
-    engine (the report then says why under "fallback"; a Realm of Strife fight always uses the
-    full engine and its report is unchanged).
+    simulator (docs/simulate.md, "The fast engine") and a Realm of Strife fight on its own fast
+    simulator ("The fast engine for Realm of Strife", F-8 … F-11) when they support the
+    encounter, else on the full engine (the report then says why under "fallback").
 
     Raises:
         TablesideError: A bad document, an ended or one-sided encounter, impossible counts, a
@@ -202,7 +202,7 @@ def simulate(
     result = report(setup, tally)
     if engine == "fast" and fallback is None:
         result["engine"] = "fast"
-    elif engine == "fast" and start.game == "majesty-war":
+    elif engine == "fast":
         result["engine"], result["fallback"] = "full", fallback
     return result
 

@@ -19,6 +19,7 @@ import numpy as np
 
 from tableside.encounter.war_state import WarState
 from tableside.majesty.catalog import builtin_catalog
+from tableside.simulate import fast_strife
 from tableside.simulate.fast_war import Batch, side_name, unsupported
 from tableside.simulate.stats import Moments
 from tableside.simulate.tally import Tally
@@ -30,8 +31,10 @@ _KNOWN: dict[bytes, Batch] = {}  # the last batch per start state in this proces
 
 def why_not_fast(game: str, state: Any) -> str | None:
     """Why ``--engine fast`` must use the full engine here (None: it need not)."""
+    if game == "strife-combat":
+        return fast_strife.why_not(state)
     if game != "majesty-war":
-        return "the fast path covers the War only"
+        return f"the fast path does not cover {game}"
     return unsupported(state, builtin_catalog())
 
 
@@ -95,7 +98,7 @@ def tally_of(batch: Batch) -> Tally:
     return tally
 
 
-def run_fast(state: WarState, rest: bool, seed: int, cap: int, runs: int, workers: int,
+def run_fast(state: Any, rest: bool, seed: int, cap: int, runs: int, workers: int,
              progress: Any = None) -> Tally:  # fmt: skip
     """Every run on the fast engine, batches on ``workers`` processes, merged in run order.
 
@@ -103,6 +106,8 @@ def run_fast(state: WarState, rest: bool, seed: int, cap: int, runs: int, worker
     batches from the first, this one (already started, its forms and tables known) plays from the
     last every batch no process has started yet.
     """
+    if not isinstance(state, WarState):
+        return fast_strife.run_fast(state, seed, cap, runs, workers, progress)
     pieces = batches(runs)
     if workers <= 1 or len(pieces) == 1:
         tallies: list[Tally] = []

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import threading
 from collections.abc import AsyncIterator, Callable, Collection
 from contextlib import asynccontextmanager
 from typing import Annotated, Any, Literal
@@ -32,6 +33,7 @@ from starlette.types import Receive, Scope, Send
 from tableside import errors
 from tableside.encounter.log import Command
 from tableside.limits import DICE_TYPED_MAX, SEED_MAX, SEED_MIN, DieFace, Flag, Label
+from tableside.simulate import disk_cache
 from tableside.store import Store, UnknownEncounterError, tables
 from tableside.store import chat as stored_chat
 from tableside.store.tables import UnknownSeatError, UnknownTableError
@@ -58,6 +60,7 @@ SEED = Field(default=None, ge=SEED_MIN, le=SEED_MAX)
 REVISION = Field(default=None, ge=0, le=SEED_MAX)
 LISTEN_POLL = 10.0
 LOG = logging.getLogger(__name__)
+WARM_AFTER = 1.0  # seconds after the start before the odds tables are built (F-22)
 SWEEP = 0.5  # seconds between the deadline sweeper's looks at waiting encounters (D-5)
 ADOPT_EVERY = 60  # sweeps between looks in the store for encounters waiting (other processes')
 
@@ -165,6 +168,26 @@ def bad_body(_request: Request, error: Exception) -> JSONResponse:
     return JSONResponse({"error": body_sentence(error)}, status_code=422)
 
 
+def warm_in_background() -> threading.Thread:
+    """Build the exact odds' shared tables on a thread of their own (F-22).
+
+    The thread begins :data:`WARM_AFTER` seconds after the server has started, so it never
+    slows the start itself. A failure is logged, never raised: the first odds request then
+    builds what it needs.
+    """
+
+    def warm() -> None:
+        try:
+            disk_cache.warm_odds()
+        except Exception:  # pragma: no cover - a broken cache folder, say
+            LOG.exception("warming the odds tables failed")
+
+    thread = threading.Timer(WARM_AFTER, warm)
+    thread.name, thread.daemon = "tableside-warm-odds", True
+    thread.start()
+    return thread
+
+
 def create_app(
     store_url: str | None = None,
     poll: float = 1.0,
@@ -189,6 +212,7 @@ def create_app(
         sweep_every: Seconds between the deadline sweeper's looks (D-5, :func:`sweep`).
     """
     limits = guards.Limits.from_env() if limits is None else limits
+    disk_cache.install()  # exact laws computed once are kept on disk (F-22, TABLESIDE_CACHE)
     table = WebTable(Store.open(store_url), limits)
     room = ChatRoom(table.store, table.notifier.publish)
     listener: list[Listener] = []
@@ -198,6 +222,7 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        app.state.warming = warm_in_background()
         if table.store.backend == "postgresql":
             listener.append(Listener(table.store, table.notifier))
             app.state.listener = listener[0]

@@ -7,16 +7,21 @@ fight, seeded from the encounter's seed and revision). The endpoint is a plain f
 web server runs it on its thread pool, off the event loop; one simulation runs at a time (the
 others wait their turn), and at most :data:`RUNS_MAX` runs are asked. The last answers are kept
 by encounter, revision and runs (the same seed gives the same figures), so reloading the page
-does not simulate again. Bad ``runs`` answer 400,
+does not simulate again; and a watched encounter's balance is started as soon as a combatant is
+added or removed (:class:`Balances`, F-23). Bad ``runs`` answer 400,
 an encounter that cannot be simulated (one side so far, already over) answers 422, both with
 one sentence.
 """
 
 from __future__ import annotations
 
+import queue
 import re
 import threading
+import time
 from collections import OrderedDict
+from collections.abc import Callable
+from concurrent.futures import Future
 from typing import Annotated, Any
 
 from fastapi import FastAPI, Header, Query
@@ -33,6 +38,10 @@ from tableside.web.table import WebTable
 RUNS_MAX = 10_000  # runs of one balance from the web (a War's 10,000 take about a second)
 UNSIMULABLE = 422
 KEPT = 64  # answers kept: (encounter, revision, runs) -> the balance; a reload reads it again
+WATCH_SECONDS = 900.0  # an encounter's balance asked this recently is started early (F-23)
+ROSTER_KINDS = frozenset({"add", "remove"})  # the commands that change who fights
+Key = tuple[int, int, int]  # (encounter, revision, runs)
+Answer = dict[str, Any] | SimulationError
 
 
 def runs_asked(raw: str | None) -> int:
@@ -51,10 +60,119 @@ def runs_asked(raw: str | None) -> int:
     return int(text)
 
 
+class Worker:
+    """One daemon thread running jobs in order (a stopping server never waits for a balance)."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.jobs: queue.SimpleQueue[tuple[Callable[[], Any], Future[Any]]] = queue.SimpleQueue()
+        self.thread: threading.Thread | None = None
+        self.lock = threading.Lock()
+
+    def submit(self, job: Callable[..., Any], *args: Any) -> Future[Any]:
+        """Queue ``job(*args)``; its future holds what it returned or raised."""
+        future: Future[Any] = Future()
+        self.jobs.put((lambda: job(*args), future))
+        with self.lock:
+            if self.thread is None:
+                self.thread = threading.Thread(target=self._run, name=self.name, daemon=True)
+                self.thread.start()
+        return future
+
+    def _run(self) -> None:
+        while True:
+            job, future = self.jobs.get()
+            try:
+                future.set_result(job())
+            except BaseException as error:  # given to whoever waits on the future
+                future.set_exception(error)
+
+
+class Balances:
+    """This process's balances: kept answers, those being simulated, and early starts (F-23).
+
+    One simulation runs at a time, on a daemon thread of its own (:class:`Worker`). An
+    encounter whose balance was asked in the last :data:`WATCH_SECONDS` is *watched*: when a
+    combatant is added to it or removed (a record whose command is ``add`` or ``remove`` is
+    appended, by any request), its balance for the runs last asked is started at once, off the
+    request path, so the set-up page's request after its reload finds it done or under way (and
+    joins it) instead of starting it. The simulated Strike tables stay in this process
+    (``fast_laws``), so later balances of a changed roster reuse every table it shares with the
+    earlier one.
+    """
+
+    def __init__(self, table: WebTable) -> None:
+        self.table = table
+        self.lock = threading.Lock()
+        self.kept: OrderedDict[Key, dict[str, Any]] = OrderedDict()
+        self.running: dict[Key, Future[Answer]] = {}
+        self.watched: dict[int, tuple[int, float]] = {}  # encounter -> (runs, when asked)
+        self.pool = Worker("tableside-balance")
+        self.started = 0  # early starts (for the tests and the bench)
+
+    def answer(self, encounter_id: int, runs: int, document: dict[str, Any]) -> Answer:
+        """The balance of the document as it stands: kept, joined, or simulated now."""
+        key = (encounter_id, len(document["records"]), runs)
+        with self.lock:
+            self.watched[encounter_id] = (runs, time.monotonic())
+            if key in self.kept:
+                return self.kept[key]
+            future = self.running.get(key) or self._start(key, document)
+        return future.result()
+
+    def changed(self, encounter_id: int) -> None:
+        """An encounter changed: start its balance early if it is watched (any thread)."""
+        with self.lock:
+            watched = self.watched.get(encounter_id)
+            if watched is not None and time.monotonic() - watched[1] > WATCH_SECONDS:
+                del self.watched[encounter_id]
+                watched = None
+        if watched is not None:
+            self.pool.submit(self._early, encounter_id, watched[0])
+
+    def _early(self, encounter_id: int, runs: int) -> None:
+        document = self.table.store.export_encounter(encounter_id)
+        records = document["records"]
+        last = (records[-1].get("command") or {}).get("kind") if records else None
+        if last not in ROSTER_KINDS:
+            return
+        key = (encounter_id, len(records), runs)
+        with self.lock:
+            if key not in self.kept and key not in self.running:
+                self.started += 1
+                self._start(key, document)
+
+    def _start(self, key: Key, document: dict[str, Any]) -> Future[Answer]:
+        """Queue the simulation of ``key`` (call with the lock held)."""
+        future: Future[Answer] = Future()
+        self.running[key] = future
+        self.pool.submit(self._simulate, key, document, future)
+        return future
+
+    def _simulate(self, key: Key, document: dict[str, Any], future: Future[Answer]) -> None:
+        try:
+            found: Answer = {"encounter": key[0], **encounter_balance(document, key[2])}
+        except SimulationError as error:
+            found = error
+        except BaseException as error:  # reported to whoever waits (a 500 there)
+            with self.lock:
+                self.running.pop(key, None)
+            future.set_exception(error)
+            return
+        with self.lock:
+            self.running.pop(key, None)
+            if isinstance(found, dict):
+                self.kept[key] = found
+                while len(self.kept) > KEPT:
+                    self.kept.popitem(last=False)
+        future.set_result(found)
+
+
 def add_balance(app: FastAPI, table: WebTable) -> None:
-    """Register the balance endpoint on the application."""
-    one_at_a_time = threading.Lock()
-    kept: OrderedDict[tuple[int, int, int], dict[str, Any]] = OrderedDict()
+    """Register the balance endpoint on the application (and its early starts, F-23)."""
+    balances = Balances(table)
+    app.state.balances = balances
+    table.notifier.listeners.append(balances.changed)
 
     @app.get("/api/encounters/{encounter_id}/balance", response_model=None)
     def encounter_balance_api(
@@ -65,16 +183,7 @@ def add_balance(app: FastAPI, table: WebTable) -> None:
         who, _info = table.at_encounter(bearer(authorization), encounter_id)
         require_host(who, "see the balance (it reads secret NPC values)")
         count = runs_asked(runs)
-        document = table.store.export_encounter(encounter_id)
-        key = (encounter_id, len(document["records"]), count)
-        with one_at_a_time:
-            if key in kept:
-                return kept[key]
-            try:
-                found = {"encounter": encounter_id, **encounter_balance(document, count)}
-            except SimulationError as error:
-                return JSONResponse({"error": str(error)}, status_code=UNSIMULABLE)
-            kept[key] = found
-            while len(kept) > KEPT:
-                kept.popitem(last=False)
-            return found
+        found = balances.answer(encounter_id, count, table.store.export_encounter(encounter_id))
+        if isinstance(found, SimulationError):
+            return JSONResponse({"error": str(found)}, status_code=UNSIMULABLE)
+        return found

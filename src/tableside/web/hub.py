@@ -40,6 +40,7 @@ class Notifier:
         self._waiters: dict[int, set[Waiter]] = {}
         self.watched = False  # a watch task wakes the streams: they need no poll of their own
         self.stopping = False  # the server stops: every stream ends at its next wake
+        self.listeners: list[Callable[[int], None]] = []  # told of each change (quick, no raise)
 
     def stop(self) -> None:
         """End every open stream: the server is stopping (safe from a signal handler)."""
@@ -63,12 +64,14 @@ class Notifier:
                 self._waiters.pop(encounter_id, None)
 
     def publish(self, encounter_id: int) -> None:
-        """Wake every stream of ``encounter_id`` (safe from any thread)."""
+        """Wake every stream of ``encounter_id`` and tell the listeners (safe from any thread)."""
         with self._lock:
             waiters = list(self._waiters.get(encounter_id, ()))
         for loop, event in waiters:
             if not loop.is_closed():
                 loop.call_soon_threadsafe(event.set)
+        for listener in self.listeners:
+            listener(encounter_id)
 
     def publish_all(self) -> None:
         """Wake every open stream (e.g. after announcements may have been missed)."""

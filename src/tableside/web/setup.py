@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 import re
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Annotated, Any
 from urllib.parse import parse_qs, quote
@@ -534,15 +535,15 @@ def add_setup_pages(app: FastAPI, table: WebTable) -> None:
         form: PostedForm,
         authorization: Authorization = None,
     ) -> Response:
-        who = host_at_encounter(table, bearer(authorization), table_id, encounter_id)
-        try:
-            spec = spec_from_form(table.store.encounter(encounter_id).game, form)
-            add_character(table, who, encounter_id, spec)
-        except TablesideError as error:
+        def add(who: Principal) -> None:
+            add_character(table, who, encounter_id, spec_from_form(
+                table.store.encounter(encounter_id).game, form))  # fmt: skip
+
+        def again(error: TablesideError) -> Rendered:
             which = {"sheet": "sheet-form", "import": "import-form"}.get(text(form, "mode"), "")
-            again = again_from(form, error, which or "character-form")
-            return render_encounter(table, who, encounter_id, csrf_of(request), again)
-        return see_other(f"/tables/{table_id}/encounters/{encounter_id}/setup")
+            return again_from(form, error, which or "character-form")
+
+        return encounter_form(table, request, authorization, (table_id, encounter_id), add, again)
 
     @app.post("/tables/{table_id}/encounters/{encounter_id}/secrets")
     def set_secrets(
@@ -552,18 +553,40 @@ def add_setup_pages(app: FastAPI, table: WebTable) -> None:
         form: PostedForm,
         authorization: Authorization = None,
     ) -> Response:
-        who = host_at_encounter(table, bearer(authorization), table_id, encounter_id)
-        try:
+        def choose(_who: Principal) -> None:
             if text(form, "setting") == "npcs":
                 on = text(form, "npcs_secret") == "on"
                 tables.set_npcs_secret(table.store, encounter_id, on)
             else:
                 choice = secret_field(form)
                 tables.set_secret(table.store, encounter_id, text(form, "combatant"), choice)
-        except TablesideError as error:
-            again = Rendered({}, str(error))
-            return render_encounter(table, who, encounter_id, csrf_of(request), again)
-        return see_other(f"/tables/{table_id}/encounters/{encounter_id}/setup")
+
+        return encounter_form(
+            table, request, authorization, (table_id, encounter_id), choose,
+            lambda error: Rendered({}, str(error)),
+        )  # fmt: skip
+
+
+def encounter_form(
+    table: WebTable,
+    request: Request,
+    authorization: str | None,
+    at: tuple[int, int],
+    act: Callable[[Principal], object],
+    again: Callable[[TablesideError], Rendered],
+) -> Response:
+    """A set-up form the Host posted for encounter ``at`` (table id, encounter id).
+
+    ``act`` runs as the Host, then the answer goes back to the set-up page (303); a refusal
+    shows the page again with ``again(error)`` (400).
+    """
+    table_id, encounter_id = at
+    who = host_at_encounter(table, bearer(authorization), table_id, encounter_id)
+    try:
+        act(who)
+    except TablesideError as error:
+        return render_encounter(table, who, encounter_id, csrf_of(request), again(error))
+    return see_other(f"/tables/{table_id}/encounters/{encounter_id}/setup")
 
 
 def confirmed(form: Form) -> bool:

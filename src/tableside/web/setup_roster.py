@@ -26,16 +26,13 @@ from tableside.service import game_for, open_encounter
 from tableside.store.formats import parse_encounter
 from tableside.web.auth import Principal, require_host
 from tableside.web.guards import TooLargeError
-from tableside.web.sessions import csrf_of
 from tableside.web.setup import (
     GAMES,
     Body,
     PostedForm,
     again_from,
     bearer,
-    host_at_encounter,
-    render_encounter,
-    see_other,
+    encounter_form,
     text,
 )
 from tableside.web.table import WebTable
@@ -151,16 +148,16 @@ def add_roster(app: FastAPI, table: WebTable) -> None:
         form: PostedForm,
         authorization: Authorization = None,
     ) -> Response:
-        who = host_at_encounter(table, bearer(authorization), table_id, encounter_id)
-        try:
+        def load(who: Principal) -> None:
             raw = text(form, "document")
             if not raw:
                 raise DataError("Choose an encounter file (or paste its JSON) to load.")
             load_roster(table, who, encounter_id, json_document(raw, "The encounter file"))
-        except TablesideError as error:
-            again = again_from(form, error, "roster-form")
-            return render_encounter(table, who, encounter_id, csrf_of(request), again)
-        return see_other(f"/tables/{table_id}/encounters/{encounter_id}/setup")
+
+        return encounter_form(
+            table, request, authorization, (table_id, encounter_id), load,
+            lambda error: again_from(form, error, "roster-form"),
+        )  # fmt: skip
 
     @app.post("/tables/{table_id}/encounters/{encounter_id}/remove")
     def remove_page(
@@ -170,10 +167,8 @@ def add_roster(app: FastAPI, table: WebTable) -> None:
         form: PostedForm,
         authorization: Authorization = None,
     ) -> Response:
-        who = host_at_encounter(table, bearer(authorization), table_id, encounter_id)
-        try:
-            remove_combatant(table, who, encounter_id, text(form, "combatant"))
-        except TablesideError as error:
-            again = again_from(form, error, "")
-            return render_encounter(table, who, encounter_id, csrf_of(request), again)
-        return see_other(f"/tables/{table_id}/encounters/{encounter_id}/setup")
+        return encounter_form(
+            table, request, authorization, (table_id, encounter_id),
+            lambda who: remove_combatant(table, who, encounter_id, text(form, "combatant")),
+            lambda error: again_from(form, error, ""),
+        )  # fmt: skip

@@ -141,6 +141,9 @@ function diceEntry(d, stage) {  // staged physical dice: the roller types this s
 }
 function showDecisions(mine, waiting) {
   banner(waiting);
+  // nobody deciding: the part keeps out of the way (W-37); the viewer's own: framed, on top
+  $('decisions').classList.toggle('idle', !waiting.length && !mine.length);
+  $('decisions').classList.toggle('yours', mine.length > 0);
   const seen = JSON.stringify(mine);
   if (seen === decisionsSeen) return;  // unchanged: no new announcement, no lost typing
   decisionsSeen = seen;

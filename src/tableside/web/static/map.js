@@ -11,6 +11,8 @@ const NS = 'http://www.w3.org/2000/svg';
 const svg = $('map');
 if (!svg) return;
 const R = 0.45, SNAP = 0.5, PAD = 2;  // token radius, destination snap and margin (inches)
+// the name's baseline: below the widest ring (the target's, R + 0.46) and its own ascent (W-38)
+const NAME_Y = R + 0.46 + 0.42;
 const SHAPES = ['circle', 'diamond', 'square', 'triangle'];
 const COLOURS = ['#1f5fa8', '#a4262c', '#2e6b30', '#6a3d9a'];
 const mayMove = id => boot.role === 'host' || (boot.characters || []).includes(id);
@@ -155,8 +157,9 @@ function labelOf(r) {
   const g = node('g', {class: 'token-label', 'data-label-for': r.id, 'aria-hidden': 'true',
     transform: 'translate(' + x + ' ' + y + ')'});
   g.append(node('text', {y: 0.14, class: 'initials'}, r.id.slice(0, 2)),
-    node('text', {y: R + 0.5, class: 'name'}, r.id));
-  if (z) g.append(node('text', {x: R + 0.1, y: -R, class: 'elevation'},
+    node('text', {y: NAME_Y, class: 'name'}, r.id));
+  // beside the token, level with it: clear of the names below the tokens above it (W-38)
+  if (z) g.append(node('text', {x: R + 0.1, y: 0.12, class: 'elevation'},
     (z > 0 ? '↑' : '↓') + inches(Math.abs(z))));
   return g;
 }

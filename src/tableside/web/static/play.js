@@ -128,10 +128,20 @@ function moveInches() {
 }
 const used = () => { const a = actor(); return (a && !WAR && a.values.used) || []; };
 const element = (name, key) => words(name) + (used().includes(key) ? ' (used)' : '');
+// a Strike's AP from the state at once (M-14: 3, 2 for a two-AP Strike, plus each Maneuver's,
+// plus 1 in Defensive Stance; W-39); the odds' own figure replaces it when they come
+function strikeAP() {
+  if (oddsBody && oddsBody.kind === 'strike') return oddsBody.ap_cost;
+  const picked = [...document.querySelectorAll('#p-maneuvers input:checked')].map(b =>
+    ((options && options.maneuvers.find(m => m.name === b.value)) || {}).ap_cost || 0);
+  const normal = ($('p-two_ap') && $('p-two_ap').checked ? 2 : 3) +
+    picked.reduce((a, b) => a + b, 0);
+  return Math.max(1, normal) + ((rowOf($('p-actor').value) || {}).stance === true ? 1 : 0);
+}
 function costs() {
   const inches = moveInches(), a = actor();
   if (WAR) return {
-    strike: oddsBody && oddsBody.kind === 'strike' ? oddsBody.ap_cost + ' AP' : 'AP',
+    strike: strikeAP() + ' AP',
     move: Math.ceil(inches - 1e-9) + ' AP', stance: 'no AP', rest: $('q-ap').value + ' AP',
     stand_ready: $('q-ready-ap').value + ' AP held', carry_over: $('q-carry-ap').value + ' AP',
     break_free: '3 AP, 3 Exertion', interpose: 'no AP, a Control Check'};
@@ -321,7 +331,8 @@ function showAttackOdds(body) {
   $('odds-laws').replaceChildren(...tables);
 }
 let oddsTimer = null, oddsAsked = 0;
-function oddsSoon() { clearTimeout(oddsTimer); oddsTimer = setTimeout(fetchOdds, 250); }
+function oddsSoon() { clearTimeout(oddsTimer); oddsBody = null;  // its AP: for the old options
+  oddsTimer = setTimeout(fetchOdds, 250); }
 async function fetchOdds() {
   const mine = ++oddsAsked;
   if (!$('p-actor').value || !$('p-target').value) return;
@@ -406,11 +417,11 @@ if (WAR) {
   });
 }
 // --- the panel's events ---------------------------------------------------------------------
-$('play').addEventListener('input', () => { showCosts(); oddsSoon(); });
+$('play').addEventListener('input', () => { oddsSoon(); showCosts(); });
 $('play').addEventListener('change', ev => {
   if (ev.target.id === 'p-actor') { fillActor(); aimNearest(); show(state); }
   if (ev.target.id === 'p-target') fillTarget();
-  showCosts(); oddsSoon();
+  oddsSoon(); showCosts();
 });
 $('play').addEventListener('submit', ev => ev.preventDefault());
 // --- every action of the game, sent from its button -------------------------------------------

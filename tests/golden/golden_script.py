@@ -1,0 +1,66 @@
+"""What the golden scripts share: a Realm of Strife script played to its end by the policy, the
+rendered transcript, and the command line that prints it or (``--write``) rewrites the file."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, Protocol
+
+from tableside.cli.war_render import log_lines
+from tableside.encounter.engine import Encounter
+from tableside.encounter.log import Command
+from tableside.encounter.strife_fight import StrifeFight
+from tableside.encounter.strife_policy import next_command
+from tableside.encounter.strife_state import FightState
+
+# (command kind, its args, typed dice or None); kind AUTO: the policy plays until args["until"]
+Step = tuple[str, dict[str, Any], tuple[int, ...] | None]
+AUTO = "auto"
+
+
+class Policy(Protocol):
+    """A game's simple policy: the next command for a state."""
+
+    def __call__(self, state: Any, /) -> Command: ...
+
+
+def play_out(encounter: Encounter[Any], policy: Policy, limit: int,
+             done: Callable[[Any], bool] = lambda state: False) -> None:  # fmt: skip
+    """Let ``policy`` play at most ``limit`` commands, until the end or ``done(state)``."""
+    for _ in range(limit):
+        if encounter.state.ended or done(encounter.state):
+            return
+        encounter.execute(policy(encounter.state))
+
+
+def turn_of(combatant: str) -> Callable[[Any], bool]:
+    """Whether it is ``combatant``'s Turn."""
+    return lambda state: bool(state.current == combatant)
+
+
+def play_strife(script: Sequence[Step], seed: int, limit: int) -> Encounter[FightState]:
+    """Play ``script`` on a new Realm of Strife fight, then let the simple policy end it."""
+    encounter: Encounter[FightState] = Encounter(StrifeFight(), seed)
+    for kind, args, dice in script:
+        if kind == AUTO:
+            play_out(encounter, next_command, limit, turn_of(args["until"]))
+        else:
+            encounter.execute(Command(kind, args, dice))
+    play_out(encounter, next_command, limit)
+    return encounter
+
+
+def rendered(encounter: Encounter[Any]) -> str:
+    """The encounter's log as the golden files hold it."""
+    return "\n".join(log_lines(encounter)) + "\n"
+
+
+def main(golden: Path, transcript: Callable[[], str]) -> None:
+    """Print the transcript, or with ``--write`` rewrite the checked-in file on purpose."""
+    if "--write" in sys.argv:
+        golden.write_text(transcript(), "utf-8")
+        print(f"wrote {golden}")
+    else:
+        sys.stdout.write(transcript())
