@@ -4,9 +4,14 @@ Prints, for ``examples/war_4v4.json`` under the documented policy (``war+rest``)
 second of ``--engine full`` (``simulate(..., engine="full", workers=1)``) and of ``--engine
 fast`` (``simulate(..., engine="fast", workers=1)``) with their ratio, wall clock and CPU time
 of this process (the machine may be shared: CPU time is the steadier figure). The fast engine
-is timed twice: cold (a fresh process's first call, Strike tables built or read from the disk
-cache) and warm (tables known). Then the cold start of one exact Strike law (``strike_odds``)
-and of one Strike table, in fresh processes, with and without the disk cache.
+is timed twice: cold (this process's first call: the compiled kernel loaded from numba's disk
+cache, Strike tables built or read from the disk cache, forms built) and warm (all known).
+Then two workers (``--workers 2``: wall clock, and the CPU time of this process and its worker
+process, which shows whether two cores were free), imports and one fast run in a fresh process
+(the compiled kernel loaded from numba's cache; ``--compile`` also times a fresh compilation,
+paid once per installation), and the cold
+start of one exact Strike law (``strike_odds``) and of one Strike table, in fresh processes,
+with and without the disk cache.
 """
 
 from __future__ import annotations
@@ -14,8 +19,10 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -70,19 +77,65 @@ def cold_ms(call: str, cache: str | None) -> float:
     return float(out.stdout.strip())
 
 
+KERNEL = """
+import json, time
+began = time.perf_counter()
+import numpy as np
+from tableside.simulate.fast_war import Batch
+from tableside.simulate.runs import load_start
+state = load_start(json.loads(open({path!r}, encoding="utf-8").read())).state
+Batch(state, 1).play(100, True, np.random.default_rng(1))
+print(f"{{1000 * (time.perf_counter() - began):.1f}}")
+"""
+
+
+def kernel_ms(numba_cache: str | None) -> float:
+    """Milliseconds of imports and one War run on the fast engine in a fresh process.
+
+    ``numba_cache``: a fresh NUMBA_CACHE_DIR (the kernel is compiled: the one-time cost).
+    """
+    env = dict(os.environ)
+    if numba_cache is not None:
+        env["NUMBA_CACHE_DIR"] = numba_cache
+    code = KERNEL.format(path=str(EXAMPLES / "war_4v4.json"))
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                         check=True)  # fmt: skip
+    return float(out.stdout.strip())
+
+
 def main() -> None:
     """Print the figures."""
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--full", type=int, default=100, help="War runs on the full engine")
-    parser.add_argument("--fast", type=int, default=20000, help="War runs on the fast engine")
+    parser.add_argument("--fast", type=int, default=32768, help="War runs on the fast engine")
+    parser.add_argument("--two", type=int, default=65536, help="War runs on two workers")
+    parser.add_argument("--compile", action="store_true", help="also time a fresh compilation")
     args = parser.parse_args()
     document = json.loads((EXAMPLES / "war_4v4.json").read_text("utf-8"))
-    print(f"war_4v4.json, policy war+rest, one worker; load average {os.getloadavg()[0]:.2f}")
+    print(f"war_4v4.json, policy war+rest; load average {os.getloadavg()[0]:.2f}")
     wall, cpu = timed(lambda: simulate(document, args.full, seed=1, workers=1, engine="full"))
-    base = line("full engine", args.full, wall, cpu, None)
-    for label in ("fast engine (first call)", "fast engine (warm)"):
+    base = line("full engine, 1 worker", args.full, wall, cpu, None)
+    rates = []
+    for label in ("fast, 1 worker, first call", "fast, 1 worker, warm"):
         wall, cpu = timed(lambda: simulate(document, args.fast, seed=2, workers=1, engine="fast"))
-        line(label, args.fast, wall, cpu, base)
+        rates.append(line(label, args.fast, wall, cpu, base))
+    began, cpu_self = time.perf_counter(), time.process_time()
+    cpu_children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    load = os.getloadavg()[0]
+    simulate(document, args.two, seed=3, workers=2, engine="fast")
+    wall = time.perf_counter() - began
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    children = (after.ru_utime + after.ru_stime) - (cpu_children.ru_utime + cpu_children.ru_stime)
+    cpu = time.process_time() - cpu_self + children
+    two = args.two / wall
+    print(f"  {'fast, 2 workers':<26} {args.two:>6} runs  {two:>9,.1f} /s wall"
+          f"  x{two / rates[-1]:.2f} one worker's CPU rate; {args.two / cpu:,.1f} /s per CPU"
+          f" second of both processes ({cpu / wall:.2f} cores busy on average)"
+          f"; load average {load:.2f} → {os.getloadavg()[0]:.2f}")  # fmt: skip
+    print(f"  fresh process, imports + 1 run, kernel cached: {kernel_ms(None):.0f} ms")
+    if args.compile:
+        with tempfile.TemporaryDirectory() as folder:
+            print(f"  fresh process, imports + 1 run, kernel compiled: {kernel_ms(folder):.0f} ms")
     for call in ("strike_odds", "strike_table"):
         for cache, label in ((None, "no disk cache"), ("", "disk cache")):
             if cache == "":

@@ -41,7 +41,7 @@ from tableside.encounter.war_args import StrikeArgs
 from tableside.encounter.war_state import EndPoint, Timed, WarState
 from tableside.majesty.character import Character, Status, WearKind
 from tableside.majesty.odds import strike_odds
-from tableside.majesty.strike import StrikeSetup, roll_strike
+from tableside.majesty.strike import StrikeSetup, roll_strike, strike_with_dice
 from tableside.simulate import fast, simulate
 from tableside.simulate import fast_laws as fl
 from tableside.simulate.fast_war import (
@@ -286,6 +286,19 @@ def test_every_strike_table_is_the_odds_engines_exact_law(index: int) -> None:
     assert table.ambiguous == (index in (4, 8)) == fl.reads_all_hits(setup)
 
 
+@pytest.mark.parametrize("index", [0, 3, 4, 8])
+def test_an_ambiguous_strike_is_resolved_from_its_dice_as_the_engine_resolves_it(
+    index: int,
+) -> None:
+    """F-1 (M-7, M-9, M-13, M-25): a Roller's row is the engine's Strike on the same dice."""
+    setup = setups()[index]
+    roller = fl.Roller(setup)
+    generator = np.random.default_rng(index)
+    for rolled in generator.integers(1, 13, (300, roller.dice)).tolist():
+        engine = fl.result_row(strike_with_dice(setup, tuple(rolled)))
+        assert roller.row(tuple(rolled)) == engine == roller.row(tuple(rolled)), rolled
+
+
 def test_characters_with_one_signature_give_one_strike_table() -> None:
     """F-1: forms that share strike_signature (and Passion triggers) share the engine's table."""
     for setup in setups()[:6]:
@@ -451,6 +464,7 @@ def _law_inputs(setup: StrikeSetup) -> tuple[Any, ...]:
 
 def test_vectorised_distances_are_math_dist_bit_for_bit() -> None:
     """F-4: the fast policy measures as the engine's policy does (math.dist), ties included."""
+    from tableside.simulate.fast_kernel import distances_of
     from tableside.simulate.fast_war import EXACT_DISTANCES, distances
 
     generator = np.random.default_rng(2026)
@@ -461,3 +475,6 @@ def test_vectorised_distances_are_math_dist_bit_for_bit() -> None:
     exact = [math.dist(p, q) for p, q in zip(a.tolist(), b.tolist(), strict=True)]
     assert EXACT_DISTANCES
     assert distances(a, b).tolist() == exact
+    out = np.zeros(len(a))
+    distances_of(a, b, out)
+    assert out.tolist() == exact  # the kernel's own function

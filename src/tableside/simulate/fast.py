@@ -1,8 +1,9 @@
 """``--engine fast``: batches of runs on :mod:`fast_war`, tallied like the full engine's runs.
 
-Runs are cut into batches of ``BATCH`` consecutive run numbers; batch ``k`` draws its Strikes
-from ``numpy.random.Generator(PCG64(SeedSequence(seed, spawn_key=(FAST_KEY, k))))``, so a
-report depends only on (file, seed, runs, policy, cap), never on the number of workers. The
+Runs are cut into batches of ``BATCH`` consecutive run numbers; batch ``k`` draws one key from
+``numpy.random.Generator(PCG64(SeedSequence(seed, spawn_key=(FAST_KEY, k))))`` and each of its
+runs draws from its own stream of that key (``fast_kernel.uniform``), so a report depends only
+on (file, seed, runs, policy, cap), never on the number of workers. The
 fast engine's runs are not the full engine's runs (no per-command dice streams): they agree in
 law, not run by run (tests/test_simulate_fast.py).
 """
@@ -99,24 +100,37 @@ def tally_of(batch: Batch) -> Tally:
 
 def run_fast(state: Any, rest: bool, seed: int, cap: int, runs: int, workers: int,
              progress: Any = None) -> Tally:  # fmt: skip
-    """Every run on the fast engine, batches on ``workers`` processes, merged in run order."""
+    """Every run on the fast engine, batches on ``workers`` processes, merged in run order.
+
+    With several workers this process is one of them: ``workers − 1`` new processes take
+    batches from the first, this one (already started, its forms and tables known) plays from the
+    last every batch no process has started yet.
+    """
     if not isinstance(state, WarState):
         return fast_strife.run_fast(state, seed, cap, runs, workers, progress)
     pieces = batches(runs)
-    tallies: list[Tally] = []
     if workers <= 1 or len(pieces) == 1:
+        tallies: list[Tally] = []
         for first, count in pieces:
             tallies.append(play_batch(state, rest, seed, cap, first, count))
             if progress is not None:
                 progress(count)
     else:
-        with ProcessPoolExecutor(min(workers, len(pieces))) as pool:
+        done: list[Tally | None] = [None] * len(pieces)
+        with ProcessPoolExecutor(min(workers - 1, len(pieces) - 1)) as pool:
             futures = [pool.submit(play_batch, state, rest, seed, cap, first, count)
                        for first, count in pieces]  # fmt: skip
-            for future, (_, count) in zip(futures, pieces, strict=True):
-                tallies.append(future.result())
-                if progress is not None:
-                    progress(count)
+            for k in reversed(range(len(pieces))):
+                if futures[k].cancel():
+                    done[k] = play_batch(state, rest, seed, cap, *pieces[k])
+                    if progress is not None:
+                        progress(pieces[k][1])
+            for k, future in enumerate(futures):
+                if done[k] is None:
+                    done[k] = future.result()
+                    if progress is not None:
+                        progress(pieces[k][1])
+        tallies = [tally for tally in done if tally is not None]
     total = tallies[0]
     for more in tallies[1:]:
         total.merge(more)

@@ -23,15 +23,22 @@ from tableside.majesty.character import Attribute, WearKind
 from tableside.majesty.odds import _strike_plan
 from tableside.majesty.odds_law import roll_law
 from tableside.majesty.odds_tables import ALL_TALLIES
-from tableside.majesty.rolls import Tally
+from tableside.majesty.rolls import EpicState, Tally, dice_to_roll, natural_roll_from, net_boon
 from tableside.majesty.strike import (
     Outcome,
     Rated,
     StrikeResult,
     StrikeSetup,
+    _adjust,
+    _ignore_stops,
     defensive_wear,
+    effective_force,
+    effective_guard,
+    effective_precision,
     passion_triggers,
+    plan_adjustments,
     strike_effects,
+    strike_reading,
     strike_wear,
 )
 from tableside.simulate import disk_cache
@@ -160,3 +167,44 @@ def _strike_table(setup: StrikeSetup) -> StrikeTable:
         setup, distinct.astype(np.int64), np.rint(weights).astype(np.int64), law.total,
         reads_all_hits(setup),
     )  # fmt: skip
+
+
+class Roller:
+    """An ambiguous Strike resolved from its dice by the engine's own functions, row by row.
+
+    What ``resolve_strike`` computes once per Strike but the dice do not change (effective
+    Precision, Guard and Force, the planned Adjustments, the reading) is computed once per
+    setup; each roll then goes through the engine's discards (M-7), Epic judgement (M-9), `best`
+    Adjustments (M-13) and ``outcome_row`` — the row :func:`result_row` reads from
+    ``strike_with_dice`` on the same dice (tests/test_simulate_fast.py checks it).
+    """
+
+    def __init__(self, setup: StrikeSetup) -> None:
+        self.setup = setup
+        self.boon_net = net_boon(setup.options.boon, setup.options.bane)
+        self.dice = dice_to_roll(self.boon_net)
+        self.force = effective_force(setup)
+        self.adjusting = plan_adjustments(setup, effective_precision(setup),
+                                          effective_guard(setup))  # fmt: skip
+        self.reading = strike_reading(setup)
+        self.ignore = _ignore_stops(setup)
+        self.known: dict[tuple[int, ...], list[int]] = {}
+
+    def row(self, rolled: tuple[int, ...]) -> list[int]:
+        """The consequence row of the Strike on these dice (in the order rolled)."""
+        found = self.known.get(rolled)
+        if found is not None:
+            return found
+        natural = natural_roll_from(rolled, self.boon_net).natural
+        epic = EpicState.of(natural, self.reading)
+        final, _ = _adjust(self.setup, natural, self.reading, self.adjusting)
+        outcome = Outcome.of(Tally.of(final, self.reading), self.ignore, self.setup.melee)
+        row = outcome_row(self.setup, self.force, outcome)
+        row[D_EPIC] = epic_code(epic.unpaired_twelves)
+        row[S_EPIC] = epic_code(epic.unpaired_ones) if self.setup.melee else EPIC_NONE
+        if len(self.known) < ROLLER_MEMO:
+            self.known[rolled] = row
+        return row
+
+
+ROLLER_MEMO = 1 << 16  # rolls kept per ambiguous Strike

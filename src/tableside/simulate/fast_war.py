@@ -1,14 +1,15 @@
-"""The fast War simulator: many runs of the War policy advanced at once as numpy arrays.
+"""The fast War simulator: many runs of the War policy, played by a compiled kernel.
 
 Every run of a batch holds its state in arrays (runs × combatants): Wear, Status lowerings,
 Exertion and its window, Falter, Poison, AP, 12 Effects this Turn, positions, the Cycle's War
-Scroll and whose Turn it is. Each step plays one command of every run still going, chosen by the
-War policy (``encounter/policy.py``, reimplemented on arrays) and applied in the order the engine
-applies its events (``encounter/war.py``). A Strike is not rolled: its consequences are drawn
-from the exact law of the odds engine (``fast_laws.strike_table``), cached per deciding state
-(the two combatants' Wear, Status lowerings and Epic Defeat, and the 12 Effects already counted
-this Turn). A combatant's derived values (Status, Stamina, Speed, Swiftness) come from the
-engine's own ``Character`` built once per such state (a *form*).
+Scroll and whose Turn it is. The kernel (``fast_kernel``) plays each run command after command,
+chosen by the War policy (``encounter/policy.py``) and applied in the order the engine applies
+its events (``encounter/war.py``). A Strike is not rolled: its consequences are drawn from the
+exact law of the odds engine (``fast_laws.strike_table``), cached per deciding state (the two
+combatants' Strike signatures, the Passion Effect's triggers and the 12 Effects already counted
+this Turn). A combatant's derived values (Status, Stamina, Speed, Swiftness, Passion, Resolve)
+come from the engine's own ``Character`` built once per state (a *form*); the kernel asks this
+module for each form, table and War Scroll it does not know yet (:meth:`Batch.supply`).
 
 What it models is what the War policy can meet from a War without Grapples, Stances, Readied or
 carried AP, Surprise, Exposed, Bound or Asleep combatants, F:1 Cycle, Dominions or ranged-only
@@ -29,71 +30,50 @@ from tableside.encounter.war_state import Combatant, WarState
 from tableside.majesty import scroll
 from tableside.majesty.catalog import Catalog, Weapon, builtin_catalog
 from tableside.majesty.character import Attribute, Character, Side, Status, Wear
+from tableside.majesty.rolls import dice_to_roll, net_boon
 from tableside.majesty.strike import (
     DefenderState,
     StrikeOptions,
     StrikeSetup,
     passion_triggers,
-    roll_strike,
 )
+from tableside.simulate import fast_kernel as kernel
 from tableside.simulate import fast_laws as fl
+from tableside.simulate.fast_kernel import (
+    DEFEATED,
+    MOVE,
+    NEXT,
+    NO_END,
+    REST,
+    STRIKE,
+    TIMED_SLOTS,
+    TURN_BASE,
+    WEAR_LIMIT,
+)
 from tableside.simulate.runs import COMMAND_CAP, SimulationError
 
 I64 = npt.NDArray[np.int64]
 F64 = npt.NDArray[np.float64]
 B = npt.NDArray[np.bool_]
 
-NEXT, STRIKE, MOVE, REST = 0, 1, 2, 3
-STRIKE_AP, MELEE_RANGE, CLOSE_TO, REST_AP_MAX = 3, 3.0, 2.5, 7
-FALTER_CAP, WEAR_PER_FALTER = 7, 3
-TURN_BASE = 4096  # an End Point (cycle, turn) is coded cycle · 4096 + turn
-TIMED_SLOTS = 8
-NO_END = 1 << 62
-WEAR_LIMIT = 1 << 14
+MAX_DICE = 16
+__all__ = ["MOVE", "NEXT", "REST", "STRIKE", "TURN_BASE", "Batch", "distances", "unsupported"]
 STATUS_CODE = {Status.NORMAL: 0, Status.WEAKENED: 1, Status.DEFEATED: 2}
-DEFEATED = 2
-
-
-T27 = 134217729.0  # 2**27 + 1: the Veltkamp-Dekker split
-
-
-def _plus(total: F64, error: F64, x: F64) -> tuple[F64, F64]:
-    new = total + x
-    return new, error + ((total - new) + x)
 
 
 def distances(a: F64, b: F64) -> F64:
-    """``math.dist`` of CPython 3.11 on arrays of points (last axis: x, y, z), bit for bit.
+    """``math.dist`` of CPython 3.11 on pairs of points (last axis: x, y, z), bit for bit.
 
-    Its ``vector_norm``: power-of-two scaling, exact squares by Veltkamp-Dekker splitting,
-    compensated sums, a square root with one differential correction. :data:`EXACT_DISTANCES`
-    says whether this interpreter's ``math.dist`` agrees (checked on import); if not, near-ties
-    are settled by ``math.dist`` itself (:meth:`Batch.nearest_exactly`).
+    Its ``vector_norm`` (power-of-two scaling, exact squares by Veltkamp-Dekker splitting,
+    compensated sums, a square root with one differential correction), compiled
+    (``fast_kernel.distance``). :data:`EXACT_DISTANCES` says whether this interpreter's
+    ``math.dist`` agrees (checked on import); if not, the fast engine is not used.
     """
-    d = np.abs(a - b)
-    big = d.max(axis=-1)
-    _, exponent = np.frexp(np.where(big > 0, big, 1.0))
-    scale = np.ldexp(1.0, -exponent)
-    total, f1, f2, f3 = (np.ones(big.shape), np.zeros(big.shape), np.zeros(big.shape),
-                         np.zeros(big.shape))  # fmt: skip
-    for i in range(d.shape[-1]):
-        x = d[..., i] * scale
-        t = x * T27
-        hi = t - (t - x)
-        lo = x - hi
-        total, f1 = _plus(total, f1, hi * hi)
-        total, f2 = _plus(total, f2, 2.0 * hi * lo)
-        f3 = f3 + lo * lo
-    h = np.sqrt(total - 1.0 + (f1 + f2 + f3))
-    t = h * T27
-    hi = t - (t - h)
-    lo = h - hi
-    total, f1 = _plus(total, f1, -hi * hi)
-    total, f2 = _plus(total, f2, -2.0 * hi * lo)
-    total, f3 = _plus(total, f3, -lo * lo)
-    x = total - 1.0 + (f1 + f2 + f3)
-    h = np.where(big > 0, h, 1.0)  # a zero distance is 0 (and divides by nothing)
-    return np.asarray(np.where(big > 0, (h + x / (2.0 * h)) / scale, 0.0), dtype=np.float64)
+    flat_a = np.ascontiguousarray(a, dtype=np.float64).reshape(-1, 3)
+    flat_b = np.ascontiguousarray(np.broadcast_to(b, a.shape), dtype=np.float64).reshape(-1, 3)
+    out = np.empty(len(flat_a))
+    kernel.distances_of(flat_a, flat_b, out)
+    return out.reshape(a.shape[:-1])
 
 
 def _distances_agree() -> bool:
@@ -112,6 +92,8 @@ def unsupported(state: WarState, catalog: Catalog) -> str | None:
     """Why the fast simulator cannot play this War (None: it can)."""
     if state.dominions:
         return "Spiritual Dominions"
+    if not EXACT_DISTANCES:
+        return "this Python's math.dist differs from the fast engine's distances"
     for c in state.combatants.values():
         reason = _combatant_unsupported(c, catalog)
         if reason:
@@ -189,9 +171,10 @@ class Forms:
 
     def lookup(self, who: I64, wear: I64, lowered: I64, epic: I64) -> I64:
         """Form ids of many states (new forms are built through the engine's Character)."""
-        return self.index.find(self.key(who, wear, lowered, epic), lambda k, _: self._form(k))
+        return self.index.find(self.key(who, wear, lowered, epic), lambda k, _: self.build(k))
 
-    def _form(self, key: int) -> int:
+    def build(self, key: int) -> int:
+        """The form of a key (:meth:`key`), built through the engine's Character."""
         rest, who = divmod(key, 64)
         rest, epic = divmod(rest, 2)
         code, lowered = divmod(rest, 16)
@@ -283,25 +266,22 @@ class Roster:
 
 
 class Laws:
-    """Strike tables per (striker form, defender form, 12 Effects this Turn), flattened."""
+    """Strike tables per (striker form, defender form, Passion triggers, 12 Effects this Turn)."""
 
     def __init__(self, forms: Forms, roster: Roster, catalog: Catalog) -> None:
         self.forms, self.roster, self.catalog = forms, roster, catalog
-        self.ids: dict[int, int] = {}
-        self.index, self.triggers = KeyIndex(), KeyIndex()
+        self.index = KeyIndex()
         self.tables: list[fl.StrikeTable] = []
-        self._flat: tuple[F64, I64, B] | None = None
+        self.rollers: dict[int, fl.Roller] = {}
+        self._flat: tuple[I64, F64, I64, I64, I64] | None = None
+        span = kernel.PASSION_SPAN
+        self.triggers = np.array([passion_triggers(d) for d in range(-span, span + 1)],
+                                 dtype=np.int64)  # fmt: skip
 
-    def table_ids(self, striker: I64, defender: I64, twelves: I64) -> I64:
-        """Table per Strike of these forms (built on first use from the first such pair)."""
-        forms = self.forms
-        difference = forms.passion[striker] - forms.resolve[defender]
-        triggers = self.triggers.find(difference, lambda d, _: passion_triggers(d))
-        keys = ((forms.strike[striker] * (1 << 24) + forms.strike[defender]) * 4
-                + triggers) * 8 + twelves  # fmt: skip
-        return self.index.find(
-            keys, lambda k, i: self._build(k, int(striker[i]), int(defender[i]), int(twelves[i]))
-        )
+    def build(self, keys: I64, striker: I64, defender: I64, twelves: I64) -> None:
+        """The tables of these kernel keys (one per key, from its first Strike's forms)."""
+        self.index.find(keys, lambda k, i: self._build(int(striker[i]), int(defender[i]),
+                                                      int(twelves[i])))  # fmt: skip
 
     def setup(self, striker: int, defender: int, twelves: int) -> StrikeSetup:
         """The Strike as the engine's ``strike_setup`` builds it for the policy's plain Strike."""
@@ -312,40 +292,96 @@ class Laws:
             DefenderState(), StrikeOptions(twelve_effects_this_turn=twelves),
         )  # fmt: skip
 
-    def _build(self, key: int, striker: int, defender: int, twelves: int) -> int:
-        self.ids[key] = len(self.tables)
+    def roller(self, table: int) -> fl.Roller:
+        """The engine's resolution of an ambiguous table's Strike from its dice."""
+        found = self.rollers.get(table)
+        if found is None:
+            found = self.rollers[table] = fl.Roller(self.tables[table].setup)
+        return found
+
+    def _build(self, striker: int, defender: int, twelves: int) -> int:
         self.tables.append(fl.strike_table(self.setup(striker, defender, twelves)))
         self._flat = None
-        return self.ids[key]
+        return len(self.tables) - 1
 
-    def flat(self) -> tuple[F64, I64, B]:
-        """Cumulative probabilities shifted by table index, their rows, tables to roll."""
+    def flat(self) -> tuple[I64, F64, I64, I64, I64]:
+        """Each table's first row, their cumulative probabilities, rows, ambiguity, dice."""
         if self._flat is None:
-            cumulative = np.concatenate([i + t.cumulative for i, t in enumerate(self.tables)])
-            rows = np.concatenate([t.rows for t in self.tables])
-            ambiguous = np.array([t.ambiguous for t in self.tables], dtype=bool)
-            self._flat = (cumulative, rows, ambiguous)
+            sizes = [len(t.rows) for t in self.tables]
+            start = np.concatenate([[0], np.cumsum(sizes, dtype=np.int64)]).astype(np.int64)
+            if self.tables:
+                cumulative = np.concatenate([t.cumulative for t in self.tables])
+                rows = np.concatenate([t.rows for t in self.tables]).astype(np.int64)
+            else:
+                cumulative, rows = np.zeros(0), np.zeros((0, fl.COLUMNS), dtype=np.int64)
+            ambiguous = np.array([int(t.ambiguous) for t in self.tables], dtype=np.int64)
+            dice = np.array([_dice(t.setup) for t in self.tables], dtype=np.int64)
+            self._flat = (start, cumulative, rows, ambiguous, dice)
         return self._flat
 
 
-class NumpyRng:
-    """Dice for an ambiguous Strike rolled by the engine (the batch's own generator)."""
+class Scrolls:
+    """War Scrolls (the Turns of a Cycle) per row of Scroll places, as the kernel reads them."""
 
-    def __init__(self, generator: np.random.Generator) -> None:
-        self.generator = generator
+    def __init__(self, forms: Forms, roster: Roster) -> None:
+        self.forms, self.roster = forms, roster
+        self.found: dict[tuple[int, ...], int] = {}
+        self.rows: list[tuple[int, ...]] = []
+        self.hashes: list[int] = []
+        self.orders: list[list[tuple[int, int]]] = []
+        self._arrays: tuple[I64, I64, I64, I64, I64, I64] | None = None
 
-    def roll(self, sides: int) -> int:
-        """One die."""
-        return int(self.generator.integers(1, sides + 1))
+    def add(self, row: tuple[int, ...], hashed: int) -> int:
+        """The War Scroll of these places (−1: Defeated, not in it); its length."""
+        if row not in self.found:
+            self.found[row] = len(self.rows)
+            self.rows.append(row)
+            self.hashes.append(hashed)
+            self.orders.append(self.scroll(row))
+            self._arrays = None
+        return len(self.orders[self.found[row]])
+
+    def scroll(self, shaped: tuple[int, ...]) -> list[tuple[int, int]]:
+        """The Turns of a Cycle (combatant, AP) for these Scroll places (``majesty.scroll``)."""
+        entrants = []
+        for form in shaped:
+            if form < 0:
+                continue
+            i, speed, swiftness = self.forms.scroll_values[form]
+            holy = int(self.roster.side[i]) == 0
+            tiebreak = self.roster.tiebreak[i]
+            entrants.append(scroll.Entrant(self.roster.ids[i], speed, swiftness, holy, tiebreak))
+        index = {name: i for i, name in enumerate(self.roster.ids)}
+        return [
+            (index[t.combatant], t.ap)
+            for segment in scroll.war_scroll(entrants)
+            for t in segment.turns
+        ]
+
+    def arrays(self, c: int) -> tuple[I64, I64, I64, I64, I64, I64]:
+        """Sorted hashes, their scrolls, the place rows, lengths, combatants and AP."""
+        if self._arrays is None:
+            k = len(self.rows)
+            width = max([len(o) for o in self.orders] + [1])
+            hashes = np.array(self.hashes, dtype=np.int64)
+            order = np.argsort(hashes, kind="stable").astype(np.int64)
+            rows = np.array(self.rows, dtype=np.int64).reshape(k, c)
+            sizes = np.array([len(o) for o in self.orders], dtype=np.int64)
+            who, ap = np.zeros((k, width), dtype=np.int64), np.zeros((k, width), dtype=np.int64)
+            for s, turns in enumerate(self.orders):
+                for t, (combatant, points) in enumerate(turns):
+                    who[s, t], ap[s, t] = combatant, points
+            self._arrays = (hashes[order], order, rows, sizes, who, ap)
+        return self._arrays
 
 
 class Batch:
-    """``n`` runs of one War, advanced together."""
+    """``n`` runs of one War, played by the compiled kernel (``fast_kernel``)."""
 
     def __init__(self, state: WarState, n: int, known: Batch | None = None) -> None:
         """``n`` runs from ``state``.
 
-        ``known``: a batch of the same start whose forms and Strike tables are reused.
+        ``known``: a batch of the same start whose forms, Strike tables and Scrolls are reused.
         """
         self.catalog: Catalog = builtin_catalog() if known is None else known.catalog
         combatants = list(state.combatants.values())
@@ -363,442 +399,273 @@ class Batch:
         if known is None:
             self.forms = Forms([c.character for c in combatants])
             self.laws = Laws(self.forms, self.roster, self.catalog)
+            self.scrolls = Scrolls(self.forms, self.roster)
         else:
-            self.forms, self.laws = known.forms, known.laws
-        self._scrolls: dict[tuple[int, ...], list[tuple[int, int]]] = (
-            {} if known is None else known._scrolls
-        )
-
-        def grid(values: list[int]) -> I64:
-            return np.tile(np.array(values, dtype=np.int64), (n, 1))
-
-        self.wear = np.tile(
-            np.array([[c.character.wear.E, c.character.wear.R, c.character.wear.P]
-                      for c in combatants], dtype=np.int64), (n, 1, 1))  # fmt: skip
-        self.lowered = grid([c.character.status_lowered for c in combatants])
-        self.epic = grid([int(c.character.defeated_by_epic) for c in combatants])
-        self.exertion = grid([c.character.exertion for c in combatants])
-        self.window = grid([c.window_exertion for c in combatants])
-        self.falter = grid([c.falter for c in combatants])
-        self.poison = grid([c.poison for c in combatants])
-        self.ap = grid([c.ap for c in combatants])
-        self.twelves = grid([c.twelves_this_turn for c in combatants])
-        self.weary = grid([int(c.weary) for c in combatants]).astype(bool)
-        self.pos = np.tile(np.array([c.position for c in combatants], dtype=np.float64), (n, 1, 1))
-        ends = np.zeros((self.c, TIMED_SLOTS), dtype=np.int64)
+            self.forms, self.laws, self.scrolls = known.forms, known.laws, known.scrolls
+        self.per_turn = np.array(self.roster.per_turn, dtype=np.int64)
+        width = max(len(state.order), 1, *(len(o) for o in self.scrolls.orders))
+        self._allocate(width)
+        s = self.runs
         for i, c in enumerate(combatants):
+            character = c.character
+            s.wear[:, i] = (character.wear.E, character.wear.R, character.wear.P)
+            s.lowered[:, i], s.epic[:, i] = character.status_lowered, character.defeated_by_epic
+            s.exertion[:, i], s.window[:, i] = character.exertion, c.window_exertion
+            s.falter[:, i], s.poison[:, i], s.ap[:, i] = c.falter, c.poison, c.ap
+            s.twelves[:, i], s.weary[:, i] = c.twelves_this_turn, c.weary
+            s.pos[:, i] = c.position
             for slot, timed in enumerate(c.timed):
                 assert timed.ends is not None
-                ends[i, slot] = timed.ends.cycle * TURN_BASE + timed.ends.turn
-        self.ends = np.tile(ends, (n, 1, 1))
-        self.next_end = np.full(n, _first_end(ends[None])[0], dtype=np.int64)
-        self.cycle = np.full(n, state.cycle, dtype=np.int64)
-        self.turn = np.full(n, state.turn, dtype=np.int64)
-        width = max(len(state.order), 1)
-        self.order_c = np.zeros((n, width), dtype=np.int64)
-        self.order_ap = np.zeros((n, width), dtype=np.int64)
+                s.ends[:, i, slot] = timed.ends.cycle * TURN_BASE + timed.ends.turn
+        s.next_end[:] = _first_end(s.ends[:1])[0]
+        s.cycle[:], s.turn[:], s.ended[:], s.winner[:] = state.cycle, state.turn, state.ended, -1
         for i, t in enumerate(state.order):
-            self.order_c[:, i], self.order_ap[:, i] = index[t.combatant], t.ap
-        self.order_n = np.full(n, len(state.order), dtype=np.int64)
-        self.ended = np.full(n, state.ended, dtype=bool)
-        self.winner = np.full(n, -1, dtype=np.int64)
-        self.commands = np.zeros(n, dtype=np.int64)
-        self.taken = np.zeros((n, self.c, 3), dtype=np.int64)  # Wear taken (wear_taken events)
+            s.order_c[:, i], s.order_ap[:, i] = index[t.combatant], t.ap
+        s.order_n[:] = len(state.order)
         who = np.tile(np.arange(self.c, dtype=np.int64), (n, 1))
-        self.form = self.forms.lookup(who, self.wear, self.lowered, self.epic)
+        s.form[:] = self.forms.lookup(who, s.wear, s.lowered, s.epic)
+        self.needs = kernel.Needs(
+            np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64),
+            np.zeros((n, 3), dtype=np.int64), np.zeros((n, self.c), dtype=np.int64),
+            np.zeros((n, fl.COLUMNS), dtype=np.int64), np.zeros(n, dtype=np.int64),
+            np.zeros(n, dtype=np.int64), np.zeros((n, MAX_DICE), dtype=np.int64),
+        )  # fmt: skip
 
-    # --- derived values ---------------------------------------------------------------------
+    def _allocate(self, width: int) -> None:
+        """The runs' state, one packed row per run (War Scrolls up to ``width`` Turns)."""
+        n, c = self.n, self.c
+        per_combatant = ("lowered", "epic", "exertion", "window", "falter", "poison", "ap",
+                         "twelves", "weary")  # fmt: skip
+        per_run = ("next_end", "cycle", "turn", "order_n", "ended", "winner", "commands")
+        sizes = [
+            ("wear", 3 * c), ("taken", 3 * c), *((name, c) for name in per_combatant),
+            ("ends", TIMED_SLOTS * c), ("form", c), *((name, 1) for name in per_run),
+            ("order_c", width), ("order_ap", width),
+        ]  # fmt: skip
+        packed = np.zeros((n, sum(size for _, size in sizes)), dtype=np.int64)
+        old = getattr(self, "runs", None)
+        views: dict[str, Any] = {}
+        at = 0
+        for name, size in sizes:
+            view = packed[:, at : at + size]
+            if name in ("wear", "taken"):
+                view = view.reshape(n, c, 3)
+            elif name == "ends":
+                view = view.reshape(n, c, TIMED_SLOTS)
+            elif name not in ("order_c", "order_ap") and size == 1:
+                view = view.reshape(n)
+            if old is not None:
+                before = getattr(old, name)
+                if name in ("order_c", "order_ap"):
+                    view[:, : before.shape[1]] = before
+                else:
+                    view[...] = before
+            views[name] = view
+            at += size
+        pos = np.zeros((n, c, 3)) if old is None else old.pos
+        self.runs = kernel.Runs(**views, packed=packed, pos=pos)
+        self.width = width
 
-    def status(self, rows: I64, who: I64) -> I64:
-        """Status codes of (run, combatant) pairs."""
-        return self.forms.status[self.form[rows, who]]
+    # --- the state, as arrays (runs × combatants) ------------------------------------------------
 
-    def refresh(self, rows: I64, who: I64) -> None:
-        """Recompute the forms of (run, combatant) pairs after their Wear or Status changed."""
-        if len(rows):
-            self.form[rows, who] = self.forms.lookup(
-                who, self.wear[rows, who], self.lowered[rows, who], self.epic[rows, who]
-            )
+    @property
+    def wear(self) -> I64:
+        """Wear E, R, P (runs × combatants × 3)."""
+        return self.runs.wear
 
-    def refresh_all(self, rows: I64) -> None:
-        """Recompute every combatant's form in these runs."""
-        if len(rows):
-            who = np.broadcast_to(np.arange(self.c, dtype=np.int64), (len(rows), self.c))
-            self.form[rows] = self.forms.lookup(
-                who, self.wear[rows], self.lowered[rows], self.epic[rows]
-            )
+    @property
+    def taken(self) -> I64:
+        """Wear taken in the run (the sum of its ``wear_taken`` events)."""
+        return self.runs.taken
 
-    # --- shared effects (war.py) ------------------------------------------------------------
+    @property
+    def lowered(self) -> I64:
+        """Status lowerings."""
+        return self.runs.lowered
 
-    def take_wear(self, rows: I64, who: I64, amounts: I64) -> None:
-        """``wear_taken`` events: Wear E, R and P (columns; 0 is no event), forms refreshed."""
-        changed = amounts.any(axis=1)
-        if changed.any():
-            rows, who, amounts = rows[changed], who[changed], amounts[changed]
-            self.wear[rows, who] += amounts
-            self.taken[rows, who] += amounts
-            self.refresh(rows, who)
+    @property
+    def epic(self) -> I64:
+        """Epic Defeat (M-24)."""
+        return self.runs.epic
 
-    def convert_if_defeated(self, rows: I64, who: I64) -> None:
-        """A Defeated elohim's F:# all converts to WearR and WearP at once (M-34)."""
-        hit = (self.falter[rows, who] > 0) & (self.status(rows, who) == DEFEATED)
-        if hit.any():
-            rows, who = rows[hit], who[hit]
-            wear = WEAR_PER_FALTER * self.falter[rows, who]
-            self.falter[rows, who] = 0
-            self.take_wear(rows, who, np.stack([np.zeros_like(wear), wear, wear], axis=1))
+    @property
+    def exertion(self) -> I64:
+        """Exertion (M-4)."""
+        return self.runs.exertion
 
-    def inflict_falter(self, rows: I64, who: I64, amount: I64) -> None:
-        """Falter capped at 7, the excess (or all, when Defeated) to Wear; AP wasted (M-34)."""
-        converts = self.status(rows, who) == DEFEATED
-        total = self.falter[rows, who] + amount
-        falter = np.where(converts, 0, np.minimum(FALTER_CAP, total))
-        wear = WEAR_PER_FALTER * (total - falter)
-        self.falter[rows, who] = falter
-        self.take_wear(rows, who, np.stack([np.zeros_like(wear), wear, wear], axis=1))
-        self.waste_ap(rows, who)
+    @property
+    def window(self) -> I64:
+        """Exertion in the current window (the first 3 self-generated are free, M-4)."""
+        return self.runs.window
 
-    def waste_ap(self, rows: I64, who: I64) -> None:
-        """Falter wastes the Turn's AP (M-34; no Readied AP in the fast path)."""
-        falter, ap = self.falter[rows, who], self.ap[rows, who]
-        wasted = np.minimum(falter, ap)
-        self.ap[rows, who] = ap - wasted
-        self.falter[rows, who] = falter - wasted
+    @property
+    def falter(self) -> I64:
+        """F:# (M-34)."""
+        return self.runs.falter
 
-    def add_exertion(self, rows: I64, who: I64, amount: I64, self_generated: bool) -> None:
-        """Exertion with the free first 3 of each window when self-generated (M-4)."""
-        if self_generated:
-            window = self.window[rows, who]
-            ignored = np.minimum(amount, np.maximum(0, 3 - window))
-            self.exertion[rows, who] += amount - ignored
-            self.window[rows, who] = window + amount
-        else:
-            self.exertion[rows, who] += amount
+    @property
+    def poison(self) -> I64:
+        """Poison (M-38)."""
+        return self.runs.poison
 
-    def expire(self, rows: I64, now: I64) -> None:
-        """Timed Status lowerings end at their End Point (M-39)."""
-        due = now >= self.next_end[rows]
-        if not due.any():
-            return
-        rows, now = rows[due], now[due]
-        ends = self.ends[rows]
-        done = (ends > 0) & (ends <= now[:, None, None])
-        self.lowered[rows] -= done.sum(axis=2)
-        self.ends[rows] = np.where(done, 0, ends)
-        self.next_end[rows] = _first_end(self.ends[rows])
-        self.refresh_all(rows)
+    @property
+    def ap(self) -> I64:
+        """AP (M-40)."""
+        return self.runs.ap
 
-    # --- commands -----------------------------------------------------------------------------
+    @property
+    def twelves(self) -> I64:
+        """12 Effects counted this Turn (M-21)."""
+        return self.runs.twelves
 
-    def current(self, rows: I64) -> tuple[B, I64]:
-        """Whether a Turn is being played, and whose."""
-        turn = self.turn[rows]
-        has = (turn >= 0) & (turn < self.order_n[rows])
-        return has, self.order_c[rows, np.clip(turn, 0, self.order_c.shape[1] - 1)]
+    @property
+    def weary(self) -> B:
+        """Weary (M-4)."""
+        return np.asarray(self.runs.weary != 0)
 
-    def do_next(self, rows: I64) -> None:
-        """End the Turn and start the next standing combatant's (a new Cycle when due)."""
-        has, me = self.current(rows)
-        self.ap[rows[has], me[has]] = 0
-        pending = rows
-        for _ in range(self.c * 8 + 8):
-            index = self.turn[pending] + 1
-            due = index >= self.order_n[pending]
-            if due.any():
-                self.start_cycle(pending[due])
-                if (self.order_n[pending[due]] == 0).any():
-                    raise SimulationError("No combatant can take a Turn: every one is Defeated.")
-            index = np.where(due, 0, index)
-            who = self.order_c[pending, index]
-            standing = self.status(pending, who) != DEFEATED
-            self.start_turn(pending[standing], index[standing])
-            pending, index = pending[~standing], index[~standing]
-            self.turn[pending] = index
-            if not len(pending):
-                return
-        raise SimulationError("No combatant can take a Turn.")
+    @property
+    def ends(self) -> I64:
+        """End Points of timed Status lowerings (cycle · 4096 + turn; 0: a free slot)."""
+        return self.runs.ends
 
-    def start_cycle(self, rows: I64) -> None:
-        """Expiries, then the new Cycle's War Scroll from each run's standing combatants (M-40)."""
-        upcoming = self.cycle[rows] + 1
-        self.expire(rows, upcoming * TURN_BASE)
-        shaped = self.form[rows]
-        soon = np.flatnonzero(self.next_end[rows] // TURN_BASE <= upcoming)
-        if len(soon):  # lowerings ending during the new Cycle do not shape its Scroll (A-30)
-            ends = self.ends[rows[soon]]
-            ending = (ends > 0) & (ends // TURN_BASE <= upcoming[soon, None, None])
-            lowered = np.maximum(0, self.lowered[rows[soon]] - ending.sum(axis=2))
-            who = np.broadcast_to(np.arange(self.c, dtype=np.int64), (len(soon), self.c))
-            shaped = shaped.copy()
-            shaped[soon] = self.forms.lookup(who, self.wear[rows[soon]], lowered,
-                                             self.epic[rows[soon]])  # fmt: skip
-        keys = self.forms.scroll[shaped]
-        unique, inverse = np.unique(keys, axis=0, return_inverse=True)
-        orders = [self.scroll(tuple(row)) for row in unique.tolist()]
-        width = max(len(o) for o in orders)
-        if width > self.order_c.shape[1]:
-            grow = width - self.order_c.shape[1]
-            self.order_c = np.pad(self.order_c, ((0, 0), (0, grow)))
-            self.order_ap = np.pad(self.order_ap, ((0, 0), (0, grow)))
-        inverse = inverse.ravel()
-        for k, order in enumerate(orders):
-            runs = rows[inverse == k]
-            self.order_n[runs] = len(order)
-            for i, (combatant, ap) in enumerate(order):
-                self.order_c[runs, i], self.order_ap[runs, i] = combatant, ap
-        self.cycle[rows] = upcoming
-        self.turn[rows] = -1
+    @property
+    def form(self) -> I64:
+        """Each combatant's form (:class:`Forms`)."""
+        return self.runs.form
 
-    def scroll(self, shaped: tuple[int, ...]) -> list[tuple[int, int]]:
-        """The Turns of a Cycle (combatant, AP) for these Scroll places (−1: not in it)."""
-        found = self._scrolls.get(shaped)
-        if found is None:
-            entrants = []
-            for form in shaped:
-                if form < 0:
-                    continue
-                i, speed, swiftness = self.forms.scroll_values[form]
-                holy = int(self.roster.side[i]) == 0
-                tiebreak = self.roster.tiebreak[i]
-                entrants.append(
-                    scroll.Entrant(self.roster.ids[i], speed, swiftness, holy, tiebreak)
-                )
-            index = {name: i for i, name in enumerate(self.roster.ids)}
-            found = [
-                (index[t.combatant], t.ap)
-                for segment in scroll.war_scroll(entrants)
-                for t in segment.turns
-            ]
-            self._scrolls[shaped] = found
-        return found
+    @property
+    def pos(self) -> F64:
+        """Positions (runs × combatants × x, y, z)."""
+        return self.runs.pos
 
-    def start_turn(self, rows: I64, index: I64) -> None:
-        """Expiries, the Turn's resets, Poison, AP arriving, Falter wasting them (M-34 … M-40)."""
-        if not len(rows):
-            return
-        self.expire(rows, self.cycle[rows] * TURN_BASE + index)
-        self.turn[rows] = index
-        me = self.order_c[rows, index]
-        self.ap[rows, me] = 0
-        self.window[rows, me] = 0
-        self.twelves[rows, me] = 0
-        poison = self.poison[rows, me]
-        if poison.any():
-            self.exertion[rows, me] += poison
-            self.poison[rows, me] = poison // 2
-        self.ap[rows, me] = np.minimum(self.order_ap[rows, index], scroll.TURN_AP)
-        self.waste_ap(rows, me)
+    @property
+    def cycle(self) -> I64:
+        """The Cycle."""
+        return self.runs.cycle
 
-    def do_rest(self, rows: I64, me: I64, ap: I64) -> None:
-        """Rest: 1 Exertion per AP (M-4)."""
-        self.ap[rows, me] -= ap
-        self.exertion[rows, me] = np.maximum(0, self.exertion[rows, me] - ap)
+    @property
+    def turn(self) -> I64:
+        """Whose Turn: the index in the War Scroll (−1 before the first)."""
+        return self.runs.turn
 
-    def do_move(self, rows: I64, me: I64, target: I64) -> None:
-        """Straight toward the target until 2.5" from it, as far as the AP allow.
+    @property
+    def order_n(self) -> I64:
+        """Turns in the Cycle's War Scroll."""
+        return self.runs.order_n
 
-        Distances are ``math.dist``'s, as the engine's (plain numpy's differ in the last bit).
+    @property
+    def order_c(self) -> I64:
+        """The War Scroll's combatants."""
+        return self.runs.order_c
+
+    @property
+    def order_ap(self) -> I64:
+        """The War Scroll's AP per Turn."""
+        return self.runs.order_ap
+
+    @property
+    def ended(self) -> B:
+        """Whether the War has ended."""
+        return np.asarray(self.runs.ended != 0)
+
+    @property
+    def winner(self) -> I64:
+        """The winning side (0 holy, 1 fallen, −1 none)."""
+        return self.runs.winner
+
+    @property
+    def commands(self) -> I64:
+        """Commands played."""
+        return self.runs.commands
+
+    # --- the kernel --------------------------------------------------------------------------
+
+    def known(self) -> kernel.Known:
+        """What the kernel looks up, as it stands."""
+        start, cumulative, rows, ambiguous, dice = self.laws.flat()
+        forms = self.forms
+        roster = self.roster
+        return kernel.Known(
+            roster.side, roster.by_id, roster.endurance, self.per_turn, roster.sides_present,
+            forms.index.keys, forms.index.values, forms.table, self.laws.triggers,
+            self.laws.index.keys, self.laws.index.values, start, cumulative, rows, ambiguous, dice,
+            *self.scrolls.arrays(self.c),
+        )  # fmt: skip
+
+    def advance(self, rows: I64, rest: bool, cap: int, limit: int,
+                rng: np.random.Generator) -> None:  # fmt: skip
+        """Up to ``limit`` commands of each run, supplying what the kernel asks for.
+
+        The runs draw from streams keyed by one number drawn from ``rng`` (``fast_kernel
+        .uniform``): run ``r``'s draws depend only on that key and ``r``.
         """
-        start, goal = self.pos[rows, me], self.pos[rows, target]
-        gap = self.exact_distances(start, goal)
-        inches = np.minimum(gap - CLOSE_TO, self.ap[rows, me].astype(np.float64))
-        t = np.where(gap == 0, 0.0, np.minimum(1.0, inches / np.where(gap == 0, 1.0, gap)))
-        destination = start + (goal - start) * t[:, None]
-        moved = self.exact_distances(start, destination)
-        self.ap[rows, me] -= np.ceil(moved - 1e-9).astype(np.int64)
-        self.pos[rows, me] = destination
+        rows = np.asarray(rows, dtype=np.int64)
+        base = int(rng.integers(0, 1 << 63))
+        while len(rows):
+            code, _ = kernel.play(
+                self.runs, self.known(), self.needs, rows, rest, cap, COMMAND_CAP, limit, base,
+                np.empty(self.runs.packed.shape[1], dtype=np.int64), np.empty((self.c, 3)),
+            )  # fmt: skip
+            if code:
+                raise SimulationError(kernel.ERRORS[code])
+            rows = np.flatnonzero(self.needs.kind)
+            self.supply(rows)
 
-    @staticmethod
-    def exact_distances(a: F64, b: F64) -> F64:
-        """``math.dist`` of each pair of points (vectorised when it agrees bit for bit)."""
-        if EXACT_DISTANCES:
-            return distances(a, b)
-        pairs = zip(a.tolist(), b.tolist(), strict=True)
-        return np.array([math.dist(p, q) for p, q in pairs], dtype=np.float64)
-
-    def do_strike(self, rows: I64, me: I64, target: I64, rng: np.random.Generator,
-                  forced: I64 | None = None) -> None:  # fmt: skip
-        """A plain Strike drawn from its exact law, applied as war.apply_strike applies it.
-
-        ``forced``: the consequence rows to apply instead of drawing them (tests).
-        """
-        self.ap[rows, me] -= STRIKE_AP
-        if forced is not None:
-            self.apply_strike(rows, me, target, forced)
-            return
-        per_turn = np.array(self.roster.per_turn, dtype=np.int64)[me]
-        twelves = np.minimum(self.twelves[rows, me], per_turn)
-        tables = self.laws.table_ids(self.form[rows, me], self.form[rows, target], twelves)
-        cumulative, table_rows, ambiguous = self.laws.flat()
-        drawn = np.searchsorted(cumulative, tables + rng.random(len(rows)), side="right")
-        cons = table_rows[np.minimum(drawn, len(table_rows) - 1)].copy()
-        rolled = np.flatnonzero(ambiguous[tables])
-        for k in rolled.tolist():
-            table = self.laws.tables[int(tables[k])]
-            cons[k] = fl.result_row(roll_strike(table.setup, NumpyRng(rng)))
-        self.apply_strike(rows, me, target, cons)
-
-    def apply_strike(self, rows: I64, me: I64, target: I64, cons: I64) -> None:
-        """Wear, Falter, Exertion, AP, 12 Effects and Epic results, in the engine's order.
-
-        A Defeated elohim's Falter converts to Wear as the engine converts it; where the engine
-        converts it again after the Epic results, :meth:`after` does (the same Wear: nothing in
-        between reads Falter).
-        """
-        self.take_wear(rows, target, cons[:, fl.D_E : fl.D_P + 1])
-        self.convert_if_defeated(rows, target)
-        kinds = np.arange(3, dtype=np.int64)[None, :]
-        to_striker = np.where(kinds == cons[:, fl.S_KIND, None], cons[:, fl.S_WEAR, None], 0)
-        self.take_wear(rows, me, to_striker)
-        self.convert_if_defeated(rows, me)
-        for who, column in ((target, fl.D_FALTER), (me, fl.S_FALTER)):
-            hit = cons[:, column] > 0
-            if hit.any():
-                self.inflict_falter(rows[hit], who[hit], cons[hit, column])
-        self.add_exertion(rows, me, np.full(len(rows), STRIKE_AP, dtype=np.int64), True)
-        self.add_exertion(rows, target, cons[:, fl.D_EXERTION], False)
-        self.twelves[rows, me] += cons[:, fl.FIRED]
-        self.ap[rows, me] += cons[:, fl.AP_GAINED]
-        for who, column in ((target, fl.D_EPIC), (me, fl.S_EPIC)):
-            epic = cons[:, column] != fl.EPIC_NONE
-            if epic.any():
-                self.epic_result(rows[epic], who[epic], cons[epic, column])
-
-    def epic_result(self, rows: I64, who: I64, code: I64) -> None:
-        """Status lowered for 1 Cycle, or Defeat with Endurance −40 (M-24); Falter converts."""
-        lowered = np.flatnonzero(code == fl.EPIC_LOWERED)
-        for k in lowered.tolist():
-            run, c = int(rows[k]), int(who[k])
-            cycle, turn = int(self.cycle[run]), int(self.turn[run])
-            ends = 2 * TURN_BASE if cycle == 0 else (cycle + 1) * TURN_BASE + max(turn, 0)
-            free = np.flatnonzero(self.ends[run, c] == 0)
-            if not len(free):
-                raise SimulationError("Too many Status lowerings at once for the fast path.")
-            self.ends[run, c, free[0]] = ends
-            self.next_end[run] = min(int(self.next_end[run]), ends)
-            self.lowered[run, c] += 1
-        defeat = code == fl.EPIC_DEFEAT
-        if defeat.any():
-            r, c = rows[defeat], who[defeat]
-            self.epic[r, c] = 1
-            self.wear[r, c, 0] = self.roster.endurance[c] + 40
-        self.refresh(rows, who)
-
-    def after(self, rows: I64) -> None:
-        """After every command: Falter of the Defeated converts, Weary, the end of the War."""
-        faltering, who = np.nonzero(self.falter[rows] > 0)
-        if len(faltering):
-            self.convert_if_defeated(rows[faltering], who)
-        has, me = self.current(rows)
-        r, m = rows[has], me[has]
-        self.weary[r, m] = self.exertion[r, m] > self.forms.stamina[self.form[r, m]]
-        standing = self.forms.status[self.form[rows]] != DEFEATED
-        holy = (standing & (self.roster.side == 0)).any(axis=1)
-        fallen = (standing & (self.roster.side == 1)).any(axis=1)
-        over = (self.roster.sides_present == 2) & ~(holy & fallen) & ~self.ended[rows]
-        ended = rows[over]
-        self.ended[ended] = True
-        self.winner[ended] = np.where(holy[over], 0, np.where(fallen[over], 1, -1))
-
-    # --- the policy -----------------------------------------------------------------------------
+    def supply(self, rows: I64) -> None:
+        """What these runs wait for: forms, Strike tables, War Scrolls, rolled Strikes."""
+        needs = self.needs
+        kind = needs.kind[rows]
+        forms = rows[kind == kernel.NEED_FORM]
+        if len(forms):
+            self.forms.index.find(needs.key[forms], lambda k, _: self.forms.build(k))
+        tables = rows[kind == kernel.NEED_TABLE]
+        if len(tables):
+            args = needs.args[tables]
+            self.laws.build(needs.key[tables], args[:, 0], args[:, 1], args[:, 2])
+        for r in rows[kind == kernel.NEED_SCROLL].tolist():
+            size = self.scrolls.add(tuple(needs.row[r].tolist()), int(needs.key[r]))
+            if size > self.width:
+                self._allocate(size)
+        rolls = rows[kind == kernel.NEED_ROLL]
+        if len(rolls):  # ambiguous Strikes: the dice rolled, resolved by the engine's functions
+            rollers = [self.laws.roller(t) for t in needs.args[rolls, 0].tolist()]
+            dice = needs.dice[rolls].tolist()
+            for r, roller, rolled in zip(rolls.tolist(), rollers, dice, strict=True):
+                needs.pending[r] = roller.row(tuple(rolled[: roller.dice]))
+            needs.has_pending[rolls] = 1
+        needs.kind[rows] = 0
 
     def choose(self, rows: I64, rest: bool) -> tuple[I64, I64, I64, F64, I64]:
         """The War policy's command per run: kind, who, target, gap, Rest AP (policy.py)."""
-        n = len(rows)
-        has, me = self.current(rows)
-        span = np.arange(n)
-        forms = self.form[rows]
-        status = self.forms.status[forms]
-        acting = has & (status[span, me] != DEFEATED)
-        positions = self.pos[rows]
-        mine = positions[span, me]
-        dist = distances(positions, mine[:, None, :])
-        enemy = (self.roster.side[None, :] != self.roster.side[me][:, None]) & (status != DEFEATED)
-        by_id = np.where(enemy, dist, np.inf)[:, self.roster.by_id]
-        pick = np.argmin(by_id, axis=1)
-        target = self.roster.by_id[pick]
-        go = acting & np.isfinite(by_id[span, pick])
-        gap = dist[span, target]
-        if not EXACT_DISTANCES:  # math.dist decides near-ties and the 3" edge, as in the engine
-            best = by_id[span, pick]
-            close = go & ((by_id <= best[:, None] * (1 + 1e-9) + 1e-9).sum(axis=1) > 1)
-            close |= go & (np.abs(gap - MELEE_RANGE) <= 1e-9)
-            if close.any():
-                self.nearest_exactly(rows, me, by_id, best, close, target, gap)
-        ap, exertion = self.ap[rows, me], self.exertion[rows, me]
-        stamina = self.forms.stamina[forms[span, me]]
-        near = gap <= MELEE_RANGE
-        kind = np.full(n, NEXT, dtype=np.int64)
-        amount = np.zeros(n, dtype=np.int64)
-        if rest:
-            excess = exertion - stamina
-            first = np.minimum(np.minimum(excess, ap), np.minimum(exertion, REST_AP_MAX))
-            weary = go & (excess > 0) & ~near & (first >= 1)
-            kind[weary], amount[weary] = REST, first[weary]
-            go = go & ~weary
-        strike = go & near & (ap >= STRIKE_AP)
-        move = go & ~near & (ap >= 1)
-        kind[strike], kind[move] = STRIKE, MOVE
-        if rest:
-            second = np.minimum(np.minimum(ap, exertion), REST_AP_MAX)
-            leftover = go & ~strike & ~move & (second >= 1)
-            kind[leftover], amount[leftover] = REST, second[leftover]
-        return kind, me, target, gap, amount
-
-    def nearest_exactly(
-        self, rows: I64, me: I64, by_id: F64, best: F64, close: B, target: I64, gap: F64
-    ) -> None:
-        """Where numpy's distances nearly tie: the engine's nearest enemy, by ``math.dist``.
-
-        The candidates are the enemies within a hair of the nearest; each gets ``math.dist``
-        (numpy's distance may differ in the last bit) and the least (distance, id) wins.
-        """
-        k = np.flatnonzero(close)
-        near = by_id[k] <= best[k, None] * (1 + 1e-9) + 1e-9
-        row, column = np.nonzero(near)
-        who = self.roster.by_id[column]
-        run = rows[k][row]
-        here = self.pos[run, me[k][row]].tolist()
-        there = self.pos[run, who].tolist()
-        exact = np.array([math.dist(a, b) for a, b in zip(here, there, strict=True)])
-        order = np.lexsort((column, exact, row))
-        first = order[np.flatnonzero(np.diff(row[order], prepend=-1))]
-        target[k[row[first]]] = who[first]
-        gap[k[row[first]]] = exact[first]
+        rows = np.asarray(rows, dtype=np.int64)
+        out, gap = np.zeros((4, len(rows)), dtype=np.int64), np.zeros(len(rows))
+        kernel.choose_many(self.runs, self.known(), rows, rest, out, gap)
+        return out[0], out[1], out[2], gap, out[3]
 
     def step(self, rows: I64, rest: bool, rng: np.random.Generator,
              forced: I64 | None = None) -> None:  # fmt: skip
         """One command of each of these runs (``forced``: Strike consequences, for tests)."""
-        kind, me, target, _, amount = self.choose(rows, rest)
-        for code in (STRIKE, MOVE, REST, NEXT):
-            pick = kind == code
-            if not pick.any():
-                continue
-            r = rows[pick]
-            if code == STRIKE:
-                self.do_strike(r, me[pick], target[pick], rng,
-                               None if forced is None else forced[pick])  # fmt: skip
-            elif code == MOVE:
-                self.do_move(r, me[pick], target[pick])
-            elif code == REST:
-                self.do_rest(r, me[pick], amount[pick])
-            else:
-                self.do_next(r)
-        self.after(rows)
-        self.commands[rows] += 1
+        if forced is not None:
+            self.needs.pending[rows] = forced
+            self.needs.has_pending[rows] = 1
+        self.advance(rows, rest, 1 << 62, 1, rng)
+        self.needs.has_pending[rows] = 0
 
     def play(self, cap: int, rest: bool, rng: np.random.Generator) -> None:
         """Play every run to its end, the cap on Cycles, or the cap on commands."""
-        while True:
-            going = ~self.ended & (self.cycle <= cap) & (self.commands < COMMAND_CAP)
-            rows = np.flatnonzero(going)
-            if not len(rows):
-                return
-            self.step(rows, rest, rng)
+        self.advance(np.arange(self.n, dtype=np.int64), rest, cap, COMMAND_CAP, rng)
 
     def fallen(self) -> B:
         """Defeated at the end, per run and combatant."""
         return np.asarray(self.forms.status[self.form] == DEFEATED)
+
+
+def _dice(setup: StrikeSetup) -> int:
+    """How many d12 the Strike rolls (M-7); at most :data:`MAX_DICE`."""
+    count = dice_to_roll(net_boon(setup.options.boon, setup.options.bane))
+    if count > MAX_DICE:
+        raise SimulationError(f"A Strike rolling {count} dice is beyond the fast path.")
+    return count
 
 
 def _first_end(ends: I64) -> I64:
@@ -809,10 +676,3 @@ def _first_end(ends: I64) -> I64:
 def side_name(code: int) -> str | None:
     """The winner's side name."""
     return None if code < 0 else (Side.HOLY.value if code == 0 else Side.FALLEN.value)
-
-
-def describe(batch: Batch) -> dict[str, Any]:
-    """A small summary (for debugging and the benchmark)."""
-    wins = {name: int((batch.winner == code).sum()) for code, name in ((0, "holy"), (1, "fallen"))}
-    return {"runs": batch.n, "wins": wins, "cycles": float(batch.cycle.mean()),
-            "commands": float(batch.commands.mean()), "mean_steps": math.nan}  # fmt: skip
