@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import contextlib
-import json
 import os
-import socket
 import subprocess
 import sys
 import time
@@ -14,7 +12,7 @@ from typing import Annotated
 
 import typer
 
-from tableside.cli.launch import SOCKET_NAME, private, read_all, socket_folder
+from tableside.cli.launch import exchange, private, socket_folder
 from tableside.errors import TablesideError
 
 app = typer.Typer(
@@ -31,21 +29,9 @@ class DaemonError(TablesideError):
     """The daemon could not be started or reached."""
 
 
-def talk(message: dict[str, bool], timeout: float = 2.0) -> dict[str, object] | None:
+def talk(message: dict[str, object], timeout: float = 2.0) -> dict[str, object] | None:
     """Send a control message to the running daemon; None when none answers."""
-    folder = socket_folder()
-    if not private(folder):
-        return None
-    try:
-        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as conn:
-            conn.settimeout(timeout)
-            conn.connect(str(folder / SOCKET_NAME))
-            conn.sendall(json.dumps(message).encode())
-            conn.shutdown(socket.SHUT_WR)
-            answer = json.loads(read_all(conn) or b"null")
-    except (OSError, ValueError):
-        return None
-    return answer if isinstance(answer, dict) else None
+    return exchange(message, timeout)
 
 
 def running_pid() -> int | None:

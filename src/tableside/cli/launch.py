@@ -86,8 +86,14 @@ def running_code() -> list[str]:
     return [sys.executable, str(Path(__file__).resolve().parents[1])]
 
 
-def ask_daemon(argv: list[str]) -> int | None:
-    """Run ``argv`` on the daemon and print its answer; None when it cannot (run it here)."""
+def exchange(message: dict[str, object], timeout: float | None) -> dict[str, object] | None:
+    """Send ``message`` to this user's daemon and read its JSON answer; None when none answers.
+
+    Args:
+        message: The request (a command) or a control message (``ping``, ``stop``).
+        timeout: Seconds allowed for the answer (None: as long as the command takes); reaching
+            the daemon is always allowed only ``CONNECT_TIMEOUT``.
+    """
     folder = socket_folder()
     if not private(folder):
         return None
@@ -95,23 +101,26 @@ def ask_daemon(argv: list[str]) -> int | None:
         with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as conn:
             conn.settimeout(CONNECT_TIMEOUT)
             conn.connect(str(folder / SOCKET_NAME))
-            conn.settimeout(None)  # a command may take as long as it takes
-            conn.sendall(json.dumps(request(argv)).encode() + b"\n")
+            conn.settimeout(timeout)
+            conn.sendall(json.dumps(message).encode() + b"\n")
             conn.shutdown(socket.SHUT_WR)
-            answer = read_all(conn)
-    except OSError:
+            reply = json.loads(read_all(conn))
+    except (OSError, ValueError):
         return None
-    try:
-        reply = json.loads(answer)
-    except ValueError:
-        return None
-    if not isinstance(reply, dict) or "code" not in reply:  # stale, or other sources
+    return reply if isinstance(reply, dict) else None
+
+
+def ask_daemon(argv: list[str]) -> int | None:
+    """Run ``argv`` on the daemon and print its answer; None when it cannot (run it here)."""
+    reply = exchange(request(argv), None)  # a command may take as long as it takes
+    code = reply.get("code") if reply is not None else None
+    if reply is None or not isinstance(code, int):  # none answers, stale, or other sources
         return None
     sys.stdout.write(str(reply.get("stdout", "")))
     sys.stdout.flush()
     sys.stderr.write(str(reply.get("stderr", "")))
     sys.stderr.flush()
-    return int(reply["code"])
+    return code
 
 
 def read_all(conn: socket.socket) -> bytes:
