@@ -14,8 +14,11 @@ import time
 from typing import Any
 
 from tableside.simulate.driver import simulate
+from tableside.simulate.fast import why_not_fast
+from tableside.simulate.runs import load_start
 
 BALANCE_RUNS = 2000
+FULL_ENGINE_RUNS = 200  # the page's runs when the full engine must play (F-24)
 SEED_MODULUS = 2**63  # simulation seeds are zero or positive and fit 63 bits
 
 
@@ -32,19 +35,34 @@ def balance_seed(encounter_seed: int, revision: int) -> int:
     return (encounter_seed + revision) % SEED_MODULUS
 
 
-def encounter_balance(document: dict[str, Any], runs: int) -> dict[str, Any]:
+def encounter_balance(
+    document: dict[str, Any], runs: int, full_engine_runs: int | None = None
+) -> dict[str, Any]:
     """The balance of an exported encounter as it stands, seeded from its seed and revision.
 
     The revision is the number of the document's records (a stored encounter's revision), so
     the figures are those of :func:`balance` with :func:`balance_seed` and are recorded with
     ``revision`` in the answer.
 
+    Args:
+        document: A ``tableside/encounter`` v1 document.
+        runs: How many runs to ask.
+        full_engine_runs: When given, the most runs asked of an encounter the fast engines do
+            not cover (F-24: the page's wait stays in seconds); the answer then says why, under
+            ``fallback``.
+
     Raises:
         SimulationError: The encounter cannot be simulated (one side, ended, bad runs).
     """
     revision = len(document.get("records", []))
     seed = balance_seed(int(document.get("seed", 0)), revision)
-    return {"revision": revision, **balance(document, runs, seed)}
+    fallback = None
+    if full_engine_runs is not None and runs > full_engine_runs:
+        start = load_start(document)
+        fallback = why_not_fast(start.game, start.state)
+        runs = full_engine_runs if fallback is not None else runs
+    found = {"revision": revision, **balance(document, runs, seed)}
+    return {**found, "fallback": fallback} if fallback is not None else found
 
 
 def balance(document: Any, runs: int, seed: int) -> dict[str, Any]:

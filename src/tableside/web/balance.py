@@ -30,7 +30,7 @@ from fastapi.responses import JSONResponse
 from tableside.errors import DataError
 from tableside.limits import shown
 from tableside.simulate import SimulationError
-from tableside.simulate.balance import BALANCE_RUNS, encounter_balance
+from tableside.simulate.balance import BALANCE_RUNS, FULL_ENGINE_RUNS, encounter_balance
 from tableside.web.auth import require_host
 from tableside.web.setup import bearer
 from tableside.web.table import WebTable
@@ -151,7 +151,10 @@ class Balances:
 
     def _simulate(self, key: Key, document: dict[str, Any], future: Future[Answer]) -> None:
         try:
-            found: Answer = {"encounter": key[0], **encounter_balance(document, key[2])}
+            found: Answer = {
+                "encounter": key[0],
+                **encounter_balance(document, key[2], FULL_ENGINE_RUNS),  # F-24
+            }
         except SimulationError as error:
             found = error
         except BaseException as error:  # reported to whoever waits (a 500 there)

@@ -38,7 +38,9 @@
       .map(k => ` ${k} ${percent(found[k].p)};`).join('');
     status.textContent = `${found.runs.toLocaleString('en')} runs in ${found.seconds.toFixed(2)} s`
       + ` (${found.engine} engine, policy ${found.policy}, seed ${found.seed}, revision`
-      + ` ${found.revision});${extra}`.replace(/;$/, '.');
+      + ` ${found.revision});${extra}`.replace(/;$/, '.')
+      + (found.fallback ? ` Only ${found.runs} runs: the fast engine does not cover this`
+        + ` encounter (${found.fallback}).` : '');  // F-24
     panel.setAttribute('aria-busy', 'false');
   };
   const refused = text => {
