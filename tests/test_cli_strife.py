@@ -15,8 +15,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import typer
-import typer.main
 
 from tableside.cli.app import main
 
@@ -26,22 +24,6 @@ ATTACK_KEYS = {
 }  # fmt: skip
 REACTION_KEYS = {"kind", "items", "roll", "parts", "total", "result", "stopped"}
 DAMAGE_KEYS = {"dice", "rolls", "basis", "strength_modifier", "crit_multiplier", "total", "parts"}
-
-
-_build_command = typer.main.get_command
-_BUILT: dict[int, Any] = {}
-
-
-def _command_built_once(instance: typer.Typer) -> Any:
-    """Typer rebuilds the whole command tree (every sub-app) on each call; build it once."""
-    if id(instance) not in _BUILT:
-        _BUILT[id(instance)] = _build_command(instance)
-    return _BUILT[id(instance)]
-
-
-@pytest.fixture(autouse=True)
-def _fast_cli(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(typer.main, "get_command", _command_built_once)
 
 
 def run(
