@@ -17,6 +17,7 @@ from typing import Any
 
 from tableside.limits import CYCLES_MAX, RUNS_MAX, WORKERS_MAX
 from tableside.simulate.fast import run_fast, why_not_fast
+from tableside.simulate.fast_strife_compiled import why_not_kernel
 from tableside.simulate.games import SimGame
 from tableside.simulate.runs import (
     SimulationError,
@@ -202,6 +203,9 @@ def simulate(
     result = report(setup, tally)
     if engine == "fast" and fallback is None:
         result["engine"] = "fast"
+        declined = why_not_kernel(start.game, start.state)
+        if declined is not None:
+            result["kernel_fallback"] = declined
     elif engine == "fast":
         result["engine"], result["fallback"] = "full", fallback
     return result

@@ -598,8 +598,17 @@ def generator(seed: int, first: int) -> np.random.Generator:
 
 
 def run_fast(state: FightState, seed: int, cap: int, runs: int, workers: int,
-             progress: Callable[[int], None] | None = None) -> Tally:  # fmt: skip
-    """Every run on the fast engine, batches on ``workers`` processes, merged in run order."""
+             progress: Callable[[int], None] | None = None, kernel: bool = True) -> Tally:  # fmt: skip
+    """Every run on the fast engine, batches on ``workers`` processes, merged in run order.
+
+    With ``kernel`` (the default) a fight the compiled kernel covers is played there
+    (``fast_strife_compiled``, F-12); otherwise, and when it does not, by this module.
+    """
+    if kernel:
+        from tableside.simulate import fast_strife_compiled  # here: it imports this module
+
+        if fast_strife_compiled.compiled(state)[1] is None:
+            return fast_strife_compiled.run_fast(state, seed, cap, runs, workers, progress)
     pieces = [(first, min(BATCH, runs - first)) for first in range(0, runs, BATCH)]
     tallies: list[Tally] = []
     if workers <= 1 or len(pieces) == 1:

@@ -1,0 +1,381 @@
+"""Realm of Strife fights on the compiled kernel: tables, start, seeds and tallies (issue 15).
+
+:class:`Compiled` turns a :class:`fast_strife.Batch` (roster, exact attack laws, start) into the
+arrays :mod:`fast_strife_kernel` plays on (F-12). What the kernel does not cover (:func:`why_not`)
+is played by the Python fast path, which itself falls back to the full engine (F-10).
+
+Seeds (F-13): runs are played in batches of :data:`BATCH`; batch ``k`` draws one 63-bit key from
+``Generator(PCG64(SeedSequence(seed, spawn_key=(KERNEL_KEY, k))))``, and run ``r`` of the batch
+draws its ``j``-th uniform number as ``fast_strife_kernel.uniform(key, r, j)``, one per attack.
+A report depends only on (file, seed, runs, cap), not on the number of workers.
+"""
+
+from __future__ import annotations
+
+import pickle
+from collections import Counter
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+import numpy as np
+
+from tableside.encounter.strife_fight import NEXT_TURN_END
+from tableside.encounter.strife_state import FightState
+from tableside.simulate import fast_strife
+from tableside.simulate import fast_strife_kernel as kernel
+from tableside.simulate.fast_strife import ROLLED_BACK, Batch, Run
+from tableside.simulate.fast_strife_law import Law
+from tableside.simulate.runs import COMMAND_CAP
+from tableside.simulate.stats import Moments
+from tableside.simulate.tally import Tally
+from tableside.strife.conditions import KNOCKED_DOWN, Condition, condition
+
+BATCH = 8192  # runs per kernel batch
+KERNEL_KEY = 17  # spawn-key tag of the kernel's generators (F-13)
+BITS = 62  # models, weapons per model, condition names and sides fit in an int64 bit set
+ELEMENTS = {"action": kernel.ACTION, "move": kernel.MOVE}
+KindKey = tuple[str, str, str | None, bool, int]  # a condition without its rounds left
+
+
+def why_not(batch: Batch) -> str | None:
+    """Why the kernel cannot play this batch's fight (None: it can); the Python path plays it."""
+    state, roster = batch.start, batch.roster
+    if any(m.sheet.powers for m in state.models.values()):
+        return "a model has powers (casting is played by the Python fast path)"
+    if len(set(roster.side)) < 2:
+        return "a fight with one side"
+    if len(roster.ids) > BITS or max(len(set(w)) for w in roster.weapons) > BITS:
+        return f"more than {BITS} models or weapons"
+    for m in state.models.values():
+        odd = set(m.elements) - set(ELEMENTS)
+        if odd:
+            return f"{m.id}: the Turn element {sorted(odd)[0]}"
+    names = {c.name for m in state.models.values() for c in m.conditions}
+    names |= {c.name for law in batch.laws.table.values() for o in law.outcomes
+              for _, c in o.inflicted}  # fmt: skip
+    if len(names) + 1 > BITS:
+        return f"more than {BITS} condition names"
+    return None
+
+
+class Kinds:
+    """Condition kinds (a condition without its rounds left) and names, numbered."""
+
+    def __init__(self) -> None:
+        self.kinds: dict[KindKey, int] = {}
+        self.names: dict[str, int] = {}
+        self.sources: dict[str, int] = {}
+
+    def name(self, name: str) -> int:
+        """The code of a condition name."""
+        return self.names.setdefault(name, len(self.names))
+
+    def kind(self, item: Condition) -> tuple[int, int]:
+        """The kind of a condition and its rounds left (−1: none)."""
+        key = (item.name, item.source, item.until, item.automated, item.stacks)
+        self.name(item.name)
+        self.sources.setdefault(item.source, len(self.sources))
+        code = self.kinds.setdefault(key, len(self.kinds))
+        return code, -1 if item.rounds_left is None else item.rounds_left
+
+    def condition(self, code: int, rounds: int) -> Condition:
+        """The engine's condition of a kind and rounds left."""
+        name, source, until, automated, stacks = list(self.kinds)[code]
+        return Condition(name, source, None if rounds < 0 else rounds, until, automated, stacks)
+
+    def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Per kind: name code, source code, whether it lasts to the end of the next Turn."""
+        keys = list(self.kinds)
+        return (
+            np.array([self.names[k[0]] for k in keys], dtype=np.int64),
+            np.array([self.sources[k[1]] for k in keys], dtype=np.int64),
+            np.array([int(k[2] == NEXT_TURN_END) for k in keys], dtype=np.int64),
+        )
+
+
+def _law_arrays(laws: list[Law], kinds: Kinds) -> dict[str, Any]:
+    """The laws as arrays: outcome ranges, cumulative floats, outcome columns (F-12)."""
+    starts, cumulative, failed, damage = [0], [], [], []
+    put_start, target, kind, rounds = [0], [], [], []
+    for law in laws:
+        for outcome, cum in zip(law.outcomes, law.cumulative, strict=True):
+            cumulative.append(cum)
+            failed.append(int(outcome.failed_parry))
+            damage.append(outcome.damage)
+            for who, item in outcome.inflicted:
+                code, left = kinds.kind(item)
+                target.append(0 if who == "attacker" else 1)
+                kind.append(code)
+                rounds.append(left)
+            put_start.append(len(target))
+        starts.append(len(cumulative))
+    i64 = np.int64
+    return {
+        "law_start": np.array(starts, dtype=i64),
+        "law_reacts": np.array([int(law.reacts) for law in laws], dtype=i64),
+        "cumulative": np.array(cumulative, dtype=np.float64),
+        "failed": np.array(failed, dtype=i64),
+        "damage": np.array(damage, dtype=i64),
+        "put_start": np.array(put_start, dtype=i64),
+        "put_target": np.array(target, dtype=i64),
+        "put_kind": np.array(kind, dtype=i64),
+        "put_rounds": np.array(rounds, dtype=i64),
+    }
+
+
+class Compiled:
+    """A fight's tables, start and scratch state for :func:`fast_strife_kernel.play`."""
+
+    def __init__(self, batch: Batch) -> None:
+        self.batch = batch
+        roster = batch.roster
+        self.weapons = [list(dict.fromkeys(w)) for w in roster.weapons]
+        self.sides = list(dict.fromkeys(roster.side))
+        self.kinds = Kinds()
+        self.rolled = condition(KNOCKED_DOWN, ROLLED_BACK, until=NEXT_TURN_END)
+        template = Run(batch.start, roster)
+        for conds, fresh in zip(template.conds, template.fresh, strict=True):
+            for item in conds:
+                self.kinds.kind(item)  # numbered before the static arrays are built
+            for name in fresh:
+                self.kinds.name(name)
+        self.static = self._static()
+        self.slots = 2 * (max(len(c) for c in template.conds) + len(self.kinds.kinds) + 1)
+        self.start = self._state(template)
+        self.scratch = kernel.State(*(np.zeros_like(a) for a in self.start))
+
+    def _static(self) -> kernel.Static:
+        roster, n = self.batch.roster, len(self.batch.roster.ids)
+        width = max(1, max(len(w) for w in self.weapons))
+        law_of = np.full((n, width, n, 2), -1, dtype=np.int64)
+        laws: list[Law] = []
+        for (i, weapon, j, reaction), law in self.batch.laws.table.items():
+            slot = 1 if reaction is None else 0
+            law_of[i, self.weapons[i].index(weapon), j, slot] = len(laws)
+            if reaction is None and roster.reaction[j] is None:
+                law_of[i, self.weapons[i].index(weapon), j, 0] = len(laws)
+            laws.append(law)
+        tables = _law_arrays(laws, self.kinds)
+        rolled, _ = self.kinds.kind(self.rolled)
+        names, sources, next_turn = self.kinds.arrays()
+        ranks = {who: r for r, who in enumerate(sorted(roster.ids))}
+
+        def ints(values: Any) -> np.ndarray:
+            return np.array(values, dtype=np.int64)
+
+        return kernel.Static(
+            side=ints([self.sides.index(s) for s in roster.side]),
+            hp_max=ints(roster.hp_max), movement=ints(roster.movement),
+            score=ints(roster.score), initiative=ints(roster.initiative),
+            rank=ints([ranks[who] for who in roster.ids]),
+            weapons=ints([len(w) for w in self.weapons]),
+            reacts=ints([r is not None for r in roster.reaction]),
+            law_of=law_of, **tables, kind_name=names, kind_source=sources,
+            kind_next_turn=next_turn, knocked=self.kinds.name(KNOCKED_DOWN), rolled=rolled,
+            sides=len(self.sides),
+        )  # fmt: skip
+
+    def _state(self, run: Run) -> kernel.State:
+        """The kernel's state of a fast run."""
+        n, roster = len(run.hp), self.batch.roster
+        kind = np.full((n, self.slots), -1, dtype=np.int64)
+        rounds = np.full((n, self.slots), -1, dtype=np.int64)
+        for i, conds in enumerate(run.conds):
+            for slot, item in enumerate(conds):
+                kind[i, slot], rounds[i, slot] = self.kinds.kind(item)
+        offers = np.zeros((len(run.offers) + n * max(1, max(map(len, self.weapons))) + 1, 3),
+                          dtype=np.int64)  # fmt: skip
+        for o, (a, weapon, t) in enumerate(run.offers):
+            offers[o] = (a, self.weapons[a].index(weapon), t)
+        scalar = np.zeros(kernel.SCALARS, dtype=np.int64)
+        scalar[kernel.ORDER_N], scalar[kernel.TURN], scalar[kernel.ROUND] = (
+            len(run.order), run.turn, run.round)  # fmt: skip
+        scalar[kernel.REACTED] = sum(1 << i for i in run.reacted)
+        scalar[kernel.FAILED] = sum(1 << i for i in run.failed)
+        scalar[kernel.OFFERS_N] = len(run.offers)
+        scalar[kernel.LAST_HURT] = -1 if run.last_damaged is None else run.last_damaged
+        scalar[kernel.LAST_BY] = -1 if run.last_by is None else run.last_by
+        scalar[kernel.ENDED] = int(run.ended)
+        scalar[kernel.WINNER] = -1 if run.winner is None else self.sides.index(run.winner)
+        scalar[kernel.COMMANDS] = self.batch.extra
+        order = np.zeros(n, dtype=np.int64)
+        order[: len(run.order)] = run.order
+
+        def ints(values: Any) -> np.ndarray:
+            return np.array(values, dtype=np.int64)
+
+        return kernel.State(
+            hp=ints(run.hp), pos=np.array(run.pos, dtype=np.float64).reshape(n, 3),
+            kind=kind, rounds=rounds, count=ints([len(c) for c in run.conds]),
+            fresh=ints([sum(1 << self.kinds.name(f) for f in set(fr)) for fr in run.fresh]),
+            elements=ints([sum(ELEMENTS[e] for e in set(el)) for el in run.elements]),
+            moved=np.array(run.moved, dtype=np.float64), penalty=ints(run.penalty),
+            order=order,
+            aoo=ints([sum(1 << self.weapons[i].index(w) for w in run.aoo.get(i, ()))
+                      for i in range(n)]),
+            offers=offers, scalar=scalar, command=np.zeros(4, dtype=np.int64),
+            to=np.zeros(3, dtype=np.float64),
+        )  # fmt: skip
+
+    def play(self, key: int, first: int, count: int, cap: int,
+             limit: int = -1) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
+        """Runs ``first`` … of the batch with ``key``: (ended, winner, round, commands), HP.
+
+        Raises:
+            OverflowError: The kernel ran out of room (the caller plays the Python path).
+        """
+        out = np.zeros((count, 4), dtype=np.int64)
+        hp = np.zeros((count, len(self.batch.roster.ids)), dtype=np.int64)
+        code = kernel.play(self.scratch, self.static, self.start, key, first, count, cap,
+                           COMMAND_CAP, limit, out, hp)  # fmt: skip
+        if code != kernel.OK:
+            raise OverflowError(f"the kernel ran out of room (code {code})")
+        return out, hp
+
+    def view(self) -> dict[str, Any]:
+        """``fast_strife.view`` of the last run the kernel played (no Movement spent)."""
+        s, ids, n = self.scratch, self.batch.roster.ids, len(self.batch.roster.ids)
+        names = {code: name for name, code in self.kinds.names.items()}
+        sc = s.scalar.tolist()
+
+        def members(mask: int) -> frozenset[str]:
+            return frozenset(ids[i] for i in range(n) if mask >> i & 1)
+
+        conds = {ids[i]: tuple(self.kinds.condition(int(s.kind[i, k]), int(s.rounds[i, k]))
+                               for k in range(int(s.count[i]))) for i in range(n)}  # fmt: skip
+        offers = [s.offers[o].tolist() for o in range(sc[kernel.OFFERS_N])]
+        return {
+            "hp": dict(zip(ids, s.hp.tolist(), strict=True)),
+            "position": {ids[i]: tuple(s.pos[i].tolist()) for i in range(n)},
+            "conditions": conds,
+            "fresh": {ids[i]: frozenset(names[b] for b in names if s.fresh[i] >> b & 1)
+                      for i in range(n)},  # fmt: skip
+            "elements": {ids[i]: frozenset(e for e, b in ELEMENTS.items() if s.elements[i] & b)
+                         for i in range(n)},  # fmt: skip
+            "moved": dict(zip(ids, s.moved.tolist(), strict=True)),
+            "initiative_penalty": dict(zip(ids, s.penalty.tolist(), strict=True)),
+            "round": sc[kernel.ROUND],
+            "order": tuple(ids[j] for j in s.order[: sc[kernel.ORDER_N]].tolist()),
+            "turn": sc[kernel.TURN],
+            "reactions_spent": members(sc[kernel.REACTED]),
+            "failed_parry": members(sc[kernel.FAILED]),
+            "aoo_used": {ids[i]: frozenset(w for b, w in enumerate(self.weapons[i])
+                                           if s.aoo[i] >> b & 1)
+                         for i in range(n) if s.aoo[i]},  # fmt: skip
+            "offers": tuple((ids[a], self.weapons[a][w], ids[t]) for a, w, t in offers),
+            "last_damaged": None if sc[kernel.LAST_HURT] < 0 else ids[sc[kernel.LAST_HURT]],
+            "last_damaged_by": None if sc[kernel.LAST_BY] < 0 else ids[sc[kernel.LAST_BY]],
+            "ended": bool(sc[kernel.ENDED]),
+            "winner": None if sc[kernel.WINNER] < 0 else self.sides[sc[kernel.WINNER]],
+        }
+
+
+def comparable(view: dict[str, Any]) -> dict[str, Any]:
+    """``fast_strife.view`` in :meth:`Compiled.view`'s terms (sets of fresh names, elements)."""
+    out = {k: v for k, v in view.items() if k != "movement_spent"}
+    out["fresh"] = {who: frozenset(f) for who, f in view["fresh"].items()}
+    out["elements"] = {who: frozenset(e) for who, e in view["elements"].items()}
+    out["aoo_used"] = {who: w for who, w in view["aoo_used"].items() if w}
+    return out
+
+
+_KNOWN: dict[bytes, tuple[Compiled | None, str | None]] = {}  # the last start in this process
+
+
+def compiled(state: FightState) -> tuple[Compiled | None, str | None]:
+    """The kernel's tables for a fight the fast engine plays, or None and why not."""
+    key = pickle.dumps(state)
+    found = _KNOWN.get(key)
+    if found is None:
+        batch = fast_strife._batch(state)
+        why = why_not(batch)
+        found = (None, why) if why is not None else (Compiled(batch), None)
+        _KNOWN.clear()
+        _KNOWN[key] = found
+    return found
+
+
+def why_not_kernel(game: str, state: Any) -> str | None:
+    """Why a fight the fast engine plays is not played by the kernel (None: it is, or a War)."""
+    if game != "strife-combat" or fast_strife.why_not(state) is not None:
+        return None
+    return compiled(state)[1]
+
+
+def batch_key(seed: int, first: int) -> int:
+    """The 63-bit key of the batch starting at run ``first`` (F-13)."""
+    sequence = np.random.SeedSequence(seed, spawn_key=(KERNEL_KEY, first // BATCH))
+    return int(np.random.Generator(np.random.PCG64(sequence)).integers(0, 1 << 63))
+
+
+def _moments(values: np.ndarray) -> Moments:
+    array = np.asarray(values, dtype=np.int64)
+    return Moments(int(array.size), int(array.sum()), int((array * array).sum()))
+
+
+def tally_of(work: Compiled, out: np.ndarray, hp: np.ndarray) -> Tally:
+    """The runs as a :class:`Tally` (what ``Tally.add`` would count run by run)."""
+    roster = work.batch.roster
+    tally = Tally(dict(zip(roster.ids, roster.side, strict=True)), 1)
+    ended, winner, clock = out[:, 0] == 1, out[:, 1], out[:, 2]
+    tally.runs = len(out)
+    tally.commands = _moments(out[:, 3])
+    tally.unfinished = int((~ended).sum())
+    tally.clock = _moments(clock[ended])
+    ends, counts = np.unique(clock[ended], return_counts=True)
+    tally.clocks = Counter(dict(zip(ends.tolist(), counts.tolist(), strict=True)))
+    tally.draws = int((winner[ended] < 0).sum())
+    tally.wins = Counter({side: int((winner[ended] == code).sum())
+                          for code, side in enumerate(work.sides)
+                          if (winner[ended] == code).any()})  # fmt: skip
+    start = work.start.hp
+    lost = start[None, :] - hp
+    fallen = hp <= 0
+    tally.fallen = Counter({who: int(fallen[:, i].sum()) for i, who in enumerate(roster.ids)
+                            if fallen[:, i].any()})  # fmt: skip
+    for i, who in enumerate(roster.ids):
+        tally.losses[who] = [_moments(lost[:, i])]
+    side = np.array([work.sides.index(s) for s in roster.side])
+    for code, name in enumerate(work.sides):
+        tally.side_losses[name] = [_moments(lost[:, side == code].sum(axis=1))]
+    return tally
+
+
+def play_batch(state: FightState, seed: int, cap: int, first: int, count: int) -> Tally:
+    """Runs ``first`` … ``first + count − 1`` on the kernel, tallied (F-13 seeds).
+
+    A batch the kernel runs out of room for is played by the Python fast path instead.
+    """
+    work, _ = compiled(state)
+    if work is None:
+        raise ValueError("the kernel does not play this fight; ask why_not_kernel first")
+    try:
+        out, hp = work.play(batch_key(seed, first), first % BATCH, count, cap)
+    except OverflowError:
+        return fast_strife.play_batch(state, seed, cap, first, count)
+    return tally_of(work, out, hp)
+
+
+def run_fast(state: FightState, seed: int, cap: int, runs: int, workers: int,
+             progress: Callable[[int], None] | None = None) -> Tally:  # fmt: skip
+    """Every run on the kernel, batches on ``workers`` processes, merged in run order."""
+    pieces = [(first, min(BATCH, runs - first)) for first in range(0, runs, BATCH)]
+    tallies: list[Tally] = []
+    if workers <= 1 or len(pieces) == 1:
+        for first, count in pieces:
+            tallies.append(play_batch(state, seed, cap, first, count))
+            if progress is not None:
+                progress(count)
+    else:
+        with ProcessPoolExecutor(min(workers, len(pieces))) as pool:
+            futures = [pool.submit(play_batch, state, seed, cap, first, count)
+                       for first, count in pieces]  # fmt: skip
+            for future, (_, count) in zip(futures, pieces, strict=True):
+                tallies.append(future.result())
+                if progress is not None:
+                    progress(count)
+    total = tallies[0]
+    for more in tallies[1:]:
+        total.merge(more)
+    return total
