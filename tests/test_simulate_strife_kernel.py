@@ -100,8 +100,8 @@ def replay(state: FightState, key: int, run: int, cap: int = 100) -> dict[str, i
         assert work.view() == compiled.comparable(view(fast, roster)), (run, played, choice)
         assert out[0, 3] == commands and hp[0].tolist() == fast.hp
     out, _ = work.play(key, run, 1, cap)  # no limit: the same end
-    assert out[0].tolist() == [int(fast.ended), -1 if fast.winner is None
-                               else work.sides.index(fast.winner), fast.round, commands]  # fmt: skip
+    winner = -1 if fast.winner is None else work.sides.index(fast.winner)
+    assert out[0].tolist() == [int(fast.ended), winner, fast.round, commands]
     return kinds
 
 
@@ -115,7 +115,7 @@ def test_f12_same_draws_same_states_on_the_ambush() -> None:
 
 
 def test_f12_same_draws_same_states_from_a_hurt_knocked_down_start() -> None:
-    """F-12: conditions (until removed, round-counted, to the end of the next Turn) and penalties."""
+    """F-12: conditions (until removed, for rounds, to the end of the next Turn), penalties."""
     for run in range(10):
         replay(hurt_start(), 31337, run)
 
@@ -190,7 +190,7 @@ def mean_agree(n1: int, s1: int, q1: int, n2: int, s2: int, q2: int) -> bool:
 
 
 def test_f13_the_kernel_plays_the_ambush_and_is_deterministic() -> None:
-    """F-13: ``engine="fast"`` plays the ambush on the kernel; same seed, any workers, same report."""
+    """F-13: ``engine="fast"`` plays the ambush on the kernel; a report per seed, any workers."""
     one = simulate(ambush(), 9000, seed=3, engine="fast")
     two = simulate(ambush(), 9000, seed=3, engine="fast", workers=2)
     assert one["engine"] == "fast" and "kernel_fallback" not in one
@@ -207,7 +207,10 @@ def test_f13_a_model_with_powers_is_played_by_the_python_fast_path() -> None:
                 event["data"]["sheet"]["powers"] = ["Arcane Missile"]
     report = simulate(document, 50, seed=1, engine="fast")
     assert report["engine"] == "fast"
-    assert report["kernel_fallback"] == "a model has powers (casting is played by the Python fast path)"
+    assert (
+        report["kernel_fallback"]
+        == "a model has powers (casting is played by the Python fast path)"
+    )
     state = load_start(document).state
     expected = fast_strife.run_fast(state, 1, 100, 50, 1, kernel=False)
     assert report["runs"] == 50 and report["commands"]["n"] == expected.commands.n

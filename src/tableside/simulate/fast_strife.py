@@ -598,7 +598,8 @@ def generator(seed: int, first: int) -> np.random.Generator:
 
 
 def run_fast(state: FightState, seed: int, cap: int, runs: int, workers: int,
-             progress: Callable[[int], None] | None = None, kernel: bool = True) -> Tally:  # fmt: skip
+             progress: Callable[[int], None] | None = None,
+             kernel: bool = True) -> Tally:  # fmt: skip
     """Every run on the fast engine, batches on ``workers`` processes, merged in run order.
 
     With ``kernel`` (the default) a fight the compiled kernel covers is played there

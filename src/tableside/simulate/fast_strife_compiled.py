@@ -143,7 +143,7 @@ class Compiled:
         self.static = self._static()
         self.slots = 2 * (max(len(c) for c in template.conds) + len(self.kinds.kinds) + 1)
         self.start = self._state(template)
-        self.scratch = kernel.State(*(np.zeros_like(a) for a in self.start))
+        self.scratch = kernel.State(*(np.zeros_like(a) for a in self.start))  # type: ignore[arg-type]
 
     def _static(self) -> kernel.Static:
         roster, n = self.batch.roster, len(self.batch.roster.ids)
@@ -178,7 +178,7 @@ class Compiled:
 
     def _state(self, run: Run) -> kernel.State:
         """The kernel's state of a fast run."""
-        n, roster = len(run.hp), self.batch.roster
+        n = len(run.hp)
         kind = np.full((n, self.slots), -1, dtype=np.int64)
         rounds = np.full((n, self.slots), -1, dtype=np.int64)
         for i, conds in enumerate(run.conds):
@@ -207,7 +207,7 @@ class Compiled:
 
         return kernel.State(
             hp=ints(run.hp), pos=np.array(run.pos, dtype=np.float64).reshape(n, 3),
-            kind=kind, rounds=rounds, count=ints([len(c) for c in run.conds]),
+            kind=kind, rounds=rounds, held=ints([len(c) for c in run.conds]),
             fresh=ints([sum(1 << self.kinds.name(f) for f in set(fr)) for fr in run.fresh]),
             elements=ints([sum(ELEMENTS[e] for e in set(el)) for el in run.elements]),
             moved=np.array(run.moved, dtype=np.float64), penalty=ints(run.penalty),
@@ -243,16 +243,19 @@ class Compiled:
             return frozenset(ids[i] for i in range(n) if mask >> i & 1)
 
         conds = {ids[i]: tuple(self.kinds.condition(int(s.kind[i, k]), int(s.rounds[i, k]))
-                               for k in range(int(s.count[i]))) for i in range(n)}  # fmt: skip
+                               for k in range(int(s.held[i]))) for i in range(n)}  # fmt: skip
         offers = [s.offers[o].tolist() for o in range(sc[kernel.OFFERS_N])]
         return {
             "hp": dict(zip(ids, s.hp.tolist(), strict=True)),
             "position": {ids[i]: tuple(s.pos[i].tolist()) for i in range(n)},
             "conditions": conds,
-            "fresh": {ids[i]: frozenset(names[b] for b in names if s.fresh[i] >> b & 1)
-                      for i in range(n)},  # fmt: skip
-            "elements": {ids[i]: frozenset(e for e, b in ELEMENTS.items() if s.elements[i] & b)
-                         for i in range(n)},  # fmt: skip
+            "fresh": {
+                ids[i]: frozenset(names[b] for b in names if s.fresh[i] >> b & 1) for i in range(n)
+            },
+            "elements": {
+                ids[i]: frozenset(e for e, b in ELEMENTS.items() if s.elements[i] & b)
+                for i in range(n)
+            },
             "moved": dict(zip(ids, s.moved.tolist(), strict=True)),
             "initiative_penalty": dict(zip(ids, s.penalty.tolist(), strict=True)),
             "round": sc[kernel.ROUND],
@@ -260,9 +263,11 @@ class Compiled:
             "turn": sc[kernel.TURN],
             "reactions_spent": members(sc[kernel.REACTED]),
             "failed_parry": members(sc[kernel.FAILED]),
-            "aoo_used": {ids[i]: frozenset(w for b, w in enumerate(self.weapons[i])
-                                           if s.aoo[i] >> b & 1)
-                         for i in range(n) if s.aoo[i]},  # fmt: skip
+            "aoo_used": {
+                ids[i]: frozenset(w for b, w in enumerate(self.weapons[i]) if s.aoo[i] >> b & 1)
+                for i in range(n)
+                if s.aoo[i]
+            },
             "offers": tuple((ids[a], self.weapons[a][w], ids[t]) for a, w, t in offers),
             "last_damaged": None if sc[kernel.LAST_HURT] < 0 else ids[sc[kernel.LAST_HURT]],
             "last_damaged_by": None if sc[kernel.LAST_BY] < 0 else ids[sc[kernel.LAST_BY]],

@@ -25,7 +25,6 @@ from collections.abc import Callable
 from typing import Any, NamedTuple, TypeVar, cast
 
 import numba
-
 import numpy as np
 import numpy.typing as npt
 
@@ -37,6 +36,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 def helper(function: F) -> F:
     """A helper of the kernel compiled apart (inlining every one tripled the first compile)."""
     return cast(F, numba.njit(**OPTIONS)(function))
+
 
 I64 = npt.NDArray[np.int64]
 F64 = npt.NDArray[np.float64]
@@ -62,7 +62,7 @@ class State(NamedTuple):
     pos: F64  # models × 3
     kind: I64  # models × slots: condition kinds (−1: free)
     rounds: I64  # models × slots: rounds left (−1: lasts ``until`` something)
-    count: I64  # conditions per model
+    held: I64  # conditions per model
     fresh: I64  # bit set of condition names put on during the model's own Turn (SA-50)
     elements: I64  # bit set: ACTION, MOVE
     moved: F64
@@ -185,7 +185,7 @@ def _toward(pos: F64, i: int, j: int, inches: float, to: F64) -> None:
 
 @inline
 def _has_name(s: State, i: int, name: int, k: Static) -> bool:
-    for slot in range(s.count[i]):
+    for slot in range(s.held[i]):  # noqa: SIM110 (a loop numba compiles)
         if k.kind_name[s.kind[i, slot]] == name:
             return True
     return False
@@ -195,7 +195,7 @@ def _has_name(s: State, i: int, name: int, k: Static) -> bool:
 def _reach(s: State, k: Static, i: int) -> float:
     """Inches its Movement pays for: half crawling, Knocked Down (S-6, S-23)."""
     if _has_name(s, i, k.knocked, k):
-        return k.movement[i] / 2
+        return float(k.movement[i] / 2)
     return float(k.movement[i])
 
 
@@ -251,7 +251,7 @@ def _nearest(s: State, k: Static, me: int) -> tuple[int, float]:
         if k.side[j] == k.side[me] or s.hp[j] <= 0:
             continue
         d = _dist(s.pos, me, j)
-        if near < 0 or d < gap or d == gap and k.rank[j] < k.rank[near]:
+        if near < 0 or d < gap or (d == gap and k.rank[j] < k.rank[near]):
             near, gap = j, d
     return near, gap
 
@@ -331,7 +331,7 @@ def _draw(k: Static, law: int, u: float) -> int:
             lo = mid + 1
         else:
             hi = mid
-    return min(lo, last)
+    return int(min(lo, last))
 
 
 @inline
@@ -360,7 +360,7 @@ def _put_on(s: State, k: Static, who: int, kind: int, rounds: int) -> int:
     """``add_condition`` (same name and source merge, SA-12); on its own Turn it is fresh."""
     name = k.kind_name[kind]
     merged = False
-    for slot in range(s.count[who]):
+    for slot in range(s.held[who]):
         old = s.kind[who, slot]
         if k.kind_name[old] == name and k.kind_source[old] == k.kind_source[kind]:
             if s.rounds[who, slot] >= 0 and rounds >= 0:
@@ -370,11 +370,11 @@ def _put_on(s: State, k: Static, who: int, kind: int, rounds: int) -> int:
             merged = True
             break
     if not merged:
-        slot = s.count[who]
+        slot = s.held[who]
         if slot >= s.kind.shape[1]:
             return ERR_SLOTS
         s.kind[who, slot], s.rounds[who, slot] = kind, rounds
-        s.count[who] += 1
+        s.held[who] += 1
     if _current(s) == who:
         s.fresh[who] |= 1 << name
     return OK
@@ -433,7 +433,7 @@ def _roll(s: State, k: Static, who: int) -> int:
 def _before(s: State, k: Static, j: int, score: int, initiative: int) -> bool:
     """Whether model j's place key (Initiative Score less penalty, Initiative) is lower."""
     mine = k.score[j] - s.penalty[j]
-    return mine < score or mine == score and k.initiative[j] < initiative
+    return bool(mine < score or (mine == score and k.initiative[j] < initiative))
 
 
 @helper
@@ -473,7 +473,7 @@ def _next(s: State, k: Static) -> int:
 @helper
 def _end_turn_conditions(s: State, k: Static, who: int) -> None:
     """Fresh ones kept, the others ticked (fresh last); those to the end of this Turn end."""
-    n = s.count[who]
+    n = s.held[who]
     ending = 0
     timed = False
     for slot in range(n):
@@ -505,7 +505,7 @@ def _end_turn_conditions(s: State, k: Static, who: int) -> None:
         if not _bit(ending, k.kind_name[s.kind[who, slot]]):
             s.kind[who, kept], s.rounds[who, kept] = s.kind[who, slot], s.rounds[who, slot]
             kept += 1
-    s.count[who] = kept
+    s.held[who] = kept
 
 
 @inline
@@ -538,10 +538,10 @@ def _later(s: State, k: Static, a: int, b: int) -> bool:
     """Whether model a comes after model b in a new round's Turn Order (S-3, S-19)."""
     sa, sb = k.score[a] - s.penalty[a], k.score[b] - s.penalty[b]
     if sa != sb:
-        return sa < sb
+        return bool(sa < sb)
     if k.initiative[a] != k.initiative[b]:
-        return k.initiative[a] < k.initiative[b]
-    return k.rank[a] > k.rank[b]
+        return bool(k.initiative[a] < k.initiative[b])
+    return bool(k.rank[a] > k.rank[b])
 
 
 @helper
@@ -599,7 +599,7 @@ def _copy(s: State, start: State) -> None:
     _copy2(s.pos, start.pos)
     _copy2(s.kind, start.kind)
     _copy2(s.rounds, start.rounds)
-    _copy1(s.count, start.count)
+    _copy1(s.held, start.held)
     _copy1(s.fresh, start.fresh)
     _copy1(s.elements, start.elements)
     _copy1(s.moved, start.moved)
