@@ -1,11 +1,13 @@
 """The fast Realm of Strife simulator against the full engine, in one process (issue 15).
 
 Prints, for ``examples/strife_ambush.json`` under the documented Strife policy: fights per
-second of ``--engine full`` (``simulate(..., engine="full", workers=1)``) and of ``--engine
-fast`` (``simulate(..., engine="fast", workers=1)``) with their ratio, wall clock and CPU time
-of this process (the machine may be shared: CPU time is the steadier figure). The fast engine
-is timed cold (its attack laws computed in this call) and warm (laws known), then the first
-attack law in this process is timed alone.
+second of ``--engine full`` (``simulate(..., engine="full", workers=1)``), of ``--engine fast``
+(``simulate(..., engine="fast", workers=1)``: the compiled kernel, F-12) timed cold (its attack
+laws and tables built in this call) and warm, and of the Python fast path it replaced (warm),
+each with its ratio to the full engine; wall clock and CPU time of this process (the machine may
+be shared: CPU time is the steadier figure). Then the first attack law in this process alone,
+and, in fresh processes, the kernel's first call (loaded from numba's disk cache) and, with
+``--compile``, a compilation from scratch (an empty ``NUMBA_CACHE_DIR``).
 """
 
 from __future__ import annotations
@@ -13,14 +15,29 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import subprocess
+import sys
+import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
 
-from tableside.simulate import fast_strife, simulate
+from tableside.simulate import fast_strife, fast_strife_compiled, simulate
 from tableside.simulate.runs import load_start
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+FIRST_CALL = """
+import json, sys, time
+began, cpu = time.perf_counter(), time.process_time()
+from tableside.simulate import fast_strife_compiled
+from tableside.simulate.runs import load_start
+imported = time.perf_counter() - began
+state = load_start(json.loads(open(sys.argv[1], encoding="utf-8").read())).state
+work, _ = fast_strife_compiled.compiled(state)
+wall, cpu = time.perf_counter(), time.process_time()
+work.play(1, 0, 1, 100)
+print(json.dumps([imported, time.perf_counter() - wall, time.process_time() - cpu]))
+"""
 
 
 def timed(work: Callable[[], object]) -> tuple[float, float]:
@@ -34,19 +51,41 @@ def line(label: str, runs: int, wall: float, cpu: float, base: float | None) -> 
     """Print one rate; return runs per CPU second."""
     rate = runs / cpu
     ratio = "" if base is None else f"  x{rate / base:,.1f} full (CPU)"
-    print(f"  {label:<30} {runs:>7} runs  {runs / wall:>10,.1f} /s wall  {rate:>10,.1f} /s CPU"
+    print(f"  {label:<34} {runs:>7} runs  {runs / wall:>10,.1f} /s wall  {rate:>10,.1f} /s CPU"
           f"{ratio}")  # fmt: skip
     return rate
+
+
+def first_call(cache: str | None = None) -> None:
+    """The kernel's first call in a fresh process (from numba's disk cache, or compiled)."""
+    env = dict(os.environ)
+    if cache is not None:
+        env["NUMBA_CACHE_DIR"] = cache
+    path = str(EXAMPLES / "strife_ambush.json")
+    done = subprocess.run([sys.executable, "-c", FIRST_CALL, path], env=env, check=True,
+                          capture_output=True, text=True)  # fmt: skip
+    imported, wall, cpu = json.loads(done.stdout)
+    what = "compiled from scratch" if cache is not None else "loaded from numba's disk cache"
+    print(
+        f"  kernel's first call in a fresh process, {what}: {1000 * wall:,.0f} ms wall,"
+        f" {1000 * cpu:,.0f} ms CPU (imports before it: {1000 * imported:,.0f} ms)"
+    )
 
 
 def main() -> None:
     """Print the figures."""
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--full", type=int, default=300, help="fights on the full engine")
-    parser.add_argument("--fast", type=int, default=20000, help="fights on the fast engine")
+    parser.add_argument("--fast", type=int, default=200000, help="fights on the kernel")
+    parser.add_argument("--python", type=int, default=10000, help="fights, Python fast path")
+    parser.add_argument("--compile", action="store_true", help="time a fresh compilation too")
     args = parser.parse_args()
     document = json.loads((EXAMPLES / "strife_ambush.json").read_text("utf-8"))
     print(f"strife_ambush.json, policy strife, one worker; load {os.getloadavg()[0]:.2f}")
+    first_call()
+    if args.compile:
+        with tempfile.TemporaryDirectory() as cache:
+            first_call(cache)
     state = load_start(document).state
     began = time.perf_counter()
     laws = fast_strife.Batch(state).laws
@@ -59,9 +98,17 @@ def main() -> None:
     def play(engine: str, runs: int) -> Callable[[], object]:
         return lambda: simulate(document, runs, seed=2026, workers=1, engine=engine)
 
+    def python(runs: int) -> Callable[[], object]:
+        return lambda: fast_strife.run_fast(state, 2026, 100, runs, 1, kernel=False)
+
     base = line("full engine", args.full, *timed(play("full", args.full)), None)
-    line("fast engine, cold", args.fast, *timed(play("fast", args.fast)), base)
-    line("fast engine, laws known", args.fast, *timed(play("fast", args.fast)), base)
+    fast_strife._KNOWN.clear()
+    fast_strife._LAWS.clear()
+    fast_strife_compiled._KNOWN.clear()
+    line("kernel, cold (laws, tables)", args.fast, *timed(play("fast", args.fast)), base)
+    line("kernel, warm", args.fast, *timed(play("fast", args.fast)), base)
+    line("Python fast path, laws known", args.python, *timed(python(args.python)), base)
+    print(f"  load {os.getloadavg()[0]:.2f}")
 
 
 if __name__ == "__main__":

@@ -25,14 +25,18 @@ from typing import Any
 import numpy as np
 
 from tableside.encounter.engine import copy_with
+from tableside.encounter.strife_fight import CONTACT
+from tableside.encounter.strife_policy import ROUNDING
 from tableside.encounter.strife_state import FightState
 from tableside.simulate import fast_strife, simulate
 from tableside.simulate import fast_strife_compiled as compiled
+from tableside.simulate import fast_strife_kernel as kernel
 from tableside.simulate.fast_strife import Run, choose, view
 from tableside.simulate.fast_strife_kernel import round3
 from tableside.simulate.fast_strife_law import Law, Outcome
 from tableside.simulate.runs import COMMAND_CAP, load_start
 from tableside.strife.conditions import condition
+from tableside.strife.turns import ROLL_WITH_THE_BLOW_INITIATIVE
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 MASK = (1 << 64) - 1
@@ -215,3 +219,9 @@ def test_f13_a_model_with_powers_is_played_by_the_python_fast_path() -> None:
     expected = fast_strife.run_fast(state, 1, 100, 50, 1, kernel=False)
     assert report["runs"] == 50 and report["commands"]["n"] == expected.commands.n
     assert np.isclose(report["commands"]["mean"], expected.commands.total / 50)
+
+
+def test_f12_the_kernel_constants_are_the_engine_constants() -> None:
+    """F-12: base contact, the policy's rounding margin and the Roll-with-the-Blow penalty."""
+    assert kernel.CONTACT == CONTACT and kernel.ROUNDING == ROUNDING
+    assert kernel.PENALTY == ROLL_WITH_THE_BLOW_INITIATIVE
