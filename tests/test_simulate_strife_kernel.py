@@ -1,6 +1,6 @@
-"""The compiled Realm of Strife kernel plays the Python fast path's transitions (F-12, F-13).
+"""The compiled Realm of Strife kernel plays the Python fast path's transitions (F-40, F-41).
 
-* **Same draws, same states** (F-12, the strongest check): a run of the Python fast path is
+* **Same draws, same states** (F-40, the strongest check): a run of the Python fast path is
   played with the kernel's own uniform numbers (``uniform(key, run, j)`` for its ``j``-th
   attack), and after every command the kernel, stopped after as many commands of the same run,
   must hold the same state, number for number (conditions with their sources and rounds left,
@@ -110,7 +110,7 @@ def replay(state: FightState, key: int, run: int, cap: int = 100) -> dict[str, i
 
 
 def test_f12_same_draws_same_states_on_the_ambush() -> None:
-    """F-12: 12 ambush runs, every command kind of the policy, state for state."""
+    """F-40: 12 ambush runs, every command kind of the policy, state for state."""
     kinds: dict[str, int] = {}
     for run in range(12):
         for kind, n in replay(load_start(ambush()).state, 987654321, run).items():
@@ -119,19 +119,19 @@ def test_f12_same_draws_same_states_on_the_ambush() -> None:
 
 
 def test_f12_same_draws_same_states_from_a_hurt_knocked_down_start() -> None:
-    """F-12: conditions (until removed, for rounds, to the end of the next Turn), penalties."""
+    """F-40: conditions (until removed, for rounds, to the end of the next Turn), penalties."""
     for run in range(10):
         replay(hurt_start(), 31337, run)
 
 
 def test_f12_same_draws_same_states_from_a_fight_not_yet_started() -> None:
-    """F-12: the ambush's roster started by the engine (the ``start`` counted), state for state."""
+    """F-40: the ambush's roster started by the engine (the ``start`` counted), state for state."""
     for run in range(6):
         replay(unstarted(), 5, run)
 
 
 def test_f12_the_kernel_laws_are_the_python_laws() -> None:
-    """F-12: cumulative floats, failed Parries, damage and conditions, law by law; same draws."""
+    """F-40: cumulative floats, failed Parries, damage and conditions, law by law; same draws."""
     work, _ = compiled.compiled(hurt_start())
     assert work is not None
     k = work.static
@@ -151,7 +151,7 @@ def test_f12_the_kernel_laws_are_the_python_laws() -> None:
 
 
 def test_f12_round3_is_pythons_round() -> None:
-    """F-12: positions are rounded as ``round(x, 3)``, ties and signs included."""
+    """F-40: positions are rounded as ``round(x, 3)``, ties and signs included."""
     rng = random.Random(15)
     values = [rng.uniform(-40, 40) for _ in range(20000)]
     values += [k / 2000 for k in range(-4000, 4001)]  # halves of 1/1000 in decimal
@@ -163,7 +163,7 @@ def test_f12_round3_is_pythons_round() -> None:
 
 
 def test_f13_statistics_agree_with_the_python_fast_path() -> None:
-    """F-12: 40,000 kernel runs against 6,000 Python fast runs, on two fights.
+    """F-40: 40,000 kernel runs against 6,000 Python fast runs, on two fights.
 
     Within 4.5 standard errors of the difference: each side's win chance, the round of the
     end, each model's chance to fall and mean HP lost. At the ambush's p ≈ 0.014 the bound on a
@@ -194,7 +194,7 @@ def mean_agree(n1: int, s1: int, q1: int, n2: int, s2: int, q2: int) -> bool:
 
 
 def test_f13_the_kernel_plays_the_ambush_and_is_deterministic() -> None:
-    """F-13: ``engine="fast"`` plays the ambush on the kernel; a report per seed, any workers."""
+    """F-41: ``engine="fast"`` plays the ambush on the kernel; a report per seed, any workers."""
     one = simulate(ambush(), 9000, seed=3, engine="fast")
     two = simulate(ambush(), 9000, seed=3, engine="fast", workers=2)
     assert one["engine"] == "fast" and "kernel_fallback" not in one
@@ -203,7 +203,7 @@ def test_f13_the_kernel_plays_the_ambush_and_is_deterministic() -> None:
 
 
 def test_f13_a_model_with_powers_is_played_by_the_python_fast_path() -> None:
-    """F-13: casting is not in the kernel: the Python fast path plays, and the report says why."""
+    """F-41: casting is not in the kernel: the Python fast path plays, and the report says why."""
     document = ambush()
     for record in document["records"]:
         for event in record.get("events", []):
@@ -222,6 +222,6 @@ def test_f13_a_model_with_powers_is_played_by_the_python_fast_path() -> None:
 
 
 def test_f12_the_kernel_constants_are_the_engine_constants() -> None:
-    """F-12: base contact, the policy's rounding margin and the Roll-with-the-Blow penalty."""
+    """F-40: base contact, the policy's rounding margin and the Roll-with-the-Blow penalty."""
     assert kernel.CONTACT == CONTACT and kernel.ROUNDING == ROUNDING
     assert kernel.PENALTY == ROLL_WITH_THE_BLOW_INITIATIVE
