@@ -23,7 +23,9 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import pytest
 
+from tableside.cli.simulate_cmds import render
 from tableside.encounter.engine import copy_with
 from tableside.encounter.strife_fight import CONTACT
 from tableside.encounter.strife_policy import ROUNDING
@@ -109,7 +111,7 @@ def replay(state: FightState, key: int, run: int, cap: int = 100) -> dict[str, i
     return kinds
 
 
-def test_f12_same_draws_same_states_on_the_ambush() -> None:
+def test_f40_same_draws_same_states_on_the_ambush() -> None:
     """F-40: 12 ambush runs, every command kind of the policy, state for state."""
     kinds: dict[str, int] = {}
     for run in range(12):
@@ -118,19 +120,19 @@ def test_f12_same_draws_same_states_on_the_ambush() -> None:
     assert {"next", "move", "attack", "aoo", "roll"} <= set(kinds)
 
 
-def test_f12_same_draws_same_states_from_a_hurt_knocked_down_start() -> None:
+def test_f40_same_draws_same_states_from_a_hurt_knocked_down_start() -> None:
     """F-40: conditions (until removed, for rounds, to the end of the next Turn), penalties."""
     for run in range(10):
         replay(hurt_start(), 31337, run)
 
 
-def test_f12_same_draws_same_states_from_a_fight_not_yet_started() -> None:
+def test_f40_same_draws_same_states_from_a_fight_not_yet_started() -> None:
     """F-40: the ambush's roster started by the engine (the ``start`` counted), state for state."""
     for run in range(6):
         replay(unstarted(), 5, run)
 
 
-def test_f12_the_kernel_laws_are_the_python_laws() -> None:
+def test_f40_the_kernel_laws_are_the_python_laws() -> None:
     """F-40: cumulative floats, failed Parries, damage and conditions, law by law; same draws."""
     work, _ = compiled.compiled(hurt_start())
     assert work is not None
@@ -150,7 +152,7 @@ def test_f12_the_kernel_laws_are_the_python_laws() -> None:
             assert inflicted == outcome.inflicted
 
 
-def test_f12_round3_is_pythons_round() -> None:
+def test_f40_round3_is_pythons_round() -> None:
     """F-40: positions are rounded as ``round(x, 3)``, ties and signs included."""
     rng = random.Random(15)
     values = [rng.uniform(-40, 40) for _ in range(20000)]
@@ -162,7 +164,7 @@ def test_f12_round3_is_pythons_round() -> None:
                for a, v in zip(mine, values, strict=True))  # fmt: skip
 
 
-def test_f13_statistics_agree_with_the_python_fast_path() -> None:
+def test_f40_statistics_agree_with_the_python_fast_path() -> None:
     """F-40: 40,000 kernel runs against 6,000 Python fast runs, on two fights.
 
     Within 4.5 standard errors of the difference: each side's win chance, the round of the
@@ -193,7 +195,7 @@ def mean_agree(n1: int, s1: int, q1: int, n2: int, s2: int, q2: int) -> bool:
     return abs(m1 - m2) <= 4.5 * math.sqrt(v1 / n1 + v2 / n2) + 1e-9
 
 
-def test_f13_the_kernel_plays_the_ambush_and_is_deterministic() -> None:
+def test_f41_the_kernel_plays_the_ambush_and_is_deterministic() -> None:
     """F-41: ``engine="fast"`` plays the ambush on the kernel; a report per seed, any workers."""
     one = simulate(ambush(), 9000, seed=3, engine="fast")
     two = simulate(ambush(), 9000, seed=3, engine="fast", workers=2)
@@ -202,7 +204,9 @@ def test_f13_the_kernel_plays_the_ambush_and_is_deterministic() -> None:
     assert one != simulate(ambush(), 9000, seed=4, engine="fast")
 
 
-def test_f13_a_model_with_powers_is_played_by_the_python_fast_path() -> None:
+def test_f41_a_model_with_powers_is_played_by_the_python_fast_path(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     """F-41: casting is not in the kernel: the Python fast path plays, and the report says why."""
     document = ambush()
     for record in document["records"]:
@@ -211,6 +215,10 @@ def test_f13_a_model_with_powers_is_played_by_the_python_fast_path() -> None:
                 event["data"]["sheet"]["powers"] = ["Arcane Missile"]
     report = simulate(document, 50, seed=1, engine="fast")
     assert report["engine"] == "fast"
+    render(report)
+    assert "engine fast (its Python path, not the compiled kernel: a model has powers" in " ".join(
+        capsys.readouterr().out.split()
+    )
     assert (
         report["kernel_fallback"]
         == "a model has powers (casting is played by the Python fast path)"
@@ -221,7 +229,7 @@ def test_f13_a_model_with_powers_is_played_by_the_python_fast_path() -> None:
     assert np.isclose(report["commands"]["mean"], expected.commands.total / 50)
 
 
-def test_f12_the_kernel_constants_are_the_engine_constants() -> None:
+def test_f40_the_kernel_constants_are_the_engine_constants() -> None:
     """F-40: base contact, the policy's rounding margin and the Roll-with-the-Blow penalty."""
     assert kernel.CONTACT == CONTACT and kernel.ROUNDING == ROUNDING
     assert kernel.PENALTY == ROLL_WITH_THE_BLOW_INITIATIVE

@@ -208,4 +208,6 @@ def render(report: dict[str, Any]) -> None:
     console.print(f"policy {report['policy']}; cap {report['cap']['max']} {report['cap']['unit']}s")
     if "engine" in report:
         why = f" (the fast engine cannot: {report['fallback']})" if "fallback" in report else ""
+        if "kernel_fallback" in report:
+            why = f" (its Python path, not the compiled kernel: {report['kernel_fallback']})"
         console.print(f"engine {report['engine']}{why}")
