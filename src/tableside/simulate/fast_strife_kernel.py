@@ -28,13 +28,28 @@ import numba
 import numpy as np
 import numpy.typing as npt
 
-from tableside.simulate.fast_kernel import OPTIONS, distance3, inline, jit
+from tableside.simulate.fast_kernel import distance3
 
 F = TypeVar("F", bound=Callable[..., Any])
 
+# As the War kernel's (own copy, so that a change there does not silently change this one):
+# cached on disk, no GIL, no reference counting (the kernel allocates nothing), no fast-math
+# (distances and rounding are bit for bit Python's).
+OPTIONS: dict[str, Any] = {"cache": True, "nogil": True, "_nrt": False}
+
+
+def jit(function: F) -> F:
+    """Compile with numba (:data:`OPTIONS`)."""
+    return cast(F, numba.njit(**OPTIONS)(function))
+
+
+def inline(function: F) -> F:
+    """A small, hot helper of the kernel, compiled into its callers."""
+    return cast(F, numba.njit(**OPTIONS, inline="always")(function))
+
 
 def helper(function: F) -> F:
-    """A helper of the kernel compiled apart (inlining every one tripled the first compile)."""
+    """A helper of the kernel compiled apart (inlining every one doubled the first compile)."""
     return cast(F, numba.njit(**OPTIONS)(function))
 
 
