@@ -2,7 +2,7 @@
 
 Prints, for ``examples/strife_ambush.json`` under the documented Strife policy: fights per
 second of ``--engine full`` (``simulate(..., engine="full", workers=1)``), of ``--engine fast``
-(``simulate(..., engine="fast", workers=1)``: the compiled kernel, F-40) timed cold (its attack
+(``simulate(..., engine="fast", workers=1)``: the compiled kernel, F-50) timed cold (its attack
 laws and tables built in this call) and warm, and of the Python fast path it replaced (warm),
 each with its ratio to the full engine; wall clock and CPU time of this process (the machine may
 be shared: CPU time is the steadier figure). Then the first attack law in this process alone,

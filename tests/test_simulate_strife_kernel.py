@@ -1,6 +1,6 @@
-"""The compiled Realm of Strife kernel plays the Python fast path's transitions (F-40, F-41).
+"""The compiled Realm of Strife kernel plays the Python fast path's transitions (F-50, F-51).
 
-* **Same draws, same states** (F-40, the strongest check): a run of the Python fast path is
+* **Same draws, same states** (F-50, the strongest check): a run of the Python fast path is
   played with the kernel's own uniform numbers (``uniform(key, run, j)`` for its ``j``-th
   attack), and after every command the kernel, stopped after as many commands of the same run,
   must hold the same state, number for number (conditions with their sources and rounds left,
@@ -111,8 +111,8 @@ def replay(state: FightState, key: int, run: int, cap: int = 100) -> dict[str, i
     return kinds
 
 
-def test_f40_same_draws_same_states_on_the_ambush() -> None:
-    """F-40: 12 ambush runs, every command kind of the policy, state for state."""
+def test_f50_same_draws_same_states_on_the_ambush() -> None:
+    """F-50: 12 ambush runs, every command kind of the policy, state for state."""
     kinds: dict[str, int] = {}
     for run in range(12):
         for kind, n in replay(load_start(ambush()).state, 987654321, run).items():
@@ -120,20 +120,20 @@ def test_f40_same_draws_same_states_on_the_ambush() -> None:
     assert {"next", "move", "attack", "aoo", "roll"} <= set(kinds)
 
 
-def test_f40_same_draws_same_states_from_a_hurt_knocked_down_start() -> None:
-    """F-40: conditions (until removed, for rounds, to the end of the next Turn), penalties."""
+def test_f50_same_draws_same_states_from_a_hurt_knocked_down_start() -> None:
+    """F-50: conditions (until removed, for rounds, to the end of the next Turn), penalties."""
     for run in range(10):
         replay(hurt_start(), 31337, run)
 
 
-def test_f40_same_draws_same_states_from_a_fight_not_yet_started() -> None:
-    """F-40: the ambush's roster started by the engine (the ``start`` counted), state for state."""
+def test_f50_same_draws_same_states_from_a_fight_not_yet_started() -> None:
+    """F-50: the ambush's roster started by the engine (the ``start`` counted), state for state."""
     for run in range(6):
         replay(unstarted(), 5, run)
 
 
-def test_f40_the_kernel_laws_are_the_python_laws() -> None:
-    """F-40: cumulative floats, failed Parries, damage and conditions, law by law; same draws."""
+def test_f50_the_kernel_laws_are_the_python_laws() -> None:
+    """F-50: cumulative floats, failed Parries, damage and conditions, law by law; same draws."""
     work, _ = compiled.compiled(hurt_start())
     assert work is not None
     k = work.static
@@ -152,8 +152,8 @@ def test_f40_the_kernel_laws_are_the_python_laws() -> None:
             assert inflicted == outcome.inflicted
 
 
-def test_f40_round3_is_pythons_round() -> None:
-    """F-40: positions are rounded as ``round(x, 3)``, ties and signs included."""
+def test_f50_round3_is_pythons_round() -> None:
+    """F-50: positions are rounded as ``round(x, 3)``, ties and signs included."""
     rng = random.Random(15)
     values = [rng.uniform(-40, 40) for _ in range(20000)]
     values += [k / 2000 for k in range(-4000, 4001)]  # halves of 1/1000 in decimal
@@ -164,8 +164,8 @@ def test_f40_round3_is_pythons_round() -> None:
                for a, v in zip(mine, values, strict=True))  # fmt: skip
 
 
-def test_f40_statistics_agree_with_the_python_fast_path() -> None:
-    """F-40: 40,000 kernel runs against 6,000 Python fast runs, on two fights.
+def test_f50_statistics_agree_with_the_python_fast_path() -> None:
+    """F-50: 40,000 kernel runs against 6,000 Python fast runs, on two fights.
 
     Within 4.5 standard errors of the difference: each side's win chance, the round of the
     end, each model's chance to fall and mean HP lost. At the ambush's p ≈ 0.014 the bound on a
@@ -195,8 +195,8 @@ def mean_agree(n1: int, s1: int, q1: int, n2: int, s2: int, q2: int) -> bool:
     return abs(m1 - m2) <= 4.5 * math.sqrt(v1 / n1 + v2 / n2) + 1e-9
 
 
-def test_f41_the_kernel_plays_the_ambush_and_is_deterministic() -> None:
-    """F-41: ``engine="fast"`` plays the ambush on the kernel; a report per seed, any workers."""
+def test_f51_the_kernel_plays_the_ambush_and_is_deterministic() -> None:
+    """F-51: ``engine="fast"`` plays the ambush on the kernel; a report per seed, any workers."""
     one = simulate(ambush(), 9000, seed=3, engine="fast")
     two = simulate(ambush(), 9000, seed=3, engine="fast", workers=2)
     assert one["engine"] == "fast" and "kernel_fallback" not in one
@@ -204,10 +204,10 @@ def test_f41_the_kernel_plays_the_ambush_and_is_deterministic() -> None:
     assert one != simulate(ambush(), 9000, seed=4, engine="fast")
 
 
-def test_f41_a_model_with_powers_is_played_by_the_python_fast_path(
+def test_f51_a_model_with_powers_is_played_by_the_python_fast_path(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    """F-41: casting is not in the kernel: the Python fast path plays, and the report says why."""
+    """F-51: casting is not in the kernel: the Python fast path plays, and the report says why."""
     document = ambush()
     for record in document["records"]:
         for event in record.get("events", []):
@@ -229,7 +229,7 @@ def test_f41_a_model_with_powers_is_played_by_the_python_fast_path(
     assert np.isclose(report["commands"]["mean"], expected.commands.total / 50)
 
 
-def test_f40_the_kernel_constants_are_the_engine_constants() -> None:
-    """F-40: base contact, the policy's rounding margin and the Roll-with-the-Blow penalty."""
+def test_f50_the_kernel_constants_are_the_engine_constants() -> None:
+    """F-50: base contact, the policy's rounding margin and the Roll-with-the-Blow penalty."""
     assert kernel.CONTACT == CONTACT and kernel.ROUNDING == ROUNDING
     assert kernel.PENALTY == ROLL_WITH_THE_BLOW_INITIATIVE

@@ -603,7 +603,7 @@ def run_fast(state: FightState, seed: int, cap: int, runs: int, workers: int,
     """Every run on the fast engine, batches on ``workers`` processes, merged in run order.
 
     With ``kernel`` (the default) a fight the compiled kernel covers is played there
-    (``fast_strife_compiled``, F-40); otherwise, and when it does not, by this module.
+    (``fast_strife_compiled``, F-50); otherwise, and when it does not, by this module.
     """
     if kernel:
         from tableside.simulate import fast_strife_compiled  # here: it imports this module

@@ -1,10 +1,10 @@
 """Realm of Strife fights on the compiled kernel: tables, start, seeds and tallies (issue 15).
 
 :class:`Compiled` turns a :class:`fast_strife.Batch` (roster, exact attack laws, start) into the
-arrays :mod:`fast_strife_kernel` plays on (F-40). What the kernel does not cover (:func:`why_not`)
+arrays :mod:`fast_strife_kernel` plays on (F-50). What the kernel does not cover (:func:`why_not`)
 is played by the Python fast path, which itself falls back to the full engine (F-10).
 
-Seeds (F-41): runs are played in batches of :data:`BATCH`; batch ``k`` draws one 63-bit key from
+Seeds (F-51): runs are played in batches of :data:`BATCH`; batch ``k`` draws one 63-bit key from
 ``Generator(PCG64(SeedSequence(seed, spawn_key=(KERNEL_KEY, k))))``, and run ``r`` of the batch
 draws its ``j``-th uniform number as ``fast_strife_kernel.uniform(key, r, j)``, one per attack.
 A report depends only on (file, seed, runs, cap), not on the number of workers.
@@ -32,7 +32,7 @@ from tableside.simulate.tally import Tally
 from tableside.strife.conditions import KNOCKED_DOWN, Condition, condition
 
 BATCH = 8192  # runs per kernel batch
-KERNEL_KEY = 17  # spawn-key tag of the kernel's generators (F-41)
+KERNEL_KEY = 17  # spawn-key tag of the kernel's generators (F-51)
 BITS = 62  # models, weapons per model, condition names and sides fit in an int64 bit set
 ELEMENTS = {"action": kernel.ACTION, "move": kernel.MOVE}
 KindKey = tuple[str, str, str | None, bool, int]  # a condition without its rounds left
@@ -95,7 +95,7 @@ class Kinds:
 
 
 def _law_arrays(laws: list[Law], kinds: Kinds) -> dict[str, Any]:
-    """The laws as arrays: outcome ranges, cumulative floats, outcome columns (F-40)."""
+    """The laws as arrays: outcome ranges, cumulative floats, outcome columns (F-50)."""
     starts, cumulative, failed, damage = [0], [], [], []
     put_start, target, kind, rounds = [0], [], [], []
     for law in laws:
@@ -309,7 +309,7 @@ def why_not_kernel(game: str, state: Any) -> str | None:
 
 
 def batch_key(seed: int, first: int) -> int:
-    """The 63-bit key of the batch starting at run ``first`` (F-41)."""
+    """The 63-bit key of the batch starting at run ``first`` (F-51)."""
     sequence = np.random.SeedSequence(seed, spawn_key=(KERNEL_KEY, first // BATCH))
     return int(np.random.Generator(np.random.PCG64(sequence)).integers(0, 1 << 63))
 
@@ -348,7 +348,7 @@ def tally_of(work: Compiled, out: np.ndarray, hp: np.ndarray) -> Tally:
 
 
 def play_batch(state: FightState, seed: int, cap: int, first: int, count: int) -> Tally:
-    """Runs ``first`` … ``first + count − 1`` on the kernel, tallied (F-41 seeds).
+    """Runs ``first`` … ``first + count − 1`` on the kernel, tallied (F-51 seeds).
 
     A batch the kernel runs out of room for is played by the Python fast path instead.
     """

@@ -10,7 +10,7 @@ Movement spent this Turn is not kept: nothing the policy or the rules it meets r
 
 Each attack's consequences are drawn from the same exact joint laws (``fast_strife_law``, F-9),
 turned into arrays: per law its cumulative floats and, per outcome, the failed Parry, the
-damage and the conditions put on (F-40). Distances are ``fast_kernel.distance3`` (``math.dist``
+damage and the conditions put on (F-50). Distances are ``fast_kernel.distance3`` (``math.dist``
 bit for bit) and positions are rounded as Python's ``round(x, 3)`` rounds them (:func:`round3`,
 correctly rounded from the exact product by 1000).
 
