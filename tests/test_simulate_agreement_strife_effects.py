@@ -29,6 +29,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from tableside.dice import ScriptedRng
 from tableside.encounter.engine import Encounter, copy_with
@@ -58,10 +60,11 @@ from tableside.simulate.fast_strife import (
     roster_of,
     unsupported,
     view,
+    why_not,
 )
 from tableside.simulate.fast_strife_law import Law, Outcome, cast_law, joint_law
 from tableside.simulate.games import StrifeSim
-from tableside.simulate.runs import StreamRng, load_start, run_seed
+from tableside.simulate.runs import StreamRng, load_start, play_run, run_seed
 from tableside.store.formats import encounter_document
 from tableside.strife.casting import CastSetup, roll_cast
 from tableside.strife.catalog import builtin_catalog
@@ -369,6 +372,35 @@ def test_f41_a_cast_rule_changed_in_the_engine_only_fails_the_transition_check(
         for run in range(5):
             replay(state, 31, run, Counter())
     assert "cast" in str(caught.value)  # the Spirit left after the cast differs
+
+
+POWERS = ["Arcane Missile", "Birds of Prey", "Arcane Torrent", "Flame Strike", "Curse Torment",
+          "Curse of Control"]  # fmt: skip
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    powers=st.lists(st.sampled_from(POWERS), max_size=3, unique=True),
+    spirit=st.integers(0, 14),
+    foes=st.lists(st.sampled_from(["Aldric", "Sera", "Goblin", "Cave Troll"]), min_size=1,
+                  max_size=3),
+    places=st.lists(st.tuples(st.floats(-15, 15), st.floats(-15, 15)), min_size=4, max_size=4),
+    seed=st.integers(0, 10**6),
+)  # fmt: skip
+def test_f40_f41_casters_play_to_the_end_without_a_refused_command_and_fast_equals_full(
+    powers: list[str], spirit: int, foes: list[str], places: list[tuple[float, float]], seed: int
+) -> None:
+    """F-40, F-41: every cast is legal; where the fast engine plays, it equals the engine."""
+    sheet = {**ILSA, "powers": powers, "resources": {"Spirit": {"current": spirit, "maximum": 14}}}
+    models = [model("Ilsa", "heroes", *places[0], sheet=sheet)]
+    models += [model(f"F{i}", "monsters", *places[i + 1], model=name)
+               for i, name in enumerate(foes)]  # fmt: skip
+    document = fight_document(models, seed=seed)
+    state = load_start(document).state
+    outcome, _ = play_run(StrifeSim(), load_start(document), seed, 0, 30)
+    assert outcome.commands > 0
+    if why_not(state) is None:
+        replay(started(document), seed, 0, Counter())
 
 
 # --- F-42: the fast engine plays, the effects occur, the reports agree -------------------------
