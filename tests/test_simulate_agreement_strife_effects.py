@@ -189,8 +189,13 @@ def test_f40_the_fast_policy_chooses_the_engine_policys_cast() -> None:
 # --- F-41: each cast law is the engine's -------------------------------------------------------
 
 
-def enumerated(setup: CastSetup) -> tuple[dict[int, Fraction], Fraction]:
-    """Damage law and P(effects apply) over every face of every die, through ``roll_cast``."""
+def enumerated(
+    setup: CastSetup, seen: set[str] | None = None
+) -> tuple[dict[int, Fraction], Fraction]:
+    """Damage law and P(effects apply) over every face of every die, through ``roll_cast``.
+
+    ``seen`` collects the cast outcomes met (miscast, dodged, resisted …).
+    """
     power = setup.power
     expr = parse_dice(power.damage) if power.damage else None
     damage_faces = list(itertools.product(range(1, expr.sides + 1), repeat=expr.count)) if expr \
@@ -204,6 +209,8 @@ def enumerated(setup: CastSetup) -> tuple[dict[int, Fraction], Fraction]:
             for faces in damage_faces:
                 dice = (natural, *(() if block is None else (block,)), *faces)
                 result = roll_cast(setup, ScriptedRng(dice))
+                if seen is not None:
+                    seen.add(result.outcome.value)
                 damage[0 if result.damage is None else result.damage.total] += weight
                 stopped = result.reaction is not None and result.reaction.effect.stopped
                 applies += weight if result.outcome.succeeds and not stopped else 0
@@ -244,15 +251,22 @@ def setups_of(state: FightState) -> list[tuple[CastSetup, Law]]:
 def test_f41_every_cast_law_equals_the_engines_cast_on_every_die_face() -> None:
     """F-41: damage law and the chance that effects apply, exactly, Blocked or not."""
     state = started(block_spell())
-    pairs = setups_of(state) + setups_of(started(casters()))
+    resisting = fight_document(
+        [model("Sera", "heroes", 0), model("Ilsa", "monsters", 10, sheet=ILSA)]
+    )
+    pairs = setups_of(state) + setups_of(started(casters())) + setups_of(started(resisting))
     kinds = {(s.power.name, s.reaction is not None) for s, _ in pairs}
     assert {("Arcane Missile", True), ("Arcane Missile", False), ("Birds of Prey", False)} <= kinds
+    seen: set[str] = set()
     for setup, law in pairs:
         assert sum(law.chances) == 1
-        damage, applies = enumerated(setup)
+        damage, applies = enumerated(setup, seen)
         assert law_marginals(law)[0] == damage, setup.power.name
         assert law.reacts == (setup.reaction is not None)
         assert applies > 0
+    # every branch of S-8 is met: Miscast, Critical Cast, Dodge (Missile-type), Resisted (Sera's
+    # Arcane Resistance 15), success
+    assert {"miscast", "critical_cast", "dodged", "resisted", "success"} <= seen, seen
 
 
 def test_f41_a_power_effect_applies_with_its_chance_on_a_hit() -> None:
