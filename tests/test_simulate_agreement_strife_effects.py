@@ -320,10 +320,22 @@ def test_f9_ward_off_laws_equal_attack_odds() -> None:
 # --- F-41: exact transitions with casts --------------------------------------------------------
 
 
+def cast_outcomes(events: list[Event]) -> list[Outcome]:
+    """What the engine's own dice did to each target of a cast, in the targets' order."""
+    targets = [e.data["target"] for e in events if e.kind == "cast_resolved"]
+    damage = {e.data["id"]: int(e.data["damage"]) for e in events if e.kind == "hp_set"}
+    inflicted: dict[str, list[tuple[str, Any]]] = defaultdict(list)
+    for event in events:
+        if event.kind == "condition_added":
+            inflicted[event.data["id"]].append(
+                ("defender", condition_from(event.data["condition"]))
+            )
+    return [Outcome(False, damage.get(t, 0), tuple(inflicted[t])) for t in targets]
+
+
 def outcome_of(events: list[Event], attacker: str, defender: str) -> Outcome:
-    """What the engine's own dice did, read from an attack's or a cast's events."""
-    kinds = ("attack_resolved", "cast_resolved")
-    after = next(i for i, e in enumerate(events) if e.kind in kinds)
+    """What the engine's own dice did, read from an attack's events."""
+    after = next(i for i, e in enumerate(events) if e.kind == "attack_resolved")
     failed, damage, inflicted = False, 0, []
     for event in events[after + 1 :]:
         d = event.data
@@ -351,8 +363,14 @@ def replay(state: FightState, base: int, run: int, kinds: Counter[str]) -> None:
         assert command_of(choice, roster) == command, (run, steps)
         events, after = sim.play(state, command, StreamRng(seed, seq))
 
-        def given(law: Law, events: list[Event] = events, choice: Any = choice) -> Outcome:
-            outcome = outcome_of(events, roster.ids[choice[1]], roster.ids[choice[2]])
+        per_target = cast_outcomes(events) if command.kind == "cast" else []
+
+        def given(law: Law, events: list[Event] = events, choice: Any = choice,
+                  per_target: list[Outcome] = per_target) -> Outcome:  # fmt: skip
+            if per_target:
+                outcome = per_target.pop(0)
+            else:
+                outcome = outcome_of(events, roster.ids[choice[1]], roster.ids[choice[2]])
             assert law.chance(outcome) > 0, (outcome, run)
             return outcome
 
@@ -361,6 +379,8 @@ def replay(state: FightState, base: int, run: int, kinds: Counter[str]) -> None:
         kinds[command.kind] += 1
         if command.kind == "cast" and "blocks" in command.args:
             kinds["cast blocked"] += 1
+        if command.kind == "cast" and len(command.args["targets"]) > 1:
+            kinds["cast on several"] += 1
         state, seq, steps = after, seq + 1, steps + 1
 
 
@@ -374,6 +394,8 @@ def test_f41_exact_transitions_with_casts_blocks_and_conditions(name: str, runs:
     assert {"cast", "attack", "move", "next"} <= set(kinds), kinds
     if name == "block_spell":
         assert kinds["cast blocked"] > 0 and kinds["roll_with_the_blow"] > 0, kinds
+    else:
+        assert kinds["cast on several"] > 0, kinds
 
 
 def test_f41_a_cast_rule_changed_in_the_engine_only_fails_the_transition_check(
@@ -441,8 +463,10 @@ def occurrences(document: dict[str, Any], runs: int = 300, seed: int = 3) -> dic
             here.add(choice[0])
             if choice[0] == "attack" and choice[3]:
                 here.add(choice[3])
-            if choice[0] == "cast" and choice[4]:
+            if choice[0] == "cast" and any(choice[4]):
                 here.add("Block of a power")
+            if choice[0] == "cast" and len(choice[2]) > 1:
+                here.add("cast on several")
             rules.apply(run, choice, draw)
         seen.update(here)
     return {k: v / runs for k, v in seen.items()}
@@ -451,7 +475,7 @@ def occurrences(document: dict[str, Any], runs: int = 300, seed: int = 3) -> dic
 MOST = {
     "block_spell": ("cast", "Block of a power", "block", "parry", "failed Parry", "roll", "aoo"),
     "parry_roll": ("parry", "block", "failed Parry", "Knocked Down", "aoo"),
-    "casters": ("cast", "parry", "roll", "Vulnerable", "aoo"),
+    "casters": ("cast", "cast on several", "parry", "failed Parry", "roll"),
 }
 
 

@@ -12,8 +12,9 @@ In order of preference:
    of its sheet's ``powers`` that is a damaging offensive catalogue power with a casting roll of
    its own, cast as an Action, that it can pay for and that reaches that enemy (a touch power in
    base contact; a ranged one within its range and, offensive, not in base contact: SA-60,
-   SA-61), on that one enemy, which Blocks it when it is blockable and the enemy has a shield and
-   its Reaction (SA-68); then the Turn ends.
+   SA-61) — on that enemy and, for a power that may reach several, on the next nearest enemies
+   it reaches, up to its most targets; each Blocks a blockable power when it has a shield and its
+   Reaction (SA-68); then the Turn ends.
 5. Otherwise it attacks an enemy in contact with its first equipped weapon (the defender Blocks
    with a shield, or Parries with a weapon that can, while its Reaction lasts), or moves toward
    the nearest enemy (as far as its Movement pays for, stopping 0.9" short) and attacks if it
@@ -29,7 +30,15 @@ from tableside.encounter.log import Command
 from tableside.encounter.strife_fight import CONTACT
 from tableside.encounter.strife_state import FightState, Model
 from tableside.majesty.geometry import Point, distance
-from tableside.strife.catalog import Catalog, Combatant, PowerEntry, PowerRoll, builtin_catalog
+from tableside.strife.catalog import (
+    TARGETS_MAX,
+    Catalog,
+    Combatant,
+    PowerEntry,
+    PowerRoll,
+    PowerTargets,
+    builtin_catalog,
+)
 from tableside.strife.loadout import loadout
 from tableside.strife.movement import Leg, MoveMode, inch_cost, under_conditions
 
@@ -130,15 +139,29 @@ def reaches(entry: PowerEntry, gap: float) -> bool:
     return gap <= float(entry.range) and not (entry.offensive and gap <= CONTACT)
 
 
-def _cast(
-    catalog: Catalog, state: FightState, me: Model, near: Model, gap: float
-) -> Command | None:
-    """F-40: the first castable power it can pay for that reaches the nearest enemy, cast."""
+def most_targets(entry: PowerEntry) -> int:
+    """The most targets one cast of a power may have (SA-60)."""
+    return entry.max_targets or (1 if entry.targets == PowerTargets.ONE else TARGETS_MAX)
+
+
+def _cast(catalog: Catalog, state: FightState, me: Model, enemies: list[Model]) -> Command | None:
+    """F-40: the first castable power it can pay for that reaches the nearest enemy, cast.
+
+    On the nearest enemy and, for a power reaching several, the next nearest it reaches, up to
+    its most; each Blocks a blockable power with a shield while its Reaction lasts.
+    """
+    gaps = [distance(me.position, m.position) for m in enemies]
     for entry in castable_powers(catalog, me.sheet):
-        if affordable(entry, pool_of(me.sheet, entry)) and reaches(entry, gap):
-            args: dict[str, object] = {"caster": me.id, "targets": [near.id], "power": entry.name}
-            if entry.blockable and reaction_for(catalog, state, near) == "block":
-                args["blocks"] = {near.id: "block"}
+        if affordable(entry, pool_of(me.sheet, entry)) and reaches(entry, gaps[0]):
+            reached = [m for m, gap in zip(enemies, gaps, strict=True) if reaches(entry, gap)]
+            targets = reached[: most_targets(entry)]
+            args: dict[str, object] = {"caster": me.id, "targets": [m.id for m in targets],
+                                       "power": entry.name}  # fmt: skip
+            if entry.blockable:
+                blocks = {m.id: "block" for m in targets
+                          if reaction_for(catalog, state, m) == "block"}  # fmt: skip
+                if blocks:
+                    args["blocks"] = blocks
             return Command("cast", args)
     return None
 
@@ -185,7 +208,7 @@ def _turn(catalog: Catalog, state: FightState) -> Command:
     if gap <= CONTACT and can_move and 2 * me.sheet.hp < me.sheet.hp_max:
         away = _away(me.position, near.position, reach(me))
         return _move(me, away)
-    cast = _cast(catalog, state, me, near, gap) if me.sheet.powers else None
+    cast = _cast(catalog, state, me, enemies) if me.sheet.powers else None
     if cast is not None:
         return cast
     if gap <= CONTACT and armed:

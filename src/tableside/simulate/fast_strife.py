@@ -52,6 +52,7 @@ from tableside.encounter.strife_policy import (
     _toward,
     affordable,
     castable_powers,
+    most_targets,
     pool_of,
     reaches,
     reaction_for,
@@ -61,7 +62,7 @@ from tableside.majesty.geometry import Point, distance
 from tableside.simulate.fast_strife_law import Law, Outcome, cast_law, joint_law
 from tableside.simulate.runs import COMMAND_CAP, RunOutcome
 from tableside.simulate.tally import Tally
-from tableside.strife.catalog import Catalog, PowerEntry, Resource
+from tableside.strife.catalog import Catalog, PowerEntry, PowerTargets, Resource
 from tableside.strife.conditions import (
     DISARMED,
     KNOCKED_DOWN,
@@ -171,6 +172,7 @@ class Laws:
     """Every attack law a fight can use, computed once from the engine's ``attack_setup``."""
 
     def __init__(self, state: FightState, game: StrifeFight, roster: Roster) -> None:
+        self.roster = roster
         self.table: dict[tuple[int, str, int, str | None], Law] = {}
         pending = Pending(copy_with(state, rounds=RoundTracker()), describe=False)
         models = list(state.models.values())
@@ -186,7 +188,15 @@ class Laws:
         self.casts = cast_laws(state, game, roster)
 
     def unsupported(self) -> str | None:
-        """A condition an attack or a cast can put on that the fast engine does not model."""
+        """A condition an attack or a cast can put on that the fast engine does not model.
+
+        Or a power cast on several targets with one casting roll (Storm-type, SA-49): their
+        outcomes share the casting d100, which the one-target laws do not (F-41).
+        """
+        for powers in self.roster.powers:
+            for entry in powers:
+                if entry.targets == PowerTargets.ONE_ROLL and most_targets(entry) > 1:
+                    return f"Powers: {entry.name} is cast on several targets with one roll"
         for what, laws in (("an attack", self.table), ("a power", self.casts)):
             for law in laws.values():
                 odd = law.conditions() - KNOWN_CONDITIONS
@@ -348,7 +358,7 @@ def _turn(run: Run, roster: Roster) -> Choice:
     if gap <= CONTACT and can_move and 2 * hp[me] < roster.hp_max[me]:
         return ("move", me, _away(here, run.pos[near], reach))
     if roster.powers[me]:
-        cast = _cast(run, roster, me, near, gap)
+        cast = _cast(run, roster, me, enemies)
         if cast is not None:
             return cast
     if gap <= CONTACT and armed:
@@ -379,25 +389,35 @@ def command_of(choice: Choice, roster: Roster) -> Command:
     return Command("next")
 
 
-def _cast(run: Run, roster: Roster, me: int, near: int, gap: float) -> Choice | None:
-    """F-40: the first castable power it can pay for that reaches the nearest enemy."""
+def _cast(
+    run: Run, roster: Roster, me: int, enemies: list[tuple[float, str, int]]
+) -> Choice | None:
+    """F-40: the first castable power it can pay for that reaches the nearest enemy.
+
+    ``enemies`` are (distance, id, index) of the standing enemies; the targets are the nearest
+    it reaches, up to the power's most, each with whether it Blocks.
+    """
     pools = run.pools[me]
+    nearest = min(enemies)[0]
     for k, entry in enumerate(roster.powers[me]):
         pool = pools.get(entry.resource, 0) if entry.resource is not None else 0
-        if affordable(entry, pool) and reaches(entry, gap):
-            block = entry.blockable and near not in run.reacted and roster.reaction[near] == "block"
-            return ("cast", me, near, k, block)
+        if affordable(entry, pool) and reaches(entry, nearest):
+            reached = [j for gap, _, j in sorted(enemies) if reaches(entry, gap)]
+            targets = tuple(reached[: most_targets(entry)])
+            blocks = tuple(entry.blockable and j not in run.reacted
+                           and roster.reaction[j] == "block" for j in targets)  # fmt: skip
+            return ("cast", me, targets, k, blocks)
     return None
 
 
 def cast_command(choice: Choice, roster: Roster) -> Command:
     """The engine's ``cast`` command a fast cast choice stands for (F-40)."""
-    _, caster, target, k, block = choice
+    _, caster, targets, k, blocks = choice
     ids = roster.ids
-    args: dict[str, object] = {"caster": ids[caster], "targets": [ids[target]],
+    args: dict[str, object] = {"caster": ids[caster], "targets": [ids[j] for j in targets],
                                "power": roster.powers[caster][k].name}  # fmt: skip
-    if block:
-        args["blocks"] = {ids[target]: "block"}
+    if any(blocks):
+        args["blocks"] = {ids[j]: "block" for j, b in zip(targets, blocks, strict=True) if b}
     return Command("cast", args)
 
 
@@ -503,28 +523,34 @@ class Rules:
             self.put_on(run, attacker if target == "attacker" else defender, item)
 
     def cast(self, run: Run, choice: Choice, draw: Callable[[Law], Outcome]) -> None:
-        """``do_cast`` on one target (F-41): the Action, the cost, the Block, damage, effects.
+        """``do_cast`` (F-41): the Action, the cost, the Blocks, each target's damage, effects.
 
-        The effects are not put on a target the damage has downed (SA-62).
+        Each target's cast is drawn from its own law (one target, or a casting roll each); the
+        damage is dealt target by target, then the effects are put on each target the damage
+        has not downed (SA-62).
         """
-        _, caster, target, k, block = choice
+        _, caster, targets, k, blocks = choice
         entry = self.roster.powers[caster][k]
         run.elements[caster] = (*run.elements[caster], "action")
         if entry.cost and entry.resource is not None:
             pools = run.pools[caster]
             run.pools[caster] = {**pools, entry.resource: pools[entry.resource] - entry.cost}
-        law = self.laws.casts[caster, k, target, block]
-        outcome = draw(law)
-        if law.reacts:
-            run.reacted.add(target)
-        if outcome.damage:
-            run.hp[target] = max(0, run.hp[target] - outcome.damage)
-            run.last_damaged, run.last_by = target, caster
-            if run.hp[target] == 0:
-                self.check_end(run)
-                return
-        for _, item in outcome.inflicted:
-            self.put_on(run, target, item)
+        drawn = []
+        for target, block in zip(targets, blocks, strict=True):
+            law = self.laws.casts[caster, k, target, block]
+            if law.reacts:
+                run.reacted.add(target)
+            drawn.append((target, draw(law)))
+        for target, outcome in drawn:
+            if outcome.damage:
+                run.hp[target] = max(0, run.hp[target] - outcome.damage)
+                run.last_damaged, run.last_by = target, caster
+        if any(run.hp[target] == 0 for target, _ in drawn):
+            self.check_end(run)
+        for target, outcome in drawn:
+            if run.hp[target] > 0:
+                for _, item in outcome.inflicted:
+                    self.put_on(run, target, item)
 
     def put_on(self, run: Run, who: int, item: Condition) -> None:
         """A condition added; one put on during its own Turn is not ticked (SA-50)."""
