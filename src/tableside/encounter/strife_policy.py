@@ -8,7 +8,14 @@ In order of preference:
 3. On its Turn, a model below half its HP that is in contact disengages: it moves as far as its
    Movement pays for (half as far when crawling, Knocked Down: S-6, S-23) straight away from the
    nearest enemy (S-18), then ends its Turn.
-4. Otherwise it attacks an enemy in contact with its first equipped weapon (the defender Blocks
+4. A model with a power it can cast casts it at the nearest enemy instead (F-40): the first power
+   of its sheet's ``powers`` that is a damaging offensive catalogue power with a casting roll of
+   its own, cast as an Action, that it can pay for and that reaches that enemy (a touch power in
+   base contact; a ranged one within its range and, offensive, not in base contact: SA-60,
+   SA-61) — on that enemy and, for a power that may reach several, on the next nearest enemies
+   it reaches, up to its most targets; each Blocks a blockable power when it has a shield and its
+   Reaction (SA-68); then the Turn ends.
+5. Otherwise it attacks an enemy in contact with its first equipped weapon (the defender Blocks
    with a shield, or Parries with a weapon that can, while its Reaction lasts), or moves toward
    the nearest enemy (as far as its Movement pays for, stopping 0.9" short) and attacks if it
    then can; then the Turn ends. A model with no weapon equipped, or no Movement, does only what
@@ -23,7 +30,15 @@ from tableside.encounter.log import Command
 from tableside.encounter.strife_fight import CONTACT
 from tableside.encounter.strife_state import FightState, Model
 from tableside.majesty.geometry import Point, distance
-from tableside.strife.catalog import Catalog, builtin_catalog
+from tableside.strife.catalog import (
+    TARGETS_MAX,
+    Catalog,
+    Combatant,
+    PowerEntry,
+    PowerRoll,
+    PowerTargets,
+    builtin_catalog,
+)
 from tableside.strife.loadout import loadout
 from tableside.strife.movement import Leg, MoveMode, inch_cost, under_conditions
 
@@ -83,6 +98,74 @@ def reaction_for(catalog: Catalog, state: FightState, defender: Model) -> str | 
     return None
 
 
+def castable_powers(catalog: Catalog, sheet: Combatant) -> tuple[PowerEntry, ...]:
+    """The powers of a sheet the policy casts, in the sheet's order (F-40).
+
+    A catalogue power with a casting roll of its own (not a combined one, S-9), cast as an
+    Action (not an Instant), offensive and dealing damage.
+    """
+    found = []
+    for name in sheet.powers:
+        entry = catalog.find_power(name)
+        if (
+            entry is not None
+            and entry.roll == PowerRoll.CASTING
+            and entry.timing == "action"
+            and entry.offensive
+            and entry.damage is not None
+        ):
+            found.append(entry)
+    return tuple(found)
+
+
+def affordable(entry: PowerEntry, pool: int) -> bool:
+    """Whether a caster with ``pool`` of the power's resource can pay its cost (SA-49)."""
+    return entry.cost == 0 or (entry.resource is not None and pool >= entry.cost)
+
+
+def pool_of(sheet: Combatant, entry: PowerEntry) -> int:
+    """What the sheet holds of the resource a power's cost is paid from (0 without one)."""
+    pool = None if entry.resource is None else sheet.resources.get(entry.resource)
+    return 0 if pool is None else pool.current
+
+
+def reaches(entry: PowerEntry, gap: float) -> bool:
+    """A touch power in base contact; a ranged one within range, offensive not in contact.
+
+    (SA-60, SA-61: inches between centres.)
+    """
+    if entry.touch:
+        return gap <= CONTACT
+    return gap <= float(entry.range) and not (entry.offensive and gap <= CONTACT)
+
+
+def most_targets(entry: PowerEntry) -> int:
+    """The most targets one cast of a power may have (SA-60)."""
+    return entry.max_targets or (1 if entry.targets == PowerTargets.ONE else TARGETS_MAX)
+
+
+def _cast(catalog: Catalog, state: FightState, me: Model, enemies: list[Model]) -> Command | None:
+    """F-40: the first castable power it can pay for that reaches the nearest enemy, cast.
+
+    On the nearest enemy and, for a power reaching several, the next nearest it reaches, up to
+    its most; each Blocks a blockable power with a shield while its Reaction lasts.
+    """
+    gaps = [distance(me.position, m.position) for m in enemies]
+    for entry in castable_powers(catalog, me.sheet):
+        if affordable(entry, pool_of(me.sheet, entry)) and reaches(entry, gaps[0]):
+            reached = [m for m, gap in zip(enemies, gaps, strict=True) if reaches(entry, gap)]
+            targets = reached[: most_targets(entry)]
+            args: dict[str, object] = {"caster": me.id, "targets": [m.id for m in targets],
+                                       "power": entry.name}  # fmt: skip
+            if entry.blockable:
+                blocks = {m.id: "block" for m in targets
+                          if reaction_for(catalog, state, m) == "block"}  # fmt: skip
+                if blocks:
+                    args["blocks"] = blocks
+            return Command("cast", args)
+    return None
+
+
 def next_command(state: FightState, catalog: Catalog | None = None) -> Command:
     """The policy's next command."""
     catalog = catalog or builtin_catalog()
@@ -125,6 +208,9 @@ def _turn(catalog: Catalog, state: FightState) -> Command:
     if gap <= CONTACT and can_move and 2 * me.sheet.hp < me.sheet.hp_max:
         away = _away(me.position, near.position, reach(me))
         return _move(me, away)
+    cast = _cast(catalog, state, me, enemies) if me.sheet.powers else None
+    if cast is not None:
+        return cast
     if gap <= CONTACT and armed:
         item = {"defender": near.id, "reaction": reaction_for(catalog, state, near)}
         return Command(

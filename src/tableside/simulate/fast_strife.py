@@ -10,6 +10,9 @@ whether the fight has ended and who won. Each command is the policy's
 applies its events (``encounter/strife_fight.py``). An attack is not rolled: its consequences
 are drawn from their exact joint law (:mod:`fast_strife_law`, F-9), one law per (attacker,
 weapon, defender, reaction), computed from the engine's own ``attack_setup`` at the start.
+A cast (the policy's F-40) is drawn from its law too (F-41): one per (caster, power, target,
+Block or not), from the setup the engine's own ``cast_rolls`` builds; the run keeps each
+caster's resource pools.
 
 What it does not model makes :func:`unsupported` name a reason, and the full engine plays the
 fight (F-10).
@@ -36,17 +39,30 @@ from tableside.encounter.strife_fight import (
     CONTACT,
     NEXT_TURN_END,
     AttackItem,
+    CastArgs,
     Pending,
     StrifeFight,
     attack_setup,
+    cast_plan,
+    cast_rolls,
 )
-from tableside.encounter.strife_policy import ROUNDING, _away, _toward, reaction_for
+from tableside.encounter.strife_policy import (
+    ROUNDING,
+    _away,
+    _toward,
+    affordable,
+    castable_powers,
+    most_targets,
+    pool_of,
+    reaches,
+    reaction_for,
+)
 from tableside.encounter.strife_state import FightState
 from tableside.majesty.geometry import Point, distance
-from tableside.simulate.fast_strife_law import Law, Outcome, joint_law
+from tableside.simulate.fast_strife_law import Law, Outcome, cast_law, joint_law
 from tableside.simulate.runs import COMMAND_CAP, RunOutcome
 from tableside.simulate.tally import Tally
-from tableside.strife.catalog import Catalog
+from tableside.strife.catalog import Catalog, PowerEntry, PowerTargets, Resource
 from tableside.strife.conditions import (
     DISARMED,
     KNOCKED_DOWN,
@@ -82,6 +98,7 @@ class Roster:
     weapons: tuple[tuple[str, ...], ...]  # equipped weapons, first the policy's (S-18)
     reaction: tuple[str | None, ...]  # what the policy declares while the Reaction lasts
     foes: dict[str, tuple[int, ...]]  # per side, the models of the other sides
+    powers: tuple[tuple[PowerEntry, ...], ...] = ()  # what the policy casts (F-40), per model
 
 
 def roster_of(state: FightState, catalog: Catalog) -> Roster:
@@ -101,6 +118,7 @@ def roster_of(state: FightState, catalog: Catalog) -> Roster:
             side: tuple(i for i, m in enumerate(models) if m.side != side)
             for side in {m.side for m in models}
         },
+        powers=tuple(castable_powers(catalog, m.sheet) for m in models),
     )
 
 
@@ -154,6 +172,7 @@ class Laws:
     """Every attack law a fight can use, computed once from the engine's ``attack_setup``."""
 
     def __init__(self, state: FightState, game: StrifeFight, roster: Roster) -> None:
+        self.roster = roster
         self.table: dict[tuple[int, str, int, str | None], Law] = {}
         pending = Pending(copy_with(state, rounds=RoundTracker()), describe=False)
         models = list(state.models.values())
@@ -166,13 +185,23 @@ class Laws:
                         item = AttackItem(defender=defender.id, weapon=weapon, reaction=reaction)
                         setup = attack_setup(game, pending, attacker, item, free_attack=True)
                         self.table[i, weapon, j, reaction] = cached_law(setup)
+        self.casts = cast_laws(state, game, roster)
 
     def unsupported(self) -> str | None:
-        """A condition an attack can put on that the fast engine does not model."""
-        for law in self.table.values():
-            odd = law.conditions() - KNOWN_CONDITIONS
-            if odd:
-                return f"an attack can put on {sorted(odd)[0]}"
+        """A condition an attack or a cast can put on that the fast engine does not model.
+
+        Or a power cast on several targets with one casting roll (Storm-type, SA-49): their
+        outcomes share the casting d100, which the one-target laws do not (F-41).
+        """
+        for powers in self.roster.powers:
+            for entry in powers:
+                if entry.targets == PowerTargets.ONE_ROLL and most_targets(entry) > 1:
+                    return f"Powers: {entry.name} is cast on several targets with one roll"
+        for what, laws in (("an attack", self.table), ("a power", self.casts)):
+            for law in laws.values():
+                odd = law.conditions() - KNOWN_CONDITIONS
+                if odd:
+                    return f"{what} can put on {sorted(odd)[0]}"
         return None
 
 
@@ -192,7 +221,7 @@ class Run:
     """One run's state (F-8): everything the policy and the rules it meets read."""
 
     __slots__ = ("aoo", "conds", "elements", "ended", "failed", "fresh", "hp", "last_by",
-                 "last_damaged", "moved", "offers", "order", "penalty", "pos", "reacted",
+                 "last_damaged", "moved", "offers", "order", "penalty", "pools", "pos", "reacted",
                  "round", "spent", "turn", "winner")  # fmt: skip
 
     def __init__(self, state: FightState, roster: Roster) -> None:
@@ -216,6 +245,7 @@ class Run:
         self.last_damaged = index.get(state.last_damaged or "")
         self.last_by = index.get(state.last_damaged_by or "")
         self.ended, self.winner = state.ended, state.winner
+        self.pools = [pools_of(m, powers) for m, powers in zip(models, roster.powers, strict=True)]
 
     def copy(self) -> Run:
         """A copy to play on (the start is shared by every run of a batch)."""
@@ -230,6 +260,7 @@ class Run:
         new.penalty, new.order, new.offers = [*self.penalty], [*self.order], [*self.offers]
         new.reacted, new.failed = set(self.reacted), set(self.failed)
         new.aoo = {k: set(v) for k, v in self.aoo.items()}
+        new.pools = [*self.pools]  # each dict is replaced, never changed (``Rules.cast``)
         new.round, new.turn, new.last_damaged, new.last_by = (
             self.round, self.turn, self.last_damaged, self.last_by)  # fmt: skip
         new.ended, new.winner = self.ended, self.winner
@@ -264,6 +295,7 @@ def view(run: Run, roster: Roster) -> dict[str, Any]:
         "last_damaged_by": None if run.last_by is None else ids[run.last_by],
         "ended": run.ended,
         "winner": run.winner,
+        "resources": {ids[i]: pools for i, pools in enumerate(run.pools) if pools},
     }
 
 
@@ -325,6 +357,10 @@ def _turn(run: Run, roster: Roster) -> Choice:
     armed = bool(roster.weapons[me])
     if gap <= CONTACT and can_move and 2 * hp[me] < roster.hp_max[me]:
         return ("move", me, _away(here, run.pos[near], reach))
+    if roster.powers[me]:
+        cast = _cast(run, roster, me, enemies)
+        if cast is not None:
+            return cast
     if gap <= CONTACT and armed:
         reaction = None if near in run.reacted else roster.reaction[near]
         return ("attack", me, near, reaction)
@@ -348,7 +384,90 @@ def command_of(choice: Choice, roster: Roster) -> Command:
         item = {"defender": ids[choice[2]], "reaction": choice[3]}
         return Command("attack", {"attacker": ids[choice[1]],
                                   "attacks": [{k: v for k, v in item.items() if v}]})  # fmt: skip
+    if kind == "cast":
+        return cast_command(choice, roster)
     return Command("next")
+
+
+def _cast(
+    run: Run, roster: Roster, me: int, enemies: list[tuple[float, str, int]]
+) -> Choice | None:
+    """F-40: the first castable power it can pay for that reaches the nearest enemy.
+
+    ``enemies`` are (distance, id, index) of the standing enemies; the targets are the nearest
+    it reaches, up to the power's most, each with whether it Blocks.
+    """
+    pools = run.pools[me]
+    nearest = min(enemies)[0]
+    for k, entry in enumerate(roster.powers[me]):
+        pool = pools.get(entry.resource, 0) if entry.resource is not None else 0
+        if affordable(entry, pool) and reaches(entry, nearest):
+            reached = [j for gap, _, j in sorted(enemies) if reaches(entry, gap)]
+            targets = tuple(reached[: most_targets(entry)])
+            blocks = tuple(entry.blockable and j not in run.reacted
+                           and roster.reaction[j] == "block" for j in targets)  # fmt: skip
+            return ("cast", me, targets, k, blocks)
+    return None
+
+
+def cast_command(choice: Choice, roster: Roster) -> Command:
+    """The engine's ``cast`` command a fast cast choice stands for (F-40)."""
+    _, caster, targets, k, blocks = choice
+    ids = roster.ids
+    args: dict[str, object] = {"caster": ids[caster], "targets": [ids[j] for j in targets],
+                               "power": roster.powers[caster][k].name}  # fmt: skip
+    if any(blocks):
+        args["blocks"] = {ids[j]: "block" for j, b in zip(targets, blocks, strict=True) if b}
+    return Command("cast", args)
+
+
+def pools_of(model: Any, powers: tuple[PowerEntry, ...]) -> dict[Resource, int]:
+    """The pools a model's castable powers are paid from, as its sheet holds them."""
+    return {e.resource: pool_of(model.sheet, e) for e in powers if e.resource is not None}
+
+
+CastKey = tuple[int, int, int, bool]  # caster, power (index in Roster.powers), target, Block
+
+
+def cast_laws(state: FightState, game: StrifeFight, roster: Roster) -> dict[CastKey, Law]:
+    """Every cast law the policy can use (F-41), from the setup the engine's ``cast_rolls`` builds.
+
+    The engine is asked to resolve each cast once on scripted dice (all ones, a face every die
+    has) on a throwaway copy of the start with every Reaction back; its result holds the
+    ``CastSetup`` it built, whose law is computed exactly.
+    """
+    found: dict[CastKey, Law] = {}
+    models = list(state.models.values())
+    fresh = copy_with(state, rounds=RoundTracker())
+    for i, caster in enumerate(models):
+        for k, entry in enumerate(roster.powers[i]):
+            for j in roster.foes[roster.side[i]]:
+                target = models[j]
+                blocks = (
+                    (False, True) if entry.blockable and roster.reaction[j] == "block" else (False,)
+                )
+                for block in blocks:
+                    args = CastArgs(caster=caster.id, targets=(target.id,), power=entry.name,
+                                    blocks={target.id: "block"} if block else {})  # fmt: skip
+                    plan = cast_plan(game.catalog, args)
+                    pending = Pending(fresh, describe=False)
+                    dice = ScriptedRng((1,) * 64)
+                    setup = cast_rolls(game, pending, caster, args, plan, dice)[0].setup
+                    source = f"{caster.id}'s {entry.name}"
+                    found[i, k, j, block] = cached_cast_law(setup, entry, source)
+    return found
+
+
+_CAST_LAWS: dict[bytes, Law] = {}
+
+
+def cached_cast_law(setup: Any, entry: PowerEntry, source: str) -> Law:
+    """A cast's law, kept for the process (keyed by the pickle of its inputs)."""
+    key = pickle.dumps((setup, entry.effects, source))
+    law = _CAST_LAWS.get(key)
+    if law is None:
+        law = _CAST_LAWS[key] = cast_law(setup, entry.effects, source)
+    return law
 
 
 # --- the rules the policy meets (encounter/strife_fight.py) -------------------------------------
@@ -386,6 +505,8 @@ class Rules:
             self.attack(run, attacker, target, law, draw(law))
         elif kind == "roll":
             self.roll(run, choice[1], choice[2])
+        elif kind == "cast":
+            self.cast(run, choice, draw)
 
     def attack(self, run: Run, attacker: int, defender: int, law: Law, outcome: Outcome) -> None:
         """``apply_attack``: the reaction spent, damage dealt, conditions put on (S-7, S-23)."""
@@ -400,6 +521,36 @@ class Rules:
                 self.check_end(run)
         for target, item in outcome.inflicted:
             self.put_on(run, attacker if target == "attacker" else defender, item)
+
+    def cast(self, run: Run, choice: Choice, draw: Callable[[Law], Outcome]) -> None:
+        """``do_cast`` (F-41): the Action, the cost, the Blocks, each target's damage, effects.
+
+        Each target's cast is drawn from its own law (one target, or a casting roll each); the
+        damage is dealt target by target, then the effects are put on each target the damage
+        has not downed (SA-62).
+        """
+        _, caster, targets, k, blocks = choice
+        entry = self.roster.powers[caster][k]
+        run.elements[caster] = (*run.elements[caster], "action")
+        if entry.cost and entry.resource is not None:
+            pools = run.pools[caster]
+            run.pools[caster] = {**pools, entry.resource: pools[entry.resource] - entry.cost}
+        drawn = []
+        for target, block in zip(targets, blocks, strict=True):
+            law = self.laws.casts[caster, k, target, block]
+            if law.reacts:
+                run.reacted.add(target)
+            drawn.append((target, draw(law)))
+        for target, outcome in drawn:
+            if outcome.damage:
+                run.hp[target] = max(0, run.hp[target] - outcome.damage)
+                run.last_damaged, run.last_by = target, caster
+        if any(run.hp[target] == 0 for target, _ in drawn):
+            self.check_end(run)
+        for target, outcome in drawn:
+            if run.hp[target] > 0:
+                for _, item in outcome.inflicted:
+                    self.put_on(run, target, item)
 
     def put_on(self, run: Run, who: int, item: Condition) -> None:
         """A condition added; one put on during its own Turn is not ticked (SA-50)."""

@@ -277,8 +277,12 @@ class Compiled:
 
 
 def comparable(view: dict[str, Any]) -> dict[str, Any]:
-    """``fast_strife.view`` in :meth:`Compiled.view`'s terms (sets of fresh names, elements)."""
-    out = {k: v for k, v in view.items() if k != "movement_spent"}
+    """``fast_strife.view`` in :meth:`Compiled.view`'s terms (sets of fresh names, elements).
+
+    Neither the Movement spent nor the resource pools (kept for casters, whom the kernel leaves
+    to the Python path) are in the kernel.
+    """
+    out = {k: v for k, v in view.items() if k not in ("movement_spent", "resources")}
     out["fresh"] = {who: frozenset(f) for who, f in view["fresh"].items()}
     out["elements"] = {who: frozenset(e) for who, e in view["elements"].items()}
     out["aoo_used"] = {who: w for who, w in view["aoo_used"].items() if w}

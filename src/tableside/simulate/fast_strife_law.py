@@ -8,6 +8,12 @@ Ward-off by difference, the Block/Parry d20 by class of faces, the hit roll by s
 damage per sum of the dice, each % effect per d100 face), with every subset of % effects that
 can apply listed through the engine's own ``inflicted_conditions``. Probabilities are exact
 fractions; the cumulative floats only pick an outcome from a uniform draw.
+
+A cast on one target (F-41) has its law too (:func:`cast_law`): the casting d100 by outcome
+(the engine's ``cast_rule`` and ``classify_cast``), the Block d20 face by face through the
+engine's ``_cast_reaction``, the damage per sum of the dice through its ``_cast_damage``, and
+the power's effects on a target hit and not stopped (SA-62), each % effect applying on a d100 at
+or below its chance.
 """
 
 from __future__ import annotations
@@ -29,9 +35,19 @@ from tableside.strife.attack import (
     roll_effects,
     usable_effects,
 )
-from tableside.strife.conditions import Condition
+from tableside.strife.casting import (
+    CastSetup,
+    _cast_damage,
+    _cast_reaction,
+    as_hit,
+    cast_rule,
+    plain_effect,
+)
+from tableside.strife.catalog import PowerEffect
+from tableside.strife.conditions import Condition, condition
 from tableside.strife.damage import DamageBasis
-from tableside.strife.hit import D100, HitOutcome
+from tableside.strife.dice import parse_dice
+from tableside.strife.hit import D100, CastOutcome, HitOutcome, classify_cast
 from tableside.strife.odds import (
     _Attack,
     _plain_effect,
@@ -39,7 +55,9 @@ from tableside.strife.odds import (
     reaction_cases,
     warded_off_chance,
 )
-from tableside.strife.reactions import Family, Verdict
+from tableside.strife.odds_damage import dice_sum_counts, faces_summing_to
+from tableside.strife.reactions import Family, ReactionEffect, Verdict
+from tableside.strife.records import total
 
 Inflicted = tuple[tuple[str, Condition], ...]  # ("attacker" | "defender", condition), in order
 
@@ -155,5 +173,89 @@ def joint_law(setup: AttackSetup) -> Law:
     running, cumulative = Fraction(0), []
     for p in chances:
         running += p
+        cumulative.append(float(running))
+    return Law(outcomes, chances, tuple(cumulative), setup.reaction is not None)
+
+
+# --- casts (F-41) -------------------------------------------------------------------------------
+
+D20 = 20
+
+
+def _cast_branches(setup: CastSetup) -> dict[tuple[ReactionEffect, bool], Fraction]:
+    """P(how much damage stands, whether the power's effects apply) over the d100 and Block d20.
+
+    The effects apply on a success or Critical Cast that no Block stopped (SA-62, SA-68).
+    """
+    rule = cast_rule(setup)
+    modifier = total(tuple(p for p in setup.modifiers if p.amount))
+    outcomes: defaultdict[CastOutcome, Fraction] = defaultdict(Fraction)
+    for natural in range(1, D100 + 1):
+        outcomes[classify_cast(natural, natural + modifier, rule)] += Fraction(1, D100)
+    branches: defaultdict[tuple[ReactionEffect, bool], Fraction] = defaultdict(Fraction)
+    for cast, p in outcomes.items():
+        if setup.reaction is None:
+            branches[plain_effect(as_hit(cast)), cast.succeeds] += p
+            continue
+        for face in range(1, D20 + 1):
+            roll = _cast_reaction(setup, cast, ScriptedRng((face,)))
+            assert roll is not None  # a reaction was declared
+            applies = cast.succeeds and not roll.effect.stopped
+            branches[roll.effect, applies] += p / D20
+    return dict(branches)
+
+
+def _cast_damage_law(setup: CastSetup, effect: ReactionEffect) -> dict[int, Fraction]:
+    """Damage dealt when ``effect`` says how much stands: per sum of the dice (S-8, S-14)."""
+    damage = setup.power.damage
+    if damage is None:
+        return {0: Fraction(1)}
+    expr = parse_dice(damage)
+    rolls = expr.sides**expr.count
+    law: defaultdict[int, Fraction] = defaultdict(Fraction)
+    for offset, ways in enumerate(dice_sum_counts(expr.count, expr.sides)):
+        faces = faces_summing_to(expr.count + offset, expr.count, expr.sides)
+        dealt = _cast_damage(setup, effect, ScriptedRng(faces))
+        law[0 if dealt is None else dealt.total] += Fraction(ways, rolls)
+    return dict(law)
+
+
+def _effect_subsets(
+    effects: Sequence[PowerEffect], source: str
+) -> list[tuple[Inflicted, Fraction]]:
+    """Every combination of a power's effects put on, with its chance (SA-62)."""
+    out: list[tuple[Inflicted, Fraction]] = [((), Fraction(1))]
+    for effect in effects:
+        item = ("defender", condition(effect.name, source, effect.rounds, effect.until))
+        p = Fraction(1) if effect.chance is None else Fraction(effect.chance, D100)
+        grown: list[tuple[Inflicted, Fraction]] = []
+        for put_on, q in out:
+            if p:
+                grown.append(((*put_on, item), q * p))
+            if p != 1:
+                grown.append((put_on, q * (1 - p)))
+        out = grown
+    return out
+
+
+def cast_law(setup: CastSetup, effects: Sequence[PowerEffect] = (), source: str = "") -> Law:
+    """The exact joint law of (damage, conditions) of one cast on one target (F-41).
+
+    ``effects`` are the catalogue power's, put on as conditions from ``source`` ("<caster>'s
+    <power>"); the fast engine drops them when the damage has downed the target, as the engine
+    does not roll them then (SA-62).
+    """
+    weights: defaultdict[Outcome, Fraction] = defaultdict(Fraction)
+    for (effect, applies), p in _cast_branches(setup).items():
+        subsets = _effect_subsets(effects, source) if applies else [((), Fraction(1))]
+        for damage, q in _cast_damage_law(setup, effect).items():
+            for inflicted, r in subsets:
+                if p * q * r:
+                    weights[Outcome(False, damage, inflicted)] += p * q * r
+    outcomes = tuple(weights)
+    chances = tuple(weights[o] for o in outcomes)
+    running, cumulative = Fraction(0), []
+    for chance in chances:
+        running += chance
         cumulative.append(float(running))
     return Law(outcomes, chances, tuple(cumulative), setup.reaction is not None)
