@@ -201,6 +201,10 @@ def test_f51_the_kernel_plays_the_ambush_and_is_deterministic() -> None:
     two = simulate(ambush(), 9000, seed=3, engine="fast", workers=2)
     assert one["engine"] == "fast" and "kernel_fallback" not in one
     assert one == two
+    state = load_start(ambush()).state
+    played = compiled.run_fast(state, 3, one["cap"]["max"], 9000, 1)  # the kernel's own runs
+    assert {side: p["count"] for side, p in one["outcome"]["wins"].items()} == played.wins
+    assert abs(one["commands"]["mean"] * 9000 - played.commands.total) < 1e-6
     assert one != simulate(ambush(), 9000, seed=4, engine="fast")
 
 
