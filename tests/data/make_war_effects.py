@@ -49,11 +49,13 @@ SCENARIOS: dict[str, tuple[str, dict[str, str], list[Command]]] = {
         {},
         [effect("Warrior", "entangled", source="Bind", amount=60)],
     ),
-    # Hammer against Club (12 Effect: Falter:2), the Warrior Knocked Back 2" (its Control
-    # Check may Falter it), both Status lowered for 1 Cycle, Poison 6 on the Warrior.
+    # Spear (12 Effect: Falter:1) against Hammer (Falter:2), the Warrior Knocked Back 2" (its
+    # Control Check may Falter it), both Status lowered for 1 Cycle, Poison 6 on the Warrior.
+    # (The Hammer is the Warrior's: its Passion Effect, which reads all Hits and so is rolled
+    # by the engine's functions in the fast engine, does not fire against the Herald's Resolve.)
     "war_falter.json": (
-        "Hammer and Club",
-        {"Herald": "Hammer", "Warrior": "Club"},
+        "Spear and Hammer",
+        {"Herald": "Spear", "Warrior": "Hammer"},
         [
             effect("Warrior", "knock_back", by="Herald", amount=2),
             effect("Herald", "lower_status"),
