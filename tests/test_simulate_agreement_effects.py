@@ -1,5 +1,5 @@
-"""F-30, F-31: the fast War engine plays Grapples, Entanglements, Falter, Poison, Knock Back and
-Status lowerings as the full engine does (issue 15, "Same answers").
+"""F-30, F-31: the fast War engine plays Grapples, Entanglements, Falter (F:1 Cycle included),
+Poison, Knock Back and Status lowerings as the full engine does (issue 15, "Same answers").
 
 * **Exact** (F-30, the guard against drift): full-engine runs from starts with each effect are
   replayed command by command; before each command a fast batch of one run is built from the
@@ -50,8 +50,8 @@ from tableside.majesty.odds import strike_odds
 from tableside.majesty.strike import StrikeSetup, strike_with_dice
 from tableside.simulate import fast_laws as fl
 from tableside.simulate import simulate
-from tableside.simulate.fast_kernel import FREE, HELD_BY_SOURCE
-from tableside.simulate.fast_war import Batch, unsupported
+from tableside.simulate.fast_kernel import FREE, HELD_BY_SOURCE, NO_END
+from tableside.simulate.fast_war import Batch, falter_cycle_end, unsupported
 from tableside.simulate.runs import StreamRng, load_start, run_seed
 
 DATA = Path(__file__).resolve().parent / "data"
@@ -90,29 +90,53 @@ def holds_4v4() -> WarState:
     return effect(state, "Messenger", "entangled", source="Net", amount=40)
 
 
+def falter_cycle_4v4() -> WarState:
+    """war_4v4 in its first Cycle, the Warrior and the Jackal F:1 Cycle until Cycle 2 (M-34)."""
+    state = war_start()
+    state = GAME.play(state, Command("next"), StreamRng(1, 0))[1]
+    state = effect(state, "Warrior", "falter", amount=2)
+    state = effect(state, "Warrior", "falter_cycle")
+    return effect(state, "Jackal", "falter_cycle")
+
+
 STARTS = {
     "grapple": lambda: start_of("war_grapple.json"),
     "entangled": lambda: start_of("war_entangled.json"),
     "falter": lambda: start_of("war_falter.json"),
     "holds_4v4": holds_4v4,
+    "falter_cycle_4v4": falter_cycle_4v4,
 }
 
 
-def fast_holds(batch: Batch) -> dict[str, str | None]:
+def fast_holds(batch: Batch) -> dict[str, tuple[str | None, int]]:
+    """Who holds each combatant, and its F:1 Cycle's End Point (0: none)."""
     ids = batch.roster.ids
     names = {FREE: None, HELD_BY_SOURCE: "a source"}
-    return {who: names.get(int(h), ids[int(h)] if h >= 0 else None)
-            for who, h in zip(ids, batch.held[0].tolist(), strict=True)}  # fmt: skip
+    held = [names.get(h, ids[h] if h >= 0 else None) for h in batch.held[0].tolist()]
+    return {who: (held[i], int(batch.fcycle[0, i])) for i, who in enumerate(ids)}
 
 
-def engine_holds(state: WarState) -> dict[str, str | None]:
-    """Who holds whom, as the engine's ``grappling`` reads it (M-37)."""
+def engine_holds(state: WarState) -> dict[str, tuple[str | None, int]]:
+    """The same from the engine: holds as ``war.grappling`` reads them (M-34, M-37)."""
     return {
-        c.id: None if c.grappled_by is None
-        else c.grappled_by if c.entangled_strength is None and c.grappled_by in state.combatants
-        else "a source"
+        c.id: (
+            None if c.grappled_by is None
+            else c.grappled_by if c.entangled_strength is None and c.grappled_by in state.combatants
+            else "a source",
+            falter_cycle_end(c),
+        )
         for c in state.combatants.values()
     }  # fmt: skip
+
+
+def fast_state(batch: Batch) -> dict[str, Any]:
+    """``fast_view`` with F:1 Cycle's End Point among the timed effects' (as the engine's)."""
+    view = fast_view(batch)
+    for i, who in enumerate(batch.roster.ids):
+        end = int(batch.fcycle[0, i])
+        if 0 < end < NO_END:
+            view["combatants"][who]["ends"] = sorted([*view["combatants"][who]["ends"], end])
+    return view
 
 
 @pytest.mark.parametrize(
@@ -123,6 +147,7 @@ def engine_holds(state: WarState) -> dict[str, str | None]:
         ("falter", 8, True),
         ("holds_4v4", 2, True),
         ("holds_4v4", 1, False),
+        ("falter_cycle_4v4", 2, True),
     ],
 )
 def test_f30_fast_transitions_with_effects_equal_the_engines(
@@ -130,9 +155,10 @@ def test_f30_fast_transitions_with_effects_equal_the_engines(
 ) -> None:
     """F-30 (M-17, M-34, M-35, M-37, M-38, M-39): each fast command leaves the engine's state.
 
-    Who holds whom included: the Grappled pass their Turns and their Falter converts, a
-    Grappler lacking 40 more Might Strikes only the one it holds, and its Strike releases it
-    unless the outcome had 12 Effects.
+    Who holds whom and F:1 Cycle included: the Grappled pass their Turns and their Falter
+    converts, a Grappler lacking 40 more Might Strikes only the one it holds, its Strike
+    releases it unless the outcome had 12 Effects; F:1 Cycle wastes every AP of a Turn, converts
+    Falter and ends at its End Point.
     """
     state = STARTS[start]()
     assert unsupported(state, GAME.catalog) is None
@@ -151,7 +177,7 @@ def test_f30_fast_transitions_with_effects_equal_the_engines(
                 forced = forced_row(before, command, StreamRng(seed, seq))
             events, after = GAME.play(before, command, StreamRng(seed, seq))
             batch.step(np.array([0]), rest, np.random.default_rng(0), forced)
-            assert fast_view(batch) == engine_view(after), (run, seq, command)
+            assert fast_state(batch) == engine_view(after), (run, seq, command)
             assert fast_holds(batch) == engine_holds(after), (run, seq, command)
             assert positions_agree(batch, after), (run, seq, command)
             taken = np.zeros((batch.c, 3), dtype=np.int64)
@@ -171,6 +197,8 @@ def test_f30_fast_transitions_with_effects_equal_the_engines(
         assert seen["released"] > 0 and seen["kept"] > 0, seen
     if start == "falter":  # Falter inflicted during most runs (12 Effects, 1s, M-34)
         assert seen["falter"] > runs // 2, seen
+    if "cycle" in start or start == "falter":  # F:1 Cycle met, then over (M-34)
+        assert any(end for _, end in engine_holds(state).values())
 
 
 def grappled_setups() -> list[StrikeSetup]:

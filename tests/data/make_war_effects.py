@@ -50,7 +50,8 @@ SCENARIOS: dict[str, tuple[str, dict[str, str], list[Command]]] = {
         [effect("Warrior", "entangled", source="Bind", amount=60)],
     ),
     # Spear (12 Effect: Falter:1) against Hammer (Falter:2), the Warrior Knocked Back 2" (its
-    # Control Check may Falter it), both Status lowered for 1 Cycle, Poison 6 on the Warrior.
+    # Control Check may Falter it), both Status lowered for 1 Cycle, Poison 6 on the Warrior,
+    # the Herald F:1 Cycle (every AP of its Cycle 1 wasted, M-34).
     # (The Hammer is the Warrior's: its Passion Effect, which reads all Hits and so is rolled
     # by the engine's functions in the fast engine, does not fire against the Herald's Resolve.)
     "war_falter.json": (
@@ -61,6 +62,7 @@ SCENARIOS: dict[str, tuple[str, dict[str, str], list[Command]]] = {
             effect("Herald", "lower_status"),
             effect("Warrior", "lower_status"),
             effect("Warrior", "poison", amount=6),
+            effect("Herald", "falter_cycle"),
         ],
     ),
 }

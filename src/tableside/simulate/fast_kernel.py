@@ -92,6 +92,7 @@ class Runs(NamedTuple):
     twelves: I64
     weary: I64
     held: I64  # the Grappler's index, FREE or HELD_BY_SOURCE (M-37)
+    fcycle: I64  # F:1 Cycle's End Point (0: none; NO_END: until released, M-34)
     ends: I64  # runs × combatants × TIMED_SLOTS End Points (0: free)
     form: I64
     next_end: I64
@@ -301,10 +302,10 @@ def _waste_ap(s: Runs, r: int, i: int) -> None:
 def _inflict_falter(s: Runs, k: Known, n: Needs, r: int, i: int, amount: int) -> int:
     """Falter capped at 7, the excess to Wear, AP wasted (M-34).
 
-    Defeated, Grappled or Entangled, all of it converts (M-34, M-37).
+    Defeated, F:1 Cycle, Grappled or Entangled, all of it converts (M-34, M-37).
     """
     total = s.falter[r, i] + amount
-    converts = _status(s, k, r, i) == DEFEATED or s.held[r, i] != FREE
+    converts = _status(s, k, r, i) == DEFEATED or s.held[r, i] != FREE or s.fcycle[r, i] != 0
     falter = 0 if converts else min(FALTER_CAP, total)
     wear = WEAR_PER_FALTER * (total - falter)
     s.falter[r, i] = falter
@@ -446,11 +447,15 @@ def _move(s: Runs, r: int, me: int, target: int) -> None:
 
 @inline
 def _expire(s: Runs, k: Known, n: Needs, r: int, now: int) -> int:
-    """Timed Status lowerings end at their End Point (M-39)."""
+    """Timed Status lowerings and F:1 Cycle end at their End Point (M-34, M-39)."""
     if now < s.next_end[r]:
         return OK
     first = NO_END
     for i in range(s.ends.shape[1]):
+        if s.fcycle[r, i] > 0 and s.fcycle[r, i] <= now:
+            s.fcycle[r, i] = 0
+        elif s.fcycle[r, i] > 0:
+            first = min(first, s.fcycle[r, i])
         for t in range(TIMED_SLOTS):
             end = s.ends[r, i, t]
             if end > 0 and end <= now:
@@ -529,7 +534,10 @@ def _start_cycle(s: Runs, k: Known, n: Needs, r: int) -> int:
 
 @inline
 def _start_turn(s: Runs, k: Known, n: Needs, r: int, index: int) -> int:
-    """Expiries, the Turn's resets, Poison, AP arriving, Falter wasting them (M-34 … M-40)."""
+    """Expiries, the Turn's resets, Poison, AP arriving, Falter wasting them (M-34 … M-40).
+
+    Under F:1 Cycle every AP arriving is wasted (M-34, ``war.grant_turn_ap``).
+    """
     code = _expire(s, k, n, r, s.cycle[r] * TURN_BASE + index)
     if code:
         return code
@@ -541,6 +549,9 @@ def _start_turn(s: Runs, k: Known, n: Needs, r: int, index: int) -> int:
     if poison:
         s.exertion[r, me] += poison
         s.poison[r, me] = poison // 2
+    if s.fcycle[r, me] != 0:
+        s.ap[r, me] = 0
+        return OK
     s.ap[r, me] = min(s.order_ap[r, index], TURN_AP)
     _waste_ap(s, r, me)
     return OK

@@ -12,8 +12,8 @@ come from the engine's own ``Character`` built once per state (a *form*); the ke
 module for each form, table and War Scroll it does not know yet (:meth:`Batch.supply`).
 
 What it models is what the War policy can meet from a War without Stances, Readied or carried
-AP, Surprise, Exposed, Bound or Asleep combatants, F:1 Cycle, Dominions or ranged-only weapons
-(Grapples and Entanglements held at the start are played, F-30); :func:`unsupported` names
+AP, Surprise, Exposed, Bound or Asleep combatants, Dominions or ranged-only weapons (Grapples,
+Entanglements and F:1 Cycle held at the start are played, F-30); :func:`unsupported` names
 the first thing a start state has outside that, and the simulation then runs the full engine
 instead (docs/simulate.md).
 """
@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from tableside.encounter.war_state import Combatant, WarState
+from tableside.encounter.war_state import Combatant, Timed, WarState
 from tableside.majesty import scroll
 from tableside.majesty.catalog import Catalog, Weapon, builtin_catalog
 from tableside.majesty.character import Attribute, Character, Side, Status, Wear
@@ -112,12 +112,29 @@ def _combatant_unsupported(c: Combatant, catalog: Catalog) -> str | None:
         (c.stance or c.full_stance, "Defensive Stance"), (c.bound, "Bound"),
         (c.asleep, "Asleep"),
         (c.exposed, "Exposed"), (c.surprised_by, "Surprised"),
-        (any(t.name != "status_lowered" or t.ends is None for t in c.timed), "a timed effect"),
-        (len(c.timed) > TIMED_SLOTS // 2, "many timed lowerings"),
+        (any(not _played(t) for t in c.timed), "a timed effect"),
+        (len(_lowerings(c)) > TIMED_SLOTS // 2, "many timed lowerings"),
         (not catalog.weapon(c.character.weapon).melee, "a ranged-only weapon"),
         (c.character.natural.endurance + 40 >= WEAR_LIMIT // 2, "a huge Endurance"),
     )  # fmt: skip
     return next((label for bad, label in checks if bad), None)
+
+
+def _played(timed: Timed) -> bool:
+    """A timed Status lowering with an End Point, or F:1 Cycle (M-34, M-39; F-30)."""
+    return timed.name == "falter_cycle" or (timed.name == "status_lowered" and bool(timed.ends))
+
+
+def _lowerings(c: Combatant) -> list[Timed]:
+    return [t for t in c.timed if t.name == "status_lowered"]
+
+
+def falter_cycle_end(c: Combatant) -> int:
+    """F:1 Cycle's End Point as the kernel codes it: 0 none, ``NO_END`` until released (M-34)."""
+    timed = c.falter_cycle
+    if timed is None:
+        return 0
+    return NO_END if timed.ends is None else timed.ends.cycle * TURN_BASE + timed.ends.turn
 
 
 class KeyIndex:
@@ -429,10 +446,12 @@ class Batch:
             s.twelves[:, i], s.weary[:, i] = c.twelves_this_turn, c.weary
             s.pos[:, i] = c.position
             s.held[:, i] = holder(c, index)
-            for slot, timed in enumerate(c.timed):
+            for slot, timed in enumerate(_lowerings(c)):
                 assert timed.ends is not None
                 s.ends[:, i, slot] = timed.ends.cycle * TURN_BASE + timed.ends.turn
-        s.next_end[:] = _first_end(s.ends[:1])[0]
+            s.fcycle[:, i] = falter_cycle_end(c)
+        cycle_ends = [int(v) for v in s.fcycle[0] if v > 0]
+        s.next_end[:] = min([int(_first_end(s.ends[:1])[0]), *cycle_ends])
         s.cycle[:], s.turn[:], s.ended[:], s.winner[:] = state.cycle, state.turn, state.ended, -1
         for i, t in enumerate(state.order):
             s.order_c[:, i], s.order_ap[:, i] = index[t.combatant], t.ap
@@ -450,7 +469,7 @@ class Batch:
         """The runs' state, one packed row per run (War Scrolls up to ``width`` Turns)."""
         n, c = self.n, self.c
         per_combatant = ("lowered", "epic", "exertion", "window", "falter", "poison", "ap",
-                         "twelves", "weary", "held")  # fmt: skip
+                         "twelves", "weary", "held", "fcycle")  # fmt: skip
         per_run = ("next_end", "cycle", "turn", "order_n", "ended", "winner", "commands")
         sizes = [
             ("wear", 3 * c), ("taken", 3 * c), *((name, c) for name in per_combatant),
@@ -545,6 +564,11 @@ class Batch:
         ``FREE`` is −1; ``HELD_BY_SOURCE`` (−2) is Entangled, or held by no combatant.
         """
         return self.runs.held
+
+    @property
+    def fcycle(self) -> I64:
+        """F:1 Cycle's End Point (0: none; ``NO_END``: until released; M-34)."""
+        return self.runs.fcycle
 
     @property
     def ends(self) -> I64:
