@@ -620,6 +620,8 @@ def _holds_too_strong(s: Runs, k: Known, r: int, me: int) -> bool:
     for i in range(s.held.shape[1]):
         if s.held[r, i] == me:
             holding += 1
+    if holding == 0:
+        return False
     might = k.form_table[6, s.form[r, me]]
     if holding >= MAX_HELD:
         might = might // 2
