@@ -21,6 +21,8 @@ import numba
 import numpy as np
 import numpy.typing as npt
 
+from tableside.majesty.special import MAX_HELD, STRIKE_OTHERS_MARGIN
+
 I64 = npt.NDArray[np.int64]
 F64 = npt.NDArray[np.float64]
 F = TypeVar("F", bound=Callable[..., Any])
@@ -34,11 +36,13 @@ NO_END = 1 << 62
 WEAR_LIMIT = 1 << 14
 DEFEATED = 2
 PASSION_SPAN = 4096  # Passion − Resolve differences looked up in −4096 … 4096
+FREE, HELD_BY_SOURCE = -1, -2  # held: not Grappled; Entangled or held by no combatant (M-37)
 
 # Columns of a Strike's consequence row (fast_laws).
 D_E, S_KIND, S_WEAR, D_FALTER, S_FALTER, AP_GAINED, FIRED, D_EXERTION, D_EPIC, S_EPIC = (
     0, 3, 4, 5, 6, 7, 8, 9, 10, 11,
 )  # fmt: skip
+HOLD_KEPT = 12  # a Grappled Defender's outcome had 12 Effects: its Grappler keeps it (M-37)
 EPIC_NONE, EPIC_LOWERED, EPIC_DEFEAT = 0, 1, 2
 
 # Results of the kernel's functions: done, a need written down, or an error.
@@ -87,6 +91,8 @@ class Runs(NamedTuple):
     ap: I64
     twelves: I64
     weary: I64
+    held: I64  # the Grappler's index, FREE or HELD_BY_SOURCE (M-37)
+    fcycle: I64  # F:1 Cycle's End Point (0: none; NO_END: until released, M-34)
     ends: I64  # runs × combatants × TIMED_SLOTS End Points (0: free)
     form: I64
     next_end: I64
@@ -112,7 +118,7 @@ class Known(NamedTuple):
     sides_present: int
     form_keys: I64
     form_values: I64
-    form_table: I64  # status, Stamina, strike form, scroll place, Passion, Resolve × forms
+    form_table: I64  # status, Stamina, strike form, scroll place, Passion, Resolve, Might
     triggers: I64  # Passion Effect triggers of Passion − Resolve + PASSION_SPAN
     law_keys: I64
     law_values: I64
@@ -134,7 +140,7 @@ class Needs(NamedTuple):
 
     kind: I64
     key: I64
-    args: I64  # runs × 3
+    args: I64  # runs × 4: striker form, defender form, 12 Effects, Defender Grappled
     row: I64  # runs × combatants (the Scroll places of a new War Scroll)
     pending: I64  # runs × 12
     has_pending: I64
@@ -294,9 +300,13 @@ def _waste_ap(s: Runs, r: int, i: int) -> None:
 
 @inline
 def _inflict_falter(s: Runs, k: Known, n: Needs, r: int, i: int, amount: int) -> int:
-    """Falter capped at 7, the excess (or all, when Defeated) to Wear; AP wasted (M-34)."""
+    """Falter capped at 7, the excess to Wear, AP wasted (M-34).
+
+    Defeated, F:1 Cycle, Grappled or Entangled, all of it converts (M-34, M-37).
+    """
     total = s.falter[r, i] + amount
-    falter = 0 if _status(s, k, r, i) == DEFEATED else min(FALTER_CAP, total)
+    converts = _status(s, k, r, i) == DEFEATED or s.held[r, i] != FREE or s.fcycle[r, i] != 0
+    falter = 0 if converts else min(FALTER_CAP, total)
     wear = WEAR_PER_FALTER * (total - falter)
     s.falter[r, i] = falter
     code = _take_wear(s, k, n, r, i, 0, wear, wear)
@@ -384,12 +394,14 @@ def _strike(s: Runs, k: Known, n: Needs, r: int, me: int, target: int, base: int
         if abs(difference) > PASSION_SPAN:
             return ERR_PASSION
         triggers = k.triggers[difference + PASSION_SPAN]
-        key = ((k.form_table[2, striker] * (1 << 24) + k.form_table[2, defender]) * 4
-               + triggers) * 8 + twelves  # fmt: skip
+        grappled = int(s.held[r, target] != FREE)  # Guard halved (M-17, M-37)
+        key = (((k.form_table[2, striker] * (1 << 24) + k.form_table[2, defender]) * 4
+                + triggers) * 8 + twelves) * 2 + grappled  # fmt: skip
         at = _find(k.law_keys, key)
         if at < 0:
             n.kind[r], n.key[r] = NEED_TABLE, key
             n.args[r, 0], n.args[r, 1], n.args[r, 2] = striker, defender, twelves
+            n.args[r, 3] = grappled
             return NEED
         table = k.law_values[at]
         if k.law_ambiguous[table]:  # its dice, for the engine to resolve
@@ -413,7 +425,10 @@ def _strike(s: Runs, k: Known, n: Needs, r: int, me: int, target: int, base: int
             n.pending[r, column] = k.law_rows[drawn, column]
         n.has_pending[r] = 1
     s.ap[r, me] -= STRIKE_AP
-    return _apply_strike(s, k, n, r, me, target, n.pending[r])
+    code = _apply_strike(s, k, n, r, me, target, n.pending[r])
+    if code == OK and s.held[r, target] == me and n.pending[r, HOLD_KEPT] == 0:
+        s.held[r, target] = FREE  # released after the Grappler's Strike (M-37)
+    return code
 
 
 @inline
@@ -432,11 +447,15 @@ def _move(s: Runs, r: int, me: int, target: int) -> None:
 
 @inline
 def _expire(s: Runs, k: Known, n: Needs, r: int, now: int) -> int:
-    """Timed Status lowerings end at their End Point (M-39)."""
+    """Timed Status lowerings and F:1 Cycle end at their End Point (M-34, M-39)."""
     if now < s.next_end[r]:
         return OK
     first = NO_END
     for i in range(s.ends.shape[1]):
+        if s.fcycle[r, i] > 0 and s.fcycle[r, i] <= now:
+            s.fcycle[r, i] = 0
+        elif s.fcycle[r, i] > 0:
+            first = min(first, s.fcycle[r, i])
         for t in range(TIMED_SLOTS):
             end = s.ends[r, i, t]
             if end > 0 and end <= now:
@@ -515,7 +534,10 @@ def _start_cycle(s: Runs, k: Known, n: Needs, r: int) -> int:
 
 @inline
 def _start_turn(s: Runs, k: Known, n: Needs, r: int, index: int) -> int:
-    """Expiries, the Turn's resets, Poison, AP arriving, Falter wasting them (M-34 … M-40)."""
+    """Expiries, the Turn's resets, Poison, AP arriving, Falter wasting them (M-34 … M-40).
+
+    Under F:1 Cycle every AP arriving is wasted (M-34, ``war.grant_turn_ap``).
+    """
     code = _expire(s, k, n, r, s.cycle[r] * TURN_BASE + index)
     if code:
         return code
@@ -527,6 +549,9 @@ def _start_turn(s: Runs, k: Known, n: Needs, r: int, index: int) -> int:
     if poison:
         s.exertion[r, me] += poison
         s.poison[r, me] = poison // 2
+    if s.fcycle[r, me] != 0:
+        s.ap[r, me] = 0
+        return OK
     s.ap[r, me] = min(s.order_ap[r, index], TURN_AP)
     _waste_ap(s, r, me)
     return OK
@@ -585,14 +610,39 @@ def _after(s: Runs, k: Known, n: Needs, r: int) -> int:
 
 
 @inline
+def _holds_too_strong(s: Runs, k: Known, r: int, me: int) -> bool:
+    """Whether ``me`` may Strike only those it holds (``policy.target_of``, M-37).
+
+    So it is when it lacks 40 more Might than one it Grapples (its Might split when it holds
+    two).
+    """
+    holding = 0
+    for i in range(s.held.shape[1]):
+        if s.held[r, i] == me:
+            holding += 1
+    if holding == 0:
+        return False
+    might = k.form_table[6, s.form[r, me]]
+    if holding >= MAX_HELD:
+        might = might // 2
+    for i in range(s.held.shape[1]):
+        if s.held[r, i] == me and might - k.form_table[6, s.form[r, i]] < STRIKE_OTHERS_MARGIN:
+            return True
+    return False
+
+
+@inline
 def choose(s: Runs, k: Known, r: int, rest: bool) -> tuple[int, int, int, float, int]:
     """The War policy's command (encounter/policy.py): kind, who, target, gap, Rest AP."""
     has, me = _current(s, r)
-    go = has and _status(s, k, r, me) != DEFEATED
+    go = has and _status(s, k, r, me) != DEFEATED and s.held[r, me] == FREE
     target, gap, found = k.by_id[0], math.inf, False
     if go:
+        only_held = _holds_too_strong(s, k, r, me)
         for j in range(k.by_id.shape[0]):  # the nearest standing enemy, ties: lowest id
             i = k.by_id[j]
+            if only_held and s.held[r, i] != me:
+                continue
             if k.side[i] != k.side[me] and _status(s, k, r, i) != DEFEATED:
                 d = distance(s.pos, r, i, me)
                 if d < gap:

@@ -50,7 +50,8 @@ F64 = npt.NDArray[np.float64]
 D_E, D_R, D_P, S_KIND, S_WEAR, D_FALTER, S_FALTER, AP_GAINED, FIRED, D_EXERTION, D_EPIC, S_EPIC = (
     range(12)
 )
-COLUMNS = 12
+HOLD_KEPT = 12  # a Grappled Defender's outcome has 12 Effects: a Grappler keeps it (M-37, F-30)
+COLUMNS = 13
 KIND_INDEX = {WearKind.E: 0, WearKind.R: 1, WearKind.P: 2}
 EPIC_NONE, EPIC_LOWERED, EPIC_DEFEAT = 0, 1, 2
 
@@ -110,7 +111,18 @@ def outcome_row(setup: StrikeSetup, force: Rated, outcome: Outcome) -> list[int]
     row[S_FALTER] = outcome.striker_falter
     row[AP_GAINED], row[FIRED] = effects.ap_gained, effects.twelve_fired
     row[D_EXERTION] = effects.defender_exertion
+    row[HOLD_KEPT] = hold_kept(setup, outcome)
     return row
+
+
+def hold_kept(setup: StrikeSetup, outcome: Outcome) -> int:
+    """1 when a Grappled Defender's outcome has 12 Effects, else 0 (M-37, F-30).
+
+    ``war.do_strike`` releases the one a Grappler holds after the Grappler's Strike on it unless
+    the outcome has 12 Effects; the column is left 0 for a Defender not Grappled, so that its
+    table keeps the rows it had.
+    """
+    return int(setup.defender_state.grappled and outcome.twelve_effects > 0)
 
 
 def result_row(result: StrikeResult) -> list[int]:
@@ -126,6 +138,7 @@ def result_row(result: StrikeResult) -> list[int]:
     row[D_EXERTION] = result.effects.defender_exertion
     row[D_EPIC] = epic_code(result.epic.unpaired_twelves)
     row[S_EPIC] = epic_code(result.epic.unpaired_ones) if result.setup.melee else EPIC_NONE
+    row[HOLD_KEPT] = hold_kept(result.setup, result.outcome)
     return row
 
 

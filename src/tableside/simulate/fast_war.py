@@ -11,10 +11,11 @@ this Turn). A combatant's derived values (Status, Stamina, Speed, Swiftness, Pas
 come from the engine's own ``Character`` built once per state (a *form*); the kernel asks this
 module for each form, table and War Scroll it does not know yet (:meth:`Batch.supply`).
 
-What it models is what the War policy can meet from a War without Grapples, Stances, Readied or
-carried AP, Surprise, Exposed, Bound or Asleep combatants, F:1 Cycle, Dominions or ranged-only
-weapons; :func:`unsupported` names the first thing a start state has outside that, and the
-simulation then runs the full engine instead (docs/simulate.md).
+What it models is what the War policy can meet from a War without Stances, Readied or carried
+AP, Surprise, Exposed, Bound or Asleep combatants, Dominions or ranged-only weapons (Grapples,
+Entanglements and F:1 Cycle held at the start are played, F-30); :func:`unsupported` names
+the first thing a start state has outside that, and the simulation then runs the full engine
+instead (docs/simulate.md).
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from tableside.encounter.war_state import Combatant, WarState
+from tableside.encounter.war_state import Combatant, Timed, WarState
 from tableside.majesty import scroll
 from tableside.majesty.catalog import Catalog, Weapon, builtin_catalog
 from tableside.majesty.character import Attribute, Character, Side, Status, Wear
@@ -41,6 +42,8 @@ from tableside.simulate import fast_kernel as kernel
 from tableside.simulate import fast_laws as fl
 from tableside.simulate.fast_kernel import (
     DEFEATED,
+    FREE,
+    HELD_BY_SOURCE,
     MOVE,
     NEXT,
     NO_END,
@@ -107,14 +110,31 @@ def _combatant_unsupported(c: Combatant, catalog: Catalog) -> str | None:
     checks = (
         (c.readied or c.ready_uses, "Readied AP"), (c.carried, "carried AP"),
         (c.stance or c.full_stance, "Defensive Stance"), (c.bound, "Bound"),
-        (c.asleep, "Asleep"), (c.grappled_by is not None, "Grappled or Entangled"),
+        (c.asleep, "Asleep"),
         (c.exposed, "Exposed"), (c.surprised_by, "Surprised"),
-        (any(t.name != "status_lowered" or t.ends is None for t in c.timed), "a timed effect"),
-        (len(c.timed) > TIMED_SLOTS // 2, "many timed lowerings"),
+        (any(not _played(t) for t in c.timed), "a timed effect"),
+        (len(_lowerings(c)) > TIMED_SLOTS // 2, "many timed lowerings"),
         (not catalog.weapon(c.character.weapon).melee, "a ranged-only weapon"),
         (c.character.natural.endurance + 40 >= WEAR_LIMIT // 2, "a huge Endurance"),
     )  # fmt: skip
     return next((label for bad, label in checks if bad), None)
+
+
+def _played(timed: Timed) -> bool:
+    """A timed Status lowering with an End Point, or F:1 Cycle (M-34, M-39; F-30)."""
+    return timed.name == "falter_cycle" or (timed.name == "status_lowered" and bool(timed.ends))
+
+
+def _lowerings(c: Combatant) -> list[Timed]:
+    return [t for t in c.timed if t.name == "status_lowered"]
+
+
+def falter_cycle_end(c: Combatant) -> int:
+    """F:1 Cycle's End Point as the kernel codes it: 0 none, ``NO_END`` until released (M-34)."""
+    timed = c.falter_cycle
+    if timed is None:
+        return 0
+    return NO_END if timed.ends is None else timed.ends.cycle * TURN_BASE + timed.ends.turn
 
 
 class KeyIndex:
@@ -159,8 +179,8 @@ class Forms:
         self.scroll_forms: dict[tuple[Any, ...], int] = {}
         self.scroll_values: list[tuple[int, int, int]] = []  # combatant, Speed, Swiftness
         self.size = 0
-        # status, stamina, strike, scroll, referenced Passion, referenced Resolve
-        self.table = np.zeros((6, 64), dtype=np.int64)
+        # status, stamina, strike, scroll, referenced Passion, Resolve and Might
+        self.table = np.zeros((7, 64), dtype=np.int64)
 
     def key(self, who: I64, wear: I64, lowered: I64, epic: I64) -> I64:
         """One integer per state (who, Wear E/R/P, lowerings, Epic Defeat)."""
@@ -197,6 +217,7 @@ class Forms:
         self.table[:, form] = (
             status, character.war.stamina, strike, scroll_form,
             character.referenced(Attribute.PASSION), character.referenced(Attribute.RESOLVE),
+            character.referenced(Attribute.MIGHT),
         )  # fmt: skip
         self.ids[key] = form
         self.character.append(character)
@@ -227,6 +248,11 @@ class Forms:
     def resolve(self) -> I64:
         """Referenced Resolve per form (M-25)."""
         return np.asarray(self.table[5], dtype=np.int64)
+
+    @property
+    def might(self) -> I64:
+        """Referenced Might per form (a Grappler's margin, M-37)."""
+        return np.asarray(self.table[6], dtype=np.int64)
 
     @property
     def scroll(self) -> I64:
@@ -266,7 +292,7 @@ class Roster:
 
 
 class Laws:
-    """Strike tables per (striker form, defender form, Passion triggers, 12 Effects this Turn)."""
+    """Strike tables per (striker, defender form, Passion triggers, 12 Effects, Grappled)."""
 
     def __init__(self, forms: Forms, roster: Roster, catalog: Catalog) -> None:
         self.forms, self.roster, self.catalog = forms, roster, catalog
@@ -278,18 +304,23 @@ class Laws:
         self.triggers = np.array([passion_triggers(d) for d in range(-span, span + 1)],
                                  dtype=np.int64)  # fmt: skip
 
-    def build(self, keys: I64, striker: I64, defender: I64, twelves: I64) -> None:
-        """The tables of these kernel keys (one per key, from its first Strike's forms)."""
-        self.index.find(keys, lambda k, i: self._build(int(striker[i]), int(defender[i]),
-                                                      int(twelves[i])))  # fmt: skip
+    def build(self, keys: I64, args: I64) -> None:
+        """The tables of these kernel keys (one per key, from its first Strike's ``args``).
 
-    def setup(self, striker: int, defender: int, twelves: int) -> StrikeSetup:
-        """The Strike as the engine's ``strike_setup`` builds it for the policy's plain Strike."""
+        ``args`` per key: striker form, defender form, 12 Effects this Turn, Defender Grappled.
+        """
+        self.index.find(keys, lambda k, i: self._build(*(int(v) for v in args[i])))
+
+    def setup(self, striker: int, defender: int, twelves: int, grappled: int = 0) -> StrikeSetup:
+        """The Strike as the engine's ``strike_setup`` builds it for the policy's plain Strike.
+
+        ``grappled``: the Defender is Grappled or Entangled (its Guard halved, M-17, M-37).
+        """
         forms = self.forms
         a, d = forms.character[striker], forms.character[defender]
         return StrikeSetup(
             a, d, self.catalog.weapon(a.weapon), self.catalog.weapon(d.weapon), (),
-            DefenderState(), StrikeOptions(twelve_effects_this_turn=twelves),
+            DefenderState(grappled=bool(grappled)), StrikeOptions(twelve_effects_this_turn=twelves),
         )  # fmt: skip
 
     def roller(self, table: int) -> fl.Roller:
@@ -299,8 +330,8 @@ class Laws:
             found = self.rollers[table] = fl.Roller(self.tables[table].setup)
         return found
 
-    def _build(self, striker: int, defender: int, twelves: int) -> int:
-        self.tables.append(fl.strike_table(self.setup(striker, defender, twelves)))
+    def _build(self, striker: int, defender: int, twelves: int, grappled: int) -> int:
+        self.tables.append(fl.strike_table(self.setup(striker, defender, twelves, grappled)))
         self._flat = None
         return len(self.tables) - 1
 
@@ -414,10 +445,13 @@ class Batch:
             s.falter[:, i], s.poison[:, i], s.ap[:, i] = c.falter, c.poison, c.ap
             s.twelves[:, i], s.weary[:, i] = c.twelves_this_turn, c.weary
             s.pos[:, i] = c.position
-            for slot, timed in enumerate(c.timed):
+            s.held[:, i] = holder(c, index)
+            for slot, timed in enumerate(_lowerings(c)):
                 assert timed.ends is not None
                 s.ends[:, i, slot] = timed.ends.cycle * TURN_BASE + timed.ends.turn
-        s.next_end[:] = _first_end(s.ends[:1])[0]
+            s.fcycle[:, i] = falter_cycle_end(c)
+        cycle_ends = [int(v) for v in s.fcycle[0] if v > 0]
+        s.next_end[:] = min([int(_first_end(s.ends[:1])[0]), *cycle_ends])
         s.cycle[:], s.turn[:], s.ended[:], s.winner[:] = state.cycle, state.turn, state.ended, -1
         for i, t in enumerate(state.order):
             s.order_c[:, i], s.order_ap[:, i] = index[t.combatant], t.ap
@@ -426,7 +460,7 @@ class Batch:
         s.form[:] = self.forms.lookup(who, s.wear, s.lowered, s.epic)
         self.needs = kernel.Needs(
             np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64),
-            np.zeros((n, 3), dtype=np.int64), np.zeros((n, self.c), dtype=np.int64),
+            np.zeros((n, 4), dtype=np.int64), np.zeros((n, self.c), dtype=np.int64),
             np.zeros((n, fl.COLUMNS), dtype=np.int64), np.zeros(n, dtype=np.int64),
             np.zeros(n, dtype=np.int64), np.zeros((n, MAX_DICE), dtype=np.int64),
         )  # fmt: skip
@@ -435,7 +469,7 @@ class Batch:
         """The runs' state, one packed row per run (War Scrolls up to ``width`` Turns)."""
         n, c = self.n, self.c
         per_combatant = ("lowered", "epic", "exertion", "window", "falter", "poison", "ap",
-                         "twelves", "weary")  # fmt: skip
+                         "twelves", "weary", "held", "fcycle")  # fmt: skip
         per_run = ("next_end", "cycle", "turn", "order_n", "ended", "winner", "commands")
         sizes = [
             ("wear", 3 * c), ("taken", 3 * c), *((name, c) for name in per_combatant),
@@ -522,6 +556,19 @@ class Batch:
     def weary(self) -> B:
         """Weary (M-4)."""
         return np.asarray(self.runs.weary != 0)
+
+    @property
+    def held(self) -> I64:
+        """Who holds each combatant (M-37): a Grappler's index, ``FREE`` or ``HELD_BY_SOURCE``.
+
+        ``FREE`` is −1; ``HELD_BY_SOURCE`` (−2) is Entangled, or held by no combatant.
+        """
+        return self.runs.held
+
+    @property
+    def fcycle(self) -> I64:
+        """F:1 Cycle's End Point (0: none; ``NO_END``: until released; M-34)."""
+        return self.runs.fcycle
 
     @property
     def ends(self) -> I64:
@@ -620,8 +667,7 @@ class Batch:
             self.forms.index.find(needs.key[forms], lambda k, _: self.forms.build(k))
         tables = rows[kind == kernel.NEED_TABLE]
         if len(tables):
-            args = needs.args[tables]
-            self.laws.build(needs.key[tables], args[:, 0], args[:, 1], args[:, 2])
+            self.laws.build(needs.key[tables], needs.args[tables])
         for r in rows[kind == kernel.NEED_SCROLL].tolist():
             size = self.scrolls.add(tuple(needs.row[r].tolist()), int(needs.key[r]))
             if size > self.width:
@@ -658,6 +704,20 @@ class Batch:
     def fallen(self) -> B:
         """Defeated at the end, per run and combatant."""
         return np.asarray(self.forms.status[self.form] == DEFEATED)
+
+
+def holder(c: Combatant, index: dict[str, int]) -> int:
+    """Who holds ``c`` (M-37): its Grappler's index, ``FREE``, or ``HELD_BY_SOURCE``.
+
+    A Grappler is a combatant named by ``grappled_by`` without an Entangling strength (the
+    engine's ``grappling``); Entangled by a source, or held by a name that is no combatant, it
+    stays held and no combatant can release it by a Strike.
+    """
+    if c.grappled_by is None:
+        return FREE
+    if c.entangled_strength is None and c.grappled_by in index:
+        return index[c.grappled_by]
+    return HELD_BY_SOURCE
 
 
 def _dice(setup: StrikeSetup) -> int:
