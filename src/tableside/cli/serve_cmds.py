@@ -25,7 +25,7 @@ if TYPE_CHECKING:  # the web stack loads only when serving, keeping the other co
     from tableside.web.table import WebTable
 
 GRACE = 2  # seconds open streams get to end when the server stops (they never end by themselves)
-APP_FACTORY = "tableside.web:create_app"
+APP_FACTORY = "tableside.web.app:served_app"  # warms the simulator (F-25)
 
 
 class ServeError(TablesideError):
@@ -164,7 +164,7 @@ def serve_one(url: str | None, host: str, port: int, base: str, demo: bool) -> N
 
     from tableside.web import create_app
 
-    app = create_app(url)
+    app = create_app(url, warm=True)  # the simulator warmed after the start (F-25)
     announce(app.state.table, base, demo, 1)
     # What start-up built lives until the end: kept out of the collector, the process exits
     # at once on Ctrl+C instead of spending seconds collecting it (W-27).

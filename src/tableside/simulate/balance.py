@@ -20,6 +20,45 @@ from tableside.simulate.runs import load_start
 BALANCE_RUNS = 2000
 FULL_ENGINE_RUNS = 200  # the page's runs when the full engine must play (F-24)
 SEED_MODULUS = 2**63  # simulation seeds are zero or positive and fit 63 bits
+WARM_RUNS = 64  # runs of the warm-up War (F-25): a batch of several runs, as a balance's
+WARM_ROSTER = (  # the warm-up War: one Sword against one Axe, 2" apart
+    ("Warm-holy", "holy", "Sword", (42, 31, 30, 60, 48, 72), 0.0),
+    ("Warm-fallen", "fallen", "Axe", (56, 22, 40, 60, 40, 40), 2.0),
+)
+ATTRIBUTES = ("might", "swiftness", "control", "endurance", "resolve", "passion")
+
+
+def warm_document() -> dict[str, Any]:
+    """A small War as the store would export it (:data:`WARM_ROSTER`), for the warm-up."""
+    from tableside.encounter.engine import Encounter
+    from tableside.encounter.log import Command
+    from tableside.service import game_for
+    from tableside.store.formats import encounter_document
+
+    encounter: Encounter[Any] = Encounter(game_for("majesty-war"), 0)
+    for who, side, weapon, attributes, x in WARM_ROSTER:
+        character = {
+            "format": "tableside/majesty-character", "version": 1, "name": who, "side": side,
+            "tier": 1, "magnitude": 1, "weapon": weapon,
+            "attributes": dict(zip(ATTRIBUTES, attributes, strict=True)),
+        }  # fmt: skip
+        args = {"id": who, "character": character, "position": [x, 0.0, 0.0]}
+        encounter.execute(Command("add", args))
+    return encounter_document("warm-up", "majesty-war", 0, encounter.records)
+
+
+def warm() -> dict[str, Any]:
+    """Play a small War on the fast engine once, so that a server's first balance need not (F-25).
+
+    It loads the compiled kernel from numba's disk cache (the specialisation a balance's batch
+    uses: several runs), and goes once through the Python paths a batch takes (forms, Strike
+    tables, the War Scroll, an ambiguous Strike's roller). The web server runs it on its balance
+    thread after it starts (``web/balance.py``).
+
+    Returns:
+        The warm-up War's balance (of no interest but to the tests).
+    """
+    return balance(warm_document(), WARM_RUNS, 0)
 
 
 def balance_seed(encounter_seed: int, revision: int) -> int:

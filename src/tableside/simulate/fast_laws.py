@@ -13,8 +13,9 @@ law, not a copy of its rules. A Strike whose consequences the classes do not dec
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from functools import lru_cache
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass, replace
 
 import numpy as np
 import numpy.typing as npt
@@ -142,40 +143,101 @@ def result_row(result: StrikeResult) -> list[int]:
     return row
 
 
-@lru_cache(maxsize=4096)
-def strike_table(setup: StrikeSetup) -> StrikeTable:
-    """The exact law of a Strike's consequences (the odds engine's classes, M-7 … M-29).
+class StrikeTables:
+    """The Strike tables of this process, kept by what they depend on (and on disk).
 
-    Kept on disk once computed (``disk_cache``; the file name covers the setup and the code).
+    Called as ``strike_table(setup, key)``: ``key`` names what the table depends on, when the
+    caller knows that is less than the whole setup (the fast War engine's Strike signatures and
+    Passion triggers, ``fast_war.table_key``), so that setups differing only in what the table
+    does not read share one table, in the process and on disk; by default ``repr(setup)``. The
+    last :data:`KEPT_TABLES` are kept in memory, with the :class:`Roller` of each ambiguous one
+    (:meth:`roller`: the rolls it has resolved are kept with it). ``computed`` and ``loaded``
+    count the tables computed and those read from the disk cache.
     """
-    key = repr(setup)
-    kept = disk_cache.load("strike-table", key)
-    if kept is not None:
-        total, ambiguous = (int(v) for v in kept["scalars"])
-        return StrikeTable(setup, kept["rows"], kept["weights"], total, bool(ambiguous))
-    table = _strike_table(setup)
-    scalars = np.array([table.total, int(table.ambiguous)], dtype=np.int64)
-    disk_cache.save("strike-table", key, {"rows": table.rows, "weights": table.weights,
-                                          "scalars": scalars})  # fmt: skip
-    return table
+
+    def __init__(self) -> None:
+        self.kept: OrderedDict[str, StrikeTable] = OrderedDict()
+        self.rollers: dict[str, Roller] = {}
+        self.lock = threading.Lock()
+        self.computed = 0
+        self.loaded = 0
+
+    def __call__(self, setup: StrikeSetup, key: str | None = None) -> StrikeTable:
+        """The exact law of a Strike's consequences (the odds engine's classes, M-7 … M-29)."""
+        name = repr(setup) if key is None else key
+        with self.lock:
+            table = self.kept.get(name)
+            if table is not None:
+                self.kept.move_to_end(name)
+        if table is None:
+            table = self._load_or_compute(name, setup)
+            with self.lock:
+                self.kept[name] = table
+                while len(self.kept) > KEPT_TABLES:
+                    self.rollers.pop(self.kept.popitem(last=False)[0], None)
+        return table if table.setup is setup else replace(table, setup=setup)
+
+    def roller(self, setup: StrikeSetup, key: str | None = None) -> Roller:
+        """The :class:`Roller` of an ambiguous Strike, shared by the setups of one ``key``."""
+        name = repr(setup) if key is None else key
+        with self.lock:
+            found = self.rollers.get(name)
+            if found is None:
+                found = Roller(setup)
+                if name in self.kept:
+                    self.rollers[name] = found
+        return found
+
+    def _load_or_compute(self, name: str, setup: StrikeSetup) -> StrikeTable:
+        kept = disk_cache.load("strike-table", name)
+        if kept is not None:
+            self.loaded += 1
+            total, ambiguous = (int(v) for v in kept["scalars"])
+            return StrikeTable(setup, kept["rows"], kept["weights"], total, bool(ambiguous))
+        self.computed += 1
+        table = _strike_table(setup)
+        scalars = np.array([table.total, int(table.ambiguous)], dtype=np.int64)
+        disk_cache.save("strike-table", name, {"rows": table.rows, "weights": table.weights,
+                                               "scalars": scalars})  # fmt: skip
+        return table
+
+    def cache_clear(self) -> None:
+        """Forget the tables kept in memory (the disk cache stays)."""
+        with self.lock:
+            self.kept.clear()
+            self.rollers.clear()
+
+
+KEPT_TABLES = 4096  # Strike tables kept in a process
+strike_table = StrikeTables()
 
 
 def _strike_table(setup: StrikeSetup) -> StrikeTable:
+    """The table computed: each class's row (one ``outcome_row`` per distinct Outcome)."""
     plan = _strike_plan(setup)
     law = roll_law(plan.reading, plan.specs, plan.boon_net)
-    by_tally: dict[int, list[int]] = {}
-    for tally in np.unique(law.tally).tolist():
-        counts = Tally(*(int(v) for v in ALL_TALLIES[tally]))
-        outcome = Outcome.of(counts, plan.ignore_stops, setup.melee)
-        by_tally[tally] = outcome_row(setup, plan.force, outcome)
-    matrix = np.array([by_tally[t] for t in law.tally.tolist()], dtype=np.int64).reshape(
-        -1, COLUMNS
-    )
-    matrix[:, D_EPIC] = [epic_code(u) for u in law.unpaired_twelves.tolist()]
-    if setup.melee:
-        matrix[:, S_EPIC] = [epic_code(u) for u in law.unpaired_ones.tolist()]
+    tallies, which = np.unique(law.tally, return_inverse=True)
+    by_outcome: dict[Outcome, int] = {}
+    rows: list[list[int]] = []
+    row_of: list[int] = []  # per distinct tally: its row
+    for tally in tallies.tolist():
+        outcome = Outcome.of(Tally(*ALL_TALLIES[tally].tolist()), plan.ignore_stops, setup.melee)
+        if outcome not in by_outcome:
+            by_outcome[outcome] = len(rows)
+            rows.append(outcome_row(setup, plan.force, outcome))
+        row_of.append(by_outcome[outcome])
+    most = int(max(law.unpaired_twelves.max(), law.unpaired_ones.max()))
+    epic = np.array([epic_code(u) for u in range(most + 1)], dtype=np.int64)  # 0, 1 or 2
+    d_epic = epic[law.unpaired_twelves]
+    s_epic = epic[law.unpaired_ones] if setup.melee else np.zeros_like(d_epic)
+    # The classes grouped by (row, Epic codes) first, then the few groups by their whole rows.
+    code = (np.array(row_of, dtype=np.int64)[which.ravel()] * 3 + d_epic) * 3 + s_epic
+    grouped, group = np.unique(code, return_inverse=True)
+    matrix = np.array(rows, dtype=np.int64).reshape(-1, COLUMNS)[grouped // 9]
+    matrix[:, D_EPIC], matrix[:, S_EPIC] = grouped // 3 % 3, grouped % 3
+    group_weights = np.bincount(group.ravel(), weights=law.weight, minlength=len(grouped))
     distinct, inverse = np.unique(matrix, axis=0, return_inverse=True)
-    weights = np.bincount(inverse.ravel(), weights=law.weight, minlength=len(distinct))
+    weights = np.bincount(inverse.ravel(), weights=group_weights, minlength=len(distinct))
     return StrikeTable(
         setup, distinct.astype(np.int64), np.rint(weights).astype(np.int64), law.total,
         reads_all_hits(setup),

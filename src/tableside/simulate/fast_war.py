@@ -21,7 +21,8 @@ instead (docs/simulate.md).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -60,6 +61,7 @@ F64 = npt.NDArray[np.float64]
 B = npt.NDArray[np.bool_]
 
 MAX_DICE = 16
+FORMS_KEPT = 16_384  # Characters of forms kept in a process (form_character)
 __all__ = ["MOVE", "NEXT", "REST", "STRIKE", "TURN_BASE", "Batch", "distances", "unsupported"]
 STATUS_CODE = {Status.NORMAL: 0, Status.WEAKENED: 1, Status.DEFEATED: 2}
 
@@ -200,10 +202,8 @@ class Forms:
         code, lowered = divmod(rest, 16)
         code, wear_p = divmod(code, WEAR_LIMIT)
         wear_e, wear_r = divmod(code, WEAR_LIMIT)
-        character = replace(
-            self.characters[who], wear=Wear(wear_e, wear_r, wear_p), status_lowered=lowered,
-            defeated_by_epic=bool(epic), exertion=0,
-        )  # fmt: skip
+        character = form_character(self.characters[who], Wear(wear_e, wear_r, wear_p), lowered,
+                                   bool(epic))  # fmt: skip
         form = self.size
         if form == self.table.shape[1]:
             self.table = np.concatenate([self.table, np.zeros_like(self.table)], axis=1)
@@ -260,6 +260,16 @@ class Forms:
         return np.asarray(self.table[3], dtype=np.int64)
 
 
+@lru_cache(maxsize=FORMS_KEPT)
+def form_character(base: Character, wear: Wear, lowered: int, epic: bool) -> Character:
+    """A combatant's Character in one form (Wear, Status lowerings, Epic Defeat, no Exertion).
+
+    Shared by every batch of the process, so that a changed roster's batch finds the forms of
+    the combatants it kept with their derived values already computed (F-25).
+    """
+    return replace(base, wear=wear, status_lowered=lowered, defeated_by_epic=epic, exertion=0)
+
+
 def strike_signature(character: Character) -> tuple[Any, ...]:
     """What a plain Strike reads from a Character, as Striker or Defender, but Passion/Resolve.
 
@@ -275,6 +285,19 @@ def strike_signature(character: Character) -> tuple[Any, ...]:
     return (
         character.weapon, character.tier, character.status, war.precision, war.force, war.guard,
     )  # fmt: skip
+
+
+def table_key(setup: StrikeSetup) -> str:
+    """What a Strike table of the kernel depends on: the kernel's own key, outside a batch.
+
+    The two characters enter only through their Strike signatures and the Passion Effect's
+    triggers (:func:`strike_signature`), the rest of the setup as it is; so a later batch, of
+    this roster or another, finds the table wherever the same Strike was met before (F-25).
+    """
+    a, d = setup.striker, setup.defender
+    triggers = passion_triggers(a.referenced(Attribute.PASSION) - d.referenced(Attribute.RESOLVE))
+    rest = [getattr(setup, f.name) for f in fields(setup) if f.name not in ("striker", "defender")]
+    return repr((strike_signature(a), strike_signature(d), triggers, rest))
 
 
 @dataclass
@@ -299,6 +322,7 @@ class Laws:
         self.index = KeyIndex()
         self.tables: list[fl.StrikeTable] = []
         self.rollers: dict[int, fl.Roller] = {}
+        self.keys: list[str] = []  # each table's table_key
         self._flat: tuple[I64, F64, I64, I64, I64] | None = None
         span = kernel.PASSION_SPAN
         self.triggers = np.array([passion_triggers(d) for d in range(-span, span + 1)],
@@ -327,11 +351,14 @@ class Laws:
         """The engine's resolution of an ambiguous table's Strike from its dice."""
         found = self.rollers.get(table)
         if found is None:
-            found = self.rollers[table] = fl.Roller(self.tables[table].setup)
+            setup = self.tables[table].setup
+            found = self.rollers[table] = fl.strike_table.roller(setup, self.keys[table])
         return found
 
     def _build(self, striker: int, defender: int, twelves: int, grappled: int) -> int:
-        self.tables.append(fl.strike_table(self.setup(striker, defender, twelves, grappled)))
+        setup = self.setup(striker, defender, twelves, grappled)
+        self.keys.append(table_key(setup))
+        self.tables.append(fl.strike_table(setup, self.keys[-1]))
         self._flat = None
         return len(self.tables) - 1
 

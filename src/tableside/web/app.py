@@ -39,7 +39,7 @@ from tableside.store import chat as stored_chat
 from tableside.store.tables import UnknownSeatError, UnknownTableError
 from tableside.web import guards, play
 from tableside.web.auth import Credential, ForbiddenError, UnauthorisedError, credential
-from tableside.web.balance import add_balance
+from tableside.web.balance import add_balance, warm_wanted
 from tableside.web.chat import ChatRoom, add_chat, chat_feed
 from tableside.web.decisions import FightWaitingError, NoSuchDecisionError
 from tableside.web.hub import end_streams_on_stop, record_stream, watch
@@ -168,12 +168,13 @@ def bad_body(_request: Request, error: Exception) -> JSONResponse:
     return JSONResponse({"error": body_sentence(error)}, status_code=422)
 
 
-def warm_in_background() -> threading.Thread:
-    """Build the exact odds' shared tables on a thread of their own (F-22).
+def warm_in_background(then: Callable[[], Any] | None = None) -> threading.Thread:
+    """Build the exact odds' shared tables on a thread of their own (F-22), then ``then()``.
 
     The thread begins :data:`WARM_AFTER` seconds after the server has started, so it never
     slows the start itself. A failure is logged, never raised: the first odds request then
-    builds what it needs.
+    builds what it needs. ``then`` (a served app's simulator warm-up, F-25) is waited for, so
+    the thread ends when every warming is over.
     """
 
     def warm() -> None:
@@ -181,6 +182,8 @@ def warm_in_background() -> threading.Thread:
             disk_cache.warm_odds()
         except Exception:  # pragma: no cover - a broken cache folder, say
             LOG.exception("warming the odds tables failed")
+        if then is not None:
+            then()
 
     thread = threading.Timer(WARM_AFTER, warm)
     thread.name, thread.daemon = "tableside-warm-odds", True
@@ -194,6 +197,7 @@ def create_app(
     listen_poll: float = LISTEN_POLL,
     limits: guards.Limits | None = None,
     sweep_every: float = SWEEP,
+    warm: bool = False,
 ) -> FastAPI:
     """The web table on the store at ``store_url`` (see :meth:`Store.open` for the default).
 
@@ -210,6 +214,8 @@ def create_app(
         limits: The limits (W-13); None reads them from the environment
             (:meth:`~tableside.web.guards.Limits.from_env`).
         sweep_every: Seconds between the deadline sweeper's looks (D-5, :func:`sweep`).
+        warm: Warm the simulator after the start, on the balance thread, unless
+            ``TABLESIDE_WARM=off`` (F-25; ``tableside serve`` asks it, tests' apps do not).
     """
     limits = guards.Limits.from_env() if limits is None else limits
     disk_cache.install()  # exact laws computed once are kept on disk (F-22, TABLESIDE_CACHE)
@@ -222,7 +228,9 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        app.state.warming = warm_in_background()
+        balances = app.state.balances
+        simulator = (lambda: balances.warm().result()) if warm and warm_wanted() else None
+        app.state.warming = warm_in_background(simulator)
         if table.store.backend == "postgresql":
             listener.append(Listener(table.store, table.notifier))
             app.state.listener = listener[0]
@@ -281,6 +289,11 @@ def create_app(
     add_seats(app, table)
     app.add_middleware(SessionMiddleware)
     return app
+
+
+def served_app() -> FastAPI:
+    """The app ``tableside serve --workers N`` builds in each process: it warms the simulator."""
+    return create_app(warm=True)
 
 
 def add_api(app: FastAPI, table: WebTable) -> None:

@@ -8,13 +8,16 @@ web server runs it on its thread pool, off the event loop; one simulation runs a
 others wait their turn), and at most :data:`RUNS_MAX` runs are asked. The last answers are kept
 by encounter, revision and runs (the same seed gives the same figures), so reloading the page
 does not simulate again; and a watched encounter's balance is started as soon as a combatant is
-added or removed (:class:`Balances`, F-23). Bad ``runs`` answer 400,
+added or removed (:class:`Balances`, F-23); a served app warms the simulator on that thread
+when it starts (:meth:`Balances.warm`, F-25). Bad ``runs`` answer 400,
 an encounter that cannot be simulated (one side so far, already over) answers 422, both with
 one sentence.
 """
 
 from __future__ import annotations
 
+import logging
+import os
 import queue
 import re
 import threading
@@ -30,6 +33,7 @@ from fastapi.responses import JSONResponse
 from tableside.errors import DataError
 from tableside.limits import shown
 from tableside.simulate import SimulationError
+from tableside.simulate import balance as simulated
 from tableside.simulate.balance import BALANCE_RUNS, FULL_ENGINE_RUNS, encounter_balance
 from tableside.web.auth import require_host
 from tableside.web.setup import bearer
@@ -42,6 +46,12 @@ WATCH_SECONDS = 900.0  # an encounter's balance asked this recently is started e
 ROSTER_KINDS = frozenset({"add", "remove"})  # the commands that change who fights
 Key = tuple[int, int, int]  # (encounter, revision, runs)
 Answer = dict[str, Any] | SimulationError
+LOG = logging.getLogger(__name__)
+
+
+def warm_wanted() -> bool:
+    """Whether a served app warms the simulator when it starts: unless ``TABLESIDE_WARM=off``."""
+    return os.environ.get("TABLESIDE_WARM", "").strip().lower() != "off"
 
 
 def runs_asked(raw: str | None) -> int:
@@ -109,6 +119,22 @@ class Balances:
         self.watched: dict[int, tuple[int, float]] = {}  # encounter -> (runs, when asked)
         self.pool = Worker("tableside-balance")
         self.started = 0  # early starts (for the tests and the bench)
+        self.warming: Future[Any] | None = None
+
+    def warm(self) -> Future[Any]:
+        """Warm the simulator on the balance thread (F-25, ``simulate.balance.warm``).
+
+        A balance asked meanwhile waits for it on the same thread (it would have paid the same
+        loading itself). A failure is logged, never raised: the first balance then pays it.
+        """
+        self.warming = self.pool.submit(self._warm)
+        return self.warming
+
+    def _warm(self) -> None:
+        try:
+            simulated.warm()
+        except Exception:  # pragma: no cover - a broken numba cache, say
+            LOG.exception("warming the simulator failed")
 
     def answer(self, encounter_id: int, runs: int, document: dict[str, Any]) -> Answer:
         """The balance of the document as it stands: kept, joined, or simulated now."""
