@@ -16,6 +16,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
 import numpy as np
 import numpy.typing as npt
@@ -212,6 +213,12 @@ KEPT_TABLES = 4096  # Strike tables kept in a process
 strike_table = StrikeTables()
 
 
+@lru_cache(maxsize=1 << 16)
+def tally_outcome(tally: int, ignore_stops: int, melee: bool) -> Outcome:
+    """The Outcome of one of the odds engine's tallies (``ALL_TALLIES``), computed once."""
+    return Outcome.of(Tally(*ALL_TALLIES[tally].tolist()), ignore_stops, melee)
+
+
 def _strike_table(setup: StrikeSetup) -> StrikeTable:
     """The table computed: each class's row (one ``outcome_row`` per distinct Outcome)."""
     plan = _strike_plan(setup)
@@ -221,7 +228,7 @@ def _strike_table(setup: StrikeSetup) -> StrikeTable:
     rows: list[list[int]] = []
     row_of: list[int] = []  # per distinct tally: its row
     for tally in tallies.tolist():
-        outcome = Outcome.of(Tally(*ALL_TALLIES[tally].tolist()), plan.ignore_stops, setup.melee)
+        outcome = tally_outcome(tally, plan.ignore_stops, setup.melee)
         if outcome not in by_outcome:
             by_outcome[outcome] = len(rows)
             rows.append(outcome_row(setup, plan.force, outcome))
