@@ -14,6 +14,12 @@ Timed, wall clock and CPU of the process:
 * ``early``: Brute removed from the first encounter, whose balance was asked (F-23's early
   start): from the remove's request to the answer of the balance request that follows it.
 
+Rows: *disk cache off* (``TABLESIDE_CACHE=off``: every Strike table computed); *disk cache
+warm*: a copy, for each process, of the cache an earlier process left after the same cases with
+other seeds (a server restarted after balancing these rosters); *no warm-up*: the same with
+``TABLESIDE_WARM=off``. The load average before each process ends its line; the figures print,
+nothing is asserted.
+
 Run: ``python bench/balance_rate.py [--runs N] [--repeat R]``.
 """
 
@@ -22,6 +28,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -102,7 +109,9 @@ def main() -> None:
         for label, chosen, warm in rows:
             for _ in range(args.repeat):
                 load = os.getloadavg()[0]
-                found = case(chosen or cache, args.runs, warm)
+                with tempfile.TemporaryDirectory() as copy:  # each process: the same cache
+                    shutil.copytree(cache, copy, dirs_exist_ok=True)
+                    found = case(chosen or copy, args.runs, warm)
                 cells = "  ".join(f"{k} {w:5.2f} ({c:4.2f})" for k, (w, c) in found.items())
                 print(f"  {label:<17} {cells}  load {load:.2f}")
     print(f"load average {os.getloadavg()[0]:.2f}")
