@@ -151,14 +151,12 @@ class StrikeTables:
     caller knows that is less than the whole setup (the fast War engine's Strike signatures and
     Passion triggers, ``fast_war.table_key``), so that setups differing only in what the table
     does not read share one table, in the process and on disk; by default ``repr(setup)``. The
-    last :data:`KEPT_TABLES` are kept in memory, with the :class:`Roller` of each ambiguous one
-    (:meth:`roller`: the rolls it has resolved are kept with it). ``computed`` and ``loaded``
-    count the tables computed and those read from the disk cache.
+    last :data:`KEPT_TABLES` are kept in memory. ``computed`` and ``loaded`` count the tables
+    computed and those read from the disk cache.
     """
 
     def __init__(self) -> None:
         self.kept: OrderedDict[str, StrikeTable] = OrderedDict()
-        self.rollers: dict[str, Roller] = {}
         self.lock = threading.Lock()
         self.computed = 0
         self.loaded = 0
@@ -175,19 +173,8 @@ class StrikeTables:
             with self.lock:
                 self.kept[name] = table
                 while len(self.kept) > KEPT_TABLES:
-                    self.rollers.pop(self.kept.popitem(last=False)[0], None)
+                    self.kept.popitem(last=False)
         return table if table.setup is setup else replace(table, setup=setup)
-
-    def roller(self, setup: StrikeSetup, key: str | None = None) -> Roller:
-        """The :class:`Roller` of an ambiguous Strike, shared by the setups of one ``key``."""
-        name = repr(setup) if key is None else key
-        with self.lock:
-            found = self.rollers.get(name)
-            if found is None:
-                found = Roller(setup)
-                if name in self.kept:
-                    self.rollers[name] = found
-        return found
 
     def _load_or_compute(self, name: str, setup: StrikeSetup) -> StrikeTable:
         kept = disk_cache.load("strike-table", name)
@@ -206,7 +193,6 @@ class StrikeTables:
         """Forget the tables kept in memory (the disk cache stays)."""
         with self.lock:
             self.kept.clear()
-            self.rollers.clear()
 
 
 KEPT_TABLES = 4096  # Strike tables kept in a process

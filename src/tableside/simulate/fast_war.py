@@ -322,7 +322,6 @@ class Laws:
         self.index = KeyIndex()
         self.tables: list[fl.StrikeTable] = []
         self.rollers: dict[int, fl.Roller] = {}
-        self.keys: list[str] = []  # each table's table_key
         self._flat: tuple[I64, F64, I64, I64, I64] | None = None
         span = kernel.PASSION_SPAN
         self.triggers = np.array([passion_triggers(d) for d in range(-span, span + 1)],
@@ -351,14 +350,12 @@ class Laws:
         """The engine's resolution of an ambiguous table's Strike from its dice."""
         found = self.rollers.get(table)
         if found is None:
-            setup = self.tables[table].setup
-            found = self.rollers[table] = fl.strike_table.roller(setup, self.keys[table])
+            found = self.rollers[table] = fl.Roller(self.tables[table].setup)
         return found
 
     def _build(self, striker: int, defender: int, twelves: int, grappled: int) -> int:
         setup = self.setup(striker, defender, twelves, grappled)
-        self.keys.append(table_key(setup))
-        self.tables.append(fl.strike_table(setup, self.keys[-1]))
+        self.tables.append(fl.strike_table(setup, table_key(setup)))
         self._flat = None
         return len(self.tables) - 1
 
