@@ -139,7 +139,7 @@ def test_f25_a_served_app_warms_the_simulator_on_the_balance_thread(
     threads: list[str] = []
     real = simulated.warm
 
-    def spied() -> dict[str, Any]:
+    def spied() -> list[dict[str, Any]]:
         threads.append(threading.current_thread().name)
         return real()
 
@@ -169,8 +169,10 @@ def test_f25_no_warm_up_when_turned_off_or_not_served(
     assert calls == []
 
 
-def test_f25_the_warm_up_plays_a_war_on_the_fast_engine() -> None:
-    """F-25: the warm-up War is simulable and played by the fast engine (its kernel loaded)."""
-    found = simulated.warm()
-    assert found["engine"] == "fast" and found["runs"] == simulated.WARM_RUNS
-    assert {s["side"] for s in found["sides"]} == {"holy", "fallen"}
+def test_f25_the_warm_up_plays_a_war_and_a_fight_on_the_fast_engines() -> None:
+    """F-25: the warm-up War and fight are simulable and played by the fast engines."""
+    war, fight = simulated.warm()
+    for found in (war, fight):
+        assert found["engine"] == "fast" and found["runs"] == simulated.WARM_RUNS
+    assert {s["side"] for s in war["sides"]} == {"holy", "fallen"}
+    assert {s["side"] for s in fight["sides"]} == {"heroes", "monsters"}

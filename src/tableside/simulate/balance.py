@@ -26,39 +26,55 @@ WARM_ROSTER = (  # the warm-up War: one Sword against one Axe, 2" apart
     ("Warm-fallen", "fallen", "Axe", (56, 22, 40, 60, 40, 40), 2.0),
 )
 ATTRIBUTES = ("might", "swiftness", "control", "endurance", "resolve", "passion")
+WARM_FIGHT = (("Warm-hero", "heroes", "Aldric", 0.0), ("Warm-monster", "monsters", "Goblin", 6.0))
 
 
-def warm_document() -> dict[str, Any]:
-    """A small War as the store would export it (:data:`WARM_ROSTER`), for the warm-up."""
+def warm_document(game: str = "majesty-war") -> dict[str, Any]:
+    """A small encounter as the store would export it, for the warm-up.
+
+    A War of :data:`WARM_ROSTER`, or (``strife-combat``) a fight of :data:`WARM_FIGHT`.
+    """
     from tableside.encounter.engine import Encounter
     from tableside.encounter.log import Command
     from tableside.service import game_for
     from tableside.store.formats import encounter_document
 
-    encounter: Encounter[Any] = Encounter(game_for("majesty-war"), 0)
+    encounter: Encounter[Any] = Encounter(game_for(game), 0)
+    for args in warm_adds(game):
+        encounter.execute(Command("add", args))
+    return encounter_document("warm-up", game, 0, encounter.records)
+
+
+def warm_adds(game: str) -> list[dict[str, Any]]:
+    """The ``add`` commands' arguments of the warm-up encounter of ``game``."""
+    if game == "strife-combat":
+        return [{"id": who, "side": side, "model": model, "position": [x, 0.0, 0.0]}
+                for who, side, model, x in WARM_FIGHT]  # fmt: skip
+    adds = []
     for who, side, weapon, attributes, x in WARM_ROSTER:
         character = {
             "format": "tableside/majesty-character", "version": 1, "name": who, "side": side,
             "tier": 1, "magnitude": 1, "weapon": weapon,
             "attributes": dict(zip(ATTRIBUTES, attributes, strict=True)),
         }  # fmt: skip
-        args = {"id": who, "character": character, "position": [x, 0.0, 0.0]}
-        encounter.execute(Command("add", args))
-    return encounter_document("warm-up", "majesty-war", 0, encounter.records)
+        adds.append({"id": who, "character": character, "position": [x, 0.0, 0.0]})
+    return adds
 
 
-def warm() -> dict[str, Any]:
-    """Play a small War on the fast engine once, so that a server's first balance need not (F-25).
+def warm() -> list[dict[str, Any]]:
+    """Play a small War and a small fight on the fast engines once, before any balance (F-25).
 
-    It loads the compiled kernel from numba's disk cache (the specialisation a balance's batch
-    uses: several runs), and goes once through the Python paths a batch takes (forms, Strike
-    tables, the War Scroll, an ambiguous Strike's roller). The web server runs it on its balance
-    thread after it starts (``web/balance.py``).
+    A server's first balance then need not: this loads the compiled kernel from numba's disk
+    cache (the specialisation a balance's batch uses: several runs; compiled there when not
+    cached yet, after an installation) and goes once through the Python paths a batch takes
+    (forms, Strike tables, the War Scroll; the Realm of Strife engine's). The web server runs it
+    on its balance thread after it starts (``web/balance.py``).
 
     Returns:
-        The warm-up War's balance (of no interest but to the tests).
+        The two warm-up balances (of no interest but to the tests).
     """
-    return balance(warm_document(), WARM_RUNS, 0)
+    games = ("majesty-war", "strife-combat")
+    return [balance(warm_document(game), WARM_RUNS, 0) for game in games]
 
 
 def balance_seed(encounter_seed: int, revision: int) -> int:
