@@ -6,8 +6,9 @@ fast`` (``simulate(..., engine="fast", workers=1)``) with their ratio, wall cloc
 of this process (the machine may be shared: CPU time is the steadier figure). The fast engine
 is timed twice: cold (this process's first call: the compiled kernel loaded from numba's disk
 cache, Strike tables built or read from the disk cache, forms built) and warm (all known).
-Then two workers (``--workers 2``: wall clock, and the CPU time of this process and its worker
-process, which shows whether two cores were free), imports and one fast run in a fresh process
+Then one worker and two workers (``--workers 2``) on the same number of new runs (a new seed
+each), with the ratio of their wall-clock rates and the CPU time of this process and its worker
+process, which shows whether two cores were free; then imports and one fast run in a fresh process
 (the compiled kernel loaded from numba's cache; ``--compile`` also times a fresh compilation,
 paid once per installation), and the cold
 start of one exact Strike law (``strike_odds``) and of one Strike table, in fresh processes,
@@ -19,24 +20,17 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import subprocess
 import sys
 import tempfile
-import time
 from collections.abc import Callable
 from pathlib import Path
+
+from timing import timed, workers_line
 
 from tableside.simulate import simulate
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
-
-
-def timed(work: Callable[[], object]) -> tuple[float, float]:
-    """Wall-clock and CPU seconds of one call."""
-    wall, cpu = time.perf_counter(), time.process_time()
-    work()
-    return time.perf_counter() - wall, time.process_time() - cpu
 
 
 def line(label: str, runs: int, wall: float, cpu: float, base: float | None) -> float:
@@ -108,7 +102,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--full", type=int, default=100, help="War runs on the full engine")
     parser.add_argument("--fast", type=int, default=32768, help="War runs on the fast engine")
-    parser.add_argument("--two", type=int, default=65536, help="War runs on two workers")
+    parser.add_argument("--two", type=int, default=1_000_000, help="War runs on 1, then 2 workers")
     parser.add_argument("--compile", action="store_true", help="also time a fresh compilation")
     args = parser.parse_args()
     document = json.loads((EXAMPLES / "war_4v4.json").read_text("utf-8"))
@@ -119,19 +113,14 @@ def main() -> None:
     for label in ("fast, 1 worker, first call", "fast, 1 worker, warm"):
         wall, cpu = timed(lambda: simulate(document, args.fast, seed=2, workers=1, engine="fast"))
         rates.append(line(label, args.fast, wall, cpu, base))
-    began, cpu_self = time.perf_counter(), time.process_time()
-    cpu_children = resource.getrusage(resource.RUSAGE_CHILDREN)
-    load = os.getloadavg()[0]
-    simulate(document, args.two, seed=3, workers=2, engine="fast")
-    wall = time.perf_counter() - began
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    children = (after.ru_utime + after.ru_stime) - (cpu_children.ru_utime + cpu_children.ru_stime)
-    cpu = time.process_time() - cpu_self + children
-    two = args.two / wall
-    print(f"  {'fast, 2 workers':<26} {args.two:>6} runs  {two:>9,.1f} /s wall"
-          f"  x{two / rates[-1]:.2f} one worker's CPU rate; {args.two / cpu:,.1f} /s per CPU"
-          f" second of both processes ({cpu / wall:.2f} cores busy on average)"
-          f"; load average {load:.2f} → {os.getloadavg()[0]:.2f}")  # fmt: skip
+
+    # Two cores against one on the same work: as many runs, a new seed each (new forms and
+    # tables are met at the same pace); the warm figure above replays runs already played.
+    def on(workers: int, seed: int) -> Callable[[], object]:
+        return lambda: simulate(document, args.two, seed=seed, workers=workers, engine="fast")
+
+    one = workers_line("fast, 1 worker, seed 3", args.two, on(1, 3), None)
+    workers_line("fast, 2 workers, seed 4", args.two, on(2, 4), one)
     print(f"  fresh process, imports + 1 run, kernel cached: {kernel_ms(None):.0f} ms")
     if args.compile:
         with tempfile.TemporaryDirectory() as folder:

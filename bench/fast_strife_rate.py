@@ -22,6 +22,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from timing import timed, workers_line
+
 from tableside.simulate import fast_strife, fast_strife_compiled, simulate
 from tableside.simulate.runs import load_start
 
@@ -38,13 +40,6 @@ wall, cpu = time.perf_counter(), time.process_time()
 work.play(1, 0, 1, 100)
 print(json.dumps([imported, time.perf_counter() - wall, time.process_time() - cpu]))
 """
-
-
-def timed(work: Callable[[], object]) -> tuple[float, float]:
-    """Wall-clock and CPU seconds of one call."""
-    wall, cpu = time.perf_counter(), time.process_time()
-    work()
-    return time.perf_counter() - wall, time.process_time() - cpu
 
 
 def line(label: str, runs: int, wall: float, cpu: float, base: float | None) -> float:
@@ -78,6 +73,7 @@ def main() -> None:
     parser.add_argument("--full", type=int, default=300, help="fights on the full engine")
     parser.add_argument("--fast", type=int, default=200000, help="fights on the kernel")
     parser.add_argument("--python", type=int, default=10000, help="fights, Python fast path")
+    parser.add_argument("--two", type=int, default=4_000_000, help="fights on 1, then 2 workers")
     parser.add_argument("--compile", action="store_true", help="time a fresh compilation too")
     args = parser.parse_args()
     document = json.loads((EXAMPLES / "strife_ambush.json").read_text("utf-8"))
@@ -108,6 +104,12 @@ def main() -> None:
     line("kernel, cold (laws, tables)", args.fast, *timed(play("fast", args.fast)), base)
     line("kernel, warm", args.fast, *timed(play("fast", args.fast)), base)
     line("Python fast path, laws known", args.python, *timed(python(args.python)), base)
+
+    def on(workers: int, seed: int) -> Callable[[], object]:
+        return lambda: simulate(document, args.two, seed=seed, workers=workers, engine="fast")
+
+    one = workers_line("kernel, 1 worker, seed 3", args.two, on(1, 3), None)
+    workers_line("kernel, 2 workers, seed 4", args.two, on(2, 4), one)
     print(f"  load {os.getloadavg()[0]:.2f}")
 
 
