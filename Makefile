@@ -13,7 +13,7 @@ RUN_HOST ?= 127.0.0.1
 RUN_PORT ?= 8000
 RUN_DB ?= tableside.db
 
-.PHONY: setup run demo test lint typecheck unit bench bench-store bench-war bench-web bench-sim bench-odds postgres browser axe screenshots clean
+.PHONY: setup run demo test lint typecheck unit bench bench-store bench-war bench-web bench-sim bench-fast bench-odds postgres browser axe screenshots clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -69,6 +69,12 @@ bench-web: $(STAMP)
 # baseline, then tableside simulate on 1 and 2 worker processes (figures in docs/simulate.md).
 bench-sim: $(STAMP)
 	$(BIN)/python bench/sim_rate.py
+
+# The fast engines (issue 15): Wars and ambush fights per CPU second against the full engine in
+# the same process, one worker against two on as many runs, cold starts (docs/simulate.md).
+bench-fast: $(STAMP)
+	$(BIN)/python bench/fast_rate.py
+	$(BIN)/python bench/fast_strife_rate.py
 
 # Exact odds (cold and warm, against icepool and brute force) and Monte Carlo Strikes per second.
 bench-odds: $(STAMP)

@@ -254,9 +254,9 @@ BOUND = 3.0  # standard errors of the difference beyond which the two engines di
 POWER_Z = 1.2816  # one-sided z of 90 %
 # file: (full-engine runs, fast runs, the win-probability shift caught with 90 % probability)
 SCENARIOS = {
-    "war_grapple.json": (6_000, 60_000, 0.025),
+    "war_grapple.json": (33_000, 330_000, 0.01),
     "war_entangled.json": (3_000, 40_000, 0.01),
-    "war_falter.json": (6_000, 60_000, 0.03),
+    "war_falter.json": (48_000, 480_000, 0.01),
 }
 
 
@@ -264,8 +264,8 @@ SCENARIOS = {
 def reports(name: str) -> tuple[dict[str, Any], dict[str, Any]]:
     full_runs, fast_runs, _ = SCENARIOS[name]
     doc = document(name)
-    full = simulate(doc, full_runs, seed=31, workers=1, engine="full")
-    fast = simulate(doc, fast_runs, seed=32, workers=1, engine="fast")
+    full = simulate(doc, full_runs, seed=31, workers=2, engine="full")
+    fast = simulate(doc, fast_runs, seed=32, workers=2, engine="fast")
     return full, fast
 
 
