@@ -57,7 +57,7 @@ def _mix(z: int) -> int:
 
 
 def uniform(key: int, run: int, count: int) -> float:
-    """``fast_strife_kernel.uniform`` in plain Python."""
+    """``fast_kernel.uniform`` (the Strife kernel's draws) in plain Python."""
     stream = _mix(key ^ _mix(run))
     return (_mix((stream + count) & MASK) >> 11) * (1.0 / 9007199254740992.0)
 

@@ -761,16 +761,34 @@ def run_fast(state: FightState, seed: int, cap: int, runs: int, workers: int,
 
         if fast_strife_compiled.compiled(state)[1] is None:
             return fast_strife_compiled.run_fast(state, seed, cap, runs, workers, progress)
-    pieces = [(first, min(BATCH, runs - first)) for first in range(0, runs, BATCH)]
+    return spread(play_batch, BATCH, state, seed, cap, runs, workers, progress)
+
+
+def spread(
+    play: Callable[[FightState, int, int, int, int], Tally],
+    batch: int,
+    state: FightState,
+    seed: int,
+    cap: int,
+    runs: int,
+    workers: int,
+    progress: Callable[[int], None] | None,
+) -> Tally:
+    """Runs cut in batches of ``batch``, each ``play(state, seed, cap, first, count)``.
+
+    The batches run here or on ``workers`` processes (``play`` is a module's function, so it
+    pickles); their tallies are merged in run order, so any number of workers gives the same.
+    """
+    pieces = [(first, min(batch, runs - first)) for first in range(0, runs, batch)]
     tallies: list[Tally] = []
     if workers <= 1 or len(pieces) == 1:
         for first, count in pieces:
-            tallies.append(play_batch(state, seed, cap, first, count))
+            tallies.append(play(state, seed, cap, first, count))
             if progress is not None:
                 progress(count)
     else:
         with ProcessPoolExecutor(min(workers, len(pieces))) as pool:
-            futures = [pool.submit(play_batch, state, seed, cap, first, count)
+            futures = [pool.submit(play, state, seed, cap, first, count)
                        for first, count in pieces]  # fmt: skip
             for future, (_, count) in zip(futures, pieces, strict=True):
                 tallies.append(future.result())

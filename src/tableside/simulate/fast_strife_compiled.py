@@ -15,7 +15,6 @@ from __future__ import annotations
 import pickle
 from collections import Counter
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 import numpy as np
@@ -369,22 +368,4 @@ def play_batch(state: FightState, seed: int, cap: int, first: int, count: int) -
 def run_fast(state: FightState, seed: int, cap: int, runs: int, workers: int,
              progress: Callable[[int], None] | None = None) -> Tally:  # fmt: skip
     """Every run on the kernel, batches on ``workers`` processes, merged in run order."""
-    pieces = [(first, min(BATCH, runs - first)) for first in range(0, runs, BATCH)]
-    tallies: list[Tally] = []
-    if workers <= 1 or len(pieces) == 1:
-        for first, count in pieces:
-            tallies.append(play_batch(state, seed, cap, first, count))
-            if progress is not None:
-                progress(count)
-    else:
-        with ProcessPoolExecutor(min(workers, len(pieces))) as pool:
-            futures = [pool.submit(play_batch, state, seed, cap, first, count)
-                       for first, count in pieces]  # fmt: skip
-            for future, (_, count) in zip(futures, pieces, strict=True):
-                tallies.append(future.result())
-                if progress is not None:
-                    progress(count)
-    total = tallies[0]
-    for more in tallies[1:]:
-        total.merge(more)
-    return total
+    return fast_strife.spread(play_batch, BATCH, state, seed, cap, runs, workers, progress)

@@ -10,9 +10,10 @@ Movement spent this Turn is not kept: nothing the policy or the rules it meets r
 
 Each attack's consequences are drawn from the same exact joint laws (``fast_strife_law``, F-9),
 turned into arrays: per law its cumulative floats and, per outcome, the failed Parry, the
-damage and the conditions put on (F-50). Distances are ``fast_kernel.distance3`` (``math.dist``
-bit for bit) and positions are rounded as Python's ``round(x, 3)`` rounds them (:func:`round3`,
-correctly rounded from the exact product by 1000).
+damage and the conditions put on (F-50). Each run's uniform numbers are the War kernel's
+(``fast_kernel.uniform``, SplitMix64 of batch key, run and count). Distances are
+``fast_kernel.distance3`` (``math.dist`` bit for bit) and positions are rounded as Python's
+``round(x, 3)`` rounds them (:func:`round3`, correctly rounded from the exact product by 1000).
 
 The tables and the start state are built by :mod:`fast_strife_compiled`; this module holds only
 what numba compiles.
@@ -28,7 +29,7 @@ import numba
 import numpy as np
 import numpy.typing as npt
 
-from tableside.simulate.fast_kernel import distance3
+from tableside.simulate.fast_kernel import distance3, uniform
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -117,22 +118,6 @@ class Static(NamedTuple):
     knocked: int  # name code of Knocked Down
     rolled: int  # kind of the Roll with the Blow's Knocked Down
     sides: int
-
-
-@inline
-def _mix(z: np.uint64) -> np.uint64:
-    """SplitMix64's finaliser."""
-    z = z + np.uint64(0x9E3779B97F4A7C15)
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return z ^ (z >> np.uint64(31))
-
-
-@inline
-def uniform(base: int, run: int, count: int) -> float:
-    """The run's ``count``-th uniform number in [0, 1): SplitMix64 of (batch key, run, count)."""
-    stream = _mix(np.uint64(base) ^ _mix(np.uint64(run)))
-    return float(_mix(stream + np.uint64(count)) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
 @inline
