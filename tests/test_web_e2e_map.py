@@ -404,17 +404,17 @@ def test_a_spiritual_dominion_is_drawn_where_the_war_has_it_m15(
     m = open_map(server, browsers, PHONE)
     m.host_command("dominion", {"id": "Ward", "center": [4, 3, 0], "radius": 1.5})
     player = m.player
-    player.wait(
-        "the Dominion",
-        lambda s: bool(
-            s.driver.find_elements(By.CSS_SELECTOR, '#map [data-dominion="Ward"] circle')
-        ),
-    )
-    circle = player.driver.find_element(By.CSS_SELECTOR, '#map [data-dominion="Ward"] circle')
-    assert [circle.get_attribute(k) for k in ("cx", "cy", "r")] == ["4", "3", "1.5"]
-    area = player.driver.find_element(By.CSS_SELECTOR, '#map [data-dominion="Ward"]')
-    assert area.get_attribute("aria-label") == (
-        "Spiritual Dominion Ward at 4, 3, radius 1.5″: Strikes cannot pass through it"
-    )
+    # One read in the page: the map may be drawn again between two WebDriver calls.
+    read = """
+        const area = document.querySelector('#map [data-dominion="Ward"]');
+        const circle = area && area.querySelector('circle');
+        return circle && ['cx', 'cy', 'r'].map((k) => circle.getAttribute(k))
+            .concat([area.getAttribute('aria-label')]);
+    """
+    player.wait("the Dominion", lambda s: bool(s.driver.execute_script(read)))
+    assert player.driver.execute_script(read) == [
+        "4", "3", "1.5",
+        "Spiritual Dominion Ward at 4, 3, radius 1.5″: Strikes cannot pass through it",
+    ]  # fmt: skip
     assert player.driver.execute_script(SIDEWAYS) <= 0, "the page scrolls sideways"
     assert_accessible(player.driver, ["#map-part"])
