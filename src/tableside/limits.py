@@ -151,7 +151,14 @@ def require_bool(value: object) -> bool:
 # Pydantic field types of the arguments (W-7, W-8).
 Flag = Annotated[bool, BeforeValidator(require_bool)]  # "yes", 1 and "true" are refused
 Coordinate = Annotated[float, Field(allow_inf_nan=False), AfterValidator(check_finite)]
-Coordinates = tuple[Coordinate, Coordinate, Coordinate]
+
+
+def as_tuple(value: object) -> object:
+    """A JSON array as a tuple (strict models take tuples only); anything else as it is."""
+    return tuple(value) if isinstance(value, list) else value
+
+
+Coordinates = Annotated[tuple[Coordinate, Coordinate, Coordinate], BeforeValidator(as_tuple)]
 Name = Annotated[str, Field(min_length=1, max_length=NAME_MAX), AfterValidator(check_name)]
 Label = Annotated[str, Field(min_length=1, max_length=LABEL_MAX), AfterValidator(check_name)]
 SideName = Annotated[str, Field(min_length=1, max_length=ID_MAX), AfterValidator(check_name)]

@@ -14,6 +14,7 @@ import errno
 import gc
 import os
 import socket
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
@@ -169,7 +170,8 @@ def serve_one(url: str | None, host: str, port: int, base: str, demo: bool) -> N
     # What start-up built lives until the end: kept out of the collector, the process exits
     # at once on Ctrl+C instead of spending seconds collecting it (W-27).
     gc.freeze()
-    uvicorn.run(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=GRACE)
+    uvicorn.run(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=GRACE,
+                **server_options())  # fmt: skip
 
 
 def serve_workers(
@@ -184,7 +186,22 @@ def serve_workers(
     with Store.open(url) as store:  # migrated once here, before the workers race to
         announce(WebTable(store), base, demo, workers)
     uvicorn.run(APP_FACTORY, factory=True, workers=workers, host=host, port=port,
-                log_level="warning", timeout_graceful_shutdown=GRACE)  # fmt: skip
+                log_level="warning", timeout_graceful_shutdown=GRACE,
+                **server_options())  # fmt: skip
+
+
+def server_options(environ: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """Uvicorn's options of W-34: no ``server`` header, and whose ``X-Forwarded-For`` counts.
+
+    The header is trusted only from the proxies ``TABLESIDE_TRUSTED_PROXIES`` names
+    (comma-separated addresses), else never, so that a client cannot pick the address its
+    limits count against.
+    """
+    source = os.environ if environ is None else environ
+    proxies = source.get("TABLESIDE_TRUSTED_PROXIES", "").strip()
+    if not proxies:
+        return {"server_header": False, "proxy_headers": False}
+    return {"server_header": False, "proxy_headers": True, "forwarded_allow_ips": proxies}
 
 
 def setup_lines(demo: DemoLinks, base: str) -> list[str]:

@@ -50,6 +50,7 @@ from tableside.web.sessions import SessionMiddleware, csrf_of, enter
 from tableside.web.setup import add_setup
 from tableside.web.setup_roster import add_roster
 from tableside.web.setup_seats import add_seats
+from tableside.web.strict import StrictRoute, strict_args
 from tableside.web.table import WebTable
 
 CombatantId = Annotated[str, Field(min_length=1, max_length=40, pattern=r"^[A-Za-z0-9_.\-]+$")]
@@ -66,9 +67,9 @@ ADOPT_EVERY = 60  # sweeps between looks in the store for encounters waiting (ot
 
 
 class Body(BaseModel):
-    """A request body: unknown keys are refused."""
+    """A request body: unknown keys are refused, numbers are JSON numbers (W-34)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 class NewTable(Body):
@@ -255,6 +256,7 @@ def create_app(
         lifespan=lifespan,
         dependencies=[Depends(guards.path_ids)],
     )
+    app.router.route_class = StrictRoute  # every JSON body parsed strictly (W-34)
     app.state.table = table
     app.state.chat = room
     handlers: list[tuple[type[Exception], int]] = [
@@ -288,6 +290,7 @@ def create_app(
     add_balance(app, table)
     add_seats(app, table)
     app.add_middleware(SessionMiddleware)
+    app.add_middleware(guards.PlainHeaders)
     return app
 
 
@@ -368,7 +371,8 @@ def add_api(app: FastAPI, table: WebTable) -> None:
     def run_command(
         encounter_id: int, body: CommandBody, authorization: Authorization = None
     ) -> JSONResponse:
-        who, _info = table.at_encounter(bearer(authorization), encounter_id)
+        who, info = table.at_encounter(bearer(authorization), encounter_id)
+        strict_args(info.game, body.kind, body.args)
         dice = None if body.dice is None else tuple(body.dice)
         command = Command(body.kind, body.args, dice)
         answer = table.execute(
@@ -531,7 +535,8 @@ def add_play(app: FastAPI, table: WebTable) -> None:
     def odds(
         encounter_id: int, body: PlayBody, authorization: Authorization = None
     ) -> dict[str, Any]:
-        who, _info = table.at_encounter(bearer(authorization), encounter_id)
+        who, info = table.at_encounter(bearer(authorization), encounter_id)
+        strict_args(info.game, body.kind, body.args)
         table.refuse_secret_odds(who, encounter_id, body.args)
         return play.odds(table, who, encounter_id, body.kind, body.args)
 
@@ -539,7 +544,8 @@ def add_play(app: FastAPI, table: WebTable) -> None:
     def preview(
         encounter_id: int, body: PlayBody, authorization: Authorization = None
     ) -> dict[str, Any]:
-        who, _info = table.at_encounter(bearer(authorization), encounter_id)
+        who, info = table.at_encounter(bearer(authorization), encounter_id)
+        strict_args(info.game, body.kind, body.args)
         dice = None if body.dice is None else tuple(body.dice)
         return play.preview(table, who, encounter_id, Command(body.kind, body.args, dice))
 

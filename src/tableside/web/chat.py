@@ -77,7 +77,7 @@ Authorization = Annotated[str | None, Header()]
 class ChatBody(BaseModel):
     """POST …/chat: the message, and whom a whisper is for (None: everyone at the table)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     text: ChatText
     to: To = None
@@ -86,7 +86,7 @@ class ChatBody(BaseModel):
 class RollBody(BaseModel):
     """POST …/rolls: what to roll (the fields of :class:`~tableside.web.roller.RollSpec`)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     kind: Literal["d12", "check", "d100", "d20"]
     label: RollLabel = ""

@@ -246,6 +246,35 @@ class BodyLimit:
             await send_json(send, 413, self.sentence())
 
 
+class PlainHeaders:
+    """Every answer says ``X-Content-Type-Options: nosniff`` and names no server (W-34).
+
+    The outermost middleware, so that refusals made by the others (413, 500) carry it too;
+    ``tableside serve`` also tells uvicorn not to send its ``server`` header.
+    """
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Run the application with the headers set on its answer."""
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def plain(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = [
+                    (k, v) for k, v in message.get("headers", ())
+                    if k.lower() not in (b"server", b"x-content-type-options")
+                ]  # fmt: skip
+                headers.append((b"x-content-type-options", b"nosniff"))
+                message = {**message, "headers": headers}
+            await send(message)
+
+        await self.app(scope, receive, plain)
+
+
 class LastResort:
     """Any exception the handlers left: 500 JSON, its traceback logged here and never sent.
 

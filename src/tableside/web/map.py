@@ -28,7 +28,7 @@ from tableside.encounter.log import Command, LogRecord, RecordKind
 from tableside.encounter.strife_state import FightState
 from tableside.encounter.war_state import WarState
 from tableside.errors import DataError, RulesError
-from tableside.limits import ID_MAX
+from tableside.limits import ID_MAX, Coordinate
 from tableside.majesty.geometry import MELEE_RANGE
 from tableside.strife.loadout import loadout
 from tableside.strife.penalties import PenaltyContext, attack_range, usable_reach
@@ -176,10 +176,10 @@ def fight_rings(snap: Snapshot, m: Any) -> list[dict[str, Any]]:
 class MoveCostBody(BaseModel):
     """POST …/move-cost: the ``move`` command's arguments (terrain only in a Realm of Strife)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     id: str = Field(min_length=1, max_length=ID_MAX)
-    to: list[float] = Field(min_length=3, max_length=3)
+    to: list[Coordinate] = Field(min_length=3, max_length=3)
     mode: str | None = Field(default=None, max_length=20)
     difficult: bool | None = None
 

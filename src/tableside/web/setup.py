@@ -67,9 +67,9 @@ ID_PATTERN = r"^[A-Za-z0-9_.\-]+$"
 
 
 class Body(BaseModel):
-    """A request body: unknown keys are refused."""
+    """A request body: unknown keys are refused, numbers are JSON numbers (W-34)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 class NewCharacter(Body):
