@@ -93,10 +93,14 @@ def test_w34_migration_0008_starts_seats_past_a_seat_a_record_names(tmp_path: Pa
                     "INSERT INTO log_records (encounter_id, revision, kind, seq, command, events,"
                     " data) VALUES (:e, 1, 'answer', 1, :c, '[]', :d)"
                 ),
-                {"e": encounter, "c": json.dumps({"kind": "next"}),
-                 "d": json.dumps({"by": f"seat:{ann + 6}"})},  # fmt: skip
+                {
+                    "e": encounter,
+                    "c": json.dumps({"kind": "next"}),
+                    "d": json.dumps({"by": f"seat:{ann + 6}"}),
+                },
             )
-            connection.execute(text("UPDATE encounters SET revision = 1 WHERE id = :e"),
-                               {"e": encounter})  # fmt: skip
+            connection.execute(
+                text("UPDATE encounters SET revision = 1 WHERE id = :e"), {"e": encounter}
+            )
         upgrade(store.engine)
         assert seat(store, table_id, "Bo", 2) == ann + 7
