@@ -267,6 +267,15 @@ CLI_BOUNDS: dict[str, tuple[float, float]] = {
             "max_body_bytes",
             "streams_per_token",
             "max_streams",
+            "tables_per_hour",
+            "seats_per_minute",
+            "streams_per_address",
+            "streams_per_table",
+            "commands_per_minute",
+            "table_commands_per_minute",
+            "address_commands_per_minute",
+            "chat_per_minute",
+            "table_chat_per_minute",
         )
     },
 }

@@ -221,7 +221,12 @@ def create_app(
     limits = guards.Limits.from_env() if limits is None else limits
     disk_cache.install()  # exact laws computed once are kept on disk (F-22, TABLESIDE_CACHE)
     table = WebTable(Store.open(store_url), limits)
-    room = ChatRoom(table.store, table.notifier.publish)
+    room = ChatRoom(
+        table.store,
+        table.notifier.publish,
+        rate=guards.RateWindow(limits.chat_per_minute, whose=guards.HOLDER),
+        table_rate=guards.RateWindow(limits.table_chat_per_minute, whose="a table"),
+    )
     listener: list[Listener] = []
 
     def stream_poll() -> float:
@@ -348,10 +353,12 @@ def add_api(app: FastAPI, table: WebTable) -> None:
 
     @app.post("/api/tables/{table_id}/players", status_code=201)
     def add_player(
-        table_id: int, body: NewPlayer, authorization: Authorization = None
+        request: Request, table_id: int, body: NewPlayer, authorization: Authorization = None
     ) -> dict[str, Any]:
         who = table.at_table(bearer(authorization), table_id)
-        seat, token = table.add_player(who, table_id, body.name, tuple(body.characters))
+        seat, token = table.add_player(
+            who, table_id, body.name, tuple(body.characters), client_address(request)
+        )
         return {"id": seat.id, "name": seat.name, "characters": list(seat.characters),
                 "token": token, "join_link": f"/join/{token}"}  # fmt: skip
 
@@ -369,9 +376,10 @@ def add_api(app: FastAPI, table: WebTable) -> None:
 
     @app.post("/api/encounters/{encounter_id}/commands")
     def run_command(
-        encounter_id: int, body: CommandBody, authorization: Authorization = None
+        request: Request, encounter_id: int, body: CommandBody, authorization: Authorization = None
     ) -> JSONResponse:
         who, info = table.at_encounter(bearer(authorization), encounter_id)
+        table.rates.command(who, client_address(request))
         strict_args(info.game, body.kind, body.args)
         dice = None if body.dice is None else tuple(body.dice)
         command = Command(body.kind, body.args, dice)
@@ -387,12 +395,14 @@ def add_api(app: FastAPI, table: WebTable) -> None:
 
     @app.post("/api/encounters/{encounter_id}/decisions/{decision}")
     def decide(
+        request: Request,
         encounter_id: int,
         decision: Annotated[str, Path(min_length=1, max_length=40)],
         body: DecideBody,
         authorization: Authorization = None,
     ) -> JSONResponse:
         who, _info = table.at_encounter(bearer(authorization), encounter_id)
+        table.rates.command(who, client_address(request))
         answer = table.answer_decision(who, encounter_id, decision, body.choice)
         return JSONResponse(answer, status_code=202 if "pending" in answer else 200)
 
@@ -413,17 +423,25 @@ def add_api(app: FastAPI, table: WebTable) -> None:
 
     @app.post("/api/encounters/{encounter_id}/undo")
     def undo(
-        encounter_id: int, body: StepBody | None = None, authorization: Authorization = None
+        request: Request,
+        encounter_id: int,
+        body: StepBody | None = None,
+        authorization: Authorization = None,
     ) -> JSONResponse:
         who, _info = table.at_encounter(bearer(authorization), encounter_id)
+        table.rates.command(who, client_address(request))
         revision = body.revision if body else None
         return JSONResponse(table.step_back(who, encounter_id, revision, redo=False))
 
     @app.post("/api/encounters/{encounter_id}/redo")
     def redo(
-        encounter_id: int, body: StepBody | None = None, authorization: Authorization = None
+        request: Request,
+        encounter_id: int,
+        body: StepBody | None = None,
+        authorization: Authorization = None,
     ) -> JSONResponse:
         who, _info = table.at_encounter(bearer(authorization), encounter_id)
+        table.rates.command(who, client_address(request))
         revision = body.revision if body else None
         return JSONResponse(table.step_back(who, encounter_id, revision, redo=True))
 
@@ -459,6 +477,7 @@ def add_stream(app: FastAPI, table: WebTable, poll: Callable[[], float], room: C
 
     @app.get("/api/encounters/{encounter_id}/stream")
     def stream(
+        request: Request,
         encounter_id: int,
         after: Annotated[int, Query(ge=0, le=guards.ID_MAX)] = 0,
         last_event_id: Annotated[int | None, Header(ge=0, le=guards.ID_MAX)] = None,
@@ -467,7 +486,9 @@ def add_stream(app: FastAPI, table: WebTable, poll: Callable[[], float], room: C
         given = bearer(authorization)
         who, _info = table.at_encounter(given, encounter_id)
         start = after if last_event_id is None else last_event_id
-        give_back = table.streams.take(guards.holder_key(who))
+        give_back = table.streams.take(
+            guards.holder_key(who), client_address(request), who.table_id, who.is_host
+        )
         events = record_stream(
             table.notifier,
             encounter_id,

@@ -50,6 +50,8 @@ from tableside.web.roller import RollSpec, roll_card
 
 CHAT_PER_MINUTE = 30
 """Messages and rolls one seat (or the Host) may post in any 60 seconds (W-33)."""
+TABLE_CHAT_PER_MINUTE = 240
+"""Messages and rolls one table may get in any 60 seconds (W-34)."""
 SEED_BITS = 53
 """A roll's seed is below 2**53: exact as a JavaScript number, so the page shows it as stored."""
 HOST_NAME = "Host"
@@ -118,6 +120,8 @@ class ChatRoom:
         store: The store.
         publish: Wakes this process's streams of an encounter (the hub's notifier).
         rate: The per-poster rate (W-33).
+        table_rate: The per-table rate (W-34): however many seats post, one table's chat
+            grows by at most so many messages a minute.
         clock: The time a message is stamped with.
         seeds: The source of each roll's seed: the operating system's randomness (a player
             cannot foresee it), stored on the card so that it rolls the same dice again.
@@ -126,6 +130,9 @@ class ChatRoom:
     store: Store
     publish: Callable[[int], None]
     rate: RateWindow = field(default_factory=lambda: RateWindow(CHAT_PER_MINUTE))
+    table_rate: RateWindow = field(
+        default_factory=lambda: RateWindow(TABLE_CHAT_PER_MINUTE, whose="a table")
+    )
     clock: Callable[[], datetime] = field(default=lambda: datetime.now(UTC))
     seeds: Callable[[], int] = field(default=lambda: secrets.randbits(SEED_BITS))
 
@@ -169,11 +176,13 @@ class ChatRoom:
         """Count one post of ``who``, or refuse past :data:`CHAT_PER_MINUTE` (429, W-33)."""
         try:
             self.rate.take(holder_key(who), "chat messages")
-        except TooManyError:
+        except TooManyError as error:
             raise TooManyError(
                 f"Too many chat messages and rolls: at most {self.rate.limit} a minute from "
-                "one seat; wait a moment and send it again."
+                "one seat; wait a moment and send it again.",
+                error.retry_after,
             ) from None
+        self.table_rate.take(str(who.table_id), "chat messages and rolls")
 
     def roll(self, who: Principal, encounter_id: int, game: str, body: RollBody) -> dict[str, Any]:
         """Roll ``body`` (W-31, W-32) and post its card."""
