@@ -102,6 +102,7 @@ class Server:
         self.args, self.env, self.log = args, env, log
         self.proc: subprocess.Popen[str] | None = None
         self.base = ""
+        self.lines: list[str] = []
         self.starts = 0
 
     def start(self) -> None:
@@ -125,6 +126,7 @@ class Server:
             assert time.monotonic() < deadline, lines
             lines.append(line.rstrip("\n"))
         self.base = f"http://127.0.0.1:{port}"
+        self.lines = lines  # what it printed (the demo's links among them)
         while True:
             try:
                 httpx.get(f"{self.base}/openapi.json", timeout=10)

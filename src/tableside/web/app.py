@@ -37,7 +37,7 @@ from tableside.simulate import disk_cache
 from tableside.store import Store, UnknownEncounterError, tables
 from tableside.store import chat as stored_chat
 from tableside.store.tables import UnknownSeatError, UnknownTableError
-from tableside.web import guards, play
+from tableside.web import contract, guards, play
 from tableside.web.auth import Credential, ForbiddenError, UnauthorisedError, credential
 from tableside.web.balance import add_balance, warm_wanted
 from tableside.web.chat import ChatRoom, add_chat, chat_feed
@@ -296,6 +296,7 @@ def create_app(
     add_seats(app, table)
     app.add_middleware(SessionMiddleware)
     app.add_middleware(guards.PlainHeaders)
+    contract.install(app)  # the OpenAPI document as the contract (W-35)
     return app
 
 

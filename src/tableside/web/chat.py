@@ -37,6 +37,7 @@ from tableside.limits import (
     FACTOR_MAX,
     MODIFIER_MAX,
     NAME_MAX,
+    NAMED,
     ROW_ID_MAX,
     STAT_MAX,
     check_name,
@@ -56,8 +57,10 @@ SEED_BITS = 53
 """A roll's seed is below 2**53: exact as a JavaScript number, so the page shows it as stored."""
 HOST_NAME = "Host"
 
-ChatText = Annotated[str, Field(min_length=1, max_length=CHAT_LENGTH), AfterValidator(check_name)]
-RollLabel = Annotated[str, Field(max_length=NAME_MAX), AfterValidator(check_name)]
+ChatText = Annotated[
+    str, Field(min_length=1, max_length=CHAT_LENGTH), NAMED, AfterValidator(check_name)
+]
+RollLabel = Annotated[str, Field(max_length=NAME_MAX), NAMED, AfterValidator(check_name)]
 
 
 def whisper_to(value: object) -> object:

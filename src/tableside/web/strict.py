@@ -28,7 +28,7 @@ from pydantic import ValidationError
 from starlette.exceptions import HTTPException
 
 from tableside.encounter import strife_acts, strife_fight, strife_forced, war_args
-from tableside.errors import DataError
+from tableside.errors import DataError, RulesError
 from tableside.majesty.catalog import validation_sentence
 
 COMMAND_MODELS: dict[str, dict[str, type[war_args.Args]]] = {
@@ -105,6 +105,29 @@ def strict_args(game: str, kind: str, args: dict[str, Any]) -> None:
         raise DataError(sentence) from None
 
 
+def check_args(game: str, kind: str, args: dict[str, Any]) -> None:
+    """Validate a command's kind and arguments as its engine will, before any state is read.
+
+    Called once the sender may send the command (403 first), so that a body is refused the
+    same way (400) whether or not the fight waits for a decision (409 otherwise came first).
+
+    Raises:
+        RulesError: An unknown kind (the engine's own sentence).
+        DataError: Arguments its model refuses.
+    """
+    models = COMMAND_MODELS.get(game)
+    if models is None:
+        return
+    model = models.get(kind)
+    if model is None:
+        what = "War" if game == "majesty-war" else "fight"
+        raise RulesError(f"Unknown {what} command {kind!r}; known: {', '.join(models)}.")
+    try:
+        model.model_validate(args)
+    except ValidationError as error:
+        raise DataError(validation_sentence(error, f"{kind} command")) from None
+
+
 class _NotFinite:
     """A number JSON does not allow, kept where it was found so that its field can be named."""
 
@@ -143,6 +166,9 @@ def strict_json(body: bytes) -> Any:
     if found is not None:
         path, text = found
         where = f"field {path[:60]}" if path else "the request body"
+        kind = data.get("kind") if isinstance(data, dict) else None
+        if path.startswith("args.") and isinstance(kind, str) and len(kind) <= 40:
+            where = f"{kind!r} command: field {path.removeprefix('args.')[:60]}"
         raise HTTPException(
             400, f"Bad request: {where}: {text[:20]} is not a finite JSON number; send a number."
         )

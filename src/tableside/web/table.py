@@ -63,6 +63,7 @@ from tableside.web.redact import (
     redact_state,
     secret_to,
 )
+from tableside.web.strict import check_args
 
 SEED_BITS = 62
 RETRIES = 3  # a non-exact command refused by another process's append is decided again
@@ -630,6 +631,7 @@ class WebTable:
         authorise_command(
             who, encounter.game.name, command.kind, command.args, current_actor(encounter)
         )
+        check_args(encounter.game.name, command.kind, command.args)  # the same whatever waits
         self.require_not_waiting(who, encounter_id, f"the {command.kind}")
         if command.kind == "add":
             self._require_room(encounter)
