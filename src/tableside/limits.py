@@ -181,7 +181,13 @@ def require_bool(value: object) -> bool:
 
 # Pydantic field types of the arguments (W-7, W-8).
 Flag = Annotated[bool, BeforeValidator(require_bool)]  # "yes", 1 and "true" are refused
-Coordinate = Annotated[float, Field(allow_inf_nan=False), AfterValidator(check_finite)]
+Coordinate = Annotated[
+    float,
+    Field(
+        allow_inf_nan=False, json_schema_extra={"minimum": -POSITION_MAX, "maximum": POSITION_MAX}
+    ),
+    AfterValidator(check_finite),
+]
 
 
 def as_tuple(value: object) -> object:

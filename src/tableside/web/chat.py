@@ -26,7 +26,7 @@ from typing import Annotated, Any, Literal
 
 from fastapi import FastAPI, Header
 from fastapi.responses import JSONResponse
-from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSchema
 
 from tableside.errors import DataError
 from tableside.limits import (
@@ -72,7 +72,19 @@ def whisper_to(value: object) -> object:
     raise ValueError("must be 'host' (a player's whisper) or a seat's id (the Host's)")
 
 
-To = Annotated[str | int | None, BeforeValidator(whisper_to)]
+To = Annotated[
+    str | int | None,
+    BeforeValidator(whisper_to),
+    WithJsonSchema(
+        {
+            "anyOf": [
+                {"type": "string", "const": "host"},
+                {"type": "integer", "minimum": 1, "maximum": ROW_ID_MAX},
+                {"type": "null"},
+            ]
+        }
+    ),
+]
 Factor = Annotated[int, Field(ge=0, le=FACTOR_MAX)]
 Modifier = Annotated[int, Field(ge=-MODIFIER_MAX, le=MODIFIER_MAX)]
 Face = Annotated[int, Field(ge=DIE_FACE_MIN, le=DIE_FACE_MAX)]

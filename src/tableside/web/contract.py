@@ -22,6 +22,7 @@ from typing import Any
 from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
 
+from tableside.limits import SEED_MAX, SEED_MIN
 from tableside.web.guards import ID_MAX
 from tableside.web.strict import COMMAND_MODELS
 
@@ -109,6 +110,24 @@ def complete(schema: dict[str, Any]) -> None:
     for path, item in schema.get("paths", {}).items():
         for method, operation in item.items():
             complete_operation(path, method, operation)
+    exact_bounds(schema)
+
+
+EXACT = {float(SEED_MAX): SEED_MAX, float(SEED_MIN): SEED_MIN}
+"""64-bit bounds the generator wrote as floats (2^63 is not 2^63 - 1): their exact values."""
+
+
+def exact_bounds(node: Any) -> None:
+    """Put back, everywhere in ``node``, the exact integer of each 64-bit bound (seeds)."""
+    if isinstance(node, dict):
+        for key in ("minimum", "maximum"):
+            if isinstance(node.get(key), float) and node[key] in EXACT:
+                node[key] = EXACT[node[key]]
+        for value in node.values():
+            exact_bounds(value)
+    elif isinstance(node, list):
+        for value in node:
+            exact_bounds(value)
 
 
 def complete_operation(path: str, method: str, operation: dict[str, Any]) -> None:

@@ -135,9 +135,16 @@ class _NotFinite:
         self.text = text
 
 
-def _number(text: str) -> float | _NotFinite:
+def _number(text: str) -> int | float | _NotFinite:
+    """A JSON number written with a fraction or an exponent.
+
+    A whole one (``2.0``, ``1e3``) is that integer, as JSON means it (JSON has one number
+    type); a non-finite one (``1e999``) is kept aside to be refused with its field named.
+    """
     value = float(text)
-    return value if math.isfinite(value) else _NotFinite(text)
+    if not math.isfinite(value):
+        return _NotFinite(text)
+    return int(value) if value.is_integer() else value
 
 
 def _where_not_finite(data: Any) -> tuple[str, str] | None:
