@@ -184,7 +184,7 @@ class Answer:
     content_type: str
     text: str
     seconds: float
-    headers: dict[str, str] = field(default_factory=dict)  # lower-cased names (W-34 checks)
+    headers: dict[str, str] = field(default_factory=dict)  # lower-cased names (W-50 checks)
 
 
 @dataclass
@@ -260,7 +260,7 @@ def long_inputs(value: Any) -> list[str]:
 
 
 def header_problems(answer: Answer) -> list[str]:
-    """W-34: every answer says ``nosniff`` and names no server; a 429 says when to retry."""
+    """W-50: every answer says ``nosniff`` and names no server; a 429 says when to retry."""
     problems = []
     if answer.headers.get("x-content-type-options") != "nosniff":
         problems.append("no X-Content-Type-Options: nosniff")

@@ -1,4 +1,4 @@
-"""W-35 (issue 22): the OpenAPI document is the contract, checked by schemathesis.
+"""W-51 (issue 22): the OpenAPI document is the contract, checked by schemathesis.
 
 A real ``tableside serve --demo`` (SQLite) is started; schemathesis reads its ``/openapi.json``
 and, as the demo table's Host (its bearer token), sends generated requests, valid and invalid
@@ -137,7 +137,7 @@ def run_operation(operation: Any, mode: GenerationMode, demo: Demo, failures: li
     return sent[0]
 
 
-def test_w35_every_api_route_keeps_the_documented_contract(demo: Demo, api: Any) -> None:
+def test_w51_every_api_route_keeps_the_documented_contract(demo: Demo, api: Any) -> None:
     failures: list[str] = []
     sent = 0
     operations = [result.ok() for result in api.get_all_operations()]

@@ -1,4 +1,4 @@
-"""W-34: ids are never reused, so old records keep naming who acted (issue 22).
+"""W-50: ids are never reused, so old records keep naming who acted (issue 22).
 
 SQLite gave a new row the largest id plus one: the last seat removed lent its id to the next
 seat added, and old records' ``by: seat:N`` then named the new seat. Migration 0008 rebuilds
@@ -37,7 +37,7 @@ def seat(store: Store, table_id: int, name: str, n: int) -> int:
     return tables.add_seat(store, table_id, name, (), a_hash(n)).id
 
 
-def test_w34_a_removed_seats_id_is_not_given_to_the_next_seat(url: str) -> None:
+def test_w50_a_removed_seats_id_is_not_given_to_the_next_seat(url: str) -> None:
     with Store.open(url) as store:
         table_id = tables.create_table(store, "Friday", HASH)
         first = seat(store, table_id, "Ann", 1)
@@ -49,7 +49,7 @@ def test_w34_a_removed_seats_id_is_not_given_to_the_next_seat(url: str) -> None:
         assert table_two > table_id
 
 
-def test_w34_migration_0008_keeps_every_row_and_stops_reuse_on_an_old_store(url: str) -> None:
+def test_w50_migration_0008_keeps_every_row_and_stops_reuse_on_an_old_store(url: str) -> None:
     with Store.open(url) as store:
         downgrade(store.engine, "0007")
         assert current_revision(store.engine) == "0007"
@@ -80,7 +80,7 @@ def test_w34_migration_0008_keeps_every_row_and_stops_reuse_on_an_old_store(url:
         assert dee > bo
 
 
-def test_w34_migration_0008_starts_seats_past_a_seat_a_record_names(tmp_path: Path) -> None:
+def test_w50_migration_0008_starts_seats_past_a_seat_a_record_names(tmp_path: Path) -> None:
     """A seat removed before the upgrade is still named by a record: its id is not given."""
     with database_url("sqlite", tmp_path) as url, Store.open(url) as store:
         downgrade(store.engine, "0007")

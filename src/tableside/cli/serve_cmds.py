@@ -221,7 +221,7 @@ def serve_workers(
 
 
 def server_options(environ: Mapping[str, str] | None = None) -> dict[str, Any]:
-    """Uvicorn's options of W-34: no ``server`` header, and whose ``X-Forwarded-For`` counts.
+    """Uvicorn's options of W-50: no ``server`` header, and whose ``X-Forwarded-For`` counts.
 
     The header is trusted only from the proxies ``TABLESIDE_TRUSTED_PROXIES`` names
     (comma-separated addresses), else never, so that a client cannot pick the address its

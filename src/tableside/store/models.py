@@ -45,7 +45,7 @@ NAMING_CONVENTION = {
 
 
 NEVER_REUSED = {"sqlite_autoincrement": True}
-"""SQLite never gives a removed row's id to a new one (W-34; PostgreSQL's sequences never do)."""
+"""SQLite never gives a removed row's id to a new one (W-50; PostgreSQL's sequences never do)."""
 
 
 class Base(DeclarativeBase):

@@ -67,7 +67,7 @@ ADOPT_EVERY = 60  # sweeps between looks in the store for encounters waiting (ot
 
 
 class Body(BaseModel):
-    """A request body: unknown keys are refused, numbers are JSON numbers (W-34)."""
+    """A request body: unknown keys are refused, numbers are JSON numbers (W-50)."""
 
     model_config = ConfigDict(extra="forbid", strict=True)
 
@@ -261,7 +261,7 @@ def create_app(
         lifespan=lifespan,
         dependencies=[Depends(guards.path_ids)],
     )
-    app.router.route_class = StrictRoute  # every JSON body parsed strictly (W-34)
+    app.router.route_class = StrictRoute  # every JSON body parsed strictly (W-50)
     app.state.table = table
     app.state.chat = room
     handlers: list[tuple[type[Exception], int]] = [
@@ -296,7 +296,7 @@ def create_app(
     add_seats(app, table)
     app.add_middleware(SessionMiddleware)
     app.add_middleware(guards.PlainHeaders)
-    contract.install(app)  # the OpenAPI document as the contract (W-35)
+    contract.install(app)  # the OpenAPI document as the contract (W-51)
     return app
 
 

@@ -52,7 +52,7 @@ from tableside.web.roller import RollSpec, roll_card
 CHAT_PER_MINUTE = 30
 """Messages and rolls one seat (or the Host) may post in any 60 seconds (W-33)."""
 TABLE_CHAT_PER_MINUTE = 240
-"""Messages and rolls one table may get in any 60 seconds (W-34)."""
+"""Messages and rolls one table may get in any 60 seconds (W-50)."""
 SEED_BITS = 53
 """A roll's seed is below 2**53: exact as a JavaScript number, so the page shows it as stored."""
 HOST_NAME = "Host"
@@ -135,7 +135,7 @@ class ChatRoom:
         store: The store.
         publish: Wakes this process's streams of an encounter (the hub's notifier).
         rate: The per-poster rate (W-33).
-        table_rate: The per-table rate (W-34): however many seats post, one table's chat
+        table_rate: The per-table rate (W-50): however many seats post, one table's chat
             grows by at most so many messages a minute.
         clock: The time a message is stamped with.
         seeds: The source of each roll's seed: the operating system's randomness (a player

@@ -1,4 +1,4 @@
-"""The OpenAPI document as the contract of the JSON API (W-35).
+"""The OpenAPI document as the contract of the JSON API (W-51).
 
 FastAPI's generated document is completed here, once, when it is first asked for:
 

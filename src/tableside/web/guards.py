@@ -138,7 +138,7 @@ class RateWindow:
 
 
 class Rates:
-    """The rates of W-13 and W-34 a request is counted against, each per its own key.
+    """The rates of W-13 and W-50 a request is counted against, each per its own key.
 
     The chat's rates are the chat room's own (:class:`tableside.web.chat.ChatRoom`).
     """
@@ -171,7 +171,7 @@ HOLDER = "one seat (or Host)"
 
 
 class StreamSlots:
-    """Counts the open live streams per token, address, table and in all (W-13, W-34).
+    """Counts the open live streams per token, address, table and in all (W-13, W-50).
 
     A table's Host is refused only past its own token's and its address's limits: the table's
     and the process's limits count the players' streams, so that however many streams others
@@ -343,7 +343,10 @@ class BodyLimit:
 
 
 class PlainHeaders:
-    """Every answer says ``X-Content-Type-Options: nosniff`` and names no server (W-34).
+    """Every answer says ``X-Content-Type-Options: nosniff`` and names no server (W-50).
+
+    A 429 that says nothing of when to try again (a set-up form's page) gets
+    ``Retry-After: 60``, the rates' window.
 
     The outermost middleware, so that refusals made by the others (413, 500) carry it too;
     ``tableside serve`` also tells uvicorn not to send its ``server`` header.
@@ -365,6 +368,8 @@ class PlainHeaders:
                     if k.lower() not in (b"server", b"x-content-type-options")
                 ]  # fmt: skip
                 headers.append((b"x-content-type-options", b"nosniff"))
+                if message["status"] == 429 and not any(k == b"retry-after" for k, _ in headers):
+                    headers.append((b"retry-after", b"60"))  # a form's page of a rate (W-13)
                 message = {**message, "headers": headers}
             await send(message)
 

@@ -67,7 +67,7 @@ ID_PATTERN = r"^[A-Za-z0-9_.\-]+$"
 
 
 class Body(BaseModel):
-    """A request body: unknown keys are refused, numbers are JSON numbers (W-34)."""
+    """A request body: unknown keys are refused, numbers are JSON numbers (W-50)."""
 
     model_config = ConfigDict(extra="forbid", strict=True)
 

@@ -1,4 +1,4 @@
-"""Strict input for every JSON body (W-34): JSON numbers only, finite, and each command's own shape.
+"""Strict input for every JSON body (W-50): JSON numbers only, finite, and each command's own shape.
 
 Two checks run before any handler reads a body, whatever the encounter's state (a command that
 waits for a decision changes nothing here):

@@ -1,4 +1,4 @@
-"""Ids never reused (W-34): SQLite's AUTOINCREMENT on every table whose rows have an id.
+"""Ids never reused (W-50): SQLite's AUTOINCREMENT on every table whose rows have an id.
 
 Without it SQLite gives a new row the largest id plus one, so the id of the last seat removed
 went to the next seat added, and old records' ``by: seat:N`` then named the new seat. On SQLite
