@@ -15,7 +15,7 @@ Two adjustments, each for a reason:
   Strike by a combatant not in the War): 400 counts as an accepted answer to valid data, which
   the document says (a command's description).
 
-The number of examples per route is ``TABLESIDE_SCHEMATHESIS_EXAMPLES`` (default 8: a few minutes
+The number of examples per route is ``TABLESIDE_SCHEMATHESIS_EXAMPLES`` (default 11: about a minute
 on a loaded two-core machine).
 """
 
@@ -36,7 +36,7 @@ from hypothesis import strategies as st
 from schemathesis import GenerationMode
 from schemathesis.config import SchemathesisConfig
 
-EXAMPLES = int(os.environ.get("TABLESIDE_SCHEMATHESIS_EXAMPLES", "8"))
+EXAMPLES = int(os.environ.get("TABLESIDE_SCHEMATHESIS_EXAMPLES", "11"))
 HOST_TABLE = re.compile(r"Host table: \S+/tables/(\d+)\?token=(\S+)")
 
 

@@ -36,6 +36,7 @@ from tableside.web.auth import Principal, authorise_command, credential
 from tableside.web.decisions import FightWaitingError
 from tableside.web.play import DRY_RUN_SEED, Snapshot, snapshot
 from tableside.web.redact import redact_record
+from tableside.web.strict import check_args
 from tableside.web.table import WebTable, record_view
 
 WAR = "majesty-war"
@@ -63,6 +64,7 @@ def move_cost(
     command = Command("move", args)
     snap = snapshot(table, encounter_id)
     authorise_command(who, snap.game.name, "move", args, snap.current)
+    check_args(snap.game.name, "move", args)  # refused alike whether or not the fight waits
     mover = combatant(snap, args.get("id"))
     start = [float(v) for v in mover.position]
     secret = table.secret_to(who, encounter_id)
