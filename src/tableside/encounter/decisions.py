@@ -321,10 +321,12 @@ def check_faces(request: Request, spec: Mapping[str, Any], value: Any) -> None:
         or len(value) != count
         or not all(whole(f) and 1 <= f <= sides for f in value)
     ):
+        what = str(spec.get("what") or f"The answer to {whose(request)}")
+        roller = request.choice.combatant or "the Host"
         raise WaitingError(
-            f"The answer to {whose(request)} must be {count} "
-            f"{'die' if count == 1 else 'dice'} of 1 to {sides} (or null: the server rolls), "
-            f"not {short(value)}."
+            f"{what[:1].upper()}{what[1:]} ({roller}'s {count}d{sides}) needs {count} "
+            f"{'die' if count == 1 else 'dice'} of 1 to {sides}, not {short(value)} (or "
+            "null: the server rolls them)."
         )
 
 

@@ -317,6 +317,20 @@ class Encounter(Generic[S]):
         self._effects[key] = found
         return found
 
+    def snapshot(self) -> tuple[Any, ...]:
+        """What an answer changes, to put back when a later answer of a batch is refused."""
+        return (self.pending, len(self.records), len(self.applied), list(self.redo_stack),
+                self.next_seq)  # fmt: skip
+
+    def restore(self, saved: tuple[Any, ...]) -> None:
+        """Put back a :meth:`snapshot` (the answers applied since are dropped)."""
+        pending, records, applied, redo, next_seq = saved
+        self.pending = pending
+        del self.records[records:]
+        del self.applied[applied:]
+        self.redo_stack = redo
+        self.next_seq = next_seq
+
     def clamp_extra(self, pending: PendingCommand, request: Request) -> int:
         """Steps a side may make besides its surplus: its own tokens named so far (M-11)."""
         if request.choice.kind != "adjustments":

@@ -262,38 +262,74 @@ class WebTable:
 
         Refused with nothing written: a decision that is not open (404), someone else's
         (403), a value that is not one of its options or that the rules refuse (400). A hidden
-        Host command's decisions are the Host's to answer: to a player they do not exist (404).
+        Host command's decisions are the Host's to answer, except its player's own (issue 21):
+        to any other player they do not exist (404).
         """
+        return self.answer_decisions(who, encounter_id, {request_id: value})
+
+    def answer_decisions(
+        self, who: Principal, encounter_id: int, answers: dict[str, Any]
+    ) -> dict[str, Any]:
+        """Answer several open decisions of the waiting command at once (one card, one Apply).
+
+        They are taken in the order given; all or nothing: a refusal of any (as for one answer)
+        leaves the encounter as it was and writes nothing (issue 21).
+        """
+        if not answers:
+            raise DataError('Send at least one answer: {"<decision id>": <choice>}.')
+        hidden = False
         with self.lock(encounter_id):
             encounter = self.live(encounter_id)
-            pending = encounter.pending
-            request = find_open(pending, request_id)
-            seats = tables.seats(self.store, who.table_id)
-            hidden = pending is not None and self.hidden(encounter_id, pending)
-            if not who.is_host and hidden and not may_answer(who, request.choice, seats):
-                raise NoSuchDecisionError(f"There is no open decision {request_id!r}.")
-            if not may_answer(who, request.choice, seats):
-                raise ForbiddenError(refusal(request.choice, seats))
-            assert pending is not None
-            check_answer(request, value)
-            vetted = frozenset() if who.is_host else self.vetted(encounter, pending)
-            asker = self.policy(who, encounter_id, who.table_id, vetted)
-            by = "host" if who.seat is None else f"seat:{who.seat.id}"
-            game = encounter.game.name
-            with self.refusals(who, encounter_id, game, encounter.state, pending.command):
-                record = encounter.answer(request_id, value, by, asker)
+            saved = encounter.snapshot()
+            records: list[LogRecord] = []
             try:
-                tables.append(self.store, encounter_id, record)
+                for request_id, value in answers.items():
+                    record, hidden = self._answer_one(who, encounter_id, encounter,
+                                                      request_id, value)  # fmt: skip
+                    records.append(record)
+            except BaseException:
+                encounter.restore(saved)
+                raise
+            try:
+                for record in records:
+                    tables.append(self.store, encounter_id, record)
             except BaseException:
                 self.forget(encounter_id)
                 raise
         self.notifier.publish(encounter_id)
         seqs = tables.hidden_seqs(self.store, encounter_id)
-        found = self.answer(who, encounter_id, record_view(record, seqs), state_view(encounter),
+        last = records[-1]
+        found = self.answer(who, encounter_id, record_view(last, seqs), state_view(encounter),
                             encounter)  # fmt: skip
         if hidden and not who.is_host:  # its own answer taken; the hidden record stays hidden
-            found["record"] = {"kind": record.kind.value, "hidden": True}
+            found["record"] = {"kind": last.kind.value, "hidden": True}
         return found
+
+    def _answer_one(
+        self,
+        who: Principal,
+        encounter_id: int,
+        encounter: Encounter[Any],
+        request_id: str,
+        value: Any,
+    ) -> tuple[LogRecord, bool]:
+        """One answer applied to the live encounter (the caller stores it), and hidden or not."""
+        pending = encounter.pending
+        request = find_open(pending, request_id)
+        assert pending is not None
+        seats = tables.seats(self.store, who.table_id)
+        hidden = self.hidden(encounter_id, pending)
+        if not who.is_host and hidden and not may_answer(who, request.choice, seats):
+            raise NoSuchDecisionError(f"There is no open decision {request_id!r}.")
+        if not may_answer(who, request.choice, seats):
+            raise ForbiddenError(refusal(request.choice, seats))
+        check_answer(request, value)
+        vetted = frozenset() if who.is_host else self.vetted(encounter, pending)
+        asker = self.policy(who, encounter_id, who.table_id, vetted)
+        by = "host" if who.seat is None else f"seat:{who.seat.id}"
+        game = encounter.game.name
+        with self.refusals(who, encounter_id, game, encounter.state, pending.command):
+            return encounter.answer(request_id, value, by, asker), hidden
 
     def settings(self, who: Principal, encounter_id: int) -> dict[str, Any]:
         """The encounter's decision settings (the Host's, D-4 and D-5)."""
