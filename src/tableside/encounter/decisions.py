@@ -265,17 +265,22 @@ def check_answer(request: Request, value: Any) -> None:
     21). A free answer merged into the arguments (empty path) may set only the keys its options
     set: the Defender's Adjustments cannot carry a Host's modifier along (D-8).
     """
+    values = [o.get("value") for o in request.choice.options]
     if request.choice.free:
         spec = request.choice.info.get("input")
-        if value not in [o.get("value") for o in request.choice.options]:
+        if not offered(value, values):
             check_input(request, spec, value)
         if not request.choice.path:
             check_keys(request, value)
         return
-    values = [o.get("value") for o in request.choice.options]
-    if value not in values:
+    if not offered(value, values):
         shown = ", ".join(repr(v) for v in values)
         raise WaitingError(f"{value!r} is not one of the options of {whose(request)} ({shown}).")
+
+
+def offered(value: Any, values: Sequence[Any]) -> bool:
+    """Whether ``value`` is one of ``values``, of the same type (``true`` is not the count 1)."""
+    return any(v == value and type(v) is type(value) for v in values)
 
 
 def whose(request: Request) -> str:
@@ -387,13 +392,13 @@ def clamp(request: Request, value: Any, extra: int = 0) -> tuple[Any, str | None
 def check_keys(request: Request, value: Any) -> None:
     """Refuse a merged answer that is no object, or sets keys none of the options set."""
     if not isinstance(value, Mapping):
-        raise WaitingError(f"The answer to decision {request.id} must be a JSON object.")
+        raise WaitingError(f"The answer to {whose(request)} must be a JSON object.")
     allowed = {k for o in request.choice.options if isinstance(o.get("value"), Mapping)
                for k in o["value"]}  # fmt: skip
     extra = sorted(str(k) for k in value if k not in allowed)
     if allowed and extra:
         raise WaitingError(
-            f"The answer to decision {request.id} may set only {', '.join(sorted(allowed))}, "
+            f"The answer to {whose(request)} may set only {', '.join(sorted(allowed))}, "
             f"not {', '.join(extra)}."
         )
 
