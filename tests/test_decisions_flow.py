@@ -120,10 +120,8 @@ def finishable(encounter: Encounter[Any], seed: int) -> None:
 
 def step(data: st.DataObject, e: Encounter[Any], seed: int, setup: int, command: Any) -> None:
     """One random step; a refusal must change nothing."""
-    op = data.draw(
-        st.sampled_from(["command", "command", "answer", "answer", "answer", "expire", "undo",
-                         "redo"])  # fmt: skip
-    )
+    ops = ["command", "command", "answer", "answer", "answer", "expire", "undo", "redo"]
+    op = data.draw(st.sampled_from(ops))
     before = (e.revision, e.pending, e.state)
     try:
         if op == "answer" and e.pending is not None:
@@ -234,7 +232,7 @@ def test_issue21_d8_malformed_adjustments_are_refused_on_arrival_and_write_nothi
     """Item 6: with the tokens still open, bad Adjustments are refused; the fight goes on."""
     e = herald_strikes()
     before = (e.revision, e.pending)
-    with pytest.raises(TablesideError, match="Watcher|adjustments"):
+    with pytest.raises(TablesideError, match=r"Watcher|adjustments"):
         e.answer(request_of(e, "adjustments").id, bad, "seat:1", ask_open)
     assert (e.revision, e.pending) == before
     finishable(e, 5)
@@ -295,7 +293,7 @@ def test_issue21_effects_are_computed_when_read_and_match_the_decided_strike() -
     effects = e.effects(adjust.id)
     assert e.effects(adjust.id) is effects  # cached
     best = effects[0]
-    assert best is not None and "Wear" in best["effect"] or "no Wear" in best["effect"]
+    assert (best is not None and "Wear" in best["effect"]) or "no Wear" in best["effect"]
     done = e.answer(adjust.id, {"mode": "best"}, "seat:1", ask_open)
     result = next(ev for ev in done.events if ev.kind == "strike_resolved").data["result"]
     assert best["outcome"]["final"] == result["final"]
