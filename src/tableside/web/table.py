@@ -162,9 +162,8 @@ class WebTable:
         vetted: frozenset[str] = frozenset(),
     ) -> TablePolicy:
         """The decision policy of ``who`` (None: the table itself) in this encounter, now."""
-        seats = tuple(tables.seats(self.store, table_id))
-        settings = tables.decision_settings(self.store, encounter_id)
-        return TablePolicy(who, seats, settings, self.clock(), vetted)
+        seats, settings = tables.seats_and_settings(self.store, table_id, encounter_id)
+        return TablePolicy(who, tuple(seats), settings, self.clock(), vetted)
 
     def _expire(self, encounter_id: int, encounter: Encounter[Any]) -> None:
         """Take the suggestion of every overdue decision (D-5), stored and announced.
