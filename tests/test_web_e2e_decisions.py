@@ -180,9 +180,9 @@ def options(seat: Person, select_id: str) -> list[str]:
 def take_the_watchers_choices(holy: Person) -> None:
     """The holy player answers the Watcher's Obstruction (none) and Adjustments (best)."""
     holy.wait("the Obstruction", lambda s: any(p["kind"] == "obstruction" for p in s.panels()))
-    holy.choose("obstruction", "0 Obstruction tokens")
+    holy.choose("obstruction", "No Obstruction token")  # issue 21: plain words
     holy.wait("the Adjustments", lambda s: any(p["kind"] == "adjustments" for p in s.panels()))
-    holy.choose("adjustments", "best")
+    holy.choose("adjustments", "Best for Watcher")
 
 
 def resolved(seat: Person) -> bool:
@@ -205,8 +205,11 @@ def test_d8_the_defenders_player_chooses_the_adjustments_on_their_own_screen(
     adjust = next(p for p in holy.panels() if p["kind"] == "adjustments")
     assert adjust["title"] == "Your decision: Watcher's Adjustments"
     assert adjust["dice"][0].startswith("Dice rolled:")
-    assert [b.split(":")[0] for b in adjust["buttons"]][:2] == ["best", "none"]
-    assert adjust["suggested"] and adjust["suggested"][0].startswith("best")
+    assert [b.split(":")[0] for b in adjust["buttons"]][:2] == [
+        "Best for Watcher (suggested)",
+        "No Adjustments",
+    ]  # issue 21: the game's words
+    assert adjust["suggested"] and adjust["suggested"][0].startswith("Best for Watcher")
     assert all("final dice:" in d for d in adjust["dice"][1:]) and len(adjust["dice"]) >= 3
     host.wait("the Host's view of every decision", lambda s: len(s.panels()) == 2)
     assert host.panels()[0]["title"].startswith("Answer for Watcher's player")

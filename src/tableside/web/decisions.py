@@ -13,7 +13,8 @@ the :class:`TablePolicy` of its sender says:
   players with modifiers (``trust_modifiers``);
 - not given, and the sender owns it: KEEP (the arguments the owner sent stand), except a stage
   of physical dice, which its roller enters when it comes (D-6): it is asked;
-- not given, owned by the Host, with the encounter's NPCs deciding automatically: TAKE (D-5);
+- not given, owned by the Host, with the encounter's NPCs deciding automatically: TAKE (D-5),
+  except a stage of physical dice (the Host rolls them at the table, issue 21);
 - otherwise: ASK its owner, with the deadline ``now + decision_timeout`` (None: wait, D-5).
 
 The same policy answers for the deadline's sweeper (sender None: the table itself), whose
@@ -111,6 +112,9 @@ class TablePolicy:
         vetted: The names of the choices the waiting command already made as it was sent
             (they stood then), when an answer lists its choices again.
         taken: The choices whose suggestion this policy took (listed again, given, they stand).
+        answering: The sender answers a decision (not a command): an NPC's choice the answer
+            opens (after a proposal's approval, issue 21) is the Host's to be asked or taken
+            by the setting, not silently kept.
     """
 
     sender: Principal | None
@@ -119,6 +123,7 @@ class TablePolicy:
     now: float
     vetted: frozenset[str] = frozenset()
     taken: set[str] = field(default_factory=set)
+    answering: bool = False
 
     def owns(self, choice: Choice) -> bool:
         """Whether the sender owns ``choice`` (the Host owns NPCs' choices and approvals)."""
@@ -147,10 +152,11 @@ class TablePolicy:
                     return Ask(Policy.KEEP)
                 return Ask(Policy.ASK, self.deadline())
             raise ForbiddenError(refusal(choice, self.seats))
-        if self.owns(choice) and choice.kind != DICE:
-            return Ask(Policy.KEEP)
         npc = owner_seat(choice, self.seats) is None
-        if npc and self.settings.npcs_decide == "auto":
+        if self.owns(choice) and choice.kind != DICE and not (self.answering and npc):
+            return Ask(Policy.KEEP)
+        if npc and self.settings.npcs_decide == "auto" and choice.kind != DICE:
+            # a stage of physical dice is rolled at the table: never taken for its roller
             self.taken.add(choice.name)
             return Ask(Policy.TAKE)
         return Ask(Policy.ASK, self.deadline())
