@@ -152,10 +152,32 @@ def checked_import(store: Store, document: Any, game: str) -> int:
     return store.import_encounter(document)
 
 
+def add_decide(app: typer.Typer, kind: EncounterKind) -> None:
+    """Register ``decide`` for one game (its decisions' helpers: ``decide_cmds``)."""
+
+    @app.command()
+    def decide(
+        encounter_id: EncounterId,
+        decision: Annotated[str, typer.Argument(help="The decision's id (see show), e.g. 4.0.")],
+        choice: Annotated[
+            str,
+            typer.Argument(help='The choice: JSON (null, "parry", {"mode": "best"}) or a word.'),
+        ],
+        db: Db = None,
+        json_out: Json = False,
+    ) -> None:
+        """Answer a pending decision as the Host (D-4); the last answer resolves the command."""
+        from tableside.cli.decide_cmds import answer, parse_choice, seats_of
+
+        with opened(db) as store:
+            encounter = _service().open_encounter(store, encounter_id, kind.game)
+            record = answer(store, encounter, encounter_id, decision, parse_choice(choice))
+            seats = seats_of(store, encounter_id)
+        report(kind, encounter, record, json_out, seats)
+
+
 def add_common(app: typer.Typer, kind: EncounterKind) -> None:
     """Register new, show, undo, redo, log, export, import and decide for one game."""
-    from tableside.cli.decide_cmds import add_decide
-
     noun = kind.noun
     add_decide(app, kind)
 
