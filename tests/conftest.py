@@ -8,6 +8,10 @@
   ``ports.free_port`` (a block per worker).
 - **Browsers**: the chromiums of ``test_web_e2e.chromiums`` are kept for the worker's whole
   session and quit at its end (``test_web_e2e.BROWSERS``).
+
+Tests whose figures a busy machine could disturb (crash tests, CPU-time bounds) are one xdist
+group (``--dist loadgroup``: one worker runs them one after another); the slow modules are
+marked ``slow``, which ``make check`` leaves out.
 """
 
 from __future__ import annotations
@@ -22,6 +26,34 @@ from sqlalchemy.exc import SQLAlchemyError
 from tableside.store.url import resolve_url
 
 POSTGRES_ENV = "TABLESIDE_TEST_POSTGRES_URL"
+# Left out of ``make check``: browsers, whole servers and subprocess fleets, the statistical
+# agreement and kernel tests, crash tests (module names; a trailing * matches a prefix).
+SLOW_MODULES = (
+    "test_web_e2e*", "test_simulate_agreement*", "test_simulate_strife_kernel",
+    "test_simulate_fast*", "test_simulate_cluster", "test_simulate_sweep", "test_simulate",
+    "test_sim_fast", "test_balance_warm", "test_store_crash", "test_war_crash", "test_serve",
+    "test_hostile_*", "test_web_shutdown", "test_cli_daemon", "test_cold_start",
+    "test_web_notify", "test_web_secrets_strife", "test_web_balance", "test_cli_balance",
+    "test_readme_commands", "test_docs_standalone", "test_strife_bruteforce",
+    "test_best_bruteforce",
+)  # fmt: skip
+# One after another on one worker: a crash or a CPU-time bound beside another such test.
+MACHINE_GROUP = ("test_store_crash", "test_war_crash", "test_cold_start", "test_bounds")
+
+
+def matches(module: str, names: tuple[str, ...]) -> bool:
+    """Whether a module's name is one of ``names`` (a trailing * matches a prefix)."""
+    return any(module.startswith(n[:-1]) if n.endswith("*") else module == n for n in names)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark the slow modules' tests ``slow`` and group the machine-sensitive ones."""
+    for item in items:
+        module = item.path.stem
+        if matches(module, SLOW_MODULES):
+            item.add_marker(pytest.mark.slow)
+        if matches(module, MACHINE_GROUP):
+            item.add_marker(pytest.mark.xdist_group("machine"))
 
 
 def worker_database(base_url: str, worker: str) -> str:

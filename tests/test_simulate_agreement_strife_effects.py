@@ -22,13 +22,13 @@ from __future__ import annotations
 
 import itertools
 import json
-import math
 from collections import Counter, defaultdict
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 import pytest
+from agreement import mean_gap, proportion_gap
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -533,21 +533,6 @@ def reports(request: pytest.FixtureRequest) -> tuple[str, dict[str, Any], dict[s
     quick = simulate(document, n_fast, seed=42, workers=2, engine="fast")
     assert quick["engine"] == "fast", quick.get("fallback")
     return name, full, quick
-
-
-def proportion_gap(full: dict[str, Any], fast: dict[str, Any]) -> tuple[float, float]:
-    """Difference of two proportions and its standard error (Laplace's (k + 1)/(n + 2))."""
-
-    def variance(part: dict[str, Any]) -> float:
-        p = (part["p"] * part["of"] + 1) / (part["of"] + 2)
-        return float(p * (1 - p) / part["of"])
-
-    return fast["p"] - full["p"], math.sqrt(variance(full) + variance(fast))
-
-
-def mean_gap(full: dict[str, Any], fast: dict[str, Any]) -> tuple[float, float]:
-    se = math.sqrt((full["sd"] or 0) ** 2 / full["n"] + (fast["sd"] or 0) ** 2 / fast["n"])
-    return fast["mean"] - full["mean"], se
 
 
 def test_f42_wins_end_losses_and_falls_agree(
