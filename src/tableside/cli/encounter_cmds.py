@@ -6,7 +6,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -16,7 +15,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from tableside.cli.output import print_json
+from tableside.cli.output import print_json, write_document
 from tableside.errors import DataError
 
 if TYPE_CHECKING:  # imported when a command uses them: ``--help`` loads none (start-up time)
@@ -251,11 +250,7 @@ def add_common(app: typer.Typer, kind: EncounterKind) -> None:
         with opened(db) as store:
             _service().open_encounter(store, encounter_id, kind.game)
             document = store.export_encounter(encounter_id)
-        text = json.dumps(document, indent=2, ensure_ascii=False)
-        if out is None:
-            print(text)
-        else:
-            out.write_text(text + "\n", "utf-8")
+        write_document(document, out)
 
     @app.command("import")
     def import_(
