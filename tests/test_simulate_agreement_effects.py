@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 import pytest
 from agreement import pooled_mean_gap, proportion_gap
+from replays import wear_taken
 from test_simulate_fast import (
     GAME,
     engine_view,
@@ -180,12 +181,8 @@ def test_f30_fast_transitions_with_effects_equal_the_engines(
             assert fast_state(batch) == engine_view(after), (run, seq, command)
             assert fast_holds(batch) == engine_holds(after), (run, seq, command)
             assert positions_agree(batch, after), (run, seq, command)
-            taken = np.zeros((batch.c, 3), dtype=np.int64)
-            for event in events:
-                if event.kind == "wear_taken":
-                    d = event.data
-                    taken[batch.roster.ids.index(d["id"]), "ERP".index(d["kind"])] += d["amount"]
-                falter = falter or (event.kind == "falter_set" and event.data["added"] > 0)
+            taken = wear_taken(events, batch.roster.ids)
+            falter = falter or any(e.kind == "falter_set" and e.data["added"] > 0 for e in events)
             assert (batch.taken[0] == taken).all(), (run, seq, command)
             if command.kind == "strike" and before.combatants[command.args["defender"]].grappled_by:
                 holder = before.combatants[command.args["defender"]].grappled_by

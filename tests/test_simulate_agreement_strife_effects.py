@@ -31,6 +31,7 @@ import pytest
 from agreement import mean_gap, proportion_gap
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from replays import outcome_of
 
 from tableside.dice import ScriptedRng
 from tableside.encounter.engine import Encounter, copy_with
@@ -355,22 +356,6 @@ def cast_outcomes(events: list[Event]) -> list[Outcome]:
                 ("defender", condition_from(event.data["condition"]))
             )
     return [Outcome(False, damage.get(t, 0), tuple(inflicted[t])) for t in targets]
-
-
-def outcome_of(events: list[Event], attacker: str, defender: str) -> Outcome:
-    """What the engine's own dice did, read from an attack's events."""
-    after = next(i for i, e in enumerate(events) if e.kind == "attack_resolved")
-    failed, damage, inflicted = False, 0, []
-    for event in events[after + 1 :]:
-        d = event.data
-        if event.kind == "reaction_spent" and d["id"] == defender:
-            failed = bool(d["failed_parry"])
-        elif event.kind == "hp_set":
-            damage = int(d["damage"])
-        elif event.kind == "condition_added":
-            target = "attacker" if d["id"] == attacker else "defender"
-            inflicted.append((target, condition_from(d["condition"])))
-    return Outcome(failed, damage, tuple(inflicted))
 
 
 def replay(state: FightState, base: int, run: int, kinds: Counter[str]) -> None:
