@@ -9,9 +9,10 @@
 - **Browsers**: the chromiums of ``test_web_e2e.chromiums`` are kept for the worker's whole
   session and quit at its end (``test_web_e2e.BROWSERS``).
 
-Tests whose figures a busy machine could disturb (crash tests, CPU-time bounds) are one xdist
-group (``--dist loadgroup``: one worker runs them one after another); the slow modules are
-marked ``slow``, which ``make check`` leaves out.
+Each module's tests run on one worker (``--dist loadgroup``, a group per module: they share
+module-scoped fixtures), but for the heavy agreement modules, spread test by test; tests whose
+figures a busy machine could disturb (crash tests, CPU-time bounds) are one group, run one after
+another. The slow modules are marked ``slow``, which ``make check`` leaves out.
 """
 
 from __future__ import annotations
@@ -46,14 +47,34 @@ def matches(module: str, names: tuple[str, ...]) -> bool:
     return any(module.startswith(n[:-1]) if n.endswith("*") else module == n for n in names)
 
 
+# Modules whose tests are independent and heavy: spread over the workers one by one, or, for a
+# test on a module-scoped fixture with parameters, with the others on the same parameter.
+SPREAD = {"test_simulate_agreement_effects", "test_simulate_agreement_strife_effects"}
+
+
+def xdist_group(item: pytest.Item) -> str | None:
+    """The worker group of a test (None: any worker, on its own).
+
+    A module's tests stay on one worker (they share module-scoped fixtures: a server and its
+    browsers, a database filled test after test, one computed report), except in ``SPREAD``.
+    """
+    module = item.path.stem
+    if matches(module, MACHINE_GROUP):
+        return "machine"
+    if module not in SPREAD:
+        return module
+    params: dict[str, object] = getattr(getattr(item, "callspec", None), "params", {})
+    return f"{module}[{params['reports']}]" if "reports" in params else None
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Mark the slow modules' tests ``slow`` and group the machine-sensitive ones."""
+    """Mark the slow modules' tests ``slow``; each test's worker group (:func:`xdist_group`)."""
     for item in items:
-        module = item.path.stem
-        if matches(module, SLOW_MODULES):
+        if matches(item.path.stem, SLOW_MODULES):
             item.add_marker(pytest.mark.slow)
-        if matches(module, MACHINE_GROUP):
-            item.add_marker(pytest.mark.xdist_group("machine"))
+        group = xdist_group(item)
+        if group is not None:
+            item.add_marker(pytest.mark.xdist_group(group))
 
 
 def worker_database(base_url: str, worker: str) -> str:
