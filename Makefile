@@ -5,6 +5,7 @@
 #   make test   - set up and run every check and test (ruff, mypy --strict, pytest on SQLite
 #                 and on a local PostgreSQL server it starts; axe-core from npm when npm exists)
 #   make demo   - set up and resolve one seeded Strike on the command line, with its breakdown
+#   make check  - the inner loop (under 3 minutes): ruff, mypy --strict and the fast tests
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -12,8 +13,12 @@ STAMP := $(VENV)/.installed
 RUN_HOST ?= 127.0.0.1
 RUN_PORT ?= 8000
 RUN_DB ?= tableside.db
+# pytest on every core (pytest-xdist; each worker with its own databases and ports, see
+# tests/conftest.py); tests that must not share the machine are grouped (xdist_group).
+TEST_WORKERS ?= 2
+PYTEST := $(BIN)/pytest -n $(TEST_WORKERS) --dist loadgroup --durations=15
 
-.PHONY: setup run demo test lint typecheck unit bench bench-store bench-war bench-web bench-sim bench-fast bench-odds postgres browser axe screenshots clean
+.PHONY: setup run demo test check lint typecheck unit bench bench-store bench-war bench-web bench-sim bench-fast bench-odds postgres browser axe screenshots clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -43,9 +48,14 @@ unit: $(STAMP)
 	@if command -v npm >/dev/null; then $(MAKE) --no-print-directory axe || \
 		echo "axe-core could not be installed: the accessibility checks will be skipped"; fi
 	TABLESIDE_TEST_POSTGRES_URL="$${TABLESIDE_TEST_POSTGRES_URL:-$$(bash scripts/postgres.sh start || true)}" \
-		$(BIN)/pytest
+		$(PYTEST)
 
 test: lint typecheck unit
+
+# The fast tests only (not those marked slow: browsers, whole servers, statistical agreement,
+# crash tests; see tests/conftest.py), after ruff and mypy.
+check: lint typecheck
+	$(PYTEST) -m "not slow"
 
 bench: $(STAMP)
 	$(BIN)/python bench/strike_rate.py

@@ -95,7 +95,7 @@ def main() -> None:
         return lambda: simulate(document, runs, seed=2026, workers=1, engine=engine)
 
     def python(runs: int) -> Callable[[], object]:
-        return lambda: fast_strife.run_fast(state, 2026, 100, runs, 1, kernel=False)
+        return lambda: fast_strife.run_fast(state, 2026, 100, runs, 1)
 
     base = line("full engine", args.full, *timed(play("full", args.full)), None)
     fast_strife._KNOWN.clear()

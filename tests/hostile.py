@@ -24,7 +24,6 @@ import json
 import os
 import re
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -34,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx2 as httpx
+from ports import free_port
 
 TABLESIDE = str(Path(sys.executable).with_name("tableside"))
 HERALD: dict[str, Any] = json.loads(
@@ -87,12 +87,6 @@ def secret_pattern(numbers: set[int]) -> re.Pattern[str]:
 
 STRONG = secret_pattern(WAR_SECRETS | STRIFE_SECRETS)
 STRONG_TEXT = tuple(str(n) for n in WAR_SECRETS | STRIFE_SECRETS)
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 class Server:

@@ -25,6 +25,7 @@ from typing import Any
 import httpx2 as httpx
 import pytest
 from fastapi.testclient import TestClient
+from ports import free_port
 from sqlalchemy import event
 from test_store_support import BACKENDS, database_url, postgres_base_url
 
@@ -44,12 +45,6 @@ LINK = re.compile(r"^(?P<who>[^:]+):\s+(?P<url>http://\S+)$")
 STARTUP = 60.0
 Done = subprocess.CompletedProcess[str]
 SERVING: list[int] = []
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 @contextmanager

@@ -17,11 +17,11 @@ It costs about eight minutes of CPU (the full engine, spread on both cores); it 
 from __future__ import annotations
 
 import json
-import math
 from pathlib import Path
 from typing import Any
 
 import pytest
+from agreement import mean_gap, proportion_gap
 
 from tableside.simulate import simulate
 
@@ -45,26 +45,6 @@ def reports() -> tuple[dict[str, Any], dict[str, Any]]:
     fast = simulate(document, FAST_RUNS, seed=12, workers=1, engine="fast")
     assert fast["engine"] == "fast", fast.get("fallback")
     return full, fast
-
-
-def proportion_gap(full: dict[str, Any], fast: dict[str, Any]) -> tuple[float, float]:
-    """The difference of two reported proportions and its standard error.
-
-    The variance takes Laplace's ``(k + 1) / (n + 2)`` for each proportion, so that an outcome
-    never seen in one engine's runs does not count as certain (as in F-11's smaller test).
-    """
-
-    def variance(part: dict[str, Any]) -> float:
-        p = (part["p"] * part["of"] + 1) / (part["of"] + 2)
-        return float(p * (1 - p) / part["of"])
-
-    return fast["p"] - full["p"], math.sqrt(variance(full) + variance(fast))
-
-
-def mean_gap(full: dict[str, Any], fast: dict[str, Any]) -> tuple[float, float]:
-    """The difference of two reported means and its standard error."""
-    se = math.sqrt(full["sd"] ** 2 / full["n"] + fast["sd"] ** 2 / fast["n"])
-    return fast["mean"] - full["mean"], se
 
 
 def test_f4_win_probabilities_agree_and_a_one_percent_shift_is_caught(

@@ -21,13 +21,14 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import math
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
+from agreement import pooled_mean_gap, proportion_gap
+from replays import wear_taken
 from test_simulate_fast import (
     GAME,
     engine_view,
@@ -180,12 +181,8 @@ def test_f30_fast_transitions_with_effects_equal_the_engines(
             assert fast_state(batch) == engine_view(after), (run, seq, command)
             assert fast_holds(batch) == engine_holds(after), (run, seq, command)
             assert positions_agree(batch, after), (run, seq, command)
-            taken = np.zeros((batch.c, 3), dtype=np.int64)
-            for event in events:
-                if event.kind == "wear_taken":
-                    d = event.data
-                    taken[batch.roster.ids.index(d["id"]), "ERP".index(d["kind"])] += d["amount"]
-                falter = falter or (event.kind == "falter_set" and event.data["added"] > 0)
+            taken = wear_taken(events, batch.roster.ids)
+            falter = falter or any(e.kind == "falter_set" and e.data["added"] > 0 for e in events)
             assert (batch.taken[0] == taken).all(), (run, seq, command)
             if command.kind == "strike" and before.combatants[command.args["defender"]].grappled_by:
                 holder = before.combatants[command.args["defender"]].grappled_by
@@ -269,30 +266,6 @@ def reports(name: str) -> tuple[dict[str, Any], dict[str, Any]]:
     return full, fast
 
 
-def proportion_gap(full: dict[str, Any], fast: dict[str, Any]) -> tuple[float, float]:
-    """The difference of two proportions and its standard error (Laplace's (k + 1)/(n + 2))."""
-
-    def variance(part: dict[str, Any]) -> float:
-        p = (part["p"] * part["of"] + 1) / (part["of"] + 2)
-        return float(p * (1 - p) / part["of"])
-
-    return fast["p"] - full["p"], math.sqrt(variance(full) + variance(fast))
-
-
-def mean_gap(full: dict[str, Any], fast: dict[str, Any]) -> tuple[float, float]:
-    """The difference of two means and its standard error under the hypothesis of one law.
-
-    The variance is the two samples' pooled together (between-sample spread included): a loss
-    that a few hundred runs may never see (the Herald's rare Falter converted to Wear) has no
-    spread in those runs, and its own standard error alone would then be far too small.
-    """
-    n, m = full["n"], fast["n"]
-    spread = (n - 1) * full["sd"] ** 2 + (m - 1) * fast["sd"] ** 2
-    between = n * m / (n + m) * (fast["mean"] - full["mean"]) ** 2
-    variance = (spread + between) / (n + m - 1)
-    return fast["mean"] - full["mean"], math.sqrt(variance * (1 / n + 1 / m))
-
-
 @pytest.mark.parametrize("name", list(SCENARIOS))
 def test_f31_fast_and_full_engines_agree_on_effects(name: str) -> None:
     """F-31 (M-34, M-35, M-37, M-38, M-39): wins, end, Wear, falls agree; the power is stated.
@@ -312,7 +285,7 @@ def test_f31_fast_and_full_engines_agree_on_effects(name: str) -> None:
         moved = {**fast["outcome"]["wins"][side]}
         moved["p"] += shift if gap <= 0 else -shift  # off the way harder to see
         assert abs(proportion_gap(mine, moved)[0]) > BOUND * se
-    gaps = [("end", *mean_gap(full["clock"]["summary"], fast["clock"]["summary"]))]
+    gaps = [("end", *pooled_mean_gap(full["clock"]["summary"], fast["clock"]["summary"]))]
     for who, mine in full["combatants"].items():
         theirs = fast["combatants"][who]
         gaps.append((f"{who} falls", *proportion_gap(mine["fallen"], theirs["fallen"])))
@@ -320,7 +293,7 @@ def test_f31_fast_and_full_engines_agree_on_effects(name: str) -> None:
             if losses["sd"] == 0 and theirs["losses"][kind]["sd"] == 0:
                 assert losses["mean"] == theirs["losses"][kind]["mean"], (who, kind)
                 continue
-            gaps.append((f"{who} Wear {kind}", *mean_gap(losses, theirs["losses"][kind])))
+            gaps.append((f"{who} Wear {kind}", *pooled_mean_gap(losses, theirs["losses"][kind])))
     outside = [(what, gap, se) for what, gap, se in gaps if abs(gap) > BOUND * se]
     assert outside == []
     assert full["outcome"]["unfinished"]["count"] == fast["outcome"]["unfinished"]["count"] == 0

@@ -22,15 +22,16 @@ from __future__ import annotations
 
 import itertools
 import json
-import math
 from collections import Counter, defaultdict
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 import pytest
+from agreement import mean_gap, proportion_gap
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from replays import outcome_of
 
 from tableside.dice import ScriptedRng
 from tableside.encounter.engine import Encounter, copy_with
@@ -357,22 +358,6 @@ def cast_outcomes(events: list[Event]) -> list[Outcome]:
     return [Outcome(False, damage.get(t, 0), tuple(inflicted[t])) for t in targets]
 
 
-def outcome_of(events: list[Event], attacker: str, defender: str) -> Outcome:
-    """What the engine's own dice did, read from an attack's events."""
-    after = next(i for i, e in enumerate(events) if e.kind == "attack_resolved")
-    failed, damage, inflicted = False, 0, []
-    for event in events[after + 1 :]:
-        d = event.data
-        if event.kind == "reaction_spent" and d["id"] == defender:
-            failed = bool(d["failed_parry"])
-        elif event.kind == "hp_set":
-            damage = int(d["damage"])
-        elif event.kind == "condition_added":
-            target = "attacker" if d["id"] == attacker else "defender"
-            inflicted.append((target, condition_from(d["condition"])))
-    return Outcome(failed, damage, tuple(inflicted))
-
-
 def replay(state: FightState, base: int, run: int, kinds: Counter[str]) -> None:
     """One full-engine run, checked command by command against the fast engine (F-8, F-41)."""
     sim, game = StrifeSim(), StrifeFight()
@@ -533,21 +518,6 @@ def reports(request: pytest.FixtureRequest) -> tuple[str, dict[str, Any], dict[s
     quick = simulate(document, n_fast, seed=42, workers=2, engine="fast")
     assert quick["engine"] == "fast", quick.get("fallback")
     return name, full, quick
-
-
-def proportion_gap(full: dict[str, Any], fast: dict[str, Any]) -> tuple[float, float]:
-    """Difference of two proportions and its standard error (Laplace's (k + 1)/(n + 2))."""
-
-    def variance(part: dict[str, Any]) -> float:
-        p = (part["p"] * part["of"] + 1) / (part["of"] + 2)
-        return float(p * (1 - p) / part["of"])
-
-    return fast["p"] - full["p"], math.sqrt(variance(full) + variance(fast))
-
-
-def mean_gap(full: dict[str, Any], fast: dict[str, Any]) -> tuple[float, float]:
-    se = math.sqrt((full["sd"] or 0) ** 2 / full["n"] + (fast["sd"] or 0) ** 2 / fast["n"])
-    return fast["mean"] - full["mean"], se
 
 
 def test_f42_wins_end_losses_and_falls_agree(

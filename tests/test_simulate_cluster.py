@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import importlib
 import json
-import socket
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -15,6 +14,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 import pytest
+from ports import free_port
 from test_store_support import in_ci
 
 from tableside.cli.app import main
@@ -53,13 +53,6 @@ def cluster() -> Iterator[Any]:
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                                   dashboard_address=None) as running:  # fmt: skip
         yield running
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
 
 
 def test_f21_a_sweep_on_a_dask_cluster_gives_the_local_report(

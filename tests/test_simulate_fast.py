@@ -32,6 +32,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from replays import wear_taken
 
 from tableside.encounter.engine import copy_with
 from tableside.encounter.log import Command
@@ -209,11 +210,7 @@ def test_fast_transitions_equal_the_engines_command_by_command(
             batch.step(np.array([0]), rest, np.random.default_rng(0), forced)
             assert fast_view(batch) == engine_view(after), (run, seq, command)
             assert positions_agree(batch, after), (run, seq, command)
-            taken = np.zeros((batch.c, 3), dtype=np.int64)
-            for event in events:
-                if event.kind == "wear_taken":
-                    d = event.data
-                    taken[batch.roster.ids.index(d["id"]), "ERP".index(d["kind"])] += d["amount"]
+            taken = wear_taken(events, batch.roster.ids)
             assert (batch.taken[0] == taken).all(), (run, seq, command)
 
 

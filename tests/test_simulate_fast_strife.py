@@ -21,11 +21,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from replays import outcome_of
 
 from tableside.encounter.engine import copy_with
 from tableside.encounter.log import Command, Event
 from tableside.encounter.strife_fight import AttackItem, Pending, StrifeFight, attack_setup
-from tableside.encounter.strife_state import FightState, condition_from
+from tableside.encounter.strife_state import FightState
 from tableside.errors import RulesError
 from tableside.simulate import fast, simulate
 from tableside.simulate.fast_strife import (
@@ -60,22 +61,6 @@ def ambush() -> dict[str, Any]:
 def start_state() -> FightState:
     state: FightState = load_start(ambush()).state
     return state
-
-
-def outcome_of(events: list[Event], attacker: str, defender: str) -> Outcome:
-    """What the engine's own dice did to the fight, read from the attack's events."""
-    after = next(i for i, e in enumerate(events) if e.kind == "attack_resolved")
-    failed, damage, inflicted = False, 0, []
-    for event in events[after + 1 :]:
-        d = event.data
-        if event.kind == "reaction_spent" and d["id"] == defender:
-            failed = bool(d["failed_parry"])
-        elif event.kind == "hp_set":
-            damage = int(d["damage"])
-        elif event.kind == "condition_added":
-            target = "attacker" if d["id"] == attacker else "defender"
-            inflicted.append((target, condition_from(d["condition"])))
-    return Outcome(failed, damage, tuple(inflicted))
 
 
 def replay_run(state: FightState, base: int, run: int, next_seq: int, kinds: dict[str, int]) -> int:

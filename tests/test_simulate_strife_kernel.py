@@ -173,7 +173,7 @@ def test_f50_statistics_agree_with_the_python_fast_path() -> None:
     """
     for state in (load_start(ambush()).state, hurt_start()):
         kernel = compiled.run_fast(state, 8, 100, 40000, 1)
-        python = fast_strife.run_fast(state, 9, 100, 6000, 1, kernel=False)
+        python = fast_strife.run_fast(state, 9, 100, 6000, 1)
         for side in {*kernel.wins, *python.wins}:
             assert agree(kernel.wins[side], 40000, python.wins[side], 6000), side
         assert mean_agree(kernel.clock.n, kernel.clock.total, kernel.clock.squares,
@@ -228,7 +228,7 @@ def test_f51_a_model_with_powers_is_played_by_the_python_fast_path(
         == "a model has powers (casting is played by the Python fast path)"
     )
     state = load_start(document).state
-    expected = fast_strife.run_fast(state, 1, 100, 50, 1, kernel=False)
+    expected = fast_strife.run_fast(state, 1, 100, 50, 1)
     assert report["runs"] == 50 and report["commands"]["n"] == expected.commands.n
     assert np.isclose(report["commands"]["mean"], expected.commands.total / 50)
 

@@ -15,7 +15,7 @@ from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from sqlalchemy import func, inspect, select
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, OperationalError
 from test_store_support import BACKENDS, POSTGRES_ENV, database_url
 
 import tableside.errors
@@ -604,3 +604,18 @@ def test_the_command_line_prints_the_head_migration() -> None:
         check=True,
     )
     assert done.stdout.strip() == head_revision()
+
+
+def test_a_sqlite_connection_that_found_the_database_read_only_is_not_used_again(
+    tmp_path: Path,
+) -> None:
+    """Issue 23: a database writable again serves writes again (W-13's 503 is not for good)."""
+    with Store.open(f"sqlite:///{tmp_path / 'ro.db'}") as store:
+        encounter_id = store.create_encounter("Bridge ambush", "majesty", 7)
+        with store.engine.connect() as connection:  # as a connection opened while read-only
+            raw: Any = connection.connection.dbapi_connection
+            raw.execute("PRAGMA query_only = 1")
+        with pytest.raises(OperationalError, match="readonly database"):
+            store.append(encounter_id, strike(1, 0))
+        store.append(encounter_id, strike(1, 0))  # a fresh connection: the write is kept
+        assert as_json(store.load(encounter_id)[1]) == as_json([strike(1, 0)])

@@ -103,7 +103,11 @@ def run_and_kill(url: str, encounter_id: int) -> list[int]:
                 break
             reported.append(int(line))
         child.send_signal(signal.SIGKILL)
-        rest, errors = child.communicate(timeout=30)
+        child.wait(timeout=30)
+        # Read the rest through the same text reader as readline(): communicate() would read the
+        # pipe underneath it and miss the lines the reader had already buffered (issue 23).
+        assert child.stderr is not None
+        rest, errors = child.stdout.read(), child.stderr.read()
     finally:
         watchdog.cancel()
         child.kill()

@@ -16,7 +16,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -139,20 +139,89 @@ def open_browser(chromium: str, chromedriver: str, profile: Path) -> WebDriver:
     return driver
 
 
+class BrowserPool:
+    """Headless chromiums kept for the xdist worker's whole session (issue 23).
+
+    Starting chromium is the slowest part of a browser test's set-up, so a chromium handed back
+    is kept and lent again to the next module that asks, after a reset: every cookie and the
+    cache cleared, media emulation and blocked URLs undone, its console read empty, the window at
+    the laptop size on ``about:blank``. The page keeps nothing else in the browser (no storage),
+    and each module's server listens on a port of its own (another origin). ``conftest.py`` quits
+    them all when the session ends.
+    """
+
+    def __init__(self) -> None:
+        self.idle: list[WebDriver] = []
+        self.lent: list[WebDriver] = []
+        self.folder: tempfile.TemporaryDirectory[str] | None = None
+        self.opened = 0
+
+    def take(self, chromium: str, chromedriver: str) -> WebDriver:
+        """A reset kept chromium, or a new one with a fresh profile."""
+        while self.idle:
+            driver = self.idle.pop()
+            try:
+                reset_browser(driver)
+            except WebDriverException:
+                quit_quietly(driver)
+                continue
+            self.lent.append(driver)
+            return driver
+        if self.folder is None:
+            self.folder = tempfile.TemporaryDirectory()
+        self.opened += 1
+        driver = open_browser(chromium, chromedriver, Path(self.folder.name) / str(self.opened))
+        self.lent.append(driver)
+        return driver
+
+    def give_back(self, driver: WebDriver) -> None:
+        """Keep a lent chromium for the next module."""
+        self.lent.remove(driver)
+        self.idle.append(driver)
+
+    def quit_all(self) -> None:
+        """Quit every kept chromium and remove their profiles."""
+        for driver in (*self.idle, *self.lent):
+            quit_quietly(driver)
+        self.idle, self.lent = [], []
+        if self.folder is not None:
+            self.folder.cleanup()
+            self.folder = None
+
+
+def reset_browser(driver: WebDriver) -> None:
+    """A kept chromium as a new one: no cookies, no cache, no emulation, an empty console."""
+    driver.get("about:blank")
+    driver.execute_cdp_cmd("Network.clearBrowserCookies", {})
+    driver.execute_cdp_cmd("Network.clearBrowserCache", {})
+    driver.execute_cdp_cmd("Network.setBlockedURLs", {"urls": []})
+    driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "", "features": []})
+    driver.set_window_size(1280, 1400)
+    driver.get_log("browser")  # type: ignore[attr-defined]
+
+
+def quit_quietly(driver: WebDriver) -> None:
+    """Quit a chromium that may be gone already."""
+    with suppress(WebDriverException):
+        driver.quit()
+
+
+BROWSERS = BrowserPool()
+
+
 @contextmanager
 def chromiums(*names: str) -> Iterator[list[WebDriver]]:
-    """A headless chromium per name, each with its own fresh profile; every one quit at the end
-    (skipped without chromium, failed under CI)."""
+    """A headless chromium per name, each with its own profile, from the worker's kept ones
+    (:class:`BrowserPool`; skipped without chromium, failed under CI)."""
     chromium, chromedriver = browser_paths()
     drivers: list[WebDriver] = []
-    with tempfile.TemporaryDirectory() as tmp:
-        try:
-            for name in names:
-                drivers.append(open_browser(chromium, chromedriver, Path(tmp) / name))
-            yield drivers
-        finally:
-            for driver in drivers:
-                driver.quit()
+    try:
+        for _name in names:
+            drivers.append(BROWSERS.take(chromium, chromedriver))
+        yield drivers
+    finally:
+        for driver in drivers:
+            BROWSERS.give_back(driver)
 
 
 @contextmanager

@@ -460,23 +460,28 @@ def test_w15_deep_json_is_refused_with_one_sentence(url: str) -> None:
 
 @contextmanager
 def read_only(store: Store, on: list[bool]) -> Iterator[None]:
-    """Every transaction of the store refused writes while ``on[0]`` (the database's own no)."""
+    """Every transaction of the store refused writes while ``on[0]`` (the database's own no).
+
+    SQLite's no is set on each connection as it is taken from the pool, before its transaction
+    begins: set at ``begin``, after the store's own ``BEGIN IMMEDIATE``, a connection left
+    read-only by the spell would refuse that BEGIN before it could be lifted (issue 23).
+    """
+
+    def checkout(dbapi_connection: Any, _record: Any, _proxy: Any) -> None:
+        if store.backend == "sqlite":
+            dbapi_connection.execute(f"PRAGMA query_only = {int(on[0])}")
 
     def begin(connection: Any) -> None:
-        if not on[0]:
-            if store.backend == "sqlite":
-                connection.exec_driver_sql("PRAGMA query_only = 0")
-            return
-        if store.backend == "sqlite":
-            connection.exec_driver_sql("PRAGMA query_only = 1")
-        else:
+        if on[0] and store.backend != "sqlite":
             connection.exec_driver_sql("SET TRANSACTION READ ONLY")
 
+    event.listen(store.engine, "checkout", checkout)
     event.listen(store.engine, "begin", begin)
     try:
         yield
     finally:
         event.remove(store.engine, "begin", begin)
+        event.remove(store.engine, "checkout", checkout)
 
 
 def test_w15_a_read_only_database_answers_503_and_loses_nothing(url: str) -> None:

@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import os
 import queue
-import socket
 import subprocess
 import sys
 import threading
@@ -23,6 +22,7 @@ import httpx2 as httpx
 import psycopg
 import pytest
 from fastapi.testclient import TestClient
+from ports import free_port
 from test_store_support import database_url
 from test_web_stream import parse, stance
 
@@ -150,12 +150,6 @@ url, port, poll = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
 uvicorn.run(create_app(url, poll=poll, listen_poll=poll), host="127.0.0.1", port=port,
             log_level="warning", timeout_graceful_shutdown=1)
 """
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 @pytest.fixture

@@ -15,7 +15,8 @@ import time
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from test_serve import STARTUP, TABLESIDE, free_port, get, links
+from ports import free_port
+from test_serve import STARTUP, TABLESIDE, get, links
 
 RETRY = b"retry: 2000\n\n"
 STOPPED_WITHIN = 8.0  # seconds from SIGINT to exit (a loaded CI machine; about 0.5 s measured)

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
 from tableside.cli.encounter_cmds import Db, Json, opened
-from tableside.cli.output import print_json
+from tableside.cli.output import print_json, write_document
 from tableside.cli.sources import read_json
 from tableside.majesty.formats import character_from_data
 
@@ -66,11 +65,7 @@ def export(
     """Export a stored character as versioned JSON (tableside/character-record v1)."""
     with opened(db) as store:
         document = store.export_character(character_id)
-    text = json.dumps(document, indent=2, ensure_ascii=False)
-    if out is None:
-        print(text)
-    else:
-        out.write_text(text + "\n", "utf-8")
+    write_document(document, out)
 
 
 @app.command("import")

@@ -13,11 +13,8 @@ from __future__ import annotations
 
 import json
 import time
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Any
 
-import typer
-
-from tableside.cli.encounter_cmds import Db, EncounterId, EncounterKind, Json, opened
 from tableside.errors import DataError
 
 if TYPE_CHECKING:  # imported by the command that runs (start-up time)
@@ -125,26 +122,3 @@ def answer(store: Store, encounter: Encounter[Any], encounter_id: int, decision:
     record = encounter.answer(decision, choice, CLI_BY, asker_for(store, encounter_id))
     store.append(encounter_id, record)
     return record
-
-
-def add_decide(app: typer.Typer, kind: EncounterKind) -> None:
-    """Register ``decide`` for one game."""
-    from tableside.cli import encounter_cmds
-
-    @app.command()
-    def decide(
-        encounter_id: EncounterId,
-        decision: Annotated[str, typer.Argument(help="The decision's id (see show), e.g. 4.0.")],
-        choice: Annotated[
-            str,
-            typer.Argument(help='The choice: JSON (null, "parry", {"mode": "best"}) or a word.'),
-        ],
-        db: Db = None,
-        json_out: Json = False,
-    ) -> None:
-        """Answer a pending decision as the Host (D-4); the last answer resolves the command."""
-        with opened(db) as store:
-            encounter = encounter_cmds._service().open_encounter(store, encounter_id, kind.game)
-            record = answer(store, encounter, encounter_id, decision, parse_choice(choice))
-            seats = seats_of(store, encounter_id)
-        encounter_cmds.report(kind, encounter, record, json_out, seats)

@@ -6,7 +6,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -16,7 +15,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from tableside.cli.output import print_json
+from tableside.cli.output import print_json, write_document
 from tableside.errors import DataError
 
 if TYPE_CHECKING:  # imported when a command uses them: ``--help`` loads none (start-up time)
@@ -152,10 +151,32 @@ def checked_import(store: Store, document: Any, game: str) -> int:
     return store.import_encounter(document)
 
 
+def add_decide(app: typer.Typer, kind: EncounterKind) -> None:
+    """Register ``decide`` for one game (its decisions' helpers: ``decide_cmds``)."""
+
+    @app.command()
+    def decide(
+        encounter_id: EncounterId,
+        decision: Annotated[str, typer.Argument(help="The decision's id (see show), e.g. 4.0.")],
+        choice: Annotated[
+            str,
+            typer.Argument(help='The choice: JSON (null, "parry", {"mode": "best"}) or a word.'),
+        ],
+        db: Db = None,
+        json_out: Json = False,
+    ) -> None:
+        """Answer a pending decision as the Host (D-4); the last answer resolves the command."""
+        from tableside.cli.decide_cmds import answer, parse_choice, seats_of
+
+        with opened(db) as store:
+            encounter = _service().open_encounter(store, encounter_id, kind.game)
+            record = answer(store, encounter, encounter_id, decision, parse_choice(choice))
+            seats = seats_of(store, encounter_id)
+        report(kind, encounter, record, json_out, seats)
+
+
 def add_common(app: typer.Typer, kind: EncounterKind) -> None:
     """Register new, show, undo, redo, log, export, import and decide for one game."""
-    from tableside.cli.decide_cmds import add_decide
-
     noun = kind.noun
     add_decide(app, kind)
 
@@ -229,11 +250,7 @@ def add_common(app: typer.Typer, kind: EncounterKind) -> None:
         with opened(db) as store:
             _service().open_encounter(store, encounter_id, kind.game)
             document = store.export_encounter(encounter_id)
-        text = json.dumps(document, indent=2, ensure_ascii=False)
-        if out is None:
-            print(text)
-        else:
-            out.write_text(text + "\n", "utf-8")
+        write_document(document, out)
 
     @app.command("import")
     def import_(

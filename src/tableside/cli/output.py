@@ -6,12 +6,23 @@ import json
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # Rich is imported when text is printed (``--json`` never loads it)
+    from pathlib import Path
+
     from rich.console import RenderableType
 
 
 def print_json(data: dict[str, Any]) -> None:
     """Print JSON on standard output."""
     print(json.dumps(data, indent=2, ensure_ascii=False))
+
+
+def write_document(document: Any, out: Path | None) -> None:
+    """An exported document as indented JSON: on standard output, or into ``out``."""
+    text = json.dumps(document, indent=2, ensure_ascii=False)
+    if out is None:
+        print(text)
+    else:
+        out.write_text(text + "\n", "utf-8")
 
 
 def emit(data: dict[str, Any], text: RenderableType, as_json: bool, seed: int | None) -> None:

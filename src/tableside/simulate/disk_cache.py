@@ -46,6 +46,11 @@ def folder() -> Path | None:
         return None
     if chosen:
         return Path(chosen)
+    return user_folder()
+
+
+def user_folder() -> Path:
+    """The user's cache folder for Tableside (platformdirs', else ``~/.cache/tableside``)."""
     try:
         import platformdirs  # type: ignore[import-not-found,unused-ignore]
 

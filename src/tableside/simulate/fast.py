@@ -19,7 +19,7 @@ import numpy as np
 
 from tableside.encounter.war_state import WarState
 from tableside.majesty.catalog import builtin_catalog
-from tableside.simulate import fast_strife
+from tableside.simulate import fast_strife, fast_strife_compiled
 from tableside.simulate.fast_war import Batch, side_name, unsupported
 from tableside.simulate.stats import Moments
 from tableside.simulate.tally import Tally
@@ -107,7 +107,7 @@ def run_fast(state: Any, rest: bool, seed: int, cap: int, runs: int, workers: in
     last every batch no process has started yet.
     """
     if not isinstance(state, WarState):
-        return fast_strife.run_fast(state, seed, cap, runs, workers, progress)
+        return fast_strife_compiled.run_any(state, seed, cap, runs, workers, progress)
     pieces = batches(runs)
     if workers <= 1 or len(pieces) == 1:
         tallies: list[Tally] = []

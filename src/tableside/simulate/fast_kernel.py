@@ -22,6 +22,7 @@ import numpy as np
 import numpy.typing as npt
 
 from tableside.majesty.special import MAX_HELD, STRIKE_OTHERS_MARGIN
+from tableside.simulate import numba_cache
 
 I64 = npt.NDArray[np.int64]
 F64 = npt.NDArray[np.float64]
@@ -65,6 +66,7 @@ T27 = 134217729.0  # 2**27 + 1: the Veltkamp-Dekker split
 # reference counting, which cost more than the whole command when the kernel's tuples of arrays
 # were passed from function to function (so the kernel allocates nothing: callers pass room).
 OPTIONS: dict[str, Any] = {"cache": True, "nogil": True, "_nrt": False}
+numba_cache.install()  # the compiled code kept in the user's cache folder (issue 23)
 
 
 def jit(function: F) -> F:

@@ -749,18 +749,12 @@ def generator(seed: int, first: int) -> np.random.Generator:
 
 
 def run_fast(state: FightState, seed: int, cap: int, runs: int, workers: int,
-             progress: Callable[[int], None] | None = None,
-             kernel: bool = True) -> Tally:  # fmt: skip
-    """Every run on the fast engine, batches on ``workers`` processes, merged in run order.
+             progress: Callable[[int], None] | None = None) -> Tally:  # fmt: skip
+    """Every run on this Python fast path, batches on ``workers`` processes, in run order.
 
-    With ``kernel`` (the default) a fight the compiled kernel covers is played there
-    (``fast_strife_compiled``, F-50); otherwise, and when it does not, by this module.
+    A fight the compiled kernel covers is played there instead by
+    ``fast_strife_compiled.run_any`` (F-50), which the simulator calls.
     """
-    if kernel:
-        from tableside.simulate import fast_strife_compiled  # here: it imports this module
-
-        if fast_strife_compiled.compiled(state)[1] is None:
-            return fast_strife_compiled.run_fast(state, seed, cap, runs, workers, progress)
     return spread(play_batch, BATCH, state, seed, cap, runs, workers, progress)
 
 

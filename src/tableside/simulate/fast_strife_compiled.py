@@ -369,3 +369,15 @@ def run_fast(state: FightState, seed: int, cap: int, runs: int, workers: int,
              progress: Callable[[int], None] | None = None) -> Tally:  # fmt: skip
     """Every run on the kernel, batches on ``workers`` processes, merged in run order."""
     return fast_strife.spread(play_batch, BATCH, state, seed, cap, runs, workers, progress)
+
+
+def run_any(state: FightState, seed: int, cap: int, runs: int, workers: int,
+            progress: Callable[[int], None] | None = None) -> Tally:  # fmt: skip
+    """Every run on the fast engine, batches on ``workers`` processes, in run order.
+
+    On the kernel when it covers the fight (F-50), else on the Python fast path
+    (``fast_strife.run_fast``).
+    """
+    if compiled(state)[1] is None:
+        return run_fast(state, seed, cap, runs, workers, progress)
+    return fast_strife.run_fast(state, seed, cap, runs, workers, progress)

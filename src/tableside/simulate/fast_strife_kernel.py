@@ -29,6 +29,7 @@ import numba
 import numpy as np
 import numpy.typing as npt
 
+from tableside.simulate import numba_cache
 from tableside.simulate.fast_kernel import distance3, uniform
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -37,6 +38,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 # cached on disk, no GIL, no reference counting (the kernel allocates nothing), no fast-math
 # (distances and rounding are bit for bit Python's).
 OPTIONS: dict[str, Any] = {"cache": True, "nogil": True, "_nrt": False}
+numba_cache.install()  # the compiled code kept in the user's cache folder (issue 23)
 
 
 def jit(function: F) -> F:

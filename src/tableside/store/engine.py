@@ -8,7 +8,7 @@ the write lock first and waits for it, instead of failing halfway) and ``BEGIN``
 from __future__ import annotations
 
 from sqlalchemy import create_engine, event
-from sqlalchemy.engine import URL, Connection, Engine
+from sqlalchemy.engine import URL, Connection, Engine, ExceptionContext
 
 from tableside.store.sqlite import BUSY_TIMEOUT_MS, json_dumps, sqlite_pragmas
 
@@ -42,7 +42,20 @@ def _sqlite_engine(url: URL) -> Engine:
     )
     event.listen(engine, "connect", sqlite_pragmas)
     event.listen(engine, "begin", _sqlite_begin)
+    event.listen(engine, "handle_error", _sqlite_read_only)
     return engine
+
+
+def _sqlite_read_only(context: ExceptionContext) -> None:
+    """A database that refused a write as read-only: let no connection of that time serve again.
+
+    SQLite opens a connection read-only, for good, while its file cannot be written, so a pooled
+    connection from a read-only spell would refuse every later write even once the database is
+    writable again (issue 23). The refusal is treated as a lost connection: SQLAlchemy discards
+    the pool's connections of that time, and the next request opens a fresh one.
+    """
+    if "readonly database" in str(context.original_exception):
+        context.is_disconnect = True
 
 
 def _sqlite_begin(connection: Connection) -> None:

@@ -1,0 +1,117 @@
+"""The suite on several xdist workers (issue 23): each worker with its own databases and ports.
+
+- **PostgreSQL**: under xdist each worker moves ``$TABLESIDE_TEST_POSTGRES_URL`` to a database
+  of its own on the same server, named after the worker (``tableside_gw0``) and created on
+  demand, before any test reads the variable: every scratch schema, LISTEN/NOTIFY channel and
+  ``tableside serve`` subprocess of that worker then lives in it.
+- **SQLite** files are in each test's ``tmp_path`` (per worker already), **ports** come from
+  ``ports.free_port`` (a block per worker).
+- **Browsers**: the chromiums of ``test_web_e2e.chromiums`` are kept for the worker's whole
+  session and quit at its end (``test_web_e2e.BROWSERS``).
+
+Each module's tests run on one worker (``--dist loadgroup``, a group per module: they share
+module-scoped fixtures), but for the heavy agreement modules, spread test by test; tests whose
+figures a busy machine could disturb (crash tests, CPU-time bounds) are one group, run one after
+another. The slow modules are marked ``slow``, which ``make check`` leaves out.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+
+import pytest
+from sqlalchemy import create_engine, text
+from sqlalchemy.exc import SQLAlchemyError
+
+from tableside.store.url import resolve_url
+
+POSTGRES_ENV = "TABLESIDE_TEST_POSTGRES_URL"
+# Left out of ``make check``: browsers, whole servers and subprocess fleets, the statistical
+# agreement and kernel tests, crash tests (module names; a trailing * matches a prefix).
+SLOW_MODULES = (
+    "test_web_e2e*", "test_simulate_agreement*", "test_simulate_strife_kernel",
+    "test_simulate_fast*", "test_simulate_cluster", "test_simulate_sweep", "test_simulate",
+    "test_sim_fast", "test_balance_warm", "test_store_crash", "test_war_crash", "test_serve",
+    "test_hostile_*", "test_web_shutdown", "test_cli_daemon", "test_cold_start",
+    "test_web_notify", "test_web_secrets_strife", "test_web_balance", "test_cli_balance",
+    "test_readme_commands", "test_docs_standalone", "test_strife_bruteforce",
+    "test_best_bruteforce",
+)  # fmt: skip
+# One after another on one worker: a crash or a CPU-time bound beside another such test.
+MACHINE_GROUP = ("test_store_crash", "test_war_crash", "test_cold_start", "test_bounds")
+
+
+def matches(module: str, names: tuple[str, ...]) -> bool:
+    """Whether a module's name is one of ``names`` (a trailing * matches a prefix)."""
+    return any(module.startswith(n[:-1]) if n.endswith("*") else module == n for n in names)
+
+
+# Modules whose tests are independent and heavy: spread over the workers one by one, or, for a
+# test on a module-scoped fixture with parameters, with the others on the same parameter.
+SPREAD = {"test_simulate_agreement_effects", "test_simulate_agreement_strife_effects"}
+
+
+def xdist_group(item: pytest.Item) -> str | None:
+    """The worker group of a test (None: any worker, on its own).
+
+    A module's tests stay on one worker (they share module-scoped fixtures: a server and its
+    browsers, a database filled test after test, one computed report), except in ``SPREAD``.
+    """
+    module = item.path.stem
+    if matches(module, MACHINE_GROUP):
+        return "machine"
+    if module not in SPREAD:
+        return module
+    params: dict[str, object] = getattr(getattr(item, "callspec", None), "params", {})
+    return f"{module}[{params['reports']}]" if "reports" in params else None
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark the slow modules' tests ``slow``; each test's worker group (:func:`xdist_group`)."""
+    for item in items:
+        if matches(item.path.stem, SLOW_MODULES):
+            item.add_marker(pytest.mark.slow)
+        group = xdist_group(item)
+        if group is not None:
+            item.add_marker(pytest.mark.xdist_group(group))
+
+
+def worker_database(base_url: str, worker: str) -> str:
+    """The URL of this worker's own database beside ``base_url``'s (created when missing)."""
+    base = resolve_url(base_url)
+    name = f"{base.database or 'tableside'}_{worker}"
+    admin = create_engine(base, isolation_level="AUTOCOMMIT")
+    try:
+        with admin.connect() as connection:
+            found = connection.execute(
+                text("SELECT 1 FROM pg_database WHERE datname = :name"), {"name": name}
+            ).first()
+            if found is None:
+                connection.exec_driver_sql(f'CREATE DATABASE "{name}"')
+    finally:
+        admin.dispose()
+    return base.set(database=name).render_as_string(hide_password=False)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Under xdist, this worker's own PostgreSQL database (see the module's note)."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    url = os.environ.get(POSTGRES_ENV, "").strip()
+    if not worker or not url:
+        return
+    try:
+        os.environ[POSTGRES_ENV] = worker_database(url, worker)
+    except SQLAlchemyError as error:  # the tests that need the server say so themselves
+        print(f"conftest: no database of its own for {worker}: {error}")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _quit_kept_browsers() -> Iterator[None]:
+    """Quit the worker's kept chromiums when its session ends."""
+    yield
+    import sys
+
+    e2e = sys.modules.get("test_web_e2e")
+    if e2e is not None:
+        e2e.BROWSERS.quit_all()
