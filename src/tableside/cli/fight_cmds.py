@@ -11,7 +11,7 @@ from tableside.cli import encounter_cmds
 from tableside.cli.balance import BALANCE_RUNS, Balance, BalanceRuns, print_balance
 from tableside.cli.encounter_cmds import Db, Dice, EncounterId, EncounterKind, Json, Revision
 from tableside.cli.fight_render import fight_view
-from tableside.cli.parsing import parse_point
+from tableside.cli.parsing import InputError, parse_point
 from tableside.cli.sources import read_json
 from tableside.encounter.views import fight_json
 
@@ -157,7 +157,13 @@ def attack(
     encounter_id: EncounterId,
     attacker: Who,
     target: Annotated[list[str], typer.Option(help="A target per attack (repeatable, S-17).")],
-    weapon: Annotated[str | None, typer.Option(help="Weapon (default: main hand).")] = None,
+    weapon: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="The weapon of each attack in order (repeatable; default: the next weapon "
+            "held, main hand first, SA-92)."
+        ),
+    ] = None,
     reaction: Annotated[
         str | None,
         typer.Option(
@@ -202,10 +208,16 @@ def attack(
     json_out: Json = False,
 ) -> None:
     """The Action: one attack per --target, the first answered by --reaction; ends the Turn."""
+    weapons = weapon or []
+    if len(weapons) > len(target):
+        raise InputError(
+            f"--weapon is given {len(weapons)} times for {len(target)} --target(s); give at "
+            "most one weapon per attack (SA-92)."
+        )
     attacks = [
         {
             "defender": t,
-            "weapon": weapon,
+            "weapon": weapons[i] if i < len(weapons) else None,
             "precision": precision or None,
             "thrown": thrown or None,
             "shield_blow": shield_blow or None,

@@ -731,6 +731,7 @@ def do_attack(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> N
     attacker = p.model(args.attacker)
     use_element(p, attacker.id, TurnElement.ACTION)
     # A model that holds no weapon names one with each attack (SA-45): no default is needed.
+    args = args.model_copy(update={"attacks": default_weapons(game, attacker, args.attacks)})
     planned = [PlannedAttack(a.defender, planned_weapon(game, attacker, a)) for a in args.attacks]
     forced.check_shield_blows(game.catalog, attacker, args.attacks)  # SA-73
     forced.check_taunted_targets(p.state, attacker, [a.defender for a in args.attacks])  # SA-71
@@ -794,6 +795,33 @@ def check_allowance(game: StrifeFight, attacker: Model, weapons: Sequence[str]) 
                 f"{attacker.id} attacks with its {twice} once per Action; a second attack "
                 "needs a second weapon or an ability that grants one (SA-46)."
             )
+
+
+def default_weapons(
+    game: StrifeFight, m: Model, items: Sequence[AttackItem]
+) -> tuple[AttackItem, ...]:
+    """Each attack that names no weapon takes the next weapon held (SA-92).
+
+    "If an off hand weapon is equipped, a regular attack may also be made with the off-hand
+    weapon": the weapons held are taken in order (main hand, off hand), skipping those the
+    Action's other attacks name; once all are taken (attacks granted beyond them, SA-46), the
+    main hand again. A Shield Blow strikes with the shield (SA-73); a model holding no weapon
+    names one with each attack (SA-45).
+    """
+    held = [w.name for w in loadout(game.catalog, m.sheet).weapons]
+    if not held:
+        return tuple(items)
+    taken = [game.catalog.weapon(i.weapon).name for i in items
+             if i.weapon is not None and not i.shield_blow]  # fmt: skip
+    out = []
+    for item in items:
+        if item.weapon is None and not item.shield_blow:
+            free = [w for w in dict.fromkeys(held) if taken.count(w) < held.count(w)]
+            chosen = free[0] if free else held[0]
+            taken.append(chosen)
+            item = item.model_copy(update={"weapon": chosen})
+        out.append(item)
+    return tuple(out)
 
 
 def planned_weapon(game: StrifeFight, m: Model, item: AttackItem) -> str:

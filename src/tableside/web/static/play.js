@@ -65,12 +65,23 @@ function showValues() {
     const d = document.createElement('div'); d.append(el('dt', label), el('dd', value));
     dl.append(d); }
 }
+// a weapon held as the Attack form offers it: its hand, Clumsy penalty, no criticals (SA-92)
+const handItem = h => [h.name, h.name + ' (' + h.hand + ' hand' +
+  (h.clumsy ? ', Clumsy ' + String(h.clumsy).replace('-', '−') : '') +
+  (h.can_crit ? '' : ', no criticals') + ')'];
+function nextHand() {  // the next weapon held after the Action's queued attacks (SA-92)
+  const a = actor(); if (!a || WAR || !a.hands.length) return;
+  const taken = queued.map(q => q.weapon);
+  const free = a.hands.find(h => taken.filter(w => w === h.name).length <
+    a.hands.filter(o => o.name === h.name).length);
+  $('p-weapon').value = (free || a.hands[0]).name;
+}
 function fillActor() {
   const a = actor(); if (!a) return;
   choose($('p-target'), a.targets.map(t => [t.id, t.id + ' (' + t.distance + '", ' +
     (t.out ? 'out' : t.enemy ? 'enemy' : 'ally') + ')']), true);
   const weapons = WAR ? [['', a.weapon + ' (sheet)'], ...options.weapons.filter(
-    w => w.name !== a.weapon).map(w => [w.name, w.name])] : a.weapons.map(w => [w, w]);
+    w => w.name !== a.weapon).map(w => [w.name, w.name])] : a.hands.map(handItem);
   choose($('p-weapon'), weapons, true);
   if (!WAR) choose($('q-power'), a.powers.map(p => [p.name, p.name + ' (' + p.cost + ' ' +
     p.resource + ', ' + (p.damage || 'no damage') + ')']), true);
@@ -264,8 +275,9 @@ function showQueue() {
 }
 if (!WAR) {
   $('p-more').addEventListener('click', () => {
-    try { queued.push(attackItem()); showQueue(); } catch (e) { report(e.message); } });
-  $('p-clear').addEventListener('click', () => { queued = []; showQueue(); });
+    try { queued.push(attackItem()); showQueue(); nextHand(); }
+    catch (e) { report(e.message); } });
+  $('p-clear').addEventListener('click', () => { queued = []; showQueue(); nextHand(); });
 }
 const playArgs = () => WAR ? warArgs() : attackArgs();
 const pct = p => p === 0 ? '0%' : p < 0.0001 ? '<0.01%' : (100 * p).toFixed(2) + '%';

@@ -1,0 +1,77 @@
+"""Issue 27 at the web table, in real chromium on a laptop and a phone: the Attack form offers
+the main hand then the off hand with their Clumsy penalties (SA-92)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from selenium.webdriver.remote.webdriver import WebDriver
+from selenium.webdriver.support.select import Select
+from test_strife_issue27 import duelist
+from test_web_e2e import LiveServer, chromiums, live_server
+from test_web_e2e_play import Person, lines, options
+
+from tableside.encounter.log import Command
+from tableside.web.auth import Principal
+
+SIZES = {"laptop": (1366, 768), "phone": (390, 844)}
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[LiveServer]:
+    with live_server("issue27") as live:
+        yield live
+
+
+@pytest.fixture(scope="module")
+def browser(server: LiveServer) -> Iterator[WebDriver]:
+    with chromiums("host") as drivers:
+        yield drivers[0]
+
+
+def duel_table(server: LiveServer) -> str:
+    """The Duelist (Long Sword, Dagger, no Dual Wield) next to a troll; the Host's page."""
+    web = server.table
+    table_id, token = web.create_table("The duel")
+    host = Principal(table_id, None)
+    info = web.create_encounter(host, table_id, "strife-combat", "At the bridge", 5)
+    duel: dict[str, Any] = {"id": "duel", "sheet": duelist(), "side": "heroes"}
+    troll: dict[str, Any] = {"id": "troll", "model": "Goblin", "side": "monsters"}
+    troll["position"] = [1, 0, 0]
+    for kind, args in [("add", duel), ("add", troll), ("start", {"ambush": "heroes"})]:
+        web.execute(host, info.id, Command(kind, args), None)
+    return f"{server.base}/tables/{table_id}/encounters/{info.id}?token={token}"
+
+
+@pytest.mark.parametrize("size", sorted(SIZES))
+def test_sa92_the_attack_form_offers_main_hand_then_off_hand(
+    server: LiveServer, browser: WebDriver, size: str
+) -> None:
+    """SA-92: the hands in order with Clumsy and no criticals; the second attack takes the off
+    hand without naming it, and the Action strikes with both."""
+    browser.set_window_size(*SIZES[size])
+    browser.get(duel_table(server))
+    host = Person("Host", browser)
+    host.wait("the pickers", lambda _s: "duel" in options(host, "p-actor"))
+    Select(host.find("p-actor")).select_by_value("duel")
+    weapon = Select(host.find("p-weapon"))
+    host.wait("the hands", lambda _s: options(host, "p-weapon") == ["Long Sword", "Dagger"])
+    assert [o.text for o in weapon.options] == [
+        "Long Sword (main hand, Clumsy −20, no criticals)",
+        "Dagger (off hand, Clumsy −10, no criticals)",
+    ]
+    assert weapon.first_selected_option.get_attribute("value") == "Long Sword"
+    host.find("p-more").click()  # the first attack queued: the next is the off hand's
+    host.wait("the off hand", lambda _s: weapon.first_selected_option.text.startswith("Dagger"))
+    host.type("my-dice", "60, 3, 98, 2")
+    host.find("use-dice").click()
+    host.wait("the preview", lambda _s: host.find("suggestion").is_displayed())
+    assert not any("critical" in line.lower() for line in lines(host, "#suggestion-lines div"))
+    host.find("accept").click()
+    done = "attack_resolved Duelist → Goblin with Dagger  [S-7]"
+    host.wait("the Action", lambda _s: done in host.log())
+    log = host.log()
+    assert "attack_resolved Duelist → Goblin with Long Sword  [S-7]" in log
+    assert "d100 98 (Clumsy (dual wielding) −10 × size S -10) → 88 vs AC 8, Dodge 10: hit" in log
