@@ -119,3 +119,116 @@ def test_sa92_cli_attack_twice_without_weapon_and_weapon_per_attack(
                               "--weapon", "Spear", "--weapon", "Spear")  # fmt: skip
     assert code == 2 and "--weapon is given 2 times for 1 --target(s)" in err
     assert "Traceback" not in err and len(err.strip().splitlines()) == 1
+
+
+# --- item 2: flying or perched (SA-93) -----------------------------------------------------------
+
+
+def archer_fight(
+    z: float, perched: bool | None = None, can_fly: bool = False
+) -> Encounter[FightState]:
+    """Sera with a Short Bow set up ``z``" above the ground, a Goblin 6" away on the ground."""
+    e: Encounter[FightState] = Encounter(StrifeFight(), 1)
+    kit = {"main_hand": "Short Bow", "off_hand": None, "can_fly": can_fly}
+    sheet = CATALOG.combatant("Sera").model_copy(update=kit).model_dump(mode="json")
+    add: dict[str, Any] = {"id": "Sera", "sheet": sheet, "side": "heroes", "position": [0, 0, z]}
+    if perched is not None:
+        add["perched"] = perched
+    do(e, "add", (20,), **add)
+    do(e, "add", (1,), id="Goblin", model="Goblin", side="monsters", position=[6.0, 0.0, 0.0])
+    do(e, "start")
+    return e
+
+
+def flying_penalty(e: Encounter[FightState]) -> bool:
+    """Whether Sera's shot at the Goblin takes the flying shooter's −5 (SA-47)."""
+    record = do(e, "attack", (50, 3), attacker="Sera", attacks=[{"defender": "Goblin"}])
+    result = next(ev for ev in record.events if ev.kind == "attack_resolved").data["result"]
+    return any(m["label"] == "flying shooter" for m in result["modifiers"])
+
+
+def test_sa93_an_archer_set_on_a_roof_is_perched_unless_the_host_says_flying() -> None:
+    """SA-93: a sheet that cannot fly, set 3" up, stands there: no flying −5; said flying, it
+    flies."""
+    roof = archer_fight(3.0)
+    assert roof.state.models["Sera"].perched and not flying_penalty(roof)
+    aloft = archer_fight(3.0, perched=False)
+    assert not aloft.state.models["Sera"].perched and flying_penalty(aloft)
+
+
+def test_sa93_a_sheet_that_can_fly_flies_unless_the_host_says_perched() -> None:
+    """SA-93: "can fly" on the sheet: set above the ground it flies; said perched, it stands."""
+    wings = archer_fight(3.0, can_fly=True)
+    assert not wings.state.models["Sera"].perched and flying_penalty(wings)
+    rooftop = archer_fight(3.0, perched=True, can_fly=True)
+    assert rooftop.state.models["Sera"].perched and not flying_penalty(rooftop)
+
+
+def test_sa93_the_state_view_shows_flying_and_perched() -> None:
+    """SA-93: the choice is visible in the state view (``fight show``, the web table)."""
+    from tableside.encounter.views import model_json
+
+    assert {k: model_json(archer_fight(3.0).state.models["Sera"])[k]
+            for k in ("perched", "flying")} == {"perched": True, "flying": False}  # fmt: skip
+    view = model_json(archer_fight(3.0, perched=False).state.models["Sera"])
+    assert (view["perched"], view["flying"]) == (False, True)
+    ground = model_json(archer_fight(0.0).state.models["Sera"])
+    assert (ground["perched"], ground["flying"]) == (False, False)
+
+
+def test_sa93_perched_on_the_ground_is_refused_and_nothing_applied() -> None:
+    """SA-93: perched or flying is said only above the ground; one sentence, nothing applied."""
+    e: Encounter[FightState] = Encounter(StrifeFight(), 1)
+    with pytest.raises(TablesideError, match=r"Sera is put on the ground \(z 0\).*SA-93"):
+        do(e, "add", (20,), id="Sera", model="Sera", side="heroes", perched=True)
+    assert e.revision == 0 and not e.state.models
+
+
+def test_sa93_the_host_placing_a_model_up_from_the_ground_places_it_as_add_does() -> None:
+    """SA-93: host_set from the ground to a roof perches a non-flyer (said flying, it flies);
+    moved on above the ground it keeps its perch (SA-90); undo and redo agree."""
+    e = archer_fight(0.0)
+    do(e, "host_set", id="Sera", field="position", value=[0.0, 0.0, 4.0])
+    assert e.state.models["Sera"].perched
+    do(e, "host_set", id="Sera", field="position", value=[1.0, 0.0, 5.0])
+    assert e.state.models["Sera"].perched  # SA-90: the Host moved it on above the ground
+    do(e, "host_set", id="Sera", field="position", value=[1.0, 0.0, 5.0], perched=False)
+    assert not e.state.models["Sera"].perched and flying_penalty(e)
+    after = e.state
+    e.undo()
+    e.undo()
+    assert e.state.models["Sera"].perched  # back to the roof the Host first put it on
+    e.redo()
+    e.redo()
+    assert e.state == after
+    with pytest.raises(TablesideError, match=r"perched goes with a position.*SA-93"):
+        do(e, "host_set", id="Goblin", field="hp", value=3, perched=True)
+
+
+def test_sa93_cli_fight_add_perched_or_flying(cli: Cli, tmp_path: Path) -> None:
+    """SA-93: ``fight add --flying`` / ``--perched``; ``fight show`` says which; the ground: 2."""
+    fight = str(cli.json("fight", "new", "The roofs", "--seed", "5")["id"])
+    cli.json("fight", "add", fight, "--id", "Sera", "--model", "Sera", "--side", "heroes",
+             "--at", "0,0,3", "--flying", "--dice", "20")  # fmt: skip
+    cli.json("fight", "add", fight, "--id", "Kit", "--model", "Sera", "--side", "heroes",
+             "--at", "2,0,3", "--dice", "5")  # fmt: skip
+    models = {m["id"]: m for m in cli.json("fight", "show", fight)["models"]}
+    assert (models["Sera"]["flying"], models["Kit"]["perched"]) == (True, True)
+    code, out, _err = cli.run("fight", "show", fight)
+    assert code == 0 and "(flying)" in out and "(perched)" in out
+    code, _out, err = cli.run("fight", "add", fight, "--id", "Aldric", "--model", "Aldric",
+                              "--side", "heroes", "--perched")  # fmt: skip
+    assert code == 2 and "put on the ground (z 0)" in err and "Traceback" not in err
+
+
+def test_sa93_the_web_setup_passes_perched_to_a_strife_model_only() -> None:
+    """SA-93: the set-up's ``perched`` reaches ``add``; a War character is refused it."""
+    from tableside.errors import DataError
+    from tableside.web.setup import NewCharacter, add_args
+
+    spec = NewCharacter(model="Sera", side="heroes", position=(0.0, 0.0, 3.0), perched=False)
+    assert add_args("strife-combat", spec)["perched"] is False
+    assert "perched" not in add_args("strife-combat", spec.model_copy(update={"perched": None}))
+    war = NewCharacter(character={"name": "Kael"}, perched=True)
+    with pytest.raises(DataError, match=r"perched is for a Realm of Strife model.*SA-93"):
+        add_args("majesty-war", war)

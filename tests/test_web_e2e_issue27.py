@@ -3,14 +3,15 @@ the main hand then the off hand with their Clumsy penalties (SA-92)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
+from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support.select import Select
 from test_strife_issue27 import duelist
-from test_web_e2e import LiveServer, chromiums, live_server
+from test_web_e2e import LiveServer, Seat, chromiums, live_server
 from test_web_e2e_play import Person, lines, options
 
 from tableside.encounter.log import Command
@@ -75,3 +76,50 @@ def test_sa92_the_attack_form_offers_main_hand_then_off_hand(
     log = host.log()
     assert "attack_resolved Duelist → Goblin with Long Sword  [S-7]" in log
     assert "d100 98 (Clumsy (dual wielding) −10 × size S -10) → 88 vs AC 8, Dodge 10: hit" in log
+
+
+def shown(name: str) -> Callable[[Seat], bool]:
+    """Whether the set-up page lists ``name`` among its combatants."""
+    return lambda seat: name in seat.text("setup-combatants")
+
+
+@pytest.mark.parametrize("size", sorted(SIZES))
+def test_sa93_the_host_places_a_model_above_the_ground_perched_or_flying(
+    server: LiveServer, browser: WebDriver, size: str
+) -> None:
+    """SA-93: the set-up form's "Above the ground" choice; unsaid, a sheet that cannot fly is
+    perched; the cards say Flying or Perched."""
+    browser.set_window_size(*SIZES[size])
+    web = server.table
+    table_id, token = web.create_table(f"The roofs {size}")
+    info = web.create_encounter(Principal(table_id, None), table_id, "strife-combat", "Roofs", 5)
+    base = f"{server.base}/tables/{table_id}/encounters/{info.id}"
+    browser.get(f"{base}?token={token}")
+    browser.get(f"{base}/setup")
+    host = Person("Host", browser)
+    for who, above, side in (("Sera", "flying", None), ("Goblin", None, "heroes")):
+        form = "#character-form"
+        Select(browser.find_element(By.CSS_SELECTOR, f"{form} [name='model']")
+               ).select_by_value(who)  # fmt: skip
+        if side is None:
+            browser.find_element(By.CSS_SELECTOR, f"{form} [name='side_new']").send_keys("heroes")
+        else:
+            Select(browser.find_element(By.CSS_SELECTOR, f"{form} [name='side']")
+                   ).select_by_value(side)  # fmt: skip
+        summary = browser.find_element(By.CSS_SELECTOR, f"{form} details.placing summary")
+        if not browser.find_element(By.CSS_SELECTOR, f"{form} [name='z']").is_displayed():
+            summary.click()
+        z = browser.find_element(By.CSS_SELECTOR, f"{form} [name='z']")
+        z.clear()
+        z.send_keys("3")
+        choice = Select(browser.find_element(By.CSS_SELECTOR, f"{form} [name='above']"))
+        assert choice.first_selected_option.get_attribute("value") == "sheet"
+        if above is not None:
+            choice.select_by_value(above)
+        browser.find_element(By.CSS_SELECTOR, f"{form} button").click()
+        host.wait(f"{who} added", shown(who))
+    models = web.live(info.id).state.models
+    assert (models["Sera"].perched, models["Goblin"].perched) == (False, True)
+    browser.get(base)
+    host.wait("the cards", lambda s: "Flying" in s.text("cards"))
+    assert "Perched" in host.text("cards")

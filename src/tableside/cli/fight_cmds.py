@@ -42,6 +42,14 @@ def add(
     hiding: Annotated[
         bool, typer.Option(help="Hiding declared before the fight: keeps its Stealth (S-22).")
     ] = False,
+    perched: Annotated[
+        bool | None,
+        typer.Option(
+            "--perched/--flying",
+            help="Above the ground: stands there (a roof) or flies (default: flies only if its "
+            "sheet can fly, SA-93).",
+        ),
+    ] = None,
     dice: Dice = None,
     db: Db = None,
     revision: Revision = None,
@@ -64,6 +72,7 @@ def add(
         sheet=document,
         position=list(parse_point(at, "--at")),
         **({"hiding": True} if hiding else {}),
+        **({} if perched is None else {"perched": perched}),
     )
     print_balance(db, encounter_id, balance_runs, balance, json_out)
 

@@ -138,7 +138,8 @@ class AddArgs(Args):
     """add: a model from the catalogue (by name) or a sheet, on a side, at a position.
 
     ``hiding`` declares, before the fight starts, that the model is hiding: it keeps its Stealth
-    when the fight starts (S-22, SA-16).
+    when the fight starts (S-22, SA-16). ``perched`` says whether a model set above the ground
+    stands there (true) or flies (false); unsaid, it flies only if its sheet can fly (SA-93).
     """
 
     id: str = ID
@@ -147,6 +148,7 @@ class AddArgs(Args):
     side: SideName
     position: Coordinates = (0.0, 0.0, 0.0)
     hiding: bool = False
+    perched: bool | None = None
 
 
 class StartArgs(Args):
@@ -331,11 +333,15 @@ class EndCombatArgs(Args):
 
 
 class HostArgs(Args):
-    """host_set: the Host's adjustment of HP or position (logged)."""
+    """host_set: the Host's adjustment of HP or position (logged).
+
+    A position above the ground may say ``perched`` (true) or flying (false) (SA-93).
+    """
 
     id: str = ID
     field: Literal["hp", "position"]
     value: Annotated[int, Field(ge=-HOST_VALUE_MAX, le=HOST_VALUE_MAX)] | Coordinates
+    perched: bool | None = None
 
 
 @dataclass
@@ -493,10 +499,12 @@ def do_add(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> None
     loadout(game.catalog, sheet)
     for power in sheet.powers:
         game.catalog.power(power)
+    perch = forced.placed_perched(args.id, sheet, args.position, args.perched)  # SA-93
     entry = initiative_with_natural(args.id, args.side, sheet.initiative, rng.roll(20))
     sheet_json = sheet.model_dump(mode="json")
     p.emit("model_added", "S-3", id=args.id, side=args.side, position=list(args.position),
-           sheet=sheet_json, score=entry.score, natural=entry.natural)  # fmt: skip
+           sheet=sheet_json, score=entry.score, natural=entry.natural,
+           **({} if perch is None else {"perched": perch}))  # fmt: skip
     if args.hiding:
         p.emit("hidden_set", "S-22", id=args.id, hidden=True, declared=True)
 
@@ -1660,6 +1668,8 @@ def do_host_set(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) ->
     args = parse_args(HostArgs, raw, "host_set")
     m = p.model(args.id)
     if args.field == "hp":
+        if args.perched is not None:
+            raise RulesError("perched goes with a position above the ground, not with hp (SA-93).")
         if not isinstance(args.value, int) or not 0 <= args.value <= m.sheet.hp_max:
             raise RulesError(
                 f"HP must be a whole number from 0 to {m.sheet.hp_max}, not {args.value!r}."
@@ -1668,7 +1678,9 @@ def do_host_set(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) ->
     else:
         if not isinstance(args.value, tuple):
             raise RulesError(f"position needs [x, y, z], not {args.value!r}.")
-        p.emit("moved", "host", id=m.id, to=list(args.value), moved=0.0, host=True)
+        perch = forced.host_placed_perched(m, args.value, args.perched)  # SA-93
+        p.emit("moved", "host", id=m.id, to=list(args.value), moved=0.0, host=True,
+               **({} if perch is None else {"perched": perch}))  # fmt: skip
 
 
 HANDLERS: dict[str, Any] = {

@@ -408,6 +408,36 @@ def flying(m: Model) -> bool:
     return m.position[2] > 0 and not m.perched
 
 
+def placed_perched(
+    who: str, sheet: Combatant, at: Sequence[float], perched: bool | None
+) -> bool | None:
+    """Whether a model set up above the ground stands there (SA-93); None on the ground.
+
+    The Host's word decides (``perched``: true stands on a roof or a ledge, false flies);
+    unsaid, a model whose sheet can fly flies and any other stands where it was put.
+    """
+    if at[2] <= 0:
+        if perched is not None:
+            raise RulesError(
+                f"{who} is put on the ground (z {at[2]:g}): perched or flying is said only for "
+                "a model above the ground (SA-93)."
+            )
+        return None
+    return (not sheet.can_fly) if perched is None else perched
+
+
+def host_placed_perched(m: Model, to: Sequence[float], perched: bool | None) -> bool | None:
+    """The Host's placing of a model (SA-93): None keeps the perch as SA-90 reads it.
+
+    Put up from the ground, a model is placed as ``add`` places it; moved on above the ground,
+    it keeps its perch (SA-90) unless the Host says otherwise.
+    """
+    placed = placed_perched(m.id, m.sheet, to, perched)
+    if placed is None or (perched is None and m.position[2] > 0):
+        return None
+    return placed
+
+
 def check_sprint_ground(m: Model, to: Sequence[float]) -> None:
     """A Sprint is ground movement with no passive effect such as Flying (S-5, SA-77, SA-90).
 
