@@ -1,4 +1,5 @@
-"""Issue 27, Realm of Strife rules loose ends: the off hand without naming it (SA-92) …"""
+"""Issue 27, Realm of Strife rules loose ends: the off hand (SA-92), flying or perched (SA-93),
+NPC policies that know the rules (SA-94)."""
 
 from __future__ import annotations
 
@@ -7,8 +8,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from test_cli_fight import Cli
 
+from tableside.dice import SeededRng
 from tableside.encounter.engine import Encounter
 from tableside.encounter.log import Command, LogRecord
 from tableside.encounter.strife_fight import StrifeFight
@@ -232,3 +236,117 @@ def test_sa93_the_web_setup_passes_perched_to_a_strife_model_only() -> None:
     war = NewCharacter(character={"name": "Kael"}, perched=True)
     with pytest.raises(DataError, match=r"perched is for a Realm of Strife model.*SA-93"):
         add_args("majesty-war", war)
+
+
+# --- item 3: NPC policies that know the rules (SA-94) --------------------------------------------
+
+
+def taunted_caster() -> Encounter[FightState]:
+    """Sera (Arcane Missile) taunted by Goblin-2, 10" off, with Goblin-1 nearer, 5" off."""
+    e: Encounter[FightState] = Encounter(StrifeFight(), 2)
+    sheet = CATALOG.combatant("Sera").model_copy(update={"powers": ("Arcane Missile",)})
+    do(e, "add", (20,), id="Sera", sheet=sheet.model_dump(mode="json"), side="heroes")
+    for name, x in (("Goblin-1", 5.0), ("Goblin-2", 10.0)):
+        do(e, "add", (1,), id=name, model="Goblin", side="monsters", position=[x, 0.0, 0.0])
+    do(e, "start")
+    do(e, "condition", id="Sera", name="Taunted", source="Goblin-2")
+    return e
+
+
+def test_sa94_a_taunted_npc_casts_only_at_its_taunter_sa91() -> None:
+    """SA-94, SA-91: the policy's first choice (Goblin-1, the nearest) is refused by the engine;
+    it casts at Goblin-2, its taunter, which the engine accepts."""
+    from tableside.encounter.strife_policy import accepts, candidates, next_command
+
+    e = taunted_caster()
+    game = e.game
+    assert isinstance(game, StrifeFight)
+    first = next(candidates(e.state, CATALOG))
+    assert first.kind == "cast" and first.args["targets"][0] == "Goblin-1"
+    assert not accepts(game, e.state, first)
+    chosen = next_command(e.state, CATALOG, game)
+    assert chosen.kind == "cast" and chosen.args["targets"] == ["Goblin-2"]
+    record = e.execute(chosen)
+    assert any(ev.kind == "cast_resolved" for ev in record.events)
+
+
+def test_sa94_an_accepted_first_choice_is_the_choice_the_policy_always_made() -> None:
+    """SA-94: untaunted, the policy casts at the nearest as before (F-40)."""
+    from tableside.encounter.strife_policy import candidates, next_command
+
+    e = taunted_caster()
+    do(e, "end_condition", id="Sera", name="Taunted")
+    chosen = next_command(e.state, CATALOG)
+    assert chosen == next(candidates(e.state, CATALOG))
+    assert chosen.kind == "cast" and chosen.args["targets"] == ["Goblin-1"]
+
+
+MODELS = ("Aldric", "Sera", "Goblin", "Cave Troll")
+CONDITIONS = ("Taunted", "Feared", "Knocked Down", None)
+
+
+@st.composite
+def random_fight(draw: st.DrawFn) -> Encounter[FightState]:
+    """Two to four models on two sides, hurt or not, some Taunted, Feared or Knocked Down."""
+    e: Encounter[FightState] = Encounter(StrifeFight(), draw(st.integers(0, 2**16)))
+    count = draw(st.integers(2, 4))
+    names = [f"m{i}" for i in range(count)]
+    for i, name in enumerate(names):
+        kind = draw(st.sampled_from(MODELS))
+        sheet = CATALOG.combatant(kind)
+        update: dict[str, Any] = {"hp": draw(st.integers(1, sheet.hp_max))}
+        if kind == "Sera":
+            update["powers"] = ("Arcane Missile",)
+        at = [draw(st.integers(-8, 8)) / 2, draw(st.integers(-8, 8)) / 2, 0.0]
+        side = (
+            "heroes"
+            if i == 0
+            else "monsters"
+            if i == 1
+            else draw(st.sampled_from(("heroes", "monsters")))
+        )
+        document = sheet.model_copy(update=update).model_dump(mode="json")
+        do(e, "add", (draw(st.integers(1, 20)),), id=name, sheet=document, side=side, position=at)
+    do(e, "start")
+    for name in names:
+        condition = draw(st.sampled_from(CONDITIONS))
+        if condition is not None:
+            source = draw(st.sampled_from([n for n in names if n != name]))
+            do(e, "condition", id=name, name=condition, source=source)
+    return e
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(random_fight())
+def test_sa94_every_policy_choice_is_accepted_by_the_engine(e: Encounter[FightState]) -> None:
+    """SA-94: over random fights, the engine accepts every command the policy chooses."""
+    from tableside.encounter.strife_policy import next_command
+
+    game = e.game
+    assert isinstance(game, StrifeFight)
+    for _ in range(60):
+        if e.state.ended:
+            break
+        command = next_command(e.state, CATALOG, game)
+        try:
+            e.execute(command)
+        except TablesideError as error:
+            raise AssertionError(f"the engine refused the policy's {command}: {error}") from None
+
+
+def test_sa94_a_simulation_of_a_taunted_caster_plays_to_the_end_sa91() -> None:
+    """SA-94: the simulation plays the policy's first choice and, refused, the first the engine
+    accepts: runs from the taunted caster end without a refused command (before: stopped)."""
+    from tableside.simulate.games import StrifeSim
+    from tableside.simulate.runs import Start, play_run
+
+    e = taunted_caster()
+    start = Start("strife-combat", "taunted", 2, e.state, e.next_seq)
+    sim = StrifeSim()
+    for run in range(6):
+        outcome, _state = play_run(sim, start, 11, run, 30)
+        assert outcome.commands > 0
+    first = sim.next_command(e.state)
+    assert first.kind == "cast" and first.args["targets"] == ["Goblin-1"]  # refused (SA-91) …
+    events, _after = sim.play(e.state, first, SeededRng(1))  # … so its taunter is cast at
+    assert [ev.data["target"] for ev in events if ev.kind == "cast_resolved"] == ["Goblin-2"]
