@@ -101,6 +101,24 @@ function fillTarget() {
   if ($('p-reaction')) choose($('p-reaction'), [['', "the defender's player decides"],
     ['none', 'no Reaction'], ...((t && t.reactions) || []).map(k => [k, words(k)])], true);
 }
+let readyFor = null;  // the model the Interpose and Stand Ready defaults were last set for
+// What a Host expects for a new acting elohim (M-16, M-41): Interpose for its nearest ally (not
+// itself) against the enemy nearest that ally; Stand Ready for Interpose in Defensive Stance,
+// else for a Strike, and nothing else.
+function hostDefaults() {
+  const rows = rowsOf(state), mine = rows.find(r => r.id === me());
+  if (!mine) return;
+  const gap = (a, b) => Math.hypot(...a.position.map((v, i) => v - b.position[i]));
+  const nearest = (from, list) => list.filter(r => Array.isArray(r.position))
+    .sort((a, b) => gap(from, a) - gap(from, b) || (a.id < b.id ? -1 : 1))[0];
+  const ally = Array.isArray(mine.position) &&
+    nearest(mine, rows.filter(r => r.side === mine.side && r.id !== mine.id));
+  const foe = ally && nearest(ally, rows.filter(r => r.side !== mine.side));
+  if (ally) $('q-i-defender').value = ally.id;
+  if (foe) $('q-i-striker').value = foe.id;
+  $('q-use1').value = mine.stance === true ? 'Interpose' : 'Strike';
+  $('q-use2').value = '';
+}
 function fillPickers() {
   const everyone = rowsOf(state).map(r => [r.id, r.id]);
   if (WAR) {
@@ -108,6 +126,7 @@ function fillPickers() {
     choose($('q-use1'), uses.map(u => [u, u]), true);
     choose($('q-use2'), [['', 'nothing else'], ...uses.map(u => [u, u])], true);
     choose($('q-i-striker'), everyone, true); choose($('q-i-defender'), everyone, true);
+    if (me() !== readyFor) { readyFor = me(); hostDefaults(); }
   } else {
     const mine = (options.offers || []).filter(o => o.attacker === $('p-actor').value);
     choose($('q-offer'), mine.map((o, i) => [String(i), o.target + ' with ' + o.weapon]), true);
