@@ -350,3 +350,52 @@ def test_sa94_a_simulation_of_a_taunted_caster_plays_to_the_end_sa91() -> None:
     assert first.kind == "cast" and first.args["targets"] == ["Goblin-1"]  # refused (SA-91) …
     events, _after = sim.play(e.state, first, SeededRng(1))  # … so its taunter is cast at
     assert [ev.data["target"] for ev in events if ev.kind == "cast_resolved"] == ["Goblin-2"]
+
+
+# --- item 5: control of another model (SA-95) ----------------------------------------------------
+
+
+def test_sa95_a_mind_controlled_models_choices_go_to_its_controller_and_back_after() -> None:
+    """SA-95: Aldric, Mind Controlled by Sera, has his Reaction chosen by Sera; Controlled (the
+    Curse of Control) the same; the condition ended, Aldric chooses again."""
+    from test_decisions_strife import choices, duel, goblin_attack
+
+    e = duel()
+    (free,) = choices(e, "attack", **goblin_attack())
+    assert free.combatant == "Aldric"
+    do(e, "condition", id="Aldric", name="Mind Controlled", source="Sera")
+    (held,) = choices(e, "attack", **goblin_attack())
+    assert (held.kind, held.combatant, held.path) == ("reaction", "Sera", free.path)
+    assert held.options == free.options  # Aldric's own gear: only who chooses changes
+    do(e, "end_condition", id="Aldric", name="Mind Controlled")
+    (back,) = choices(e, "attack", **goblin_attack())
+    assert back.combatant == "Aldric"
+    do(e, "condition", id="Aldric", name="Controlled", source="Sera's Curse of Control")
+    (cursed,) = choices(e, "attack", **goblin_attack())
+    assert cursed.combatant == "Sera"
+
+
+def test_sa95_a_controller_that_is_down_controls_nothing() -> None:
+    """SA-95, SA-71: a condition whose source is down (or names nobody) binds nothing."""
+    from test_decisions_strife import choices, duel, goblin_attack
+
+    e = duel()
+    do(e, "condition", id="Aldric", name="Mind Controlled", source="a voice in the dark")
+    assert choices(e, "attack", **goblin_attack())[0].combatant == "Aldric"
+    do(e, "condition", id="Aldric", name="Mind Controlled", source="Sera")
+    do(e, "host_set", id="Sera", field="hp", value=0)
+    assert choices(e, "attack", **goblin_attack())[0].combatant == "Aldric"
+
+
+def test_sa95_the_controllers_seat_is_asked_at_the_web_table() -> None:
+    """SA-95: the seat playing the controller owns the controlled model's choice (D-4)."""
+    from test_decisions_strife import choices, duel, goblin_attack
+
+    from tableside.store.tables import Seat
+    from tableside.web.decisions import owner_seat
+
+    seats = [Seat(1, 1, "Ann", ("Aldric",)), Seat(2, 1, "Bo", ("Sera",))]
+    e = duel()
+    assert owner_seat(choices(e, "attack", **goblin_attack())[0], seats) == seats[0]
+    do(e, "condition", id="Aldric", name="Mind Controlled", source="Sera", rounds=1)
+    assert owner_seat(choices(e, "attack", **goblin_attack())[0], seats) == seats[1]

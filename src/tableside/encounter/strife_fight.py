@@ -406,7 +406,8 @@ class StrifeFight:
         """
         from tableside.encounter.strife_choices import strife_choices
 
-        return strife_choices(self, state, command, rng)
+        # A controlled model's choices are its controller's for the duration (SA-95).
+        return [forced.to_controller(state, c) for c in strife_choices(self, state, command, rng)]
 
     def pending(self, state: FightState, command: Command, rng: Rng, describe: bool) -> Pending:
         """Run a command's handler on a Pending copy of the fight (raise to refuse)."""

@@ -16,11 +16,13 @@ The Combat page's rules that move or change a model outside its own choices (SA-
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
 from tableside.dice import Rng
+from tableside.encounter.decisions import Choice
 from tableside.encounter.strife_state import FightState, Model, condition_json
 from tableside.encounter.war_args import ID, Args, Coordinates, parse_args
 from tableside.errors import RulesError
@@ -233,6 +235,26 @@ def compelled_move(state: FightState, m: Model, to: Sequence[float]) -> str | No
     if compellers(state, m, MIND_CONTROLLED) or compellers(state, m, CONTROLLED):
         kinds.append("mind_control")
     return kinds[0] if kinds else None
+
+
+def controller_of(state: FightState, model: str | None) -> str | None:
+    """Who makes ``model``'s choices: its controller while Mind Controlled or Controlled (SA-95).
+
+    The condition's source names the controller (SA-71); with none standing in the fight (or no
+    such condition) the model makes its own. Mind Control before a Controlled, each the first
+    put on.
+    """
+    m = state.models.get(model or "")
+    if m is None:
+        return model
+    owners = compellers(state, m, MIND_CONTROLLED) or compellers(state, m, CONTROLLED)
+    return owners[0].id if owners else model
+
+
+def to_controller(state: FightState, choice: Choice) -> Choice:
+    """A choice owed by a controlled model, made by its controller instead (SA-95)."""
+    owner = controller_of(state, choice.combatant)
+    return choice if owner == choice.combatant else dataclasses.replace(choice, combatant=owner)
 
 
 def check_taunted_targets(
