@@ -479,10 +479,11 @@ def test_sa47_an_unskilled_sword_and_dagger_are_clumsy_and_cannot_crit() -> None
 
 
 def test_sa47_moving_then_shooting_costs_5_per_inch_and_flying_5_more() -> None:
-    """S-16, SA-26, SA-47: the fight passes the inches moved this Turn and flight to the roll."""
+    """S-16, SA-26, SA-47: the inches moved this Turn and flight (a sheet that can fly, SA-93)."""
     from tableside.strife.penalties import weapon_use
 
-    e = _sheet_fight({"main_hand": "Short Bow", "off_hand": None}, at=(-6.0, 0.0, 2.0))
+    kit: dict[str, object] = {"main_hand": "Short Bow", "off_hand": None, "can_fly": True}
+    e = _sheet_fight(kit, at=(-6.0, 0.0, 2.0))
     e.execute(Command("move", {"id": "Sera", "to": [-9.0, 0.0, 2.0]}))
     setup = _setup(e)
     assert setup.context.inches_moved == 3 and setup.context.flying

@@ -11,7 +11,7 @@ from tableside.cli import encounter_cmds
 from tableside.cli.balance import BALANCE_RUNS, Balance, BalanceRuns, print_balance
 from tableside.cli.encounter_cmds import Db, Dice, EncounterId, EncounterKind, Json, Revision
 from tableside.cli.fight_render import fight_view
-from tableside.cli.parsing import parse_point
+from tableside.cli.parsing import InputError, parse_point
 from tableside.cli.sources import read_json
 from tableside.encounter.views import fight_json
 
@@ -42,6 +42,14 @@ def add(
     hiding: Annotated[
         bool, typer.Option(help="Hiding declared before the fight: keeps its Stealth (S-22).")
     ] = False,
+    perched: Annotated[
+        bool | None,
+        typer.Option(
+            "--perched/--flying",
+            help="Above the ground: stands there (a roof) or flies (default: flies only if its "
+            "sheet can fly, SA-93).",
+        ),
+    ] = None,
     dice: Dice = None,
     db: Db = None,
     revision: Revision = None,
@@ -64,6 +72,7 @@ def add(
         sheet=document,
         position=list(parse_point(at, "--at")),
         **({"hiding": True} if hiding else {}),
+        **({} if perched is None else {"perched": perched}),
     )
     print_balance(db, encounter_id, balance_runs, balance, json_out)
 
@@ -157,7 +166,13 @@ def attack(
     encounter_id: EncounterId,
     attacker: Who,
     target: Annotated[list[str], typer.Option(help="A target per attack (repeatable, S-17).")],
-    weapon: Annotated[str | None, typer.Option(help="Weapon (default: main hand).")] = None,
+    weapon: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="The weapon of each attack in order (repeatable; default: the next weapon "
+            "held, main hand first, SA-92)."
+        ),
+    ] = None,
     reaction: Annotated[
         str | None,
         typer.Option(
@@ -202,10 +217,16 @@ def attack(
     json_out: Json = False,
 ) -> None:
     """The Action: one attack per --target, the first answered by --reaction; ends the Turn."""
+    weapons = weapon or []
+    if len(weapons) > len(target):
+        raise InputError(
+            f"--weapon is given {len(weapons)} times for {len(target)} --target(s); give at "
+            "most one weapon per attack (SA-92)."
+        )
     attacks = [
         {
             "defender": t,
-            "weapon": weapon,
+            "weapon": weapons[i] if i < len(weapons) else None,
             "precision": precision or None,
             "thrown": thrown or None,
             "shield_blow": shield_blow or None,

@@ -45,7 +45,9 @@ def models_table(state: FightState) -> Table:
         ac = effective_ac(builtin_catalog(), m.sheet).value  # S-16: with armour, as attacks use
         table.add_row(m.id, m.side, f"{m.sheet.hp}/{m.sheet.hp_max}", str(ac),
                       ",".join(f"{v:g}" for v in m.position)
-                      + (" (under water)" if m.submerged else ""),  # SA-76
+                      + (" (under water)" if m.submerged else "")  # SA-76
+                      + (" (perched)" if m.perched else " (flying)" if m.position[2] > 0
+                         else ""),  # SA-90, SA-93
                       ", ".join(m.elements) or "–",
                       "; ".join(condition_text(c) for c in m.conditions) or "–")  # fmt: skip
     return table

@@ -138,7 +138,8 @@ class AddArgs(Args):
     """add: a model from the catalogue (by name) or a sheet, on a side, at a position.
 
     ``hiding`` declares, before the fight starts, that the model is hiding: it keeps its Stealth
-    when the fight starts (S-22, SA-16).
+    when the fight starts (S-22, SA-16). ``perched`` says whether a model set above the ground
+    stands there (true) or flies (false); unsaid, it flies only if its sheet can fly (SA-93).
     """
 
     id: str = ID
@@ -147,6 +148,7 @@ class AddArgs(Args):
     side: SideName
     position: Coordinates = (0.0, 0.0, 0.0)
     hiding: bool = False
+    perched: bool | None = None
 
 
 class StartArgs(Args):
@@ -331,11 +333,15 @@ class EndCombatArgs(Args):
 
 
 class HostArgs(Args):
-    """host_set: the Host's adjustment of HP or position (logged)."""
+    """host_set: the Host's adjustment of HP or position (logged).
+
+    A position above the ground may say ``perched`` (true) or flying (false) (SA-93).
+    """
 
     id: str = ID
     field: Literal["hp", "position"]
     value: Annotated[int, Field(ge=-HOST_VALUE_MAX, le=HOST_VALUE_MAX)] | Coordinates
+    perched: bool | None = None
 
 
 @dataclass
@@ -400,7 +406,8 @@ class StrifeFight:
         """
         from tableside.encounter.strife_choices import strife_choices
 
-        return strife_choices(self, state, command, rng)
+        # A controlled model's choices are its controller's for the duration (SA-95).
+        return [forced.to_controller(state, c) for c in strife_choices(self, state, command, rng)]
 
     def pending(self, state: FightState, command: Command, rng: Rng, describe: bool) -> Pending:
         """Run a command's handler on a Pending copy of the fight (raise to refuse)."""
@@ -493,10 +500,12 @@ def do_add(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> None
     loadout(game.catalog, sheet)
     for power in sheet.powers:
         game.catalog.power(power)
+    perch = forced.placed_perched(args.id, sheet, args.position, args.perched)  # SA-93
     entry = initiative_with_natural(args.id, args.side, sheet.initiative, rng.roll(20))
     sheet_json = sheet.model_dump(mode="json")
     p.emit("model_added", "S-3", id=args.id, side=args.side, position=list(args.position),
-           sheet=sheet_json, score=entry.score, natural=entry.natural)  # fmt: skip
+           sheet=sheet_json, score=entry.score, natural=entry.natural,
+           **({} if perch is None else {"perched": perch}))  # fmt: skip
     if args.hiding:
         p.emit("hidden_set", "S-22", id=args.id, hidden=True, declared=True)
 
@@ -731,6 +740,7 @@ def do_attack(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> N
     attacker = p.model(args.attacker)
     use_element(p, attacker.id, TurnElement.ACTION)
     # A model that holds no weapon names one with each attack (SA-45): no default is needed.
+    args = args.model_copy(update={"attacks": default_weapons(game, attacker, args.attacks)})
     planned = [PlannedAttack(a.defender, planned_weapon(game, attacker, a)) for a in args.attacks]
     forced.check_shield_blows(game.catalog, attacker, args.attacks)  # SA-73
     forced.check_taunted_targets(p.state, attacker, [a.defender for a in args.attacks])  # SA-71
@@ -794,6 +804,33 @@ def check_allowance(game: StrifeFight, attacker: Model, weapons: Sequence[str]) 
                 f"{attacker.id} attacks with its {twice} once per Action; a second attack "
                 "needs a second weapon or an ability that grants one (SA-46)."
             )
+
+
+def default_weapons(
+    game: StrifeFight, m: Model, items: Sequence[AttackItem]
+) -> tuple[AttackItem, ...]:
+    """Each attack that names no weapon takes the next weapon held (SA-92).
+
+    "If an off hand weapon is equipped, a regular attack may also be made with the off-hand
+    weapon": the weapons held are taken in order (main hand, off hand), skipping those the
+    Action's other attacks name; once all are taken (attacks granted beyond them, SA-46), the
+    main hand again. A Shield Blow strikes with the shield (SA-73); a model holding no weapon
+    names one with each attack (SA-45).
+    """
+    held = [w.name for w in loadout(game.catalog, m.sheet).weapons]
+    if not held:
+        return tuple(items)
+    taken = [game.catalog.weapon(i.weapon).name for i in items
+             if i.weapon is not None and not i.shield_blow]  # fmt: skip
+    out = []
+    for item in items:
+        if item.weapon is None and not item.shield_blow:
+            free = [w for w in dict.fromkeys(held) if taken.count(w) < held.count(w)]
+            chosen = free[0] if free else held[0]
+            taken.append(chosen)
+            item = item.model_copy(update={"weapon": chosen})
+        out.append(item)
+    return tuple(out)
 
 
 def planned_weapon(game: StrifeFight, m: Model, item: AttackItem) -> str:
@@ -1632,6 +1669,8 @@ def do_host_set(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) ->
     args = parse_args(HostArgs, raw, "host_set")
     m = p.model(args.id)
     if args.field == "hp":
+        if args.perched is not None:
+            raise RulesError("perched goes with a position above the ground, not with hp (SA-93).")
         if not isinstance(args.value, int) or not 0 <= args.value <= m.sheet.hp_max:
             raise RulesError(
                 f"HP must be a whole number from 0 to {m.sheet.hp_max}, not {args.value!r}."
@@ -1640,7 +1679,9 @@ def do_host_set(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) ->
     else:
         if not isinstance(args.value, tuple):
             raise RulesError(f"position needs [x, y, z], not {args.value!r}.")
-        p.emit("moved", "host", id=m.id, to=list(args.value), moved=0.0, host=True)
+        perch = forced.host_placed_perched(m, args.value, args.perched)  # SA-93
+        p.emit("moved", "host", id=m.id, to=list(args.value), moved=0.0, host=True,
+               **({} if perch is None else {"perched": perch}))  # fmt: skip
 
 
 HANDLERS: dict[str, Any] = {

@@ -16,11 +16,13 @@ The Combat page's rules that move or change a model outside its own choices (SA-
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
 from tableside.dice import Rng
+from tableside.encounter.decisions import Choice
 from tableside.encounter.strife_state import FightState, Model, condition_json
 from tableside.encounter.war_args import ID, Args, Coordinates, parse_args
 from tableside.errors import RulesError
@@ -235,6 +237,26 @@ def compelled_move(state: FightState, m: Model, to: Sequence[float]) -> str | No
     return kinds[0] if kinds else None
 
 
+def controller_of(state: FightState, model: str | None) -> str | None:
+    """Who makes ``model``'s choices: its controller while Mind Controlled or Controlled (SA-95).
+
+    The condition's source names the controller (SA-71); with none standing in the fight (or no
+    such condition) the model makes its own. Mind Control before a Controlled, each the first
+    put on.
+    """
+    m = state.models.get(model or "")
+    if m is None:
+        return model
+    owners = compellers(state, m, MIND_CONTROLLED) or compellers(state, m, CONTROLLED)
+    return owners[0].id if owners else model
+
+
+def to_controller(state: FightState, choice: Choice) -> Choice:
+    """A choice owed by a controlled model, made by its controller instead (SA-95)."""
+    owner = controller_of(state, choice.combatant)
+    return choice if owner == choice.combatant else dataclasses.replace(choice, combatant=owner)
+
+
 def check_taunted_targets(
     state: FightState, attacker: Model, defenders: Sequence[str], act: str = "attack"
 ) -> None:
@@ -406,6 +428,36 @@ def water_gap(attacker: Model, defender: Model, gap: float) -> float:
 def flying(m: Model) -> bool:
     """A model above the ground (z > 0) flies unless it holds on where it climbed to (SA-90)."""
     return m.position[2] > 0 and not m.perched
+
+
+def placed_perched(
+    who: str, sheet: Combatant, at: Sequence[float], perched: bool | None
+) -> bool | None:
+    """Whether a model set up above the ground stands there (SA-93); None on the ground.
+
+    The Host's word decides (``perched``: true stands on a roof or a ledge, false flies);
+    unsaid, a model whose sheet can fly flies and any other stands where it was put.
+    """
+    if at[2] <= 0:
+        if perched is not None:
+            raise RulesError(
+                f"{who} is put on the ground (z {at[2]:g}): perched or flying is said only for "
+                "a model above the ground (SA-93)."
+            )
+        return None
+    return (not sheet.can_fly) if perched is None else perched
+
+
+def host_placed_perched(m: Model, to: Sequence[float], perched: bool | None) -> bool | None:
+    """The Host's placing of a model (SA-93): None keeps the perch as SA-90 reads it.
+
+    Put up from the ground, a model is placed as ``add`` places it; moved on above the ground,
+    it keeps its perch (SA-90) unless the Host says otherwise.
+    """
+    placed = placed_perched(m.id, m.sheet, to, perched)
+    if placed is None or (perched is None and m.position[2] > 0):
+        return None
+    return placed
 
 
 def check_sprint_ground(m: Model, to: Sequence[float]) -> None:

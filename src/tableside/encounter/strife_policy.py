@@ -20,15 +20,24 @@ In order of preference:
    the nearest enemy (as far as its Movement pays for, stopping 0.9" short) and attacks if it
    then can; then the Turn ends. A model with no weapon equipped, or no Movement, does only what
    it can of this (no attack; no move) and ends its Turn.
+
+The policy knows the rules (SA-94): each choice above is put to the engine's own validation (the
+command run on a copy of the fight, nothing kept) and a refused one is passed over for the next
+that the engine accepts: first the choices above in their order, then the same choices at other
+enemies (a Taunted model's attacks, offensive powers and moves go to its taunter, SA-71, SA-91;
+a Feared one's moves away), and last the end of the Turn. Where the first choice is accepted, it
+is the choice the policy always made.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
+from tableside.dice import SeededRng
 from tableside.encounter.log import Command
-from tableside.encounter.strife_fight import CONTACT
+from tableside.encounter.strife_fight import CONTACT, StrifeFight
 from tableside.encounter.strife_state import FightState, Model
+from tableside.errors import TablesideError
 from tableside.majesty.geometry import Point, distance
 from tableside.strife.catalog import (
     TARGETS_MAX,
@@ -144,7 +153,23 @@ def most_targets(entry: PowerEntry) -> int:
     return entry.max_targets or (1 if entry.targets == PowerTargets.ONE else TARGETS_MAX)
 
 
-def _cast(catalog: Catalog, state: FightState, me: Model, enemies: list[Model]) -> Command | None:
+def _cast_args(
+    catalog: Catalog, state: FightState, me: Model, entry: PowerEntry, targets: list[Model]
+) -> Command:
+    """A cast of ``entry`` on ``targets``; each Blocks a blockable power while it may (SA-68)."""
+    args: dict[str, object] = {"caster": me.id, "targets": [m.id for m in targets],
+                               "power": entry.name}  # fmt: skip
+    if entry.blockable:
+        blocks = {m.id: "block" for m in targets
+                  if reaction_for(catalog, state, m) == "block"}  # fmt: skip
+        if blocks:
+            args["blocks"] = blocks
+    return Command("cast", args)
+
+
+def _casts(
+    catalog: Catalog, state: FightState, me: Model, enemies: list[Model]
+) -> Iterator[Command]:
     """F-40: the first castable power it can pay for that reaches the nearest enemy, cast.
 
     On the nearest enemy and, for a power reaching several, the next nearest it reaches, up to
@@ -154,28 +179,70 @@ def _cast(catalog: Catalog, state: FightState, me: Model, enemies: list[Model]) 
     for entry in castable_powers(catalog, me.sheet):
         if affordable(entry, pool_of(me.sheet, entry)) and reaches(entry, gaps[0]):
             reached = [m for m, gap in zip(enemies, gaps, strict=True) if reaches(entry, gap)]
-            targets = reached[: most_targets(entry)]
-            args: dict[str, object] = {"caster": me.id, "targets": [m.id for m in targets],
-                                       "power": entry.name}  # fmt: skip
-            if entry.blockable:
-                blocks = {m.id: "block" for m in targets
-                          if reaction_for(catalog, state, m) == "block"}  # fmt: skip
-                if blocks:
-                    args["blocks"] = blocks
-            return Command("cast", args)
-    return None
+            yield _cast_args(catalog, state, me, entry, reached[: most_targets(entry)])
+            return
 
 
-def next_command(state: FightState, catalog: Catalog | None = None) -> Command:
-    """The policy's next command."""
-    catalog = catalog or builtin_catalog()
-    if state.offers:
-        o = state.offers[0]
-        return Command("aoo", {"attacker": o.attacker, "target": o.target, "weapon": o.weapon})
+def _other_casts(
+    catalog: Catalog, state: FightState, me: Model, enemies: list[Model]
+) -> Iterator[Command]:
+    """SA-94: each power it can pay for at each enemy it reaches, with others, then alone.
+
+    A Taunted caster's offensive powers go only to its taunter (SA-91).
+    """
+    gaps = [distance(me.position, m.position) for m in enemies]
+    reached_by = {}
+    for entry in castable_powers(catalog, me.sheet):
+        if affordable(entry, pool_of(me.sheet, entry)):
+            reached_by[entry.name] = (entry, [m for m, gap in zip(enemies, gaps, strict=True)
+                                              if reaches(entry, gap)])  # fmt: skip
+    for entry, reached in reached_by.values():
+        for first in reached:
+            others = [m for m in reached if m.id != first.id]
+            yield _cast_args(catalog, state, me, entry, [first, *others][: most_targets(entry)])
+            yield _cast_args(catalog, state, me, entry, [first])
+
+
+def accepts(game: StrifeFight, state: FightState, command: Command) -> bool:
+    """Whether the engine accepts ``command`` now: its own validation on a copy (SA-94).
+
+    The handler runs on a Pending copy with throwaway dice; nothing is kept.
+    """
+    try:
+        game.pending(state, command, SeededRng(0), describe=False)
+    except TablesideError:
+        return False
+    return True
+
+
+def next_command(
+    state: FightState, catalog: Catalog | None = None, game: StrifeFight | None = None
+) -> Command:
+    """The policy's next command: the first of its choices, in order, the engine accepts (SA-94).
+
+    When none is accepted, the end of the Turn (``next``).
+    """
+    if game is None:
+        game = StrifeFight(catalog or builtin_catalog())
+    for command in candidates(state, game.catalog):
+        if accepts(game, state, command):
+            return command
+    return Command("next")
+
+
+def first_choice(state: FightState, catalog: Catalog) -> Command:
+    """The policy's first choice, not yet put to the engine (``next`` when it has none)."""
+    return next(candidates(state, catalog), Command("next"))
+
+
+def candidates(state: FightState, catalog: Catalog) -> Iterator[Command]:
+    """The policy's choices in its order of preference (see the module's documentation)."""
+    for o in state.offers:
+        yield Command("aoo", {"attacker": o.attacker, "target": o.target, "weapon": o.weapon})
     rolled = _roll_with_the_blow(state)
     if rolled is not None:
-        return rolled
-    return _turn(catalog, state)
+        yield rolled
+    yield from _turn(catalog, state)
 
 
 def _roll_with_the_blow(state: FightState) -> Command | None:
@@ -194,29 +261,44 @@ def _roll_with_the_blow(state: FightState) -> Command | None:
     )
 
 
-def _turn(catalog: Catalog, state: FightState) -> Command:
+def _attack(catalog: Catalog, state: FightState, me: Model, target: Model) -> Command:
+    item = {"defender": target.id, "reaction": reaction_for(catalog, state, target)}
+    return Command("attack", {"attacker": me.id, "attacks": [{k: v for k, v in item.items() if v}]})
+
+
+def _turn(catalog: Catalog, state: FightState) -> Iterator[Command]:
     me = state.models.get(state.current or "")
     if me is None or state.ended or "action" in me.elements:
-        return Command("next")
+        return
     enemies = _enemies(state, me)
     if not enemies:
-        return Command("next")
+        return
     near = enemies[0]
     gap = distance(me.position, near.position)
     can_move = "move" not in me.elements and reach(me) > 0
     armed = bool(loadout(catalog, me.sheet).weapons)
     if gap <= CONTACT and can_move and 2 * me.sheet.hp < me.sheet.hp_max:
-        away = _away(me.position, near.position, reach(me))
-        return _move(me, away)
-    cast = _cast(catalog, state, me, enemies) if me.sheet.powers else None
-    if cast is not None:
-        return cast
+        yield _move(me, _away(me.position, near.position, reach(me)))
+    first_cast = next(_casts(catalog, state, me, enemies), None) if me.sheet.powers else None
+    if first_cast is not None:  # refused, the same powers at other targets (SA-91, SA-94)
+        yield first_cast
+        yield from _other_casts(catalog, state, me, enemies)
     if gap <= CONTACT and armed:
-        item = {"defender": near.id, "reaction": reaction_for(catalog, state, near)}
-        return Command(
-            "attack", {"attacker": me.id, "attacks": [{k: v for k, v in item.items() if v}]}
-        )
+        yield _attack(catalog, state, me, near)
     if gap > CONTACT and can_move and armed:
-        step = min(reach(me), gap - 0.9)
-        return _move(me, _toward(me.position, near.position, step))
-    return Command("next")
+        yield _move(me, _toward(me.position, near.position, min(reach(me), gap - 0.9)))
+    yield from _other_choices(catalog, state, me, enemies)
+
+
+def _other_choices(
+    catalog: Catalog, state: FightState, me: Model, enemies: list[Model]
+) -> Iterator[Command]:
+    """SA-94: the same attacks and moves at the other enemies, the first choices refused."""
+    armed = bool(loadout(catalog, me.sheet).weapons)
+    can_move = "move" not in me.elements and reach(me) > 0
+    for other in enemies[1:]:
+        gap = distance(me.position, other.position)
+        if gap <= CONTACT and armed:
+            yield _attack(catalog, state, me, other)
+        elif can_move and armed:
+            yield _move(me, _toward(me.position, other.position, min(reach(me), gap - 0.9)))

@@ -102,7 +102,8 @@ def _update(state: FightState, d: JSON, **changes: Any) -> FightState:
 
 def _added(state: FightState, d: JSON) -> FightState:
     sheet = Combatant.model_validate(d["sheet"])
-    model = Model(d["id"], sheet, d["side"], point(d["position"]), int(d["score"]))
+    perched = bool(d.get("perched", False))  # SA-93; logs before it: above the ground flies
+    model = Model(d["id"], sheet, d["side"], point(d["position"]), int(d["score"]), perched=perched)
     return state.with_model(model)
 
 
@@ -165,7 +166,8 @@ def _moved(state: FightState, d: JSON) -> FightState:
     return copy_with(state.with_model(copy_with(
         m, position=to, moved=m.moved + float(d["moved"]),
         movement_spent=m.movement_spent + float(d.get("cost", 0.0)),
-        perched=perched_after(m, to, moved_itself=not d.get("host") and not d.get("forced")),
+        perched=bool(d["perched"]) if "perched" in d else perched_after(  # SA-93: the Host's
+            m, to, moved_itself=not d.get("host") and not d.get("forced")),
     )), last_move=last)  # fmt: skip
 
 

@@ -71,6 +71,7 @@ def model_json(m: Model) -> dict[str, Any]:
                         "until": c.until, "stacks": c.stacks} for c in m.conditions],
         "initiative_penalty": m.initiative_penalty, "hidden": m.hidden,
         "submerged": m.submerged,  # SA-76
+        "perched": m.perched, "flying": m.position[2] > 0 and not m.perched,  # SA-90, SA-93
     }  # fmt: skip
 
 

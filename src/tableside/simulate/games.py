@@ -19,10 +19,12 @@ from tableside.dice import Rng
 from tableside.encounter.log import Command, Event
 from tableside.encounter.policy import WarPolicy
 from tableside.encounter.strife_fight import StrifeFight
+from tableside.encounter.strife_policy import first_choice
 from tableside.encounter.strife_policy import next_command as strife_next
 from tableside.encounter.strife_state import FightState
 from tableside.encounter.war import MajestyWar
 from tableside.encounter.war_state import WarState
+from tableside.errors import TablesideError
 
 Counts = dict[str, list[int]]
 S = TypeVar("S")
@@ -155,8 +157,17 @@ class StrifeSim:
     measures: tuple[str, ...] = ("HP",)
 
     def play(self, state: FightState, command: Command, rng: Rng) -> tuple[list[Event], FightState]:
-        """The fight's fast path (no full reports, no second fold)."""
-        return self.game.play(state, command, rng)
+        """The fight's fast path (no full reports, no second fold).
+
+        The policy's first choice is played as it is; refused, the policy's first choice the
+        engine accepts is played instead (SA-94), so a choice is validated only when it fails.
+        """
+        try:
+            return self.game.play(state, command, rng)
+        except TablesideError:
+            if state.round < 0:
+                raise
+            return self.game.play(state, strife_next(state, self.game.catalog, self.game), rng)
 
     @property
     def policy(self) -> str:
@@ -167,7 +178,7 @@ class StrifeSim:
         """Start the fight if need be, then the policy."""
         if state.round < 0:
             return Command("start", {})
-        return strife_next(state, self.game.catalog)
+        return first_choice(state, self.game.catalog)  # validated if refused: see play
 
     def clock(self, state: FightState) -> int:
         """The round."""

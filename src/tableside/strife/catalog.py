@@ -315,6 +315,9 @@ class Combatant(Frozen):
     proficiencies: tuple[Name, ...] = Field(default=(), max_length=LIST_MAX)
     skills: tuple[Name, ...] = Field(default=(), max_length=LIST_MAX)
     aquatic: Flag = False
+    # Wings, a spell of flight: set above the ground it flies unless the Host says perched
+    # (SA-93); a sheet without it writes no key, so sheets and logs made before are unchanged.
+    can_fly: bool = Field(default=False, exclude_if=lambda can: not can)
     main_hand: Name | None = None
     off_hand: Name | None = None
     shield: Name | None = None

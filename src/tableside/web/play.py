@@ -19,6 +19,7 @@ from tableside.encounter import strife_fight as fight
 from tableside.encounter import war
 from tableside.encounter.engine import Encounter
 from tableside.encounter.log import Command, LogRecord, RecordKind
+from tableside.encounter.strife_hands import held_hands
 from tableside.encounter.strife_state import FightState
 from tableside.encounter.war_args import EffectName, HostField, StrikeArgs, parse_args
 from tableside.encounter.war_state import WarState
@@ -138,7 +139,10 @@ def fight_odds(snap: Snapshot, raw: dict[str, Any]) -> dict[str, Any]:
     attacker = state.models[args.attacker]
     return {
         "kind": "attack",
-        "attacks": [attack_odds(snap, attacker, item) for item in args.attacks],
+        "attacks": [
+            attack_odds(snap, attacker, item)  # SA-92: unnamed, the next weapon held
+            for item in fight.default_weapons(snap.game, attacker, args.attacks)
+        ],
     }
 
 
@@ -379,6 +383,7 @@ def fight_options(snap: Snapshot, who: Principal) -> dict[str, Any]:
         actors.append({
             "id": m.id, "side": m.side, "position": list(m.position),
             "weapons": [w.name for w in kit.weapons], "targets": found,
+            "hands": held_hands(catalog, m.sheet),  # SA-92
             "nearest": nearest_enemy(found), "values": fight_values(m, kit),
             "powers": powers_for(catalog, m.sheet),
         })  # fmt: skip

@@ -53,13 +53,14 @@ WAR_ROW_PUBLIC = frozenset(
 )  # fmt: skip
 FIGHT_ROW_PUBLIC = frozenset(
     {"id", "side", "position", "elements", "conditions", "initiative_penalty", "hidden"}
+    | {"perched", "flying"}  # as plain to see as the position (SA-93)
 )
 ORDER_PUBLIC = frozenset({"combatant", "segment"})
 
 # A character document v1 (War) and a Realm of Strife sheet: what the table sees (W-3).
 CHARACTER_PUBLIC = frozenset({"format", "version", "name", "side", "weapon"})
 SHEET_PUBLIC = frozenset(
-    {"name", "npc", "size", "main_hand", "off_hand", "shield", "armour", "aquatic"}
+    {"name", "npc", "size", "main_hand", "off_hand", "shield", "armour", "aquatic", "can_fly"}
 )
 
 ALL = frozenset({"*"})

@@ -82,6 +82,7 @@ class NewCharacter(Body):
     side: SideName | None = None
     position: Coordinates = (0.0, 0.0, 0.0)
     secret: Flag | None = None
+    perched: Flag | None = None  # Realm of Strife, above the ground: stands (true) or flies (SA-93)
     revision: int | None = Field(default=None, ge=0, le=SEED_MAX)
 
 
@@ -115,6 +116,8 @@ def add_args(game: str, spec: NewCharacter) -> dict[str, Any]:
             raise DataError("A War character is given as 'character' (character JSON v1) only.")
         if spec.side is not None:
             raise DataError("A War character's side is the 'side' of its character document.")
+        if spec.perched is not None:
+            raise DataError("perched is for a Realm of Strife model above the ground (SA-93).")
         character_from_data(spec.character, "character")
         name = spec.character.get("name")
         return {"id": combatant_id(spec.id, name), "character": spec.character,
@@ -127,7 +130,9 @@ def add_args(game: str, spec: NewCharacter) -> dict[str, Any]:
         raise DataError("A Realm of Strife model needs a 'side' (e.g. heroes or monsters).")
     source: dict[str, Any] = {"model": spec.model} if spec.model else {"sheet": spec.sheet}
     name = spec.model if spec.model else (spec.sheet or {}).get("name")
-    return {"id": combatant_id(spec.id, name), **source, "side": spec.side, "position": position}
+    perch = {} if spec.perched is None else {"perched": spec.perched}  # SA-93
+    return {"id": combatant_id(spec.id, name), **source, "side": spec.side, "position": position,
+            **perch}  # fmt: skip
 
 
 def add_character(
@@ -282,6 +287,15 @@ def secret_field(form: Form) -> bool | None:
     return choices[raw]
 
 
+def perched_field(form: Form) -> bool | None:
+    """Above the ground: ``sheet`` (flying if it can fly), ``perched`` or ``flying`` (SA-93)."""
+    raw = text(form, "above", "sheet")
+    choices = {"sheet": None, "perched": True, "flying": False}
+    if raw not in choices:
+        raise DataError(f"Above the ground must be sheet, perched or flying, got {raw!r}.")
+    return choices[raw]
+
+
 def character_document(form: Form) -> dict[str, Any]:
     """A character JSON v1 document from the War character form (every field a Host sets)."""
     required = {a: whole(form, a, a.capitalize()) for a in ATTRIBUTES}
@@ -333,6 +347,7 @@ def spec_from_form(game: str, form: Form) -> NewCharacter:
     if game == MAJESTY:
         doc = imported(form) if mode == "import" else character_document(form)
         return build_spec(character=doc, **common)
+    common["perched"] = perched_field(form)  # SA-93
     side = side_choice(form)
     if mode == "import":
         return build_spec(sheet=imported(form), side=side, **common)

@@ -157,6 +157,7 @@ def sheet_from_form(form: Form, choices: SheetChoices | None = None) -> dict[str
     sheet["proficiencies"] = ticked(form, "proficiencies", choices.groups)
     sheet["skills"] = typed_list(form, "skills")
     sheet["aquatic"] = field_text(form, "aquatic") == "on"
+    sheet["can_fly"] = field_text(form, "can_fly") == "on"  # SA-93
     sheet["main_hand"] = chosen(form, "main_hand", choices.weapons, "The main hand's weapon")
     sheet["off_hand"] = chosen(form, "off_hand", choices.weapons, "The off hand's weapon")
     sheet["shield"] = chosen(form, "shield", choices.shields, "The shield")

@@ -99,7 +99,8 @@ function fightCard(card, r) {
     'Weapons', r.weapons.join(', '));
   if (Array.isArray(r.elements) && r.elements.length) field(card, 'elements',
     r.elements.join(', '), 'Used', r.elements.map(words).join(', '));
-  tags(card, [r.hidden === true && 'Hidden',
+  tags(card, [r.hidden === true && 'Hidden', r.flying === true && 'Flying',
+    r.perched === true && 'Perched',
     ...(Array.isArray(r.conditions) ? r.conditions : []).map(conditionText)]);
 }
 function card(r, s) {

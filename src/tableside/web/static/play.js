@@ -65,12 +65,23 @@ function showValues() {
     const d = document.createElement('div'); d.append(el('dt', label), el('dd', value));
     dl.append(d); }
 }
+// a weapon held as the Attack form offers it: its hand, Clumsy penalty, no criticals (SA-92)
+const handItem = h => [h.name, h.name + ' (' + h.hand + ' hand' +
+  (h.clumsy ? ', Clumsy ' + String(h.clumsy).replace('-', '−') : '') +
+  (h.can_crit ? '' : ', no criticals') + ')'];
+function nextHand() {  // the next weapon held after the Action's queued attacks (SA-92)
+  const a = actor(); if (!a || WAR || !a.hands.length) return;
+  const taken = queued.map(q => q.weapon);
+  const free = a.hands.find(h => taken.filter(w => w === h.name).length <
+    a.hands.filter(o => o.name === h.name).length);
+  $('p-weapon').value = (free || a.hands[0]).name;
+}
 function fillActor() {
   const a = actor(); if (!a) return;
   choose($('p-target'), a.targets.map(t => [t.id, t.id + ' (' + t.distance + '", ' +
     (t.out ? 'out' : t.enemy ? 'enemy' : 'ally') + ')']), true);
   const weapons = WAR ? [['', a.weapon + ' (sheet)'], ...options.weapons.filter(
-    w => w.name !== a.weapon).map(w => [w.name, w.name])] : a.weapons.map(w => [w, w]);
+    w => w.name !== a.weapon).map(w => [w.name, w.name])] : a.hands.map(handItem);
   choose($('p-weapon'), weapons, true);
   if (!WAR) choose($('q-power'), a.powers.map(p => [p.name, p.name + ' (' + p.cost + ' ' +
     p.resource + ', ' + (p.damage || 'no damage') + ')']), true);
@@ -90,6 +101,24 @@ function fillTarget() {
   if ($('p-reaction')) choose($('p-reaction'), [['', "the defender's player decides"],
     ['none', 'no Reaction'], ...((t && t.reactions) || []).map(k => [k, words(k)])], true);
 }
+let readyFor = null;  // the model the Interpose and Stand Ready defaults were last set for
+// What a Host expects for a new acting elohim (M-16, M-41): Interpose for its nearest ally (not
+// itself) against the enemy nearest that ally; Stand Ready for Interpose in Defensive Stance,
+// else for a Strike, and nothing else.
+function hostDefaults() {
+  const rows = rowsOf(state), mine = rows.find(r => r.id === me());
+  if (!mine) return;
+  const gap = (a, b) => Math.hypot(...a.position.map((v, i) => v - b.position[i]));
+  const nearest = (from, list) => list.filter(r => Array.isArray(r.position))
+    .sort((a, b) => gap(from, a) - gap(from, b) || (a.id < b.id ? -1 : 1))[0];
+  const ally = Array.isArray(mine.position) &&
+    nearest(mine, rows.filter(r => r.side === mine.side && r.id !== mine.id));
+  const foe = ally && nearest(ally, rows.filter(r => r.side !== mine.side));
+  if (ally) $('q-i-defender').value = ally.id;
+  if (foe) $('q-i-striker').value = foe.id;
+  $('q-use1').value = mine.stance === true ? 'Interpose' : 'Strike';
+  $('q-use2').value = '';
+}
 function fillPickers() {
   const everyone = rowsOf(state).map(r => [r.id, r.id]);
   if (WAR) {
@@ -97,6 +126,7 @@ function fillPickers() {
     choose($('q-use1'), uses.map(u => [u, u]), true);
     choose($('q-use2'), [['', 'nothing else'], ...uses.map(u => [u, u])], true);
     choose($('q-i-striker'), everyone, true); choose($('q-i-defender'), everyone, true);
+    if (me() !== readyFor) { readyFor = me(); hostDefaults(); }
   } else {
     const mine = (options.offers || []).filter(o => o.attacker === $('p-actor').value);
     choose($('q-offer'), mine.map((o, i) => [String(i), o.target + ' with ' + o.weapon]), true);
@@ -264,8 +294,9 @@ function showQueue() {
 }
 if (!WAR) {
   $('p-more').addEventListener('click', () => {
-    try { queued.push(attackItem()); showQueue(); } catch (e) { report(e.message); } });
-  $('p-clear').addEventListener('click', () => { queued = []; showQueue(); });
+    try { queued.push(attackItem()); showQueue(); nextHand(); }
+    catch (e) { report(e.message); } });
+  $('p-clear').addEventListener('click', () => { queued = []; showQueue(); nextHand(); });
 }
 const playArgs = () => WAR ? warArgs() : attackArgs();
 const pct = p => p === 0 ? '0%' : p < 0.0001 ? '<0.01%' : (100 * p).toFixed(2) + '%';
