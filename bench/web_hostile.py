@@ -48,6 +48,10 @@ def server(streams: int) -> Iterator[str]:
         port = free_port()
         env = {**os.environ, "TABLESIDE_DATABASE_URL": f"sqlite:///{Path(scratch) / 'b.db'}",
                "TABLESIDE_STREAMS_PER_TOKEN": str(streams + 10),
+               "TABLESIDE_STREAMS_PER_ADDRESS": str(streams + 10),
+               "TABLESIDE_COMMANDS_PER_MINUTE": "1000000",
+               "TABLESIDE_ADDRESS_COMMANDS_PER_MINUTE": "1000000",
+               "TABLESIDE_TABLE_COMMANDS_PER_MINUTE": "1000000",
                "TABLESIDE_MAX_STREAMS": str(streams + 10)}  # fmt: skip
         command = [sys.executable, "-m", "uvicorn", "--factory", "tableside.web:create_app",
                    "--port", str(port), "--log-level", "warning",

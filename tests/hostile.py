@@ -102,6 +102,7 @@ class Server:
         self.args, self.env, self.log = args, env, log
         self.proc: subprocess.Popen[str] | None = None
         self.base = ""
+        self.lines: list[str] = []
         self.starts = 0
 
     def start(self) -> None:
@@ -125,6 +126,7 @@ class Server:
             assert time.monotonic() < deadline, lines
             lines.append(line.rstrip("\n"))
         self.base = f"http://127.0.0.1:{port}"
+        self.lines = lines  # what it printed (the demo's links among them)
         while True:
             try:
                 httpx.get(f"{self.base}/openapi.json", timeout=10)
@@ -182,6 +184,7 @@ class Answer:
     content_type: str
     text: str
     seconds: float
+    headers: dict[str, str] = field(default_factory=dict)  # lower-cased names (W-50 checks)
 
 
 @dataclass
@@ -256,6 +259,18 @@ def long_inputs(value: Any) -> list[str]:
     return found
 
 
+def header_problems(answer: Answer) -> list[str]:
+    """W-50: every answer says ``nosniff`` and names no server; a 429 says when to retry."""
+    problems = []
+    if answer.headers.get("x-content-type-options") != "nosniff":
+        problems.append("no X-Content-Type-Options: nosniff")
+    if "server" in answer.headers:
+        problems.append(f"server banner {answer.headers['server'][:40]!r}")
+    if answer.status == 429 and not answer.headers.get("retry-after", "").isdigit():
+        problems.append("429 without a Retry-After in seconds")
+    return problems
+
+
 def strong_leaks(text: str) -> set[str]:
     """Secret numbers in ``text`` once every token-like run (tokens, hashes) is taken out."""
     if not any(n in text for n in STRONG_TEXT):
@@ -325,7 +340,11 @@ class Probe:
                 if r.status_code == 200:
                     text = self.first_chunk(r)
                 return Answer(
-                    r.status_code, r.headers.get("content-type", ""), text, time.monotonic() - start
+                    r.status_code,
+                    r.headers.get("content-type", ""),
+                    text,
+                    time.monotonic() - start,
+                    {k.lower(): v for k, v in r.headers.items()},
                 )
         r = self.client.request(
             request.method, url, headers=headers, params=params, content=request.content
@@ -335,6 +354,7 @@ class Probe:
             r.headers.get("content-type", ""),
             r.content.decode("utf-8", "replace"),
             time.monotonic() - start,
+            {k.lower(): v for k, v in r.headers.items()},
         )
 
     @staticmethod
@@ -410,6 +430,8 @@ class Probe:
             tally.violation(f"slow ({answer.seconds:.1f} s)", request, answer)
         if answer.status >= 500:
             tally.violation(f"{answer.status}", request, answer)
+        for problem in header_problems(answer):
+            tally.violation(problem, request, answer)
         head = answer.text[:20000]
         if any(mark in head for mark in TRACE_MARKS) or (
             answer.status >= 400 and EXCEPTION_NAMES.search(head)

@@ -40,6 +40,7 @@ from hostile import (
     BRUTE_AC,
     BRUTE_DODGE,
     BRUTE_INITIATIVE,
+    HERALD,
     STRONG_TEXT,
     TOO_SLOW,
     Answer,
@@ -914,6 +915,114 @@ def host_sees_the_secrets(probe: Probe, world: World) -> None:
     assert any(n in json.dumps(probe.host("GET", api(world.fight))) for n in STRONG_TEXT)
 
 
+# --- issue 22: strict numbers, rates, ids (W-50) --------------------------------------------------
+
+NON_FINITE = ("NaN", "Infinity", "-Infinity", "1e999")
+
+
+def strict_cases(world: World) -> list[tuple[str, str, str, bytes, str]]:
+    """(who, method, path, body, the field the refusal names): numbers as strings, NaN, ±Infinity
+    and 1e999 in every kind of body, each of which must be refused naming its field."""
+    war, tid = world.war, world.tid
+    strike = {"striker": "Herald", "defender": "Boss"}
+    typed = [
+        ("host", "POST", api(war, "/commands"), {"kind": "strike",
+                                                 "args": {**strike, "boon": "1"}}, "boon"),
+        ("host", "PUT", api(war, "/settings"), {"decision_timeout": "10"}, "decision_timeout"),
+        ("host", "POST", api(war, "/undo"), {"revision": "3"}, "revision"),
+        ("host", "POST", api(war, "/commands"), {"kind": "next", "revision": "3"}, "revision"),
+        ("host", "POST", f"/api/tables/{tid}/encounters",
+         {"game": "majesty-war", "name": "Typed", "seed": "7"}, "seed"),
+        ("ann", "POST", api(war, "/rolls"), {"kind": "d12", "boon": "1"}, "boon"),
+        ("ann", "POST", api(war, "/move-cost"), {"id": "Herald", "to": ["1", 0, 0]}, "to"),
+        ("ann", "POST", api(war, "/odds"), {"kind": "strike",
+                                           "args": {**strike, "bane": True}}, "bane"),
+    ]  # fmt: skip
+    cases = [(who, m, path, json_body(body), name) for who, m, path, body, name in typed]
+    for literal in NON_FINITE:
+        for who, method, path, text, name in (
+            ("ann", "POST", api(war, "/move-cost"), f'{{"id": "Herald", "to": [{literal}, 0, 0]}}',
+             "to.0"),
+            ("host", "POST", api(war, "/move-cost"), f'{{"id": "Boss", "to": [0, {literal}, 0]}}',
+             "to.1"),
+            ("host", "POST", api(war, "/commands"),
+             f'{{"kind": "move", "args": {{"id": "Boss", "to": [{literal}, 0, 0]}}}}', "to.0"),
+            ("ann", "POST", api(war, "/preview"),
+             f'{{"kind": "strike", "args": {{"striker": "Herald", "defender": "Boss", '
+             f'"boon": {literal}}}}}', "boon"),
+            ("ann", "POST", api(war, "/rolls"), f'{{"kind": "d12", "bane": {literal}}}', "bane"),
+            ("host", "PUT", api(war, "/settings"), f'{{"decision_timeout": {literal}}}',
+             "decision_timeout"),
+        ):  # fmt: skip
+            cases.append((who, method, path, text.encode(), name))
+    return cases
+
+
+def strict_numbers_refused(probe: Probe, world: World, state: str) -> dict[str, int]:
+    """Send every strict case; each must be refused naming its field. Returns status by case."""
+    seen: dict[str, int] = {}
+    for who, method, path, body, name in strict_cases(world):
+        note = f"strict numbers ({state}): {name}"
+        answer = probe.send(Request(who, method, path, body, note=note, must_refuse=note))
+        if answer is None:
+            continue
+        seen[f"{who} {method} {path} {body[:80]!r}"] = answer.status
+        if answer.status < 500 and name.split(".")[0] not in answer.text:
+            probe.tally.violations.append(f"refusal names no field {name}: {answer.text[:200]}")
+    return seen
+
+
+def strict_whatever_waits(probe: Probe, world: World) -> list[str]:
+    """Issue 22: the same bodies are refused alike whether or not a command waits (D-3)."""
+    settle(probe, world.war)
+    probe.known = probe.fingerprint()
+    idle = strict_numbers_refused(probe, world, "nothing waits")
+    turn_of(probe, world.war, "Boss", [])
+    strike = {"kind": "strike", "args": {"striker": "Boss", "defender": "Herald"}}
+    probe.host("POST", api(world.war, "/commands"), strike)
+    waiting = probe.host("GET", api(world.war, "/decisions"))["decisions"]
+    probe.known = probe.fingerprint()  # the Host's own command: what the refusals must keep
+    busy = strict_numbers_refused(probe, world, "a command waits")
+    settle(probe, world.war)
+    problems = [f"{case}: {idle[case]} when idle, {busy.get(case)} while waiting"
+                for case in idle if busy.get(case) != idle[case]]  # fmt: skip
+    if not waiting:
+        problems.append("no decision waited: the 'while waiting' cases tested nothing")
+    return problems
+
+
+def rates_refuse_with_retry_after(probe: Probe, world: World) -> list[str]:
+    """Issue 22: chat and commands are rate-limited per token (429 with Retry-After)."""
+    problems = []
+    chat = api(world.war2, "/chat")
+    spam = {"kind": "next", "args": {"spam": 1}}
+    burst = [("chat", chat, {"text": "spam"}), ("commands", api(world.war2, "/commands"), spam)]
+    for what, path, body in burst:
+        headers = {**probe.auth("eve"), "Content-Type": "application/json"}
+        for _ in range(700):  # past the default 30 chat messages and 600 commands a minute
+            r = probe.client.post(probe.server.base + path, headers=headers,
+                                  content=json_body(body))  # fmt: skip
+            if r.status_code == 429:
+                break
+        probe.known = probe.fingerprint()  # the accepted part of the burst wrote
+        answer = probe.send(Request("eve", "POST", path, json_body(body), note=f"{what} burst",
+                                    must_refuse=f"{what} past the rate"))  # fmt: skip
+        if answer is not None and answer.status != 429:
+            problems.append(f"{what} burst: answered {answer.status}, not 429")
+    return problems
+
+
+def ids_never_reused(probe: Probe, world: World) -> list[str]:
+    """Issue 22: a removed seat's id is never given to the next seat (records keep naming)."""
+    players = f"/api/tables/{world.tid}/players"
+    first = probe.host("POST", players, {"name": "Passing"})["id"]
+    probe.host("DELETE", f"{players}/{first}")
+    second = probe.host("POST", players, {"name": "Later"})["id"]
+    probe.host("DELETE", f"{players}/{second}")
+    probe.known = probe.fingerprint()
+    return [] if second > first else [f"seat id {first} given again ({second})"]
+
+
 # --- the test ---------------------------------------------------------------------------------
 
 
@@ -929,6 +1038,9 @@ def test_w7_to_w15_a_hostile_player_gets_no_500_no_hang_no_leak_and_writes_nothi
         problems = fight_secrets_reached(probe, world)
         host_sees_the_secrets(probe, world)
         extreme_strikes(probe, world)
+        problems += strict_whatever_waits(probe, world)
+        problems += rates_refuse_with_retry_after(probe, world)
+        problems += ids_never_reused(probe, world)
         sent = [0]
 
         @settings(
@@ -965,3 +1077,176 @@ def test_w7_to_w15_a_hostile_player_gets_no_500_no_hang_no_leak_and_writes_nothi
     assert not everything, f"{len(everything)} violations:\n" + "\n".join(
         v[:600] for v in everything[:80]
     )
+
+
+# --- issue 22: one address cannot starve another table (W-50) ----------------------------------
+
+STARVE_LIMITS = {
+    "TABLESIDE_TABLES_PER_MINUTE": "3",
+    "TABLESIDE_MAX_SEATS": "10",
+    "TABLESIDE_SEATS_PER_MINUTE": "12",
+    "TABLESIDE_STREAMS_PER_ADDRESS": "6",
+    "TABLESIDE_STREAMS_PER_TABLE": "8",
+    "TABLESIDE_MAX_STREAMS": "10",
+    "TABLESIDE_ADDRESS_COMMANDS_PER_MINUTE": "40",
+}
+
+
+def client_at(address: str) -> httpx.Client:
+    """A client whose connections come from ``address`` (a loopback address of its own)."""
+    transport = httpx.HTTPTransport(local_address=address)
+    return httpx.Client(transport=transport, timeout=httpx.Timeout(TOO_SLOW, read=TOO_SLOW))
+
+
+class Listening:
+    """A live stream read on a thread of its own until :meth:`close`."""
+
+    def __init__(self, client: httpx.Client, url: str, token: str) -> None:
+        self.status: int | None = None
+        self.text: list[str] = []
+        self.opened = threading.Event()
+        self.done = threading.Event()
+        self.thread = threading.Thread(target=self.read, args=(client, url, token), daemon=True)
+        self.thread.start()
+        self.opened.wait(TOO_SLOW)
+
+    def read(self, client: httpx.Client, url: str, token: str) -> None:
+        headers = {"Authorization": f"Bearer {token}"}
+        timeout = httpx.Timeout(TOO_SLOW, read=30)
+        try:
+            with client.stream("GET", url, headers=headers, timeout=timeout) as r:
+                self.status = r.status_code
+                self.opened.set()
+                for chunk in r.iter_text():
+                    self.text.append(chunk)
+                    if self.done.is_set():
+                        return
+        except httpx.HTTPError:
+            self.opened.set()
+
+    def close(self) -> str:
+        self.done.set()
+        self.thread.join(35)
+        return "".join(self.text)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_w50_one_address_cannot_starve_another_tables_host_and_player(
+    backend: str, tmp_path: Path
+) -> None:
+    """Issue 22 "Done means": 127.0.0.1 makes tables, seats, streams and commands until every
+    limit refuses it; a Host and a player from 127.0.0.2 then still make their table, connect,
+    command and see the command on both their live streams."""
+    with database_url(backend, tmp_path) as url:
+        env = {**STARVE_LIMITS}
+        args: list[str] = []
+        if backend == "sqlite":
+            args = ["--db", url.removeprefix("sqlite:///")]
+        else:
+            env["TABLESIDE_DATABASE_URL"] = url
+        server = Server(args, env, tmp_path / "serve.log")
+        server.start()
+        base = server.base
+        attacker, victim = client_at("127.0.0.1"), client_at("127.0.0.2")
+        streams: list[Listening] = []
+        try:
+            figures = exhaust(attacker, base, streams)
+            assert figures["tables"] == 3 and figures["table_refusals"] == [429], figures
+            assert figures["seat_refusals"] and set(figures["seat_refusals"]) <= {413, 429}
+            assert figures["streams"] == 6 and figures["stream_refusals"] == [429], figures
+            assert figures["command_refusals"] == [429], figures
+            heard = play_from(victim, base, streams)
+            print(f"\nstarvation {backend}: {json.dumps(figures)}")
+        finally:
+            for listening in streams:
+                listening.close()
+            attacker.close()
+            victim.close()
+            server.stop()
+        assert server.tracebacks() == 0
+        for who, text in heard.items():
+            assert '"stance"' in text, f"the {who}'s stream missed the player's command: {text!r}"
+
+
+def exhaust(http: httpx.Client, base: str, streams: list[Listening]) -> dict[str, Any]:
+    """One address takes all it can: tables, seats, live streams, commands."""
+    figures: dict[str, Any] = {"tables": 0, "table_refusals": set(), "seats": 0,
+                               "seat_refusals": set(), "streams": 0, "stream_refusals": set(),
+                               "commands": 0, "command_refusals": set()}  # fmt: skip
+    made: list[tuple[int, str, int]] = []  # table, Host token, encounter
+    for n in range(6):
+        r = http.post(f"{base}/api/tables", json={"name": f"Hog {n}"})
+        if r.status_code != 201:
+            figures["table_refusals"].add(r.status_code)
+            assert r.headers.get("retry-after", "").isdigit()
+            continue
+        figures["tables"] += 1
+        tid, token = r.json()["id"], r.json()["host_token"]
+        host = {"Authorization": f"Bearer {token}"}
+        eid = http.post(f"{base}/api/tables/{tid}/encounters", headers=host,
+                        json={"game": "majesty-war", "name": "Hog"}).json()["id"]  # fmt: skip
+        made.append((tid, token, eid))
+    tokens: list[tuple[str, int]] = []
+    for tid, token, eid in made:
+        tokens.append((token, eid))
+        host = {"Authorization": f"Bearer {token}"}
+        for n in range(12):
+            r = http.post(f"{base}/api/tables/{tid}/players", headers=host, json={"name": f"S{n}"})
+            if r.status_code != 201:
+                figures["seat_refusals"].add(r.status_code)
+                continue
+            figures["seats"] += 1
+            tokens.append((r.json()["token"], eid))
+    for token, eid in tokens[:30]:
+        listening = Listening(http, f"{base}/api/encounters/{eid}/stream", token)
+        streams.append(listening)
+        if listening.status == 200:
+            figures["streams"] += 1
+        else:
+            figures["stream_refusals"].add(listening.status)
+    _tid, token, eid = made[0]
+    for _ in range(60):
+        host = {"Authorization": f"Bearer {token}"}
+        r = http.post(f"{base}/api/encounters/{eid}/commands", headers=host, json={"kind": "next"})
+        if r.status_code == 429:
+            assert r.headers.get("retry-after", "").isdigit()
+            figures["command_refusals"].add(429)
+            break
+        figures["commands"] += 1
+    return {k: sorted(v) if isinstance(v, set) else v for k, v in figures.items()}
+
+
+def play_from(http: httpx.Client, base: str, streams: list[Listening]) -> dict[str, str]:
+    """Another address: a Host makes a table and a seat, both stream, the player commands."""
+    r = http.post(f"{base}/api/tables", json={"name": "Friday"})
+    assert r.status_code == 201, r.text
+    tid, host_token = r.json()["id"], r.json()["host_token"]
+    host = {"Authorization": f"Bearer {host_token}"}
+    r = http.post(f"{base}/api/tables/{tid}/encounters", headers=host,
+                  json={"game": "majesty-war", "name": "Ford", "seed": 3})  # fmt: skip
+    assert r.status_code == 201, r.text
+    eid = r.json()["id"]
+    for body in ({"character": HERALD}, {"character": {**HERALD, "name": "Foe", "side": "fallen"},
+                                         "position": [1, 0, 0]}):  # fmt: skip
+        r = http.post(f"{base}/api/encounters/{eid}/characters", headers=host, json=body)
+        assert r.status_code == 201, r.text
+    r = http.post(f"{base}/api/tables/{tid}/players", headers=host,
+                  json={"name": "Ann", "characters": ["Herald"]})  # fmt: skip
+    assert r.status_code == 201, r.text
+    ann = {"Authorization": f"Bearer {r.json()['token']}"}
+    for _ in range(6):
+        state = http.get(f"{base}/api/encounters/{eid}", headers=host).json()["state"]
+        if state.get("current") == "Herald":
+            break
+        r = http.post(f"{base}/api/encounters/{eid}/commands", headers=host, json={"kind": "next"})
+        assert r.status_code == 200, r.text
+    stream = f"{base}/api/encounters/{eid}/stream"
+    heard = {"Host": Listening(http, stream, host_token),
+             "player": Listening(http, stream, ann["Authorization"].split()[1])}  # fmt: skip
+    streams.extend(heard.values())
+    assert {who: s.status for who, s in heard.items()} == {"Host": 200, "player": 200}
+    r = http.post(f"{base}/api/encounters/{eid}/commands", headers=ann,
+                  json={"kind": "stance", "args": {"id": "Herald"}})  # fmt: skip
+    assert r.status_code == 200, r.text
+    time.sleep(1.5)
+    return {who: listening.close() for who, listening in heard.items()}

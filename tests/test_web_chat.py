@@ -416,7 +416,7 @@ def test_w30_migration_0007_adds_the_chat_table_and_takes_it_away(url: str) -> N
         downgrade(store.engine, "0006")
         assert current_revision(store.engine) == "0006"
         assert "chat_messages" not in inspect(store.engine).get_table_names()
-        upgrade(store.engine)
+        upgrade(store.engine, "0007")
         assert current_revision(store.engine) == "0007"
         columns = {c["name"] for c in inspect(store.engine).get_columns("chat_messages")}
         wanted = {"encounter_id", "at", "author", "whisper_seat_id", "kind", "text", "data"}

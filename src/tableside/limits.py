@@ -10,10 +10,12 @@ The module is pure (no I/O): the rules packages, the encounters, the web and the
 
 from __future__ import annotations
 
+import functools
 import json
 import math
+import re
 import unicodedata
-from typing import Annotated
+from typing import Annotated, Any
 
 from pydantic import AfterValidator, BeforeValidator, Field
 
@@ -98,7 +100,7 @@ def refused_character(text: str) -> str | None:
     line and paragraph separators (Zl, Zp).
     """
     for char in text:
-        if unicodedata.category(char) in {"Cc", "Cf", "Cs", "Zl", "Zp"}:
+        if unicodedata.category(char) in REFUSED_CATEGORIES:
             return f"U+{ord(char):04X}"
     return None
 
@@ -109,6 +111,35 @@ def check_name(text: str) -> str:
     if bad is not None:
         raise ValueError(f"a name may not contain control or format characters (found {bad})")
     return text
+
+
+REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
+
+
+@functools.cache
+def name_pattern() -> str:
+    """A JSON-schema pattern of the names :func:`check_name` accepts (for the API's document).
+
+    The refused characters are listed as literal ranges (surrogates, which no JSON text can
+    carry alone, aside); built on first use, since it reads the whole Unicode database.
+    """
+    ranges: list[tuple[int, int]] = []
+    for code in range(0x110000):
+        if 0xD800 <= code <= 0xDFFF or unicodedata.category(chr(code)) not in REFUSED_CATEGORIES:
+            continue
+        if ranges and ranges[-1][1] == code - 1:
+            ranges[-1] = (ranges[-1][0], code)
+        else:
+            ranges.append((code, code))
+    parts = "".join(
+        re.escape(chr(a)) if a == b else f"{re.escape(chr(a))}-{re.escape(chr(b))}"
+        for a, b in ranges
+    )
+    return f"^[^{parts}]*$"
+
+
+def _name_schema(schema: dict[str, Any]) -> None:
+    schema["pattern"] = name_pattern()
 
 
 def check_finite(value: float) -> float:
@@ -150,12 +181,26 @@ def require_bool(value: object) -> bool:
 
 # Pydantic field types of the arguments (W-7, W-8).
 Flag = Annotated[bool, BeforeValidator(require_bool)]  # "yes", 1 and "true" are refused
-Coordinate = Annotated[float, Field(allow_inf_nan=False), AfterValidator(check_finite)]
-Coordinates = tuple[Coordinate, Coordinate, Coordinate]
-Name = Annotated[str, Field(min_length=1, max_length=NAME_MAX), AfterValidator(check_name)]
-Label = Annotated[str, Field(min_length=1, max_length=LABEL_MAX), AfterValidator(check_name)]
-SideName = Annotated[str, Field(min_length=1, max_length=ID_MAX), AfterValidator(check_name)]
-FreeText = Annotated[str, Field(max_length=LABEL_MAX), AfterValidator(check_name)]
+Coordinate = Annotated[
+    float,
+    Field(
+        allow_inf_nan=False, json_schema_extra={"minimum": -POSITION_MAX, "maximum": POSITION_MAX}
+    ),
+    AfterValidator(check_finite),
+]
+
+
+def as_tuple(value: object) -> object:
+    """A JSON array as a tuple (strict models take tuples only); anything else as it is."""
+    return tuple(value) if isinstance(value, list) else value
+
+
+Coordinates = Annotated[tuple[Coordinate, Coordinate, Coordinate], BeforeValidator(as_tuple)]
+NAMED = Field(json_schema_extra=_name_schema)  # the document's pattern (check_name's own)
+Name = Annotated[str, Field(min_length=1, max_length=NAME_MAX), NAMED, AfterValidator(check_name)]
+Label = Annotated[str, Field(min_length=1, max_length=LABEL_MAX), NAMED, AfterValidator(check_name)]
+SideName = Annotated[str, Field(min_length=1, max_length=ID_MAX), NAMED, AfterValidator(check_name)]
+FreeText = Annotated[str, Field(max_length=LABEL_MAX), NAMED, AfterValidator(check_name)]
 Boon = Annotated[int, Field(ge=0, le=BOON_MAX)]
 Adjustments = Annotated[int, Field(ge=0, le=ADJUSTMENTS_MAX)]
 DieFace = Annotated[int, Field(ge=DIE_FACE_MIN, le=DIE_FACE_MAX)]
@@ -260,6 +305,15 @@ CLI_BOUNDS: dict[str, tuple[float, float]] = {
             "max_body_bytes",
             "streams_per_token",
             "max_streams",
+            "tables_per_hour",
+            "seats_per_minute",
+            "streams_per_address",
+            "streams_per_table",
+            "commands_per_minute",
+            "table_commands_per_minute",
+            "address_commands_per_minute",
+            "chat_per_minute",
+            "table_chat_per_minute",
         )
     },
 }

@@ -26,7 +26,19 @@ class Limits:
         max_encounters: Encounters one table may have.
         max_body_bytes: Bytes of one request body (counted as they arrive, not only declared).
         streams_per_token: Live streams one token may hold open at once.
-        max_streams: Live streams one server process holds open at once.
+        max_streams: Live streams one server process holds open at once (a table's Host is
+            never refused by it: a Host's own table always gets its streams).
+        tables_per_hour: Tables one client address may create in any hour.
+        seats_per_minute: Player seats one client address may add in any 60 seconds.
+        streams_per_address: Live streams one client address may hold open at once.
+        streams_per_table: Live streams the players of one table may hold open at once (its
+            Host's do not count).
+        commands_per_minute: Commands (commands, undo, redo, answers) one token may send in any
+            60 seconds.
+        table_commands_per_minute: Commands one table's tokens may send in all, in any 60 s.
+        address_commands_per_minute: Commands one client address may send in any 60 seconds.
+        chat_per_minute: Chat messages and free rolls one token may post in any 60 seconds.
+        table_chat_per_minute: Chat messages and free rolls one table may get in any 60 s.
     """
 
     tables_per_minute: int = 20
@@ -36,6 +48,15 @@ class Limits:
     max_body_bytes: int = 256 * 1024
     streams_per_token: int = 8
     max_streams: int = 500
+    tables_per_hour: int = 60
+    seats_per_minute: int = 120
+    streams_per_address: int = 48
+    streams_per_table: int = 100
+    commands_per_minute: int = 600
+    table_commands_per_minute: int = 1200
+    address_commands_per_minute: int = 2400
+    chat_per_minute: int = 30
+    table_chat_per_minute: int = 240
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Limits:

@@ -14,6 +14,7 @@ import errno
 import gc
 import os
 import socket
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
@@ -96,6 +97,15 @@ LIMIT_HELP = {
     "max_body_bytes": "Bytes of one request body",
     "streams_per_token": "Live streams one token may hold open",
     "max_streams": "Live streams open in one server process",
+    "tables_per_hour": "Tables one address may create per hour",
+    "seats_per_minute": "Player seats one address may add per minute",
+    "streams_per_address": "Live streams one address may hold open",
+    "streams_per_table": "Live streams one table's players may hold open",
+    "commands_per_minute": "Commands one token may send per minute",
+    "table_commands_per_minute": "Commands one table may get per minute",
+    "address_commands_per_minute": "Commands one address may send per minute",
+    "chat_per_minute": "Chat messages and rolls one token may post per minute",
+    "table_chat_per_minute": "Chat messages and rolls one table may get per minute",
 }
 
 
@@ -137,6 +147,19 @@ def serve(
     max_body_bytes: Annotated[int | None, limit_option("max_body_bytes")] = None,
     streams_per_token: Annotated[int | None, limit_option("streams_per_token")] = None,
     max_streams: Annotated[int | None, limit_option("max_streams")] = None,
+    tables_per_hour: Annotated[int | None, limit_option("tables_per_hour")] = None,
+    seats_per_minute: Annotated[int | None, limit_option("seats_per_minute")] = None,
+    streams_per_address: Annotated[int | None, limit_option("streams_per_address")] = None,
+    streams_per_table: Annotated[int | None, limit_option("streams_per_table")] = None,
+    commands_per_minute: Annotated[int | None, limit_option("commands_per_minute")] = None,
+    table_commands_per_minute: Annotated[
+        int | None, limit_option("table_commands_per_minute")
+    ] = None,
+    address_commands_per_minute: Annotated[
+        int | None, limit_option("address_commands_per_minute")
+    ] = None,
+    chat_per_minute: Annotated[int | None, limit_option("chat_per_minute")] = None,
+    table_chat_per_minute: Annotated[int | None, limit_option("table_chat_per_minute")] = None,
 ) -> None:
     """Serve the web table: Host and players around one fight, live in the browser.
 
@@ -146,7 +169,15 @@ def serve(
     apply_limits({"tables_per_minute": tables_per_minute, "max_combatants": max_combatants,
                   "max_seats": max_seats, "max_encounters": max_encounters,
                   "max_body_bytes": max_body_bytes, "streams_per_token": streams_per_token,
-                  "max_streams": max_streams})  # fmt: skip
+                  "max_streams": max_streams, "tables_per_hour": tables_per_hour,
+                  "seats_per_minute": seats_per_minute,
+                  "streams_per_address": streams_per_address,
+                  "streams_per_table": streams_per_table,
+                  "commands_per_minute": commands_per_minute,
+                  "table_commands_per_minute": table_commands_per_minute,
+                  "address_commands_per_minute": address_commands_per_minute,
+                  "chat_per_minute": chat_per_minute,
+                  "table_chat_per_minute": table_chat_per_minute})  # fmt: skip
     url = None if db is None else f"sqlite:///{db}"
     if workers > 1:
         require_postgresql(url, workers)
@@ -169,7 +200,8 @@ def serve_one(url: str | None, host: str, port: int, base: str, demo: bool) -> N
     # What start-up built lives until the end: kept out of the collector, the process exits
     # at once on Ctrl+C instead of spending seconds collecting it (W-27).
     gc.freeze()
-    uvicorn.run(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=GRACE)
+    uvicorn.run(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=GRACE,
+                **server_options())  # fmt: skip
 
 
 def serve_workers(
@@ -184,7 +216,22 @@ def serve_workers(
     with Store.open(url) as store:  # migrated once here, before the workers race to
         announce(WebTable(store), base, demo, workers)
     uvicorn.run(APP_FACTORY, factory=True, workers=workers, host=host, port=port,
-                log_level="warning", timeout_graceful_shutdown=GRACE)  # fmt: skip
+                log_level="warning", timeout_graceful_shutdown=GRACE,
+                **server_options())  # fmt: skip
+
+
+def server_options(environ: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """Uvicorn's options of W-50: no ``server`` header, and whose ``X-Forwarded-For`` counts.
+
+    The header is trusted only from the proxies ``TABLESIDE_TRUSTED_PROXIES`` names
+    (comma-separated addresses), else never, so that a client cannot pick the address its
+    limits count against.
+    """
+    source = os.environ if environ is None else environ
+    proxies = source.get("TABLESIDE_TRUSTED_PROXIES", "").strip()
+    if not proxies:
+        return {"server_header": False, "proxy_headers": False}
+    return {"server_header": False, "proxy_headers": True, "forwarded_allow_ips": proxies}
 
 
 def setup_lines(demo: DemoLinks, base: str) -> list[str]:

@@ -15,6 +15,8 @@ from __future__ import annotations
 import shutil
 import sys
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -79,12 +81,51 @@ def upgrade(engine: Engine, target: str = "head") -> None:
         return
     from alembic import command
 
-    with writer(engine).begin() as connection:
+    with migrating(engine) as connection:
         if connection.dialect.name == "postgresql":
             connection.execute(
                 text("SELECT pg_advisory_xact_lock(:key)"), {"key": PG_MIGRATION_LOCK}
             )
         command.upgrade(alembic_config(connection), target)
+
+
+@contextmanager
+def migrating(engine: Engine) -> Iterator[Connection]:
+    """One transaction to migrate in; on SQLite with foreign keys off, checked before commit."""
+    with writer(engine).connect() as connection:
+        sqlite = connection.dialect.name == "sqlite"
+        if sqlite:  # tables rebuilt (batch mode) must not cascade into their children
+            foreign_keys(connection, on=False)
+        try:
+            with connection.begin():
+                yield connection
+                if sqlite:
+                    require_foreign_keys(connection)
+        finally:
+            if sqlite:
+                foreign_keys(connection, on=True)
+
+
+def foreign_keys(connection: Connection, on: bool) -> None:
+    """Turn SQLite's foreign keys on or off on ``connection`` (outside any transaction).
+
+    A migration that rebuilds a table (Alembic's batch mode: copy, drop, rename) would
+    otherwise delete, through ``ON DELETE CASCADE``, every row that refers to it.
+    """
+    connection.connection.driver_connection.execute(  # type: ignore[union-attr]
+        f"PRAGMA foreign_keys = {'ON' if on else 'OFF'}"
+    )
+
+
+def require_foreign_keys(connection: Connection) -> None:
+    """Refuse to commit a migration that left a row referring to no row (SQLite).
+
+    Raises:
+        RuntimeError: Naming the first table with such a row.
+    """
+    broken = connection.exec_driver_sql("PRAGMA foreign_key_check").first()
+    if broken is not None:
+        raise RuntimeError(f"The migration left a row of {broken[0]} referring to no row.")
 
 
 def _at_head(engine: Engine) -> bool:
@@ -109,7 +150,7 @@ def downgrade(engine: Engine, target: str) -> None:
     """
     from alembic import command
 
-    with writer(engine).begin() as connection:
+    with migrating(engine) as connection:
         command.downgrade(alembic_config(connection), target)
 
 

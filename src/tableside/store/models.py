@@ -44,6 +44,10 @@ NAMING_CONVENTION = {
 }
 
 
+NEVER_REUSED = {"sqlite_autoincrement": True}
+"""SQLite never gives a removed row's id to a new one (W-50; PostgreSQL's sequences never do)."""
+
+
 class Base(DeclarativeBase):
     """Declarative base with named constraints (so migrations can refer to them)."""
 
@@ -54,7 +58,10 @@ class EncounterRow(Base):
     """An encounter: its game, its seed and its current revision (the number of records)."""
 
     __tablename__ = "encounters"
-    __table_args__ = (CheckConstraint("revision >= 0", name="revision_not_negative"),)
+    __table_args__ = (
+        CheckConstraint("revision >= 0", name="revision_not_negative"),
+        {"sqlite_autoincrement": True},
+    )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     name: Mapped[str] = mapped_column(String(NAME_LENGTH))
@@ -89,6 +96,7 @@ class CharacterRow(Base):
     """A character of some game, kept as the game's own JSON document."""
 
     __tablename__ = "characters"
+    __table_args__ = NEVER_REUSED
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     name: Mapped[str] = mapped_column(String(NAME_LENGTH))
@@ -103,6 +111,7 @@ class GameTableRow(Base):
     """A web table: a Host's group of encounters and player seats (token stored hashed)."""
 
     __tablename__ = "game_tables"
+    __table_args__ = NEVER_REUSED
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     name: Mapped[str] = mapped_column(String(NAME_LENGTH))
@@ -130,6 +139,7 @@ class SeatRow(Base):
     """A player's seat at a web table: its name, its characters and its join token's hash."""
 
     __tablename__ = "seats"
+    __table_args__ = NEVER_REUSED
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     table_id: Mapped[int] = mapped_column(
@@ -211,6 +221,7 @@ class WebSessionRow(Base):
     """
 
     __tablename__ = "web_sessions"
+    __table_args__ = NEVER_REUSED
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     session_hash: Mapped[str] = mapped_column(String(TOKEN_HASH_LENGTH), unique=True)
@@ -229,6 +240,7 @@ class ChatMessageRow(Base):
     """
 
     __tablename__ = "chat_messages"
+    __table_args__ = NEVER_REUSED
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     encounter_id: Mapped[int] = mapped_column(

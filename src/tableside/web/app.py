@@ -37,7 +37,7 @@ from tableside.simulate import disk_cache
 from tableside.store import Store, UnknownEncounterError, tables
 from tableside.store import chat as stored_chat
 from tableside.store.tables import UnknownSeatError, UnknownTableError
-from tableside.web import guards, play
+from tableside.web import contract, guards, play
 from tableside.web.auth import Credential, ForbiddenError, UnauthorisedError, credential
 from tableside.web.balance import add_balance, warm_wanted
 from tableside.web.chat import ChatRoom, add_chat, chat_feed
@@ -50,6 +50,7 @@ from tableside.web.sessions import SessionMiddleware, csrf_of, enter
 from tableside.web.setup import add_setup
 from tableside.web.setup_roster import add_roster
 from tableside.web.setup_seats import add_seats
+from tableside.web.strict import StrictRoute, strict_args
 from tableside.web.table import WebTable
 
 CombatantId = Annotated[str, Field(min_length=1, max_length=40, pattern=r"^[A-Za-z0-9_.\-]+$")]
@@ -66,9 +67,9 @@ ADOPT_EVERY = 60  # sweeps between looks in the store for encounters waiting (ot
 
 
 class Body(BaseModel):
-    """A request body: unknown keys are refused."""
+    """A request body: unknown keys are refused, numbers are JSON numbers (W-50)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 class NewTable(Body):
@@ -231,7 +232,12 @@ def create_app(
     limits = guards.Limits.from_env() if limits is None else limits
     disk_cache.install()  # exact laws computed once are kept on disk (F-22, TABLESIDE_CACHE)
     table = WebTable(Store.open(store_url), limits)
-    room = ChatRoom(table.store, table.notifier.publish)
+    room = ChatRoom(
+        table.store,
+        table.notifier.publish,
+        rate=guards.RateWindow(limits.chat_per_minute, whose=guards.HOLDER),
+        table_rate=guards.RateWindow(limits.table_chat_per_minute, whose="a table"),
+    )
     listener: list[Listener] = []
 
     def stream_poll() -> float:
@@ -266,6 +272,7 @@ def create_app(
         lifespan=lifespan,
         dependencies=[Depends(guards.path_ids)],
     )
+    app.router.route_class = StrictRoute  # every JSON body parsed strictly (W-50)
     app.state.table = table
     app.state.chat = room
     handlers: list[tuple[type[Exception], int]] = [
@@ -299,6 +306,8 @@ def create_app(
     add_balance(app, table)
     add_seats(app, table)
     app.add_middleware(SessionMiddleware)
+    app.add_middleware(guards.PlainHeaders)
+    contract.install(app)  # the OpenAPI document as the contract (W-51)
     return app
 
 
@@ -356,10 +365,12 @@ def add_api(app: FastAPI, table: WebTable) -> None:
 
     @app.post("/api/tables/{table_id}/players", status_code=201)
     def add_player(
-        table_id: int, body: NewPlayer, authorization: Authorization = None
+        request: Request, table_id: int, body: NewPlayer, authorization: Authorization = None
     ) -> dict[str, Any]:
         who = table.at_table(bearer(authorization), table_id)
-        seat, token = table.add_player(who, table_id, body.name, tuple(body.characters))
+        seat, token = table.add_player(
+            who, table_id, body.name, tuple(body.characters), client_address(request)
+        )
         return {"id": seat.id, "name": seat.name, "characters": list(seat.characters),
                 "token": token, "join_link": f"/join/{token}"}  # fmt: skip
 
@@ -377,9 +388,11 @@ def add_api(app: FastAPI, table: WebTable) -> None:
 
     @app.post("/api/encounters/{encounter_id}/commands")
     def run_command(
-        encounter_id: int, body: CommandBody, authorization: Authorization = None
+        request: Request, encounter_id: int, body: CommandBody, authorization: Authorization = None
     ) -> JSONResponse:
-        who, _info = table.at_encounter(bearer(authorization), encounter_id)
+        who, info = table.at_encounter(bearer(authorization), encounter_id)
+        table.rates.command(who, client_address(request))
+        strict_args(info.game, body.kind, body.args)
         dice = None if body.dice is None else tuple(body.dice)
         command = Command(body.kind, body.args, dice)
         answer = table.execute(
@@ -402,12 +415,14 @@ def add_api(app: FastAPI, table: WebTable) -> None:
 
     @app.post("/api/encounters/{encounter_id}/decisions/{decision}")
     def decide(
+        request: Request,
         encounter_id: int,
         decision: Annotated[str, Path(min_length=1, max_length=40)],
         body: DecideBody,
         authorization: Authorization = None,
     ) -> JSONResponse:
         who, _info = table.at_encounter(bearer(authorization), encounter_id)
+        table.rates.command(who, client_address(request))
         answer = table.answer_decision(who, encounter_id, decision, body.choice)
         return JSONResponse(answer, status_code=202 if "pending" in answer else 200)
 
@@ -428,17 +443,25 @@ def add_api(app: FastAPI, table: WebTable) -> None:
 
     @app.post("/api/encounters/{encounter_id}/undo")
     def undo(
-        encounter_id: int, body: StepBody | None = None, authorization: Authorization = None
+        request: Request,
+        encounter_id: int,
+        body: StepBody | None = None,
+        authorization: Authorization = None,
     ) -> JSONResponse:
         who, _info = table.at_encounter(bearer(authorization), encounter_id)
+        table.rates.command(who, client_address(request))
         revision = body.revision if body else None
         return JSONResponse(table.step_back(who, encounter_id, revision, redo=False))
 
     @app.post("/api/encounters/{encounter_id}/redo")
     def redo(
-        encounter_id: int, body: StepBody | None = None, authorization: Authorization = None
+        request: Request,
+        encounter_id: int,
+        body: StepBody | None = None,
+        authorization: Authorization = None,
     ) -> JSONResponse:
         who, _info = table.at_encounter(bearer(authorization), encounter_id)
+        table.rates.command(who, client_address(request))
         revision = body.revision if body else None
         return JSONResponse(table.step_back(who, encounter_id, revision, redo=True))
 
@@ -474,6 +497,7 @@ def add_stream(app: FastAPI, table: WebTable, poll: Callable[[], float], room: C
 
     @app.get("/api/encounters/{encounter_id}/stream")
     def stream(
+        request: Request,
         encounter_id: int,
         after: Annotated[int, Query(ge=0, le=guards.ID_MAX)] = 0,
         last_event_id: Annotated[int | None, Header(ge=0, le=guards.ID_MAX)] = None,
@@ -482,7 +506,9 @@ def add_stream(app: FastAPI, table: WebTable, poll: Callable[[], float], room: C
         given = bearer(authorization)
         who, _info = table.at_encounter(given, encounter_id)
         start = after if last_event_id is None else last_event_id
-        give_back = table.streams.take(guards.holder_key(who))
+        give_back = table.streams.take(
+            guards.holder_key(who), client_address(request), who.table_id, who.is_host
+        )
         events = record_stream(
             table.notifier,
             encounter_id,
@@ -550,7 +576,8 @@ def add_play(app: FastAPI, table: WebTable) -> None:
     def odds(
         encounter_id: int, body: PlayBody, authorization: Authorization = None
     ) -> dict[str, Any]:
-        who, _info = table.at_encounter(bearer(authorization), encounter_id)
+        who, info = table.at_encounter(bearer(authorization), encounter_id)
+        strict_args(info.game, body.kind, body.args)
         table.refuse_secret_odds(who, encounter_id, body.args)
         return play.odds(table, who, encounter_id, body.kind, body.args)
 
@@ -558,7 +585,8 @@ def add_play(app: FastAPI, table: WebTable) -> None:
     def preview(
         encounter_id: int, body: PlayBody, authorization: Authorization = None
     ) -> dict[str, Any]:
-        who, _info = table.at_encounter(bearer(authorization), encounter_id)
+        who, info = table.at_encounter(bearer(authorization), encounter_id)
+        strict_args(info.game, body.kind, body.args)
         dice = None if body.dice is None else tuple(body.dice)
         return play.preview(table, who, encounter_id, Command(body.kind, body.args, dice))
 

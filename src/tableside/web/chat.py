@@ -26,7 +26,7 @@ from typing import Annotated, Any, Literal
 
 from fastapi import FastAPI, Header
 from fastapi.responses import JSONResponse
-from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSchema
 
 from tableside.errors import DataError
 from tableside.limits import (
@@ -37,6 +37,7 @@ from tableside.limits import (
     FACTOR_MAX,
     MODIFIER_MAX,
     NAME_MAX,
+    NAMED,
     ROW_ID_MAX,
     STAT_MAX,
     check_name,
@@ -50,12 +51,16 @@ from tableside.web.roller import RollSpec, roll_card
 
 CHAT_PER_MINUTE = 30
 """Messages and rolls one seat (or the Host) may post in any 60 seconds (W-33)."""
+TABLE_CHAT_PER_MINUTE = 240
+"""Messages and rolls one table may get in any 60 seconds (W-50)."""
 SEED_BITS = 53
 """A roll's seed is below 2**53: exact as a JavaScript number, so the page shows it as stored."""
 HOST_NAME = "Host"
 
-ChatText = Annotated[str, Field(min_length=1, max_length=CHAT_LENGTH), AfterValidator(check_name)]
-RollLabel = Annotated[str, Field(max_length=NAME_MAX), AfterValidator(check_name)]
+ChatText = Annotated[
+    str, Field(min_length=1, max_length=CHAT_LENGTH), NAMED, AfterValidator(check_name)
+]
+RollLabel = Annotated[str, Field(max_length=NAME_MAX), NAMED, AfterValidator(check_name)]
 
 
 def whisper_to(value: object) -> object:
@@ -67,7 +72,19 @@ def whisper_to(value: object) -> object:
     raise ValueError("must be 'host' (a player's whisper) or a seat's id (the Host's)")
 
 
-To = Annotated[str | int | None, BeforeValidator(whisper_to)]
+To = Annotated[
+    str | int | None,
+    BeforeValidator(whisper_to),
+    WithJsonSchema(
+        {
+            "anyOf": [
+                {"type": "string", "const": "host"},
+                {"type": "integer", "minimum": 1, "maximum": ROW_ID_MAX},
+                {"type": "null"},
+            ]
+        }
+    ),
+]
 Factor = Annotated[int, Field(ge=0, le=FACTOR_MAX)]
 Modifier = Annotated[int, Field(ge=-MODIFIER_MAX, le=MODIFIER_MAX)]
 Face = Annotated[int, Field(ge=DIE_FACE_MIN, le=DIE_FACE_MAX)]
@@ -77,7 +94,7 @@ Authorization = Annotated[str | None, Header()]
 class ChatBody(BaseModel):
     """POST …/chat: the message, and whom a whisper is for (None: everyone at the table)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     text: ChatText
     to: To = None
@@ -86,7 +103,7 @@ class ChatBody(BaseModel):
 class RollBody(BaseModel):
     """POST …/rolls: what to roll (the fields of :class:`~tableside.web.roller.RollSpec`)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     kind: Literal["d12", "check", "d100", "d20"]
     label: RollLabel = ""
@@ -118,6 +135,8 @@ class ChatRoom:
         store: The store.
         publish: Wakes this process's streams of an encounter (the hub's notifier).
         rate: The per-poster rate (W-33).
+        table_rate: The per-table rate (W-50): however many seats post, one table's chat
+            grows by at most so many messages a minute.
         clock: The time a message is stamped with.
         seeds: The source of each roll's seed: the operating system's randomness (a player
             cannot foresee it), stored on the card so that it rolls the same dice again.
@@ -126,6 +145,9 @@ class ChatRoom:
     store: Store
     publish: Callable[[int], None]
     rate: RateWindow = field(default_factory=lambda: RateWindow(CHAT_PER_MINUTE))
+    table_rate: RateWindow = field(
+        default_factory=lambda: RateWindow(TABLE_CHAT_PER_MINUTE, whose="a table")
+    )
     clock: Callable[[], datetime] = field(default=lambda: datetime.now(UTC))
     seeds: Callable[[], int] = field(default=lambda: secrets.randbits(SEED_BITS))
 
@@ -169,11 +191,13 @@ class ChatRoom:
         """Count one post of ``who``, or refuse past :data:`CHAT_PER_MINUTE` (429, W-33)."""
         try:
             self.rate.take(holder_key(who), "chat messages")
-        except TooManyError:
+        except TooManyError as error:
             raise TooManyError(
                 f"Too many chat messages and rolls: at most {self.rate.limit} a minute from "
-                "one seat; wait a moment and send it again."
+                "one seat; wait a moment and send it again.",
+                error.retry_after,
             ) from None
+        self.table_rate.take(str(who.table_id), "chat messages and rolls")
 
     def roll(self, who: Principal, encounter_id: int, game: str, body: RollBody) -> dict[str, Any]:
         """Roll ``body`` (W-31, W-32) and post its card."""

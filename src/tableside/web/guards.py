@@ -18,10 +18,11 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 import re
 import threading
 import time
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Callable
 from typing import Any
 
@@ -59,9 +60,18 @@ class TooLargeError(LimitError):
 
 
 class TooManyError(LimitError):
-    """Too many tables created, or streams open (HTTP 429)."""
+    """Too many tables created, commands sent, or streams open (HTTP 429).
+
+    Attributes:
+        retry_after: Whole seconds after which the same request may be accepted (the
+            ``Retry-After`` header).
+    """
 
     status = 429
+
+    def __init__(self, message: str, retry_after: int = 60) -> None:
+        super().__init__(message)
+        self.retry_after = max(1, retry_after)
 
 
 def shown(value: object) -> str:
@@ -83,13 +93,21 @@ def shorten(sentence: str, limit: int = 400) -> str:
 
 
 class RateWindow:
-    """At most ``limit`` events per key in any ``window`` seconds (a sliding window)."""
+    """At most ``limit`` events per key in any ``window`` seconds (a sliding window).
+
+    ``whose`` names the key in the refusal ("one address", "this seat (or Host)", "this table").
+    """
 
     def __init__(
-        self, limit: int, window: float = WINDOW, clock: Callable[[], float] = time.monotonic
+        self,
+        limit: int,
+        window: float = WINDOW,
+        clock: Callable[[], float] = time.monotonic,
+        whose: str = "one address",
     ) -> None:
         self.limit = limit
         self.window = window
+        self.whose = whose
         self._clock = clock
         self._lock = threading.Lock()
         self._times: dict[str, deque[float]] = {}
@@ -104,10 +122,12 @@ class RateWindow:
             while times and times[0] <= now - self.window:
                 times.popleft()
             if len(times) >= self.limit:
-                wait = max(1, int(times[0] + self.window - now + 1))
+                wait = max(1, math.ceil(times[0] + self.window - now))
+                per = "a minute" if self.window == WINDOW else f"in {self.window:g} s"
                 raise TooManyError(
-                    f"Too many {what}: at most {self.limit} a minute from one address; "
-                    f"try again in {wait} s."
+                    f"Too many {what}: at most {self.limit} {per} from {self.whose}; "
+                    f"try again in {wait} s.",
+                    wait,
                 )
             times.append(now)
 
@@ -117,35 +137,81 @@ class RateWindow:
             del self._times[key]
 
 
-class StreamSlots:
-    """Counts the open live streams per token and in all; refuses one past either limit."""
+class Rates:
+    """The rates of W-13 and W-50 a request is counted against, each per its own key.
 
-    def __init__(self, per_token: int, in_all: int) -> None:
+    The chat's rates are the chat room's own (:class:`tableside.web.chat.ChatRoom`).
+    """
+
+    def __init__(self, limits: Limits, clock: Callable[[], float] = time.monotonic) -> None:
+        hour = 3600.0
+        self.tables = RateWindow(limits.tables_per_minute, clock=clock)
+        self.tables_hourly = RateWindow(limits.tables_per_hour, hour, clock, "one address")
+        self.seats = RateWindow(limits.seats_per_minute, clock=clock)
+        self.commands = {
+            "token": RateWindow(limits.commands_per_minute, clock=clock, whose=HOLDER),
+            "table": RateWindow(limits.table_commands_per_minute, clock=clock, whose="a table"),
+            "address": RateWindow(limits.address_commands_per_minute, clock=clock),
+        }
+
+    def table_created(self, address: str) -> None:
+        """Count a table created from ``address`` (per minute and per hour)."""
+        self.tables.take(address, "tables created")
+        self.tables_hourly.take(address, "tables created")
+
+    def command(self, who: Principal, address: str | None) -> None:
+        """Count a command (or undo, redo, answer) of ``who`` from ``address``."""
+        self.commands["token"].take(holder_key(who), "commands")
+        self.commands["table"].take(str(who.table_id), "commands")
+        if address is not None:
+            self.commands["address"].take(address, "commands")
+
+
+HOLDER = "one seat (or Host)"
+
+
+class StreamSlots:
+    """Counts the open live streams per token, address, table and in all (W-13, W-50).
+
+    A table's Host is refused only past its own token's and its address's limits: the table's
+    and the process's limits count the players' streams, so that however many streams others
+    hold, a Host's own table always gets its streams.
+    """
+
+    def __init__(
+        self, per_token: int, in_all: int, per_address: int = 10**9, per_table: int = 10**9
+    ) -> None:
         self.per_token = per_token
         self.in_all = in_all
+        self.per_address = per_address
+        self.per_table = per_table
         self._lock = threading.Lock()
-        self._open: dict[str, int] = {}
+        self._open: Counter[str] = Counter()
         self._total = 0
 
-    def take(self, key: str) -> Callable[[], None]:
+    def take(
+        self, key: str, address: str | None = None, table: int | None = None, host: bool = False
+    ) -> Callable[[], None]:
         """Hold one slot for ``key``; return the (idempotent) function that gives it back.
 
+        Args:
+            key: The holder (:func:`holder_key`).
+            address: The client's address (None: not counted per address).
+            table: The holder's table (None: not counted per table).
+            host: The holder is the table's Host (not counted per table or in all).
+
         Raises:
-            TooManyError: ``key`` already holds ``per_token`` streams, or the process ``in_all``.
+            TooManyError: One of the limits is reached.
         """
+        keys = [f"holder {key}"]
+        keys += [] if address is None else [f"address {address}"]
+        keys += [] if table is None or host else [f"table {table}"]
         with self._lock:
-            if self._open.get(key, 0) >= self.per_token:
-                raise TooManyError(
-                    f"This seat (or Host) already has {self.per_token} live streams open, the "
-                    "most allowed; close one (another tab) and try again."
-                )
-            if self._total >= self.in_all:
-                raise TooManyError(
-                    f"The server already has {self.in_all} live streams open, the most "
-                    "allowed; try again later."
-                )
-            self._open[key] = self._open.get(key, 0) + 1
-            self._total += 1
+            self._refuse_past_limits(key, address, table, host)
+            for counted in keys:
+                self._open[counted] += 1
+            if not host:
+                self._total += 1
         given = threading.Event()
 
         def give_back() -> None:
@@ -153,19 +219,49 @@ class StreamSlots:
                 if given.is_set():
                     return
                 given.set()
-                left = self._open[key] - 1
-                if left:
-                    self._open[key] = left
-                else:
-                    del self._open[key]
-                self._total -= 1
+                for counted in keys:
+                    self._open[counted] -= 1
+                    if not self._open[counted]:
+                        del self._open[counted]
+                if not host:
+                    self._total -= 1
 
         return give_back
 
+    def _refuse_past_limits(
+        self, key: str, address: str | None, table: int | None, host: bool
+    ) -> None:
+        if self._open[f"holder {key}"] >= self.per_token:
+            raise TooManyError(
+                f"This seat (or Host) already has {self.per_token} live streams open, the "
+                "most allowed; close one (another tab) and try again.",
+                5,
+            )
+        if address is not None and self._open[f"address {address}"] >= self.per_address:
+            raise TooManyError(
+                f"Your address already has {self.per_address} live streams open, the most "
+                "allowed; close some and try again.",
+                5,
+            )
+        if host:
+            return
+        if table is not None and self._open[f"table {table}"] >= self.per_table:
+            raise TooManyError(
+                f"Table {table} already has {self.per_table} live streams open, the most "
+                "allowed; close some and try again.",
+                5,
+            )
+        if self._total >= self.in_all:
+            raise TooManyError(
+                f"The server already has {self.in_all} live streams open, the most "
+                "allowed; try again later.",
+                30,
+            )
+
     def open(self, key: str | None = None) -> int:
-        """How many streams are open (of ``key``, when given)."""
+        """How many streams are open (of ``key``, a holder, when given; else the players')."""
         with self._lock:
-            return self._total if key is None else self._open.get(key, 0)
+            return self._total if key is None else self._open.get(f"holder {key}", 0)
 
 
 def holder_key(who: Principal) -> str:
@@ -244,6 +340,40 @@ class BodyLimit:
         if state["over"] and not state["answered"]:
             state["answered"] = True
             await send_json(send, 413, self.sentence())
+
+
+class PlainHeaders:
+    """Every answer says ``X-Content-Type-Options: nosniff`` and names no server (W-50).
+
+    A 429 that says nothing of when to try again (a set-up form's page) gets
+    ``Retry-After: 60``, the rates' window.
+
+    The outermost middleware, so that refusals made by the others (413, 500) carry it too;
+    ``tableside serve`` also tells uvicorn not to send its ``server`` header.
+    """
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Run the application with the headers set on its answer."""
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def plain(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = [
+                    (k, v) for k, v in message.get("headers", ())
+                    if k.lower() not in (b"server", b"x-content-type-options")
+                ]  # fmt: skip
+                headers.append((b"x-content-type-options", b"nosniff"))
+                if message["status"] == 429 and not any(k == b"retry-after" for k, _ in headers):
+                    headers.append((b"retry-after", b"60"))  # a form's page of a rate (W-13)
+                message = {**message, "headers": headers}
+            await send(message)
+
+        await self.app(scope, receive, plain)
 
 
 class LastResort:
@@ -325,9 +455,10 @@ def database_failure(_request: Request, error: Exception) -> JSONResponse:
 
 
 def limit_refusal(_request: Request, error: Exception) -> JSONResponse:
-    """A limit (W-13): 413 or 429 with one sentence."""
+    """A limit (W-13): 413 or 429 with one sentence (a 429 says when to try again)."""
     status = error.status if isinstance(error, LimitError) else 429
-    headers = {"Retry-After": "60"} if status == 429 else None
+    wait = error.retry_after if isinstance(error, TooManyError) else 60
+    headers = {"Retry-After": str(wait)} if status == 429 else None
     return JSONResponse({"error": str(error)}, status_code=status, headers=headers)
 
 

@@ -28,7 +28,7 @@ from tableside.encounter.log import Command, LogRecord, RecordKind
 from tableside.encounter.strife_state import FightState
 from tableside.encounter.war_state import WarState
 from tableside.errors import DataError, RulesError
-from tableside.limits import ID_MAX
+from tableside.limits import ID_MAX, Coordinate
 from tableside.majesty.geometry import MELEE_RANGE
 from tableside.strife.loadout import loadout
 from tableside.strife.penalties import PenaltyContext, attack_range, usable_reach
@@ -36,6 +36,7 @@ from tableside.web.auth import Principal, authorise_command, credential
 from tableside.web.decisions import FightWaitingError
 from tableside.web.play import DRY_RUN_SEED, Snapshot, snapshot
 from tableside.web.redact import redact_record
+from tableside.web.strict import check_args
 from tableside.web.table import WebTable, record_view
 
 WAR = "majesty-war"
@@ -63,6 +64,7 @@ def move_cost(
     command = Command("move", args)
     snap = snapshot(table, encounter_id)
     authorise_command(who, snap.game.name, "move", args, snap.current)
+    check_args(snap.game.name, "move", args)  # refused alike whether or not the fight waits
     mover = combatant(snap, args.get("id"))
     start = [float(v) for v in mover.position]
     secret = table.secret_to(who, encounter_id)
@@ -176,10 +178,10 @@ def fight_rings(snap: Snapshot, m: Any) -> list[dict[str, Any]]:
 class MoveCostBody(BaseModel):
     """POST …/move-cost: the ``move`` command's arguments (terrain only in a Realm of Strife)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     id: str = Field(min_length=1, max_length=ID_MAX)
-    to: list[float] = Field(min_length=3, max_length=3)
+    to: list[Coordinate] = Field(min_length=3, max_length=3)
     mode: str | None = Field(default=None, max_length=20)
     difficult: bool | None = None
 

@@ -67,9 +67,9 @@ ID_PATTERN = r"^[A-Za-z0-9_.\-]+$"
 
 
 class Body(BaseModel):
-    """A request body: unknown keys are refused."""
+    """A request body: unknown keys are refused, numbers are JSON numbers (W-50)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 class NewCharacter(Body):
@@ -454,7 +454,10 @@ def add_setup_pages(app: FastAPI, table: WebTable) -> None:
         who = host_at(table, bearer(authorization), table_id)
         try:
             characters = seat_characters(form)
-            seat, seat_token = table.add_player(who, table_id, text(form, "name"), characters)
+            client = request.client.host if request.client else "unknown"
+            seat, seat_token = table.add_player(
+                who, table_id, text(form, "name"), characters, client
+            )
         except TablesideError as error:
             values = {**flat(form), "player": text(form, "name")}
             again = Rendered(values, str(error), refusal_code(error))

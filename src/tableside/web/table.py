@@ -61,7 +61,7 @@ from tableside.web.decisions import (
     refusal,
     waiting_for,
 )
-from tableside.web.guards import Limits, RateWindow, StreamSlots, TooLargeError, holder_key
+from tableside.web.guards import Limits, Rates, StreamSlots, TooLargeError, holder_key
 from tableside.web.hub import Notifier
 from tableside.web.redact import (
     IsSecret,
@@ -73,6 +73,7 @@ from tableside.web.redact import (
     redact_state,
     secret_to,
 )
+from tableside.web.strict import check_args
 
 SEED_BITS = 62
 RETRIES = 3  # a non-exact command refused by another process's append is decided again
@@ -116,8 +117,13 @@ class WebTable:
     def __init__(self, store: Store, limits: Limits | None = None) -> None:
         self.store = store
         self.limits = limits or Limits()
-        self.table_rate = RateWindow(self.limits.tables_per_minute)
-        self.streams = StreamSlots(self.limits.streams_per_token, self.limits.max_streams)
+        self.rates = Rates(self.limits)
+        self.streams = StreamSlots(
+            self.limits.streams_per_token,
+            self.limits.max_streams,
+            self.limits.streams_per_address,
+            self.limits.streams_per_table,
+        )
         self.notifier = Notifier()
         self._guard = threading.Lock()
         self._locks: dict[int, threading.Lock] = {}
@@ -571,7 +577,7 @@ class WebTable:
                 in this process, e.g. the demo, not counted).
         """
         if client is not None:
-            self.table_rate.take(client, "tables created")
+            self.rates.table_created(client)
         token = new_token()
         return tables.create_table(self.store, name, token_hash(token)), token
 
@@ -592,9 +598,17 @@ class WebTable:
         return self.store.encounter(encounter_id)
 
     def add_player(
-        self, who: Principal, table_id: int, name: str, characters: tuple[str, ...]
+        self,
+        who: Principal,
+        table_id: int,
+        name: str,
+        characters: tuple[str, ...],
+        client: str | None = None,
     ) -> tuple[tables.Seat, str]:
-        """A new player's seat and its join token (shown once, stored hashed)."""
+        """A new player's seat and its join token (shown once, stored hashed).
+
+        ``client``: the address asking, counted against ``seats_per_minute`` (None: not counted).
+        """
         require_host(who, "add players")
         held = len(tables.seats(self.store, table_id))
         if held >= self.limits.max_seats:
@@ -602,6 +616,8 @@ class WebTable:
                 f"Table {table_id} already has {held} player seats, the most allowed "
                 f"({self.limits.max_seats})."
             )
+        if client is not None:
+            self.rates.seats.take(client, "player seats added")
         token = new_token()
         return tables.add_seat(self.store, table_id, name, characters, token_hash(token)), token
 
@@ -736,6 +752,7 @@ class WebTable:
         authorise_command(
             who, encounter.game.name, command.kind, command.args, current_actor(encounter)
         )
+        check_args(encounter.game.name, command.kind, command.args)  # the same whatever waits
         self.require_not_waiting(who, encounter_id, f"the {command.kind}")
         if command.kind == "add":
             self._require_room(encounter)
