@@ -264,10 +264,12 @@ def test_d5_a_deadline_passes_and_the_suggestion_is_taken(
     host.driver.find_element(By.CSS_SELECTOR, "#settings summary").click()
     host.type("s-timeout", "5")
     Select(host.find("s-npcs")).select_by_value("ask")
+    Select(host.find("s-hidden")).select_by_value("host")  # issue 21: the Host decides hidden
     host.find("s-save").click()
     host.wait("the settings saved", lambda s: s.text("s-saved") == "Saved.")
     settings = tables.decision_settings(table.server.table.store, table.war)
     assert settings.decision_timeout == 5
+    assert settings.hidden_asks == "host"
     assert_accessible(host.driver)
     jackal_strikes_watcher(fallen)
     holy.wait("the countdown", lambda s: " s left" in s.text("waiting"))

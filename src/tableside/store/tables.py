@@ -633,6 +633,7 @@ def set_secret(store: Store, encounter_id: int, combatant: str, secret: bool | N
 TIMEOUT_MIN = 5
 TIMEOUT_MAX = 3600
 NPCS_DECIDE = ("ask", "auto")
+HIDDEN_ASKS = ("player", "host")
 
 
 @dataclass(frozen=True, slots=True)
@@ -646,11 +647,15 @@ class DecisionSettings:
             ``ask`` (the Host is asked for its NPCs' choices).
         trust_modifiers: A player's proposed modifiers apply without the Host's approval (D-4;
             off by default).
+        hidden_asks: Who decides a hidden Host command's choices that belong to a player's
+            character: ``player`` (its player is asked, the default) or ``host`` (the Host
+            decides them, and both screens say so; issue 21, D-4).
     """
 
     decision_timeout: int | None = None
     npcs_decide: str = "auto"
     trust_modifiers: bool = False
+    hidden_asks: str = "player"
 
     def __post_init__(self) -> None:
         """Refuse a setting out of range, naming it and the value."""
@@ -668,6 +673,8 @@ class DecisionSettings:
             raise DataError(f"npcs_decide must be 'ask' or 'auto', not {self.npcs_decide!r}.")
         if not isinstance(self.trust_modifiers, bool):
             raise DataError(f"trust_modifiers must be true or false, not {self.trust_modifiers!r}.")
+        if self.hidden_asks not in HIDDEN_ASKS:
+            raise DataError(f"hidden_asks must be 'player' or 'host', not {self.hidden_asks!r}.")
 
     def to_json(self) -> dict[str, Any]:
         """Plain JSON (what ``GET /api/encounters/{eid}/settings`` answers)."""
@@ -675,6 +682,7 @@ class DecisionSettings:
             "decision_timeout": self.decision_timeout,
             "npcs_decide": self.npcs_decide,
             "trust_modifiers": self.trust_modifiers,
+            "hidden_asks": self.hidden_asks,
         }
 
 
@@ -705,11 +713,12 @@ def _read_settings(connection: Connection, encounter_id: int) -> DecisionSetting
             EncounterSettingsRow.decision_timeout,
             EncounterSettingsRow.npcs_decide,
             EncounterSettingsRow.trust_modifiers,
+            EncounterSettingsRow.hidden_asks,
         ).where(EncounterSettingsRow.encounter_id == encounter_id)
     ).one_or_none()
     if row is None:
         return DecisionSettings()
-    return DecisionSettings(row[0], str(row[1]), bool(row[2]))
+    return DecisionSettings(row[0], str(row[1]), bool(row[2]), str(row[3]))
 
 
 def set_decision_settings(store: Store, encounter_id: int, settings: DecisionSettings) -> None:
@@ -729,6 +738,7 @@ def set_decision_settings(store: Store, encounter_id: int, settings: DecisionSet
                 decision_timeout=settings.decision_timeout,
                 npcs_decide=settings.npcs_decide,
                 trust_modifiers=settings.trust_modifiers,
+                hidden_asks=settings.hidden_asks,
             )
         )
 

@@ -245,14 +245,30 @@ class WebTable:
 
     def waiting_names(self, who: Principal, encounter_id: int, pending: PendingCommand) -> str:
         """Who the fight waits for, in words (a hidden command's: the Host, to players)."""
-        if not who.is_host and pending.seq in tables.hidden_seqs(self.store, encounter_id):
+        hidden = self.hidden(encounter_id, pending)
+        if not who.is_host and hidden:
             return "the Host"
-        seats = tables.seats(self.store, who.table_id)
+        seats = self.deciders(encounter_id, tables.seats(self.store, who.table_id), hidden)
         return "; ".join(waiting_for(r, seats) for r in pending.open) or "an answer"
 
     def hidden(self, encounter_id: int, pending: PendingCommand) -> bool:
         """Whether the waiting command is a hidden Host command (players never see it)."""
         return pending.seq in tables.hidden_seqs(self.store, encounter_id)
+
+    def deciders(
+        self, encounter_id: int, seats: list[tables.Seat], hidden: bool
+    ) -> list[tables.Seat]:
+        """The seats whose characters' choices their players decide in the waiting command.
+
+        All of them, except for a hidden Host command when the encounter's ``hidden_asks`` is
+        ``host``: then none, so every choice of it is the Host's to decide, and every screen
+        reads "the Host" (issue 21, D-4).
+        """
+        return [] if self.host_decides(encounter_id, hidden) else seats
+
+    def host_decides(self, encounter_id: int, hidden: bool) -> bool:
+        """Whether the Host decides a command's player choices (hidden, ``hidden_asks: host``)."""
+        return hidden and tables.decision_settings(self.store, encounter_id).hidden_asks == "host"
 
     def vetted(self, encounter: Encounter[Any], pending: PendingCommand) -> frozenset[str]:
         """The choices the waiting command made as it was sent (they stood then)."""
@@ -325,8 +341,8 @@ class WebTable:
         pending = encounter.pending
         request = find_open(pending, request_id)
         assert pending is not None
-        seats = tables.seats(self.store, who.table_id)
         hidden = self.hidden(encounter_id, pending)
+        seats = self.deciders(encounter_id, tables.seats(self.store, who.table_id), hidden)
         if not who.is_host and hidden and not may_answer(who, request.choice, seats):
             raise NoSuchDecisionError(f"There is no open decision {request_id!r}.")
         if not may_answer(who, request.choice, seats):
@@ -426,7 +442,7 @@ class WebTable:
         (its character's choice): with the command's kind alone, nothing else of it (issue 21).
         """
         hidden = pending.seq in tables.hidden_seqs(self.store, encounter_id)
-        seats = tables.seats(self.store, who.table_id)
+        seats = self.deciders(encounter_id, tables.seats(self.store, who.table_id), hidden)
         secret = self.secret_to(who, encounter_id, fresh=True)
         command = pending.command.to_json()
         shown: list[dict[str, Any]] = []
@@ -456,22 +472,26 @@ class WebTable:
         """Who the fight waits for, without secrets.
 
         To a player, a hidden command waits for the Host, except for its own questions (issue
-        21: a hidden command against its character asks it).
+        21: a hidden command against its character asks it). With ``hidden_asks: host`` its
+        character's questions are listed as the Host's (``decided_by: "the Host"``): the player
+        reads that the Host decides them. ``decided_by`` says who decides each question.
         """
         seats = tables.seats(self.store, who.table_id)
-        if not who.is_host and pending.seq in tables.hidden_seqs(self.store, encounter_id):
-            own = [r for r in pending.open if may_answer(who, r.choice, seats)]
-            return [
-                {"id": r.id, "kind": r.choice.kind, "combatant": r.choice.combatant,
-                 "waiting_for": waiting_for(r, seats), "deadline": r.deadline}
-                for r in own
-            ] or [{"id": None, "kind": None, "combatant": None, "waiting_for": "the Host",
-                   "deadline": None}]  # fmt: skip
-        return [
-            {"id": r.id, "kind": r.choice.kind, "combatant": r.choice.combatant,
-             "waiting_for": waiting_for(r, seats), "deadline": r.deadline}
-            for r in pending.open
-        ]  # fmt: skip
+        hidden = pending.seq in tables.hidden_seqs(self.store, encounter_id)
+        deciders = self.deciders(encounter_id, seats, hidden)
+
+        def entry(r: Request) -> dict[str, Any]:
+            return {"id": r.id, "kind": r.choice.kind, "combatant": r.choice.combatant,
+                    "waiting_for": waiting_for(r, deciders),
+                    "decided_by": owner_words(r.choice, deciders),
+                    "deadline": r.deadline}  # fmt: skip
+
+        if not who.is_host and hidden:
+            own = [entry(r) for r in pending.open if may_answer(who, r.choice, seats)]
+            return own or [{"id": None, "kind": None, "combatant": None,
+                            "waiting_for": "the Host", "decided_by": "the Host",
+                            "deadline": None}]  # fmt: skip
+        return [entry(r) for r in pending.open]
 
     def _catch_up(self, encounter_id: int, cached: Encounter[Any]) -> None:
         """Apply the records other processes appended since ``cached`` (not the whole log)."""
@@ -756,7 +776,8 @@ class WebTable:
         self.require_not_waiting(who, encounter_id, f"the {command.kind}")
         if command.kind == "add":
             self._require_room(encounter)
-        if encounter.game.name == "strife-combat" and who.is_host:
+        strife = encounter.game.name == "strife-combat"
+        if strife and who.is_host and not self.host_decides(encounter_id, hidden):
             command = players_roll(command, tables.secrecy(self.store, encounter_id).played)
         asker = None
         if getattr(encounter.game, "choices", None) is not None:
