@@ -194,11 +194,7 @@ def add_seat(
 def seats(store: Store, table_id: int) -> list[Seat]:
     """Every seat of a table, oldest first."""
     with store._read() as connection:
-        rows = connection.execute(
-            select(SeatRow.id, SeatRow.table_id, SeatRow.name, SeatRow.characters)
-            .where(SeatRow.table_id == table_id)
-            .order_by(SeatRow.id)
-        ).all()
+        rows = connection.execute(_TABLE_SEATS, {"seats_of": table_id}).all()
     return [Seat(i, t, n, tuple(c)) for i, t, n, c in rows]
 
 
@@ -486,10 +482,12 @@ def append(store: Store, encounter_id: int, record: LogRecord, hidden: bool = Fa
 def hidden_seqs(store: Store, encounter_id: int) -> frozenset[int]:
     """The ``seq`` of every hidden command of an encounter."""
     with store._read() as connection:
-        seqs = connection.execute(
-            select(HiddenCommandRow.seq).where(HiddenCommandRow.encounter_id == encounter_id)
-        ).scalars()
-        return frozenset(seqs)
+        return frozenset(connection.execute(_HIDDEN, {"hidden_of": encounter_id}).scalars())
+
+
+_HIDDEN = select(HiddenCommandRow.seq).where(
+    HiddenCommandRow.encounter_id == bindparam("hidden_of")
+)
 
 
 def records_after(
@@ -697,25 +695,28 @@ def seats_and_settings(
 ) -> tuple[list[Seat], DecisionSettings]:
     """A table's seats and an encounter's decision settings in one read (a command's policy)."""
     with store._read() as connection:
-        rows = connection.execute(
-            select(SeatRow.id, SeatRow.table_id, SeatRow.name, SeatRow.characters)
-            .where(SeatRow.table_id == table_id)
-            .order_by(SeatRow.id)
-        ).all()
+        rows = connection.execute(_TABLE_SEATS, {"seats_of": table_id}).all()
         settings = _read_settings(connection, encounter_id)
     return [Seat(i, t, n, tuple(c)) for i, t, n, c in rows], settings
 
 
+# Built once (a command's policy reads them: issue 21, item 8)
+_TABLE_SEATS = (
+    select(SeatRow.id, SeatRow.table_id, SeatRow.name, SeatRow.characters)
+    .where(SeatRow.table_id == bindparam("seats_of"))
+    .order_by(SeatRow.id)
+)
+_SETTINGS = select(
+    EncounterSettingsRow.decision_timeout,
+    EncounterSettingsRow.npcs_decide,
+    EncounterSettingsRow.trust_modifiers,
+    EncounterSettingsRow.hidden_asks,
+).where(EncounterSettingsRow.encounter_id == bindparam("settings_of"))
+
+
 def _read_settings(connection: Connection, encounter_id: int) -> DecisionSettings:
     """The decision settings on an open connection."""
-    row = connection.execute(
-        select(
-            EncounterSettingsRow.decision_timeout,
-            EncounterSettingsRow.npcs_decide,
-            EncounterSettingsRow.trust_modifiers,
-            EncounterSettingsRow.hidden_asks,
-        ).where(EncounterSettingsRow.encounter_id == encounter_id)
-    ).one_or_none()
+    row = connection.execute(_SETTINGS, {"settings_of": encounter_id}).one_or_none()
     if row is None:
         return DecisionSettings()
     return DecisionSettings(row[0], str(row[1]), bool(row[2]), str(row[3]))
