@@ -454,3 +454,26 @@ def test_d1_w24_the_page_writes_request_and_answer_records_in_words(
         "(approve)"  # fmt: skip
     assert cards[3][1] == ('record 22: answer (attack, command 5): {"mode":"best"} by the '
                            "deadline: the suggestion")  # fmt: skip
+
+
+def test_issue21_d4_hidden_asks_host_both_screens_say_the_host_decides(
+    server: LiveServer, browsers: tuple[WebDriver, WebDriver, WebDriver]
+) -> None:
+    """Item 2, the setting: with ``hidden_asks: host`` a hidden Strike on the Watcher puts its
+    questions on the Host's card; the holy player's banner says the Host decides them and it
+    gets no panel of its own."""
+    table = seat_up(server, browsers)
+    web, host = table.server.table, Principal(table.table_id, None)
+    web.set_settings(host, table.war, {"hidden_asks": "host", "npcs_decide": "ask"})
+    web.execute(host, table.war, Command("move", {"id": "Jackal", "to": [4.0, 2.0, 0.0]}), None)
+    strike = Command("strike", {"striker": "Jackal", "defender": "Watcher",
+                                "path": [[3.0, 2.0, 0.0]]})  # fmt: skip
+    sent = web.execute(host, table.war, strike, None, hidden=True)
+    assert "pending" in sent, sent
+    table.holy.wait("the banner", lambda s: "Watcher's Obstruction tokens: the Host"
+                    in s.text("waiting"))  # fmt: skip
+    assert table.holy.panels() == []
+    table.host.wait("the Host's card", lambda s: {p["kind"] for p in s.panels()}
+                    >= {"obstruction", "adjustments"})  # fmt: skip
+    assert "Watcher's Obstruction tokens: the Host" in table.host.text("waiting")
+    assert_accessible(table.holy.driver)
