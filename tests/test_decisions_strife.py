@@ -510,13 +510,14 @@ def test_d6_a_ward_off_roll_off_asks_each_roller_for_its_own_d20() -> None:
     attack = {"attacker": "Aldric", "attacks": [{"defender": "Goblin"}]}
     e.execute(Command("attack", {**attack, "physical": ["Aldric", "Goblin"]}), asker=ask_open)
     asked = []
-    for answer in ("ward_off", [20], [1], [90], [4]):
+    for answer in ("ward_off", [90], [20], [1], [4]):
         assert e.pending is not None
         (request,) = e.pending.open
         asked.append((request.choice.combatant, request.choice.path[-1]))
         last = e.answer(request.id, answer, "seat", ask_open)
-    assert asked == [("Goblin", "reaction"), ("Aldric", "0.ward_off_attacker"),
-                     ("Goblin", "0.ward_off_defender"), ("Aldric", "0.hit"),
+    # table order (issue 21, item 5): the attacker's d100, then the Ward-off contest, then damage
+    assert asked == [("Goblin", "reaction"), ("Aldric", "0.hit"),
+                     ("Aldric", "0.ward_off_attacker"), ("Goblin", "0.ward_off_defender"),
                      ("Aldric", "0.damage")]  # fmt: skip
     typed = {**attack, "attacks": [{"defender": "Goblin", "reaction": "ward_off"}]}
     again = duel()
@@ -546,7 +547,7 @@ def test_d6_d7_an_automatic_npc_reacts_at_once_and_only_the_pcs_dice_are_asked()
         asked.append((request.choice.combatant, request.choice.path[-1]))
         last = e.answer(request.id, {"0.ward_off_attacker": [15], "0.hit": [80]}.get(
             str(request.choice.path[-1]), [3]), "seat:aldric", table)  # fmt: skip
-    assert asked[0] == ("Aldric", "0.ward_off_attacker")  # the Goblin Wards off, unasked
+    assert asked[:2] == [("Aldric", "0.hit"), ("Aldric", "0.ward_off_attacker")]  # table order
     assert all(who == "Aldric" for who, _ in asked)
     assert last.command is not None
     assert last.command.args["attacks"][0]["reaction"] == "ward_off"
@@ -602,3 +603,44 @@ def test_d14_without_an_answer_the_offer_stays_as_before() -> None:
     do(e, "next")
     do(e, "move", id="Aldric", to=[-4.0, 0.0, 0.0])
     assert [(o.attacker, o.weapon) for o in e.state.offers] == [("Goblin", "Spear")]
+
+
+def test_d6_issue21_a_warded_off_attack_asks_the_d100_first_and_keeps_the_seeded_order() -> None:
+    """Item 5: typed dice come in table order (the attacker's d100, then the Ward-off contest);
+    when the defender wins the contest the typed d100 is not read (kept in ``rolled``), and
+    every die typed is in the command's record. The seeded draws keep ``attack.py``'s order."""
+    e = duel()
+    do(e, "next")  # Aldric's Turn
+    attack = {"attacker": "Aldric", "attacks": [{"defender": "Goblin"}]}
+    e.execute(Command("attack", {**attack, "physical": ["Aldric", "Goblin"]}), asker=ask_open)
+    asked = []
+    for answer in ("ward_off", [55], [2], [19]):
+        assert e.pending is not None
+        (request,) = e.pending.open
+        asked.append(request.choice.path[-1])
+        last = e.answer(request.id, answer, "seat", ask_open)
+    assert asked == ["reaction", "0.hit", "0.ward_off_attacker", "0.ward_off_defender"]
+    assert e.pending is None and last.command is not None
+    assert last.command.args["rolled"] == {"0.hit": [55], "0.ward_off_attacker": [2],
+                                           "0.ward_off_defender": [19]}  # fmt: skip
+    (resolved,) = [ev.data["result"] for ev in last.events if ev.kind == "attack_resolved"]
+    ward = resolved["ward_off"]  # the breakdown shows both typed d20s; the Goblin keeps it off
+    assert (ward["acting"]["natural"], ward["opposing"]["natural"], ward["winner"]) == (
+        2, 19, "opposing")  # fmt: skip
+    seeded = duel()
+    do(seeded, "next")
+    typed = {**attack, "attacks": [{"defender": "Goblin", "reaction": "ward_off"}]}
+    assert seeded.execute(Command("attack", typed, (2, 19))).events == last.events
+
+
+def test_d6_issue21_a_bad_d100_typed_first_is_refused_naming_the_stage() -> None:
+    e = duel()
+    do(e, "next")
+    attack = {"attacker": "Aldric", "attacks": [{"defender": "Goblin"}]}
+    e.execute(Command("attack", {**attack, "physical": ["Aldric", "Goblin"]}), asker=ask_open)
+    assert e.pending is not None
+    e.answer(e.pending.open[0].id, "ward_off", "seat", ask_open)
+    (request,) = e.pending.open
+    assert request.choice.path[-1] == "0.hit"
+    with pytest.raises(TablesideError, match="hit roll of attack 1"):
+        e.answer(request.id, [101], "seat", ask_open)

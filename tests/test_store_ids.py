@@ -104,3 +104,33 @@ def test_w50_migration_0008_starts_seats_past_a_seat_a_record_names(tmp_path: Pa
             )
         upgrade(store.engine)
         assert seat(store, table_id, "Bo", 2) == ann + 7
+
+
+def test_issue21_migration_0009_adds_hidden_asks_and_keeps_the_settings(url: str) -> None:
+    """An encounter's settings stored before 0009 read ``hidden_asks: player`` after it."""
+    with Store.open(url) as store:
+        downgrade(store.engine, "0008")
+        assert current_revision(store.engine) == "0008"
+        table_id = tables.create_table(store, "Friday", HASH)
+        encounter = tables.create_table_encounter(store, table_id, "Ford", "majesty-war", 3)
+        with store.engine.begin() as connection:
+            connection.execute(
+                text(
+                    "INSERT INTO encounter_settings (encounter_id, decision_timeout, "
+                    "npcs_decide, trust_modifiers) VALUES (:e, 30, 'ask', :t)"
+                ),
+                {"e": encounter, "t": True},
+            )
+        upgrade(store.engine)
+        assert current_revision(store.engine) == head_revision() == "0009"
+        kept = tables.decision_settings(store, encounter)
+        assert kept == tables.DecisionSettings(30, "ask", True, "player")
+        tables.set_decision_settings(store, encounter, tables.DecisionSettings(hidden_asks="host"))
+        assert tables.decision_settings(store, encounter).hidden_asks == "host"
+        downgrade(store.engine, "0008")
+        with store.engine.connect() as connection:
+            rows = connection.execute(text("SELECT count(*) FROM encounter_settings")).scalar_one()
+            columns = connection.execute(text("SELECT * FROM encounter_settings")).keys()
+        assert rows == 1 and "hidden_asks" not in columns
+        upgrade(store.engine)
+        assert tables.decision_settings(store, encounter).hidden_asks == "player"

@@ -400,7 +400,8 @@ def test_d5_settings_are_the_hosts_and_validated(table: Table) -> None:
     """D-4, D-5: GET/PUT settings, Host only, one sentence for a bad value."""
     url = table.api("/settings")
     got = table.client.get(url, headers=table.host).json()
-    assert got == {"decision_timeout": None, "npcs_decide": "auto", "trust_modifiers": False}
+    assert got == {"decision_timeout": None, "npcs_decide": "auto", "trust_modifiers": False,
+                   "hidden_asks": "player"}  # fmt: skip
     assert table.client.get(url, headers=table.al).status_code == 403
     assert table.client.put(url, headers=table.al, json={"npcs_decide": "auto"}).status_code == 403
     for bad in ({"decision_timeout": 2}, {"npcs_decide": "never"}, {"colour": 1}):

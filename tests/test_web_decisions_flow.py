@@ -235,3 +235,51 @@ def test_issue21_d4_a_hidden_strike_on_herald_asks_anns_phone(ford: Ford) -> Non
     assert done.json()["record"] == {"kind": "answer", "hidden": True}
     log = ford.client.get(ford.api("/log"), headers=ford.ann).json()["records"]
     assert not [x for x in log if x["kind"] in ("request", "answer")]
+
+
+def test_issue21_d4_hidden_asks_host_gives_the_hidden_strike_to_the_hosts_card(ford: Ford) -> None:
+    """Item 2, the setting: with ``hidden_asks: host`` the Host's card gets Herald's questions of
+    the hidden Strike; both screens say the Host decides; Ann can neither see nor answer them."""
+    assert ford.decisions(ford.host)["settings"]["hidden_asks"] == "player"  # the default
+    ford.settings(hidden_asks="host")
+    assert ford.decisions(ford.ann)["settings"]["hidden_asks"] == "host"  # visible to players
+    ford.turn_of("Boss")
+    body = {"kind": "strike", "hidden": True, "args": {"striker": "Boss", "defender": "Herald"}}
+    r = ford.client.post(ford.api("/commands"), headers=ford.host, json=body)
+    assert r.status_code == 202, r.text
+    hosts = ford.decisions(ford.host)
+    assert {d["kind"] for d in hosts["decisions"]} == {"obstruction", "adjustments"}
+    assert {d["decided_by"] for d in hosts["decisions"]} == {"the Host"}
+    assert hosts["cards"][0]["decided_by"] == ["the Host"]
+    assert all(w["waiting_for"].startswith("the Host: ") for w in hosts["waiting"])
+    anns = ford.decisions(ford.ann)
+    assert anns["decisions"] == [] and anns["cards"] == []
+    assert {w["kind"] for w in anns["waiting"]} == {"obstruction", "adjustments"}
+    assert {w["decided_by"] for w in anns["waiting"]} == {"the Host"}
+    assert all(w["waiting_for"].startswith("the Host: ") for w in anns["waiting"])
+    first = hosts["decisions"][0]["id"]
+    refused = ford.client.post(ford.api(f"/decisions/{first}"), headers=ford.ann,
+                               json={"choice": hosts["decisions"][0]["suggested"]})  # fmt: skip
+    assert refused.status_code == 404, refused.text
+    answers = {d["id"]: d["suggested"] for d in hosts["decisions"]}
+    done = ford.client.post(ford.api("/decisions"), headers=ford.host, json={"answers": answers})
+    assert done.status_code == 200, done.text
+    assert ford.decisions(ford.ann)["waiting"] == []
+
+
+@pytest.mark.parametrize("value", ["Host", "both", "", 1, True, ["host"]])
+def test_issue21_d4_hidden_asks_refuses_other_values_naming_the_field(
+    ford: Ford, value: Any
+) -> None:
+    r = ford.client.put(ford.api("/settings"), headers=ford.host, json={"hidden_asks": value})
+    assert r.status_code == 422, r.text
+    assert "hidden_asks" in r.json()["error"]
+    assert ford.decisions(ford.host)["settings"]["hidden_asks"] == "player"
+
+
+def test_issue21_d4_hidden_asks_cannot_be_null_nor_set_by_a_player(ford: Ford) -> None:
+    r = ford.client.put(ford.api("/settings"), headers=ford.host, json={"hidden_asks": None})
+    assert r.status_code == 400 and "hidden_asks" in r.json()["error"], r.text
+    r = ford.client.put(ford.api("/settings"), headers=ford.ann, json={"hidden_asks": "host"})
+    assert r.status_code == 403, r.text
+    assert ford.decisions(ford.host)["settings"]["hidden_asks"] == "player"

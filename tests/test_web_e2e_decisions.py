@@ -264,10 +264,12 @@ def test_d5_a_deadline_passes_and_the_suggestion_is_taken(
     host.driver.find_element(By.CSS_SELECTOR, "#settings summary").click()
     host.type("s-timeout", "5")
     Select(host.find("s-npcs")).select_by_value("ask")
+    Select(host.find("s-hidden")).select_by_value("host")  # issue 21: the Host decides hidden
     host.find("s-save").click()
     host.wait("the settings saved", lambda s: s.text("s-saved") == "Saved.")
     settings = tables.decision_settings(table.server.table.store, table.war)
     assert settings.decision_timeout == 5
+    assert settings.hidden_asks == "host"
     assert_accessible(host.driver)
     jackal_strikes_watcher(fallen)
     holy.wait("the countdown", lambda s: " s left" in s.text("waiting"))
@@ -452,3 +454,26 @@ def test_d1_w24_the_page_writes_request_and_answer_records_in_words(
         "(approve)"  # fmt: skip
     assert cards[3][1] == ('record 22: answer (attack, command 5): {"mode":"best"} by the '
                            "deadline: the suggestion")  # fmt: skip
+
+
+def test_issue21_d4_hidden_asks_host_both_screens_say_the_host_decides(
+    server: LiveServer, browsers: tuple[WebDriver, WebDriver, WebDriver]
+) -> None:
+    """Item 2, the setting: with ``hidden_asks: host`` a hidden Strike on the Watcher puts its
+    questions on the Host's card; the holy player's banner says the Host decides them and it
+    gets no panel of its own."""
+    table = seat_up(server, browsers)
+    web, host = table.server.table, Principal(table.table_id, None)
+    web.set_settings(host, table.war, {"hidden_asks": "host", "npcs_decide": "ask"})
+    web.execute(host, table.war, Command("move", {"id": "Jackal", "to": [4.0, 2.0, 0.0]}), None)
+    strike = Command("strike", {"striker": "Jackal", "defender": "Watcher",
+                                "path": [[3.0, 2.0, 0.0]]})  # fmt: skip
+    sent = web.execute(host, table.war, strike, None, hidden=True)
+    assert "pending" in sent, sent
+    table.holy.wait("the banner", lambda s: "Watcher's Obstruction tokens: the Host"
+                    in s.text("waiting"))  # fmt: skip
+    assert table.holy.panels() == []
+    table.host.wait("the Host's card", lambda s: {p["kind"] for p in s.panels()}
+                    >= {"obstruction", "adjustments"})  # fmt: skip
+    assert "Watcher's Obstruction tokens: the Host" in table.host.text("waiting")
+    assert_accessible(table.holy.driver)

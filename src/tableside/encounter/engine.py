@@ -216,12 +216,14 @@ class Encounter(Generic[S]):
 
         The game lists the command's choices (``choices``, on a throwaway copy of its dice
         stream); a choice already asked is skipped. Taking a suggestion may open new choices
-        (a Reaction taken opens its dice stage), so the listing repeats until nothing is taken.
+        (a Reaction taken opens its dice stage), so the listing repeats until nothing is taken,
+        except for choices of the kinds the game ``settles`` (taking them opens nothing).
         """
         chooser = getattr(self.game, "choices", None)
         if chooser is None:
             return command, ()
         known = {r.choice.name for r in asked}
+        settles: frozenset[str] = getattr(self.game, "settles", frozenset())
         for _ in range(REASK_LIMIT):
             taken = False
             found: list[Request] = []
@@ -233,7 +235,8 @@ class Encounter(Generic[S]):
                 if verdict.policy is Policy.TAKE and not choice.given:
                     args = put(command.args, choice.path, choice.suggested)
                     command = Command(command.kind, args, command.dice)
-                    taken = True
+                    # a choice the game says opens nothing needs no second listing (item 8)
+                    taken = taken or choice.kind not in settles
                 elif verdict.policy is Policy.ASK:
                     number = len(asked) + len(found)
                     named = replace(choice, key=choice.name)

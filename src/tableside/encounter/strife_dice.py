@@ -6,13 +6,15 @@ attack comes from its roller's entry when the roller is physical, and from the c
 stream otherwise (``null``: the server rolls that stage from the stream after all). Without
 ``physical`` nothing changes: every die comes from the stream in the order of ``attack.py``.
 
-The stages of attack ``i``, in the order they are rolled, and who rolls them:
+The stages of attack ``i``, in the order they are drawn, and who rolls them:
 ``i.ward_off_attacker`` (the attacker's d20) and ``i.ward_off_defender`` (the defender's d20)
 of a Ward-off roll-off, ``i.hit`` (the attacker's d100, two for a Precision Attack),
 ``i.reaction`` (the defender's Block/Parry d20), ``i.damage`` (the attacker's damage dice) and
 ``i.effects`` (the attacker's d100 per % effect). A stage is only rolled when the attack gets
 there (no damage dice after a miss). A physical stage without faces stops the decision with
-:class:`DiceNeededError`, which names the stage to ask next.
+:class:`DiceNeededError`, which names the stage to ask next. People typing dice are asked in
+table order (issue 21): a physical attacker's ``i.hit`` comes before the Ward-off contest's
+d20s, though the seeded stream draws the roll-off first (so seeded outcomes are unchanged).
 """
 
 from __future__ import annotations
@@ -153,10 +155,34 @@ class AttackStages:
     precision: bool
 
     def rng_for(self, stage: str) -> Rng:
-        """The Rng of one stage of ``attack.py`` (the Ward-off's two d20s have two rollers)."""
+        """The Rng of one stage of ``attack.py`` (the Ward-off's two d20s have two rollers).
+
+        A physical attacker types its hit d100 before the Ward-off contest (table order, issue
+        21): ``attack.py`` still draws the roll-off first (the seeded stream keeps its order),
+        so the hit's faces are asked, and checked, before the roll-off's are.
+        """
         if stage == "ward_off":
+            self._hit_first()
             return _Chain(self._one("ward_off_attacker"), self._one("ward_off_defender"))
         return self._one(stage)
+
+    def _hit_first(self) -> None:
+        """Ask a physical attacker's hit d100 before the Ward-off contest (table order).
+
+        Its faces, once typed, are checked now and count as used even when the defender wins
+        the contest and the attack never rolls to hit (they stay in the command's ``rolled``).
+        """
+        key = f"{self.index}.hit"
+        if self.attacker not in self.entered.physical:
+            return
+        if key in self.entered.rolled and self.entered.rolled[key] is None:
+            return  # the server rolls it from the stream, in the stream's order
+        faces = self.entered.rolled.get(key)
+        stage = self.describe("hit")
+        if faces is None:
+            raise DiceNeededError(stage, frozenset(self.entered.used))
+        check_faces(stage, faces)
+        self.entered.used.add(key)
 
     def _one(self, stage: str) -> Rng:
         roller = self.attacker if STAGE_ROLLER[stage] == "attacker" else self.defender

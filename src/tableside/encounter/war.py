@@ -308,6 +308,9 @@ class MajestyWar:
     catalog: Catalog = field(default_factory=builtin_catalog)
     ruleset: Ruleset = STANDARD
     name: str = "majesty-war"
+    # Taking the suggestion of these choices opens no other (the Target's Obstruction and
+    # Adjustments are the Strike's last choices): the engine need not list them again.
+    settles: frozenset[str] = frozenset({"obstruction", "adjustments"})
     # The last Strike decided: (state, key, events, dice used). Listing a Strike's choices
     # decides it on a copy of its dice; the command then decided with the same arguments on
     # the same state and stream reuses those events (issue 21: a Strike about two decides).

@@ -183,6 +183,7 @@ class EncounterSettingsRow(Base):
 
     ``decision_timeout`` NULL waits for every answer; else the seconds after which the
     suggestion is taken. ``npcs_decide`` is ``ask`` (the Host is asked) or ``auto``.
+    ``hidden_asks`` is ``player`` (a hidden command asks the character's player) or ``host``.
     """
 
     __tablename__ = "encounter_settings"
@@ -196,6 +197,7 @@ class EncounterSettingsRow(Base):
     decision_timeout: Mapped[int | None] = mapped_column(Integer, nullable=True)
     npcs_decide: Mapped[str] = mapped_column(String(KIND_LENGTH))
     trust_modifiers: Mapped[bool] = mapped_column(Boolean)
+    hidden_asks: Mapped[str] = mapped_column(String(KIND_LENGTH), server_default="player")
 
 
 class SecretValueRow(Base):

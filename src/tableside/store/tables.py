@@ -194,11 +194,7 @@ def add_seat(
 def seats(store: Store, table_id: int) -> list[Seat]:
     """Every seat of a table, oldest first."""
     with store._read() as connection:
-        rows = connection.execute(
-            select(SeatRow.id, SeatRow.table_id, SeatRow.name, SeatRow.characters)
-            .where(SeatRow.table_id == table_id)
-            .order_by(SeatRow.id)
-        ).all()
+        rows = connection.execute(_TABLE_SEATS, {"seats_of": table_id}).all()
     return [Seat(i, t, n, tuple(c)) for i, t, n, c in rows]
 
 
@@ -486,10 +482,12 @@ def append(store: Store, encounter_id: int, record: LogRecord, hidden: bool = Fa
 def hidden_seqs(store: Store, encounter_id: int) -> frozenset[int]:
     """The ``seq`` of every hidden command of an encounter."""
     with store._read() as connection:
-        seqs = connection.execute(
-            select(HiddenCommandRow.seq).where(HiddenCommandRow.encounter_id == encounter_id)
-        ).scalars()
-        return frozenset(seqs)
+        return frozenset(connection.execute(_HIDDEN, {"hidden_of": encounter_id}).scalars())
+
+
+_HIDDEN = select(HiddenCommandRow.seq).where(
+    HiddenCommandRow.encounter_id == bindparam("hidden_of")
+)
 
 
 def records_after(
@@ -633,6 +631,7 @@ def set_secret(store: Store, encounter_id: int, combatant: str, secret: bool | N
 TIMEOUT_MIN = 5
 TIMEOUT_MAX = 3600
 NPCS_DECIDE = ("ask", "auto")
+HIDDEN_ASKS = ("player", "host")
 
 
 @dataclass(frozen=True, slots=True)
@@ -646,11 +645,15 @@ class DecisionSettings:
             ``ask`` (the Host is asked for its NPCs' choices).
         trust_modifiers: A player's proposed modifiers apply without the Host's approval (D-4;
             off by default).
+        hidden_asks: Who decides a hidden Host command's choices that belong to a player's
+            character: ``player`` (its player is asked, the default) or ``host`` (the Host
+            decides them, and both screens say so; issue 21, D-4).
     """
 
     decision_timeout: int | None = None
     npcs_decide: str = "auto"
     trust_modifiers: bool = False
+    hidden_asks: str = "player"
 
     def __post_init__(self) -> None:
         """Refuse a setting out of range, naming it and the value."""
@@ -668,6 +671,8 @@ class DecisionSettings:
             raise DataError(f"npcs_decide must be 'ask' or 'auto', not {self.npcs_decide!r}.")
         if not isinstance(self.trust_modifiers, bool):
             raise DataError(f"trust_modifiers must be true or false, not {self.trust_modifiers!r}.")
+        if self.hidden_asks not in HIDDEN_ASKS:
+            raise DataError(f"hidden_asks must be 'player' or 'host', not {self.hidden_asks!r}.")
 
     def to_json(self) -> dict[str, Any]:
         """Plain JSON (what ``GET /api/encounters/{eid}/settings`` answers)."""
@@ -675,6 +680,7 @@ class DecisionSettings:
             "decision_timeout": self.decision_timeout,
             "npcs_decide": self.npcs_decide,
             "trust_modifiers": self.trust_modifiers,
+            "hidden_asks": self.hidden_asks,
         }
 
 
@@ -689,27 +695,31 @@ def seats_and_settings(
 ) -> tuple[list[Seat], DecisionSettings]:
     """A table's seats and an encounter's decision settings in one read (a command's policy)."""
     with store._read() as connection:
-        rows = connection.execute(
-            select(SeatRow.id, SeatRow.table_id, SeatRow.name, SeatRow.characters)
-            .where(SeatRow.table_id == table_id)
-            .order_by(SeatRow.id)
-        ).all()
+        rows = connection.execute(_TABLE_SEATS, {"seats_of": table_id}).all()
         settings = _read_settings(connection, encounter_id)
     return [Seat(i, t, n, tuple(c)) for i, t, n, c in rows], settings
 
 
+# Built once (a command's policy reads them: issue 21, item 8)
+_TABLE_SEATS = (
+    select(SeatRow.id, SeatRow.table_id, SeatRow.name, SeatRow.characters)
+    .where(SeatRow.table_id == bindparam("seats_of"))
+    .order_by(SeatRow.id)
+)
+_SETTINGS = select(
+    EncounterSettingsRow.decision_timeout,
+    EncounterSettingsRow.npcs_decide,
+    EncounterSettingsRow.trust_modifiers,
+    EncounterSettingsRow.hidden_asks,
+).where(EncounterSettingsRow.encounter_id == bindparam("settings_of"))
+
+
 def _read_settings(connection: Connection, encounter_id: int) -> DecisionSettings:
     """The decision settings on an open connection."""
-    row = connection.execute(
-        select(
-            EncounterSettingsRow.decision_timeout,
-            EncounterSettingsRow.npcs_decide,
-            EncounterSettingsRow.trust_modifiers,
-        ).where(EncounterSettingsRow.encounter_id == encounter_id)
-    ).one_or_none()
+    row = connection.execute(_SETTINGS, {"settings_of": encounter_id}).one_or_none()
     if row is None:
         return DecisionSettings()
-    return DecisionSettings(row[0], str(row[1]), bool(row[2]))
+    return DecisionSettings(row[0], str(row[1]), bool(row[2]), str(row[3]))
 
 
 def set_decision_settings(store: Store, encounter_id: int, settings: DecisionSettings) -> None:
@@ -729,6 +739,7 @@ def set_decision_settings(store: Store, encounter_id: int, settings: DecisionSet
                 decision_timeout=settings.decision_timeout,
                 npcs_decide=settings.npcs_decide,
                 trust_modifiers=settings.trust_modifiers,
+                hidden_asks=settings.hidden_asks,
             )
         )
 

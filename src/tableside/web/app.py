@@ -135,6 +135,7 @@ class SettingsBody(Body):
     decision_timeout: int | None = Field(default=None, ge=5, le=3600)
     npcs_decide: Literal["ask", "auto"] | None = None
     trust_modifiers: Flag | None = None
+    hidden_asks: Literal["player", "host"] | None = None
 
 
 class StepBody(Body):
@@ -437,8 +438,9 @@ def add_api(app: FastAPI, table: WebTable) -> None:
     ) -> JSONResponse:
         who, _info = table.at_encounter(bearer(authorization), encounter_id)
         changes = body.model_dump(exclude_unset=True)
-        if changes.get("npcs_decide", "") is None or changes.get("trust_modifiers", 0) is None:
-            raise errors.DataError("npcs_decide and trust_modifiers cannot be null.")
+        for name in ("npcs_decide", "trust_modifiers", "hidden_asks"):
+            if name in changes and changes[name] is None:
+                raise errors.DataError(f"{name} cannot be null.")
         return JSONResponse(table.set_settings(who, encounter_id, changes))
 
     @app.post("/api/encounters/{encounter_id}/undo")

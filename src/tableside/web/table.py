@@ -22,12 +22,14 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Any
 
 from tableside.encounter.decisions import (
     Ask,
     Choice,
     PendingCommand,
+    Policy,
     Request,
     at_deadline,
     check_answer,
@@ -245,14 +247,30 @@ class WebTable:
 
     def waiting_names(self, who: Principal, encounter_id: int, pending: PendingCommand) -> str:
         """Who the fight waits for, in words (a hidden command's: the Host, to players)."""
-        if not who.is_host and pending.seq in tables.hidden_seqs(self.store, encounter_id):
+        hidden = self.hidden(encounter_id, pending)
+        if not who.is_host and hidden:
             return "the Host"
-        seats = tables.seats(self.store, who.table_id)
+        seats = self.deciders(encounter_id, tables.seats(self.store, who.table_id), hidden)
         return "; ".join(waiting_for(r, seats) for r in pending.open) or "an answer"
 
     def hidden(self, encounter_id: int, pending: PendingCommand) -> bool:
         """Whether the waiting command is a hidden Host command (players never see it)."""
         return pending.seq in tables.hidden_seqs(self.store, encounter_id)
+
+    def deciders(
+        self, encounter_id: int, seats: list[tables.Seat], hidden: bool
+    ) -> list[tables.Seat]:
+        """The seats whose characters' choices their players decide in the waiting command.
+
+        All of them, except for a hidden Host command when the encounter's ``hidden_asks`` is
+        ``host``: then none, so every choice of it is the Host's to decide, and every screen
+        reads "the Host" (issue 21, D-4).
+        """
+        return [] if self.host_decides(encounter_id, hidden) else seats
+
+    def host_decides(self, encounter_id: int, hidden: bool) -> bool:
+        """Whether the Host decides a command's player choices (hidden, ``hidden_asks: host``)."""
+        return hidden and tables.decision_settings(self.store, encounter_id).hidden_asks == "host"
 
     def vetted(self, encounter: Encounter[Any], pending: PendingCommand) -> frozenset[str]:
         """The choices the waiting command made as it was sent (they stood then)."""
@@ -325,8 +343,8 @@ class WebTable:
         pending = encounter.pending
         request = find_open(pending, request_id)
         assert pending is not None
-        seats = tables.seats(self.store, who.table_id)
         hidden = self.hidden(encounter_id, pending)
+        seats = self.deciders(encounter_id, tables.seats(self.store, who.table_id), hidden)
         if not who.is_host and hidden and not may_answer(who, request.choice, seats):
             raise NoSuchDecisionError(f"There is no open decision {request_id!r}.")
         if not may_answer(who, request.choice, seats):
@@ -403,11 +421,12 @@ class WebTable:
             pending = encounter.pending
             if pending is None:
                 return {"decisions": [], "waiting": [], "cards": [], "settings": settings}
+            seen = self.seen(who, encounter_id, pending)
             mine = self.pending_view(who, encounter_id, pending, only_mine=True,
-                                     effects=encounter.effects)  # fmt: skip
+                                     effects=encounter.effects, seen=seen)  # fmt: skip
         return {
             "decisions": mine,
-            "waiting": self.waiting_view(who, encounter_id, pending),
+            "waiting": self.waiting_view(who, encounter_id, pending, seen),
             "cards": card(pending, mine),
             "settings": settings,
         }
@@ -419,27 +438,29 @@ class WebTable:
         pending: PendingCommand,
         only_mine: bool,
         effects: Callable[[str], list[Any]] | None = None,
+        seen: Seen | None = None,
     ) -> list[dict[str, Any]]:
         """The open requests as ``who`` may see them (``only_mine``: those it may answer).
 
         A hidden Host command's questions are shown to a player only when they are its own
         (its character's choice): with the command's kind alone, nothing else of it (issue 21).
+        ``seen``: the seats, hiddenness and secrecy the caller already read (else read now).
         """
-        hidden = pending.seq in tables.hidden_seqs(self.store, encounter_id)
-        seats = tables.seats(self.store, who.table_id)
-        secret = self.secret_to(who, encounter_id, fresh=True)
+        seen = seen or self.seen(who, encounter_id, pending)
+        hidden, secret = seen.hidden, seen.secret
+        seats = self.deciders(encounter_id, seen.seats, hidden)
         command = pending.command.to_json()
         shown: list[dict[str, Any]] = []
         for request in pending.open:
             mine = may_answer(who, request.choice, seats)
             if (only_mine or (hidden and not who.is_host)) and not mine:
                 continue
-            seen = redact_command(command, secret)
+            shown_command = redact_command(command, secret)
             if hidden and not who.is_host:
-                seen = {"kind": command["kind"], "args": {}, "dice": None}
+                shown_command = {"kind": command["kind"], "args": {}, "dice": None}
             view = {**request.to_json(), "waiting_for": waiting_for(request, seats),
                     "decided_by": owner_words(request.choice, seats),
-                    "mine": mine, "seq": pending.seq, "command": seen}  # fmt: skip
+                    "mine": mine, "seq": pending.seq, "command": shown_command}  # fmt: skip
             sides = [*command_sides(command), request.choice.combatant]
             if (
                 mine
@@ -450,28 +471,47 @@ class WebTable:
             shown.append(redact_request(view, command, secret))
         return shown
 
+    def seen(
+        self,
+        who: Principal,
+        encounter_id: int,
+        pending: PendingCommand,
+        secret: IsSecret | None = None,
+        seats: list[tables.Seat] | None = None,
+    ) -> Seen:
+        """What the views of a waiting command need, each read once (issue 21, item 8)."""
+        return Seen(
+            tables.seats(self.store, who.table_id) if seats is None else seats,
+            pending.seq in tables.hidden_seqs(self.store, encounter_id),
+            self.secret_to(who, encounter_id, fresh=True) if secret is None else secret,
+        )
+
     def waiting_view(
-        self, who: Principal, encounter_id: int, pending: PendingCommand
+        self, who: Principal, encounter_id: int, pending: PendingCommand, seen: Seen | None = None
     ) -> list[dict[str, Any]]:
         """Who the fight waits for, without secrets.
 
         To a player, a hidden command waits for the Host, except for its own questions (issue
-        21: a hidden command against its character asks it).
+        21: a hidden command against its character asks it). With ``hidden_asks: host`` its
+        character's questions are listed as the Host's (``decided_by: "the Host"``): the player
+        reads that the Host decides them. ``decided_by`` says who decides each question.
         """
-        seats = tables.seats(self.store, who.table_id)
-        if not who.is_host and pending.seq in tables.hidden_seqs(self.store, encounter_id):
-            own = [r for r in pending.open if may_answer(who, r.choice, seats)]
-            return [
-                {"id": r.id, "kind": r.choice.kind, "combatant": r.choice.combatant,
-                 "waiting_for": waiting_for(r, seats), "deadline": r.deadline}
-                for r in own
-            ] or [{"id": None, "kind": None, "combatant": None, "waiting_for": "the Host",
-                   "deadline": None}]  # fmt: skip
-        return [
-            {"id": r.id, "kind": r.choice.kind, "combatant": r.choice.combatant,
-             "waiting_for": waiting_for(r, seats), "deadline": r.deadline}
-            for r in pending.open
-        ]  # fmt: skip
+        seen = seen or self.seen(who, encounter_id, pending)
+        seats, hidden = seen.seats, seen.hidden
+        deciders = self.deciders(encounter_id, seats, hidden)
+
+        def entry(r: Request) -> dict[str, Any]:
+            return {"id": r.id, "kind": r.choice.kind, "combatant": r.choice.combatant,
+                    "waiting_for": waiting_for(r, deciders),
+                    "decided_by": owner_words(r.choice, deciders),
+                    "deadline": r.deadline}  # fmt: skip
+
+        if not who.is_host and hidden:
+            own = [entry(r) for r in pending.open if may_answer(who, r.choice, seats)]
+            return own or [{"id": None, "kind": None, "combatant": None,
+                            "waiting_for": "the Host", "decided_by": "the Host",
+                            "deadline": None}]  # fmt: skip
+        return [entry(r) for r in pending.open]
 
     def _catch_up(self, encounter_id: int, cached: Encounter[Any]) -> None:
         """Apply the records other processes appended since ``cached`` (not the whole log)."""
@@ -726,7 +766,7 @@ class WebTable:
         for attempt in range(RETRIES + 1):
             try:
                 with self.lock(encounter_id):
-                    encounter, record = self._decide_and_append(
+                    encounter, record, asker = self._decide_and_append(
                         who, encounter_id, command, revision, hidden, exact
                     )
                 break
@@ -735,8 +775,9 @@ class WebTable:
                     raise
         self.notifier.publish(encounter_id)
         seqs = frozenset({record.seq}) if hidden and record.seq is not None else frozenset()
+        seats = None if asker is None or asker.policy is None else list(asker.policy.seats)
         return self.answer(who, encounter_id, record_view(record, seqs), state_view(encounter),
-                           encounter)  # fmt: skip
+                           encounter, seats)  # fmt: skip
 
     def _decide_and_append(
         self,
@@ -746,8 +787,8 @@ class WebTable:
         revision: int | None,
         hidden: bool,
         exact: bool,
-    ) -> tuple[Encounter[Any], LogRecord]:
-        """One try of :meth:`execute`, with the encounter's lock held."""
+    ) -> tuple[Encounter[Any], LogRecord, LazyAsker | None]:
+        """One try of :meth:`execute`, with the encounter's lock held (and the policy asked)."""
         encounter = self.live(encounter_id)
         authorise_command(
             who, encounter.game.name, command.kind, command.args, current_actor(encounter)
@@ -756,11 +797,12 @@ class WebTable:
         self.require_not_waiting(who, encounter_id, f"the {command.kind}")
         if command.kind == "add":
             self._require_room(encounter)
-        if encounter.game.name == "strife-combat" and who.is_host:
+        strife = encounter.game.name == "strife-combat"
+        if strife and who.is_host and not self.host_decides(encounter_id, hidden):
             command = players_roll(command, tables.secrecy(self.store, encounter_id).played)
         asker = None
         if getattr(encounter.game, "choices", None) is not None:
-            asker = LazyAsker(lambda: self.policy(who, encounter_id, who.table_id))
+            asker = LazyAsker(lambda: self.policy(who, encounter_id, who.table_id), who.is_host)
         with self.refusals(who, encounter_id, encounter.game.name, encounter.state, command):
             record = encounter.execute(command, revision, exact, asker=asker)
         try:
@@ -768,7 +810,7 @@ class WebTable:
         except BaseException:
             self.forget(encounter_id)  # ahead of the store: never keep a half-applied copy
             raise
-        return encounter, record
+        return encounter, record, asker
 
     def _require_room(self, encounter: Encounter[Any]) -> None:
         """Refuse an ``add`` to a roster already at ``max_combatants`` (W-13)."""
@@ -809,11 +851,13 @@ class WebTable:
         record: dict[str, Any],
         state: dict[str, Any],
         encounter: Encounter[Any] | None = None,
+        seats: list[tables.Seat] | None = None,
     ) -> dict[str, Any]:
         """A command's (or undo's) answer: its record and the new state, as ``who`` may see them.
 
         While the encounter waits for decisions, ``pending`` lists its open requests (the
-        answer is then a 202, D-1).
+        answer is then a 202, D-1). ``seats``: the table's seats if the command already read
+        them (its policy did), else they are read when needed.
         """
         secret = self.secret_to(who, encounter_id)
         found: dict[str, Any] = {
@@ -822,8 +866,9 @@ class WebTable:
         }
         pending = None if encounter is None else encounter.pending
         if pending is not None and record.get("kind") in (RecordKind.REQUEST, RecordKind.ANSWER):
-            found["pending"] = self.pending_view(who, encounter_id, pending, only_mine=False)
-            found["waiting"] = self.waiting_view(who, encounter_id, pending)
+            seen = self.seen(who, encounter_id, pending, secret, seats)
+            found["pending"] = self.pending_view(who, encounter_id, pending, False, seen=seen)
+            found["waiting"] = self.waiting_view(who, encounter_id, pending, seen)
         return found
 
     # -- secret values ------------------------------------------------------------------
@@ -920,6 +965,15 @@ class WebTable:
         return self.visible_after(who, encounter_id, 0)[0]
 
 
+@dataclass(frozen=True, slots=True)
+class Seen:
+    """The table's seats, whether the waiting command is hidden, and the viewer's secrecy."""
+
+    seats: list[tables.Seat]
+    hidden: bool
+    secret: IsSecret
+
+
 class LazyAsker:
     """A policy read from the store only when a command has a choice to judge.
 
@@ -927,12 +981,19 @@ class LazyAsker:
     decision settings: it stays one read and one write (docs/web.md, Performance).
     """
 
-    def __init__(self, build: Callable[[], TablePolicy]) -> None:
+    def __init__(self, build: Callable[[], TablePolicy], host: bool = False) -> None:
         self.build = build
+        self.host = host
         self.policy: TablePolicy | None = None
 
     def __call__(self, choice: Choice) -> Ask:
-        """The verdict of the policy, read on the first call."""
+        """The verdict of the policy, read on the first call.
+
+        A choice the Host gives stands (D-4) without reading anything: a Host's Strike with
+        the Target's choices in its arguments reads no seats (issue 21, item 8).
+        """
+        if choice.given and self.host:
+            return Ask(Policy.KEEP)
         if self.policy is None:
             self.policy = self.build()
         return self.policy(choice)

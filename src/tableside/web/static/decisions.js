@@ -195,6 +195,7 @@ if (HOST) {
     const s = await r.json();
     $('s-timeout').value = s.decision_timeout === null ? '' : String(s.decision_timeout);
     $('s-npcs').value = s.npcs_decide; $('s-trust').checked = !!s.trust_modifiers;
+    $('s-hidden').value = s.hidden_asks;
   })();
   $('settings-form').addEventListener('submit', async ev => {
     ev.preventDefault();
@@ -206,6 +207,7 @@ if (HOST) {
     }
     const body = {decision_timeout: seconds, npcs_decide: $('s-npcs').value,
       trust_modifiers: $('s-trust').checked};
+    body.hidden_asks = $('s-hidden').value;
     const r = await fetch(api + '/settings', {method: 'PUT', headers: auth,
       body: JSON.stringify(body)});
     const answer = await r.json();

@@ -1,0 +1,101 @@
+"""Issue 21, item 8: a Strike's server cost. What it must not do, counted (not timed).
+
+- A Host's Strike with the Target's choices given reads no seats or settings (D-4: what the
+  Host gives stands), and lists its choices once.
+- A player's Strike on an automatic NPC lists its choices once: taking the Target's Obstruction
+  and Adjustments suggestions opens no other choice (``MajestyWar.settles``), so the engine
+  does not list them a second time.
+- A waiting Strike's 202 reads the seats, the hidden commands and the secrecy once each.
+
+The outcomes are the same as without these savings: the existing golden and decision tests
+hold (docs/decisions.md, D-5 and the performance notes).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tableside.encounter.log import Command
+from tableside.encounter.roster import character_doc
+from tableside.encounter.war import MajestyWar
+from tableside.store import Store, tables
+from tableside.web.auth import Principal
+from tableside.web.table import WebTable
+
+HERALD = {"might": 42, "swiftness": 45, "control": 30}
+WARRIOR = {"might": 56, "swiftness": 22, "control": 40}
+STRIKE = {"striker": "Herald", "defender": "Warrior"}
+
+
+@pytest.fixture
+def war(tmp_path: Path) -> Iterator[tuple[WebTable, Principal, Principal, int]]:
+    table = WebTable(Store.open(f"sqlite:///{tmp_path}/cost.db"))
+    table_id, _token = table.create_table("Cost")
+    host = Principal(table_id, None)
+    _seat, token = table.add_player(host, table_id, "Ann", ("Herald",))
+    info = table.create_encounter(host, table_id, "majesty-war", "Cost", 7)
+    for name, side, weapon, at, attributes in (
+        ("Herald", "holy", "Sword", [0.0, 0.0, 0.0], HERALD),
+        ("Warrior", "fallen", "Axe", [2.0, 0.0, 0.0], WARRIOR),
+    ):
+        doc = character_doc(name, side, weapon, attributes)
+        add = Command("add", {"id": name, "position": at, "character": doc})
+        table.execute(host, info.id, add, None)
+    table.execute(host, info.id, Command("next"), None)
+    player, _info = table.at_encounter(token, info.id)
+    yield table, host, player, info.id
+    table.store.close()
+
+
+def counting(monkeypatch: pytest.MonkeyPatch, owner: Any, name: str) -> list[int]:
+    calls: list[int] = []
+    original: Callable[..., Any] = getattr(owner, name)
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        calls.append(1)
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(owner, name, counted)
+    return calls
+
+
+def test_issue21_item8_a_hosts_given_strike_reads_no_seats_and_lists_once(
+    war: tuple[WebTable, Principal, Principal, int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    table, host, _ann, eid = war
+    reads = counting(monkeypatch, tables, "seats_and_settings")
+    listed = counting(monkeypatch, MajestyWar, "choices")
+    given = Command("strike", {**STRIKE, "obstruction": 0, "mode": "best"})
+    done = table.execute(host, eid, given, None)
+    assert done["record"]["kind"] == "command"
+    assert reads == [] and len(listed) == 1
+
+
+def test_issue21_item8_an_automatic_npcs_strike_lists_its_choices_once(
+    war: tuple[WebTable, Principal, Principal, int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    table, _host, ann, eid = war
+    listed = counting(monkeypatch, MajestyWar, "choices")
+    auto = table.execute(ann, eid, Command("strike", STRIKE), None)
+    assert len(listed) == 1
+    args = auto["record"]["command"]["args"]
+    assert args["obstruction"] == 0 and args["mode"] == "best"  # the suggestions, both taken
+    assert [e["kind"] for e in auto["record"]["events"]].count("strike_resolved") == 1
+
+
+def test_issue21_item8_a_waiting_strikes_answer_reads_each_thing_once(
+    war: tuple[WebTable, Principal, Principal, int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    table, host, ann, eid = war
+    table.set_settings(host, eid, {"npcs_decide": "ask"})
+    seats = counting(monkeypatch, tables, "seats")
+    hidden = counting(monkeypatch, tables, "hidden_seqs")
+    secrecy = counting(monkeypatch, tables, "secrecy")
+    sent = table.execute(ann, eid, Command("strike", STRIKE), None)
+    assert {q["kind"] for q in sent["pending"]} == {"obstruction", "adjustments"}
+    assert sent["waiting"] and all(w["decided_by"] == "the Host" for w in sent["waiting"])
+    assert seats == [] and len(hidden) == 1 and len(secrecy) <= 1
