@@ -444,6 +444,7 @@ def test_w31_the_page_offers_the_games_own_rolls_and_a_labelled_message_box(tabl
     assert '<option value="d12">' in war and '<option value="check">' in war
     assert '<option value="d100">' not in war and '<option value="d20">' in strife
     assert '<option value="d12">' not in strife
-    assert '<option value="host">' not in war  # the Host whispers to seats, not to itself
+    whisper = '<option value="host">Only the Host (whisper)</option>'
+    assert whisper not in war  # the Host whispers to seats, not to itself
     player, _ = browser(table.app, f"/join/{table.ann}")
-    assert '<option value="host">' in player.get(f"/tables/{table.tid}/encounters/{table.eid}").text
+    assert whisper in player.get(f"/tables/{table.tid}/encounters/{table.eid}").text
