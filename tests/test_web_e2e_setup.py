@@ -58,7 +58,9 @@ def submit(driver: WebDriver, form: str) -> None:
 
 
 def body(seat: Seat) -> str:
-    return seat.driver.find_element(By.TAG_NAME, "body").text
+    """The page's visible text, read in one script (a page loading between two WebDriver calls
+    would make a found ``body`` element stale)."""
+    return str(seat.driver.execute_script("return document.body ? document.body.innerText : '';"))
 
 
 def test_the_host_sets_up_a_war_and_the_player_joins_it(
