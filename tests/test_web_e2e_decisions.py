@@ -44,8 +44,8 @@ FIND = """
 const [kind, start] = arguments;
 const panel = document.querySelector('#decision-panels .decision[data-kind="' + kind + '"]');
 if (!panel) return null;
-return [...panel.querySelectorAll('.options button')].find(x => x.textContent.startsWith(start))
-  || null;
+return [...panel.querySelectorAll('.options button')].find(
+  x => [].concat(start).some(s => x.textContent.startsWith(s))) || null;
 """
 OVERFLOW = """
 return [...document.querySelectorAll(
@@ -78,11 +78,12 @@ class Person(Seat):
         found: list[dict[str, Any]] = self.driver.execute_script(READ_PANELS)
         return found
 
-    def choose(self, kind: str, start: str) -> None:
+    def choose(self, kind: str, start: str | tuple[str, ...]) -> None:
         """Answer a decision as a person would: focus its button, press Enter (the keyboard)."""
 
         def press(seat: Person) -> bool:
-            button = seat.driver.execute_script(FIND, kind, start)
+            button = seat.driver.execute_script(FIND, kind, list(start) if isinstance(
+                start, tuple) else start)  # fmt: skip
             if button is None:
                 return False
             try:
@@ -92,6 +93,12 @@ class Person(Seat):
             return True
 
         self.wait(f"the {kind} option {start!r} answered", press)
+
+    def click_apply(self) -> None:
+        """The Apply of the Host's card (its questions' picks sent together, issue 21)."""
+        button = self.driver.find_element(By.CSS_SELECTOR, ".decision-card .apply")
+        self.driver.execute_script("arguments[0].scrollIntoView({block: 'center'});", button)
+        button.click()
 
     def size(self, width_height: tuple[int, int]) -> None:
         self.driver.set_window_size(*width_height)
@@ -180,9 +187,9 @@ def options(seat: Person, select_id: str) -> list[str]:
 def take_the_watchers_choices(holy: Person) -> None:
     """The holy player answers the Watcher's Obstruction (none) and Adjustments (best)."""
     holy.wait("the Obstruction", lambda s: any(p["kind"] == "obstruction" for p in s.panels()))
-    holy.choose("obstruction", "0 Obstruction tokens")
+    holy.choose("obstruction", ("0 Obstruction", "No Obstruction"))
     holy.wait("the Adjustments", lambda s: any(p["kind"] == "adjustments" for p in s.panels()))
-    holy.choose("adjustments", "best")
+    holy.choose("adjustments", "Best for Watcher")
 
 
 def resolved(seat: Person) -> bool:
@@ -205,8 +212,10 @@ def test_d8_the_defenders_player_chooses_the_adjustments_on_their_own_screen(
     adjust = next(p for p in holy.panels() if p["kind"] == "adjustments")
     assert adjust["title"] == "Your decision: Watcher's Adjustments"
     assert adjust["dice"][0].startswith("Dice rolled:")
-    assert [b.split(":")[0] for b in adjust["buttons"]][:2] == ["best", "none"]
-    assert adjust["suggested"] and adjust["suggested"][0].startswith("best")
+    # issue 21: the options in the game's words, never JSON
+    assert [b.split(":")[0] for b in adjust["buttons"]] == [
+        "Best for Watcher", "No Adjustments", "Choose dice…"]  # fmt: skip
+    assert adjust["suggested"] and adjust["suggested"][0].startswith("Best for Watcher")
     assert all("final dice:" in d for d in adjust["dice"][1:]) and len(adjust["dice"]) >= 3
     host.wait("the Host's view of every decision", lambda s: len(s.panels()) == 2)
     assert host.panels()[0]["title"].startswith("Answer for Watcher's player")
@@ -242,6 +251,7 @@ def test_d4_a_players_boon_is_proposed_and_the_host_approves_it_at_phone_size(
         assert seat.page_fits(), seat.name
         assert_accessible(seat.driver)
     host.choose("approve", "Approve")
+    host.click_apply()  # issue 21: the Host's card sends its answers with one Apply
     take_the_watchers_choices(holy)
     for seat in table.everyone:
         seat.wait("the Strike", resolved)
