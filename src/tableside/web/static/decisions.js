@@ -84,8 +84,8 @@ function optionText(d, o, ids) {
   let text;
   if (d.kind === 'dice' && o.count) text = o.count + 'd' + o.sides + ': let the server roll them';
   else if (d.kind === 'adjustments') text = adjustmentWords(d, o);
-  else if (typeof o.label === 'string' && o.label !== SECRET && !jsonish(o.label))
-    text = plain(o.label, ids);
+  else if (typeof o.label === 'string' && o.label !== SECRET && !jsonish(o.label) &&
+    o.label !== String(o.value)) text = plain(o.label, ids);
   else text = valueWords(d, o.value);
   if (typeof o.effect === 'string' && o.effect && o.effect !== SECRET) text += ': ' +
     plain(o.effect, ids);
