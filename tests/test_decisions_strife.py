@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from strife_builders import sheet
 
-from tableside.encounter.decisions import Ask, Choice, Policy, WaitingError
+from tableside.encounter.decisions import Ask, Choice, Policy, WaitingError, at_deadline
 from tableside.encounter.engine import Encounter, command_rng
 from tableside.encounter.log import Command, Event, LogRecord, RecordKind
 from tableside.encounter.strife_fight import AttackItem, Pending, StrifeFight, attack_setup
@@ -265,7 +265,9 @@ def test_d4_raw_modifiers_need_the_hosts_approval() -> None:
     e = duel()
     listed = choices(e, "attack", **goblin_attack(modifiers=[30], reaction=None))
     approve = next(c for c in listed if c.kind == "approve")
-    assert approve.combatant is None and approve.given and approve.suggested == "reject"
+    # issue 21: Approve is the suggested answer; a deadline still rejects (D-5)
+    assert approve.combatant is None and approve.given and approve.suggested == "approve"
+    assert at_deadline(approve) == "reject" and approve.gate
     assert "attack 1 modifiers [30]" in approve.prompt
     assert not [c for c in choices(e, "attack", **goblin_attack()) if c.kind == "approve"]
 
@@ -413,7 +415,7 @@ def test_d6_bad_dice_are_refused_with_one_sentence_and_nothing_changes() -> None
     with pytest.raises(TablesideError, match=r"hit roll of attack 1 .* needs 1 die of 1 to 100, "
                        r"not \[0\]"):  # fmt: skip
         e.answer(request.id, [0], "seat", ask_open)
-    with pytest.raises(TablesideError, match=r"rolled.0.hit.0: .* 100 \(got 101\)"):
+    with pytest.raises(TablesideError, match=r"needs 1 die of 1 to 100, not \[101\]"):
         e.answer(request.id, [101], "seat", ask_open)
     with pytest.raises(TablesideError, match=r"not \[50, 60\]"):
         e.answer(request.id, [50, 60], "seat", ask_open)

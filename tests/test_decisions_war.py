@@ -45,9 +45,23 @@ def strike(**extra: Any) -> Command:
 
 
 def listed(encounter: Encounter[WarState], command: Command) -> dict[str, Choice]:
-    """The command's choices by kind, on the dice stream it will use."""
+    """The command's choices by kind, each option with its outcome (read as a question is).
+
+    The outcomes are not part of the listing (issue 21: computed only when a question is
+    read, ``MajestyWar.effects``); here they are added for the tests to compare.
+    """
     rng = command_rng(encounter.seed, encounter.next_seq, command)
-    return {c.kind: c for c in encounter.game.choices(encounter.state, command, rng)}  # type: ignore[attr-defined]
+    found = {}
+    for c in encounter.game.choices(encounter.state, command, rng):  # type: ignore[attr-defined]
+        effects = encounter.game.effects(  # type: ignore[attr-defined]
+            encounter.state, command, command_rng(encounter.seed, encounter.next_seq, command), c
+        )
+        options = tuple(
+            {**o, **({"outcome": e["outcome"], "effect": e["effect"]} if e else {})}
+            for o, e in zip(c.options, effects, strict=True)
+        )
+        found[c.kind] = replace(c, options=options)
+    return found
 
 
 def ask_kinds(*kinds: str) -> Asker:
@@ -140,14 +154,34 @@ def test_d8_explicit_steps_are_validated_by_the_war_and_a_refused_answer_changes
     assert encounter.pending is not None
     (request,) = encounter.pending.open
     revision = encounter.revision
-    with pytest.raises(TablesideError):
-        encounter.answer(
-            request.id, {"mode": "explicit", "steps": [{"die": 0, "delta": 1}] * 9}, "seat:2"
-        )
+    for bad in (
+        {"mode": "explicit", "steps": [{"die": 9, "delta": 1}]},
+        {"mode": "explicit", "steps": [{"die": 0, "delta": 2}]},
+        {"mode": "sideways"},
+        {"mode": "explicit", "steps": [{"die": 0, "delta": -1, "side": "striker"}]},
+    ):
+        with pytest.raises(TablesideError):
+            encounter.answer(request.id, bad, "seat:2")
     assert encounter.revision == revision and encounter.pending is not None
     step = {"die": 0, "delta": -1, "side": "defender"}
     done = encounter.answer(request.id, {"mode": "explicit", "steps": [step]}, "seat:2")
     assert resolved(done.events)["adjustments"][0]["by"] == "defender"
+
+
+def test_d8_w16_too_many_steps_are_clamped_not_refused_and_the_host_is_told() -> None:
+    """Issue 21 item 7: a refusal on the step count would tell a player a secret count."""
+    encounter = surplus_war()
+    encounter.execute(strike(), asker=ask_kinds("adjustments"))
+    assert encounter.pending is not None
+    (request,) = encounter.pending.open
+    available = request.choice.info["limit"]
+    natural = request.choice.info["dice"]["natural"]
+    die = next(i for i, f in enumerate(natural) if 3 <= f <= 10)
+    steps = [{"die": die, "delta": d} for d in (-1, 1) * 20]
+    done = encounter.answer(request.id, {"mode": "explicit", "steps": steps}, "seat:2")
+    assert done.data is not None and done.data["outcome"] == "resolved"
+    assert f"only the first {available}" in done.data["note"]
+    assert len(resolved(done.events)["adjustments"]) <= available
 
 
 def test_d2_undo_redo_from_records_and_replay_while_the_defender_is_asked() -> None:

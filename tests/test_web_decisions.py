@@ -24,6 +24,11 @@ from tableside.web import create_app
 from tableside.web.table import WebTable
 
 
+def nothing_open(seen: dict[str, Any]) -> bool:
+    """Nothing waits: no question, no one waited for, no card (issue 21 adds cards)."""
+    return seen["decisions"] == [] and seen["waiting"] == [] and seen["cards"] == []
+
+
 def auth(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 
@@ -171,7 +176,7 @@ def test_d1_an_npc_attack_on_a_pc_waits_for_its_player_who_parries(table: Table)
     assert record["command"]["args"]["attacks"][0]["reaction"] == "parry"
     assert record["data"]["answer"]["by"].startswith("seat:")
     assert any(e["kind"] == "attack_resolved" for e in record["events"])
-    assert table.decisions(table.host) == {"decisions": [], "waiting": []}
+    assert nothing_open(table.decisions(table.host))
 
 
 def test_d3_another_command_while_waiting_is_refused_naming_who_it_waits_for(table: Table) -> None:
@@ -276,6 +281,7 @@ def test_d4_a_table_that_trusts_players_keeps_their_modifiers(table: Table) -> N
 
 def test_d5_a_player_attacking_an_npc_asks_the_host_unless_npcs_decide(table: Table) -> None:
     """D-5: the NPC's Reaction is the Host's; with npcs_decide auto its suggestion is taken."""
+    table.settings(npcs_decide="ask")  # auto is the default since issue 21
     table.turn_of("Aldric")
     attack = [{"defender": "Gob"}]
     r = table.command(table.al, "attack", attacker="Aldric", attacks=attack)
@@ -297,7 +303,7 @@ def test_d5_a_passed_deadline_takes_the_suggestion_on_the_next_access(table: Tab
     (asked,) = goblin_attacks_aldric(table).json()["pending"]
     assert asked["deadline"] == pytest.approx(now + 30)
     table.web.clock = lambda: now + 31
-    assert table.decisions(table.al) == {"decisions": [], "waiting": []}
+    assert nothing_open(table.decisions(table.al))
     last = table.log(table.host)[-1]
     assert last["data"]["answer"] == {"request": asked["id"], "value": None, "by": "timeout"}
     assert last["data"]["outcome"] == "resolved"
@@ -344,7 +350,7 @@ def test_d2_a_deadline_that_passed_during_a_restart_is_taken_on_first_access(
     app.state.table.clock = lambda: now + 61
     with TestClient(app) as other:
         r = other.get(table.api("/decisions"), headers=table.se)
-        assert r.json() == {"decisions": [], "waiting": []}
+        assert nothing_open(r.json())
     assert table.web.store.load(table.eid)[1][-1].data["answer"]["by"] == "timeout"  # type: ignore[index]
 
 
@@ -366,7 +372,8 @@ def test_d5_a_player_sees_no_odds_that_follow_a_secret_npcs_values(table: Table)
 
 
 def test_d4_a_hidden_host_command_that_waits_stays_hidden_from_players(table: Table) -> None:
-    """D-4: a hidden command's request and answers never reach players; they wait for the Host."""
+    """D-4, issue 21 item 2: a hidden command's records never reach players, but a choice of a
+    player's character is asked of its player, with the command's kind alone."""
     table.turn_of("Gob")
     body = {"kind": "attack", "hidden": True,
             "args": {"attacker": "Gob", "attacks": [{"defender": "Aldric"}]}}  # fmt: skip
@@ -374,11 +381,17 @@ def test_d4_a_hidden_host_command_that_waits_stays_hidden_from_players(table: Ta
     assert r.status_code == 202
     (asked,) = r.json()["pending"]
     seen = table.decisions(table.al)
-    assert seen["decisions"] == [] and seen["waiting"][0]["waiting_for"] == "the Host"
+    (mine,) = seen["decisions"]
+    assert mine["id"] == asked["id"] and mine["command"] == {"kind": "attack", "args": {},
+                                                             "dice": None}  # fmt: skip
+    assert "Aldric's player" in seen["waiting"][0]["waiting_for"]
+    other = table.decisions(table.se)
+    assert other["decisions"] == [] and other["waiting"][0]["waiting_for"] == "the Host"
     refused = table.command(table.se, "move", id="Sera", to=[0, 2, 0])
     assert refused.status_code == 409 and "waiting for the Host" in refused.json()["error"]
-    assert table.decide(table.al, asked["id"], "parry").status_code == 404  # not even its owner
-    assert table.decide(table.host, asked["id"], "parry").status_code == 200
+    assert table.decide(table.se, asked["id"], "parry").status_code == 404  # not Sera's
+    done = table.decide(table.al, asked["id"], "parry")
+    assert done.status_code == 200 and done.json()["record"] == {"kind": "answer", "hidden": True}
     assert not [r for r in table.log(table.al) if r["kind"] in ("request", "answer")]
     assert [r["kind"] for r in table.log(table.host)][-2:] == ["request", "answer"]
 
@@ -387,7 +400,7 @@ def test_d5_settings_are_the_hosts_and_validated(table: Table) -> None:
     """D-4, D-5: GET/PUT settings, Host only, one sentence for a bad value."""
     url = table.api("/settings")
     got = table.client.get(url, headers=table.host).json()
-    assert got == {"decision_timeout": None, "npcs_decide": "ask", "trust_modifiers": False}
+    assert got == {"decision_timeout": None, "npcs_decide": "auto", "trust_modifiers": False}
     assert table.client.get(url, headers=table.al).status_code == 403
     assert table.client.put(url, headers=table.al, json={"npcs_decide": "auto"}).status_code == 403
     for bad in ({"decision_timeout": 2}, {"npcs_decide": "never"}, {"colour": 1}):
@@ -421,6 +434,7 @@ def test_d14_aldric_leaves_the_goblin_and_the_host_takes_its_attack_of_opportuni
 ) -> None:
     """D-14 at the table: Aldric's player moves away (202); only the Host answers for the Goblin."""
     t = real_fight
+    t.settings(npcs_decide="ask")  # auto is the default since issue 21
     t.turn_of("Aldric")
     before = t.revision()
     bad = t.command(t.al, "move", id="Aldric", to=[-4.0, 0.0, 0.0], aoo={"Gob/Spear": False})
@@ -539,11 +553,15 @@ def test_d5_w4_an_option_label_with_secret_numbers_reads_as_its_value(war: War) 
     tokens = next(d for d in mine if d["kind"] == "obstruction")
     hosts = war.client.get(war.api("/decisions"), headers=war.host).json()["decisions"]
     whole = next(d for d in hosts if d["kind"] == "obstruction")
-    assert any("Boss" in o["label"] for o in whole["options"]) and "outcome" in whole["options"][0]
+    # issue 21: the Host reads each option's effect, computed when the question is read
+    assert "Wear" in whole["options"][0]["effect"] and "outcome" in whole["options"][0]
+    assert whole["dice"]["natural"] == tokens["dice"]["natural"]  # the dice are public (W-4)
     for option in tokens["options"]:
         assert set(option) == {"value", "label", "odds", "odds_hidden"}
         assert "Boss" not in option["label"] and option["odds"] is None
-    assert tokens["options"][0]["label"] in ("0", whole["options"][0]["label"])
+    labels = [o["label"] for o in tokens["options"]]
+    assert labels[:2] == ["No Obstruction token", "1 Obstruction token"]
+    assert labels == [o["label"] for o in whole["options"]]  # plain words, nothing secret
 
 
 def test_d6_a_player_enters_its_own_physical_dice_stage_by_stage(real_fight: Table) -> None:

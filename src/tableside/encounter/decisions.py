@@ -53,6 +53,11 @@ class Choice:
         free: Any value is accepted here and validated by the game's own ``decide`` (explicit
             Adjustment steps, physical dice).
         key: Names the choice within its command, the same however often it is listed.
+        gate: While this choice is asked and unanswered, the choices listed after it are not
+            asked (its answer decides whether they exist: a proposal's approval, an offer to
+            interpose). So a modifier is approved before any die is rolled (issue 21).
+        info: What the page shows besides (``title``, ``dice``, ``input``, ``details``) and
+            ``limit``, a bound the answer is clamped to (never refused on: it may be secret).
     """
 
     kind: str
@@ -64,11 +69,20 @@ class Choice:
     prompt: str = ""
     free: bool = False
     key: str = ""
+    gate: bool = False
+    info: Mapping[str, Any] = field(default_factory=dict)
 
     @property
     def name(self) -> str:
         """The key, or one built from the kind and path."""
         return self.key or ".".join([self.kind, *(str(p) for p in self.path)])
+
+
+REQUEST_KEYS = frozenset(
+    {"id", "kind", "combatant", "path", "options", "suggested", "prompt", "free", "given", "key",
+     "gate", "deadline"}
+)  # fmt: skip
+"""A stored request's own keys; any other key is the choice's ``info``."""
 
 
 class Policy(StrEnum):
@@ -111,6 +125,7 @@ class Request:
         """Plain JSON (what the request record stores and the decisions list shows)."""
         c = self.choice
         return {
+            **{k: v for k, v in c.info.items()},
             "id": self.id,
             "kind": c.kind,
             "combatant": c.combatant,
@@ -121,6 +136,7 @@ class Request:
             "free": c.free,
             "given": c.given,
             "key": c.name,
+            "gate": c.gate,
             "deadline": self.deadline,
         }
 
@@ -137,6 +153,8 @@ class Request:
             free=bool(data.get("free")),
             given=bool(data.get("given")),
             key=str(data.get("key") or ""),
+            gate=bool(data.get("gate")),
+            info={k: v for k, v in data.items() if k not in REQUEST_KEYS},
         )
         return cls(str(data["id"]), choice, data.get("deadline"))
 
@@ -242,31 +260,145 @@ def put(args: JSON, path: Sequence[str | int], value: Any) -> JSON:
 def check_answer(request: Request, value: Any) -> None:
     """Refuse a value that is not one of the request's options (unless the choice is free).
 
-    A free answer merged into the arguments (empty path) may set only the keys its options set:
-    the Defender's Adjustments cannot carry a Host's modifier along (D-8).
+    A free answer is checked against the choice's ``input`` (its type and ranges: a count, dice
+    faces, Adjustment steps) before anything else, so no answer is ever stored unchecked (issue
+    21). A free answer merged into the arguments (empty path) may set only the keys its options
+    set: the Defender's Adjustments cannot carry a Host's modifier along (D-8).
     """
+    values = [o.get("value") for o in request.choice.options]
     if request.choice.free:
+        spec = request.choice.info.get("input")
+        if not offered(value, values):
+            check_input(request, spec, value)
         if not request.choice.path:
             check_keys(request, value)
         return
-    values = [o.get("value") for o in request.choice.options]
-    if value not in values:
+    if not offered(value, values):
         shown = ", ".join(repr(v) for v in values)
+        raise WaitingError(f"{value!r} is not one of the options of {whose(request)} ({shown}).")
+
+
+def offered(value: Any, values: Sequence[Any]) -> bool:
+    """Whether ``value`` is one of ``values``, of the same type (``true`` is not the count 1)."""
+    return any(v == value and type(v) is type(value) for v in values)
+
+
+def whose(request: Request) -> str:
+    """The decision named with its combatant: ``decision 4.1 (Herald's adjustments)``."""
+    owner = request.choice.combatant or "the Host"
+    return f"decision {request.id} ({owner}'s {request.choice.kind.replace('_', ' ')})"
+
+
+def whole(value: Any) -> bool:
+    """Whether ``value`` is a whole number (not a flag)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def check_input(request: Request, spec: Any, value: Any) -> None:
+    """Refuse a free answer that does not fit the choice's ``input`` (type and ranges)."""
+    kind = spec.get("type") if isinstance(spec, Mapping) else None
+    if kind == "count":
+        low, high = int(spec["min"]), int(spec["max"])
+        if not whole(value) or not low <= value <= high:
+            raise WaitingError(
+                f"The answer to {whose(request)} must be a whole number from {low} to {high}, "
+                f"not {short(value)}."
+            )
+    elif kind == "dice":
+        check_faces(request, spec, value)
+    elif kind == "steps":
+        check_steps(request, spec, value)
+
+
+def short(value: Any) -> str:
+    """A value for a refusal, cut short (an answer may be huge)."""
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def check_faces(request: Request, spec: Mapping[str, Any], value: Any) -> None:
+    """A dice stage's faces: null (the server rolls them) or ``count`` faces of 1 … ``sides``."""
+    if value is None:
+        return
+    count, sides = int(spec["count"]), int(spec["sides"])
+    if (
+        not isinstance(value, list)
+        or len(value) != count
+        or not all(whole(f) and 1 <= f <= sides for f in value)
+    ):
+        what = str(spec.get("what") or f"The answer to {whose(request)}")
+        roller = request.choice.combatant or "the Host"
         raise WaitingError(
-            f"{value!r} is not one of the options of decision {request.id} ({shown})."
+            f"{what[:1].upper()}{what[1:]} ({roller}'s {count}d{sides}) needs {count} "
+            f"{'die' if count == 1 else 'dice'} of 1 to {sides}, not {short(value)} (or "
+            "null: the server rolls them)."
         )
+
+
+def check_steps(request: Request, spec: Mapping[str, Any], value: Any) -> None:
+    """Adjustments: a mode on offer; explicit: at most ``max_steps`` steps of ±1 on the roll."""
+    modes = list(spec.get("modes") or ())
+    mode = value.get("mode") if isinstance(value, Mapping) else None
+    if mode not in modes:
+        raise WaitingError(
+            f"The answer to {whose(request)} must name a mode of {', '.join(modes)}, "
+            f"not {short(mode)}."
+        )
+    steps = value.get("steps", [])
+    if mode != "explicit" and steps not in ([], None):
+        raise WaitingError(f"Steps are named only with mode explicit ({whose(request)}).")
+    if not isinstance(steps, list) or len(steps) > int(spec["max_steps"]):
+        raise WaitingError(
+            f"The steps of {whose(request)} must be a list of at most {spec['max_steps']}."
+        )
+    dice, side = int(spec["dice"]), spec.get("side")
+    for step in steps:
+        ok = (
+            isinstance(step, Mapping)
+            and set(step) <= {"die", "delta", "side"}
+            and whole(step.get("die"))
+            and 0 <= step["die"] < dice
+            and step.get("delta") in (1, -1)
+            and whole(step.get("delta"))
+            and step.get("side") in (None, side)
+        )
+        if not ok:
+            raise WaitingError(
+                f'A step of {whose(request)} must be {{"die": 0 to {dice - 1}, "delta": 1 '
+                f"or -1}} for the {side}'s dice, not {short(step)}."
+            )
+
+
+def clamp(request: Request, value: Any, extra: int = 0) -> tuple[Any, str | None]:
+    """The answer with its explicit steps cut to the choice's ``limit`` (+ ``extra``), and a note.
+
+    The limit (the Adjustments the side has) may be secret to the chooser: refusing a longer list
+    would tell it the count, so the steps past it are dropped and the Host is told (issue 21).
+    """
+    limit = request.choice.info.get("limit")
+    if not isinstance(limit, int) or isinstance(limit, bool) or not isinstance(value, Mapping):
+        return value, None
+    steps = value.get("steps")
+    allowed = limit + extra
+    if not isinstance(steps, list) or len(steps) <= allowed:
+        return value, None
+    note = (
+        f"{request.choice.combatant} named {len(steps)} Adjustments; only the first {allowed} "
+        "were made (the rest are past what it has)."
+    )
+    return {**value, "steps": steps[:allowed]}, note
 
 
 def check_keys(request: Request, value: Any) -> None:
     """Refuse a merged answer that is no object, or sets keys none of the options set."""
     if not isinstance(value, Mapping):
-        raise WaitingError(f"The answer to decision {request.id} must be a JSON object.")
+        raise WaitingError(f"The answer to {whose(request)} must be a JSON object.")
     allowed = {k for o in request.choice.options if isinstance(o.get("value"), Mapping)
                for k in o["value"]}  # fmt: skip
     extra = sorted(str(k) for k in value if k not in allowed)
     if allowed and extra:
         raise WaitingError(
-            f"The answer to decision {request.id} may set only {', '.join(sorted(allowed))}, "
+            f"The answer to {whose(request)} may set only {', '.join(sorted(allowed))}, "
             f"not {', '.join(extra)}."
         )
 
@@ -294,8 +426,19 @@ def approval(
             {"value": APPROVED, "label": f"Approve {listed}"},
             {"value": REJECTED, "label": "Reject: the command is withdrawn"},
         ),
-        suggested=REJECTED,
+        suggested=APPROVED,
         given=True,
         prompt=f"{what} proposes {listed}. Approve?",
         key=f"{APPROVE}:{combatant}",
+        gate=True,
+        info={"title": f"Approve {listed}?", "details": {"rules": ["D-4"]}},
     )
+
+
+def at_deadline(choice: Choice) -> Any:
+    """The answer a deadline takes: the suggestion, except a proposal, which is rejected (D-5).
+
+    A proposal's suggested answer is Approve (the Host usually approves, issue 21), but an
+    unanswered proposal never applies a modifier by default.
+    """
+    return REJECTED if choice.kind == APPROVE else choice.suggested

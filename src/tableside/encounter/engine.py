@@ -24,13 +24,16 @@ from typing import Any, Generic, Protocol, TypeVar
 
 from tableside.dice import Rng, ScriptedRng, SeededRng
 from tableside.encounter.decisions import (
+    APPROVE,
     Answer,
     Asker,
     PendingCommand,
     Policy,
     Request,
     WaitingError,
+    at_deadline,
     check_answer,
+    clamp,
     put,
 )
 from tableside.encounter.log import Command, Event, LogRecord, RecordKind
@@ -114,6 +117,7 @@ class Encounter(Generic[S]):
         self.records: list[LogRecord] = []
         self.next_seq = 0
         self.pending: PendingCommand | None = None
+        self._effects: dict[tuple[int, str, int], list[Any]] = {}
 
     @property
     def revision(self) -> int:
@@ -231,6 +235,8 @@ class Encounter(Generic[S]):
                     number = len(asked) + len(found)
                     named = replace(choice, key=choice.name)
                     found.append(Request(f"{seq}.{number}", named, verdict.deadline))
+                    if choice.gate:
+                        break  # what follows waits for this answer (an approval, an offer)
             if not taken:
                 return command, tuple(found)
         raise WaitingError(f"The choices of this {command.kind} did not settle.")
@@ -257,11 +263,14 @@ class Encounter(Generic[S]):
             raise WaitingError("Nothing is waiting for a decision.")
         request = pending.request(request_id)
         check_answer(request, value)
+        value, note = clamp(request, value, self.clamp_extra(pending, request))
         answer = Answer(request_id, value, by)
         answered = PendingCommand(
             pending.seq, pending.command, pending.questions, (*pending.answers, answer)
         )
         data: dict[str, Any] = {"answer": answer.to_json(), "requests": []}
+        if note is not None:
+            data["note"] = note  # for the Host: players' views leave it out (W-16)
         if answered.rejected:
             return self._settle(answered, None, (), {**data, "outcome": "withdrawn"})
         base, resolved = answered.command, answered.resolved()
@@ -274,12 +283,85 @@ class Encounter(Generic[S]):
             data["requests"] = [r.to_json() for r in new]
             resolved = answered.resolved()
         if answered.open:
+            self.trial(answered)
             record = LogRecord(self.revision + 1, RecordKind.ANSWER, pending.seq, base, (), data)
             self.pending = answered
             self.records.append(record)
             return record
         events = self.decide(resolved, pending.seq)
         return self._settle(answered, resolved, events, {**data, "outcome": "resolved"})
+
+    def effects(self, request_id: str) -> list[Any]:
+        """What each option of an open question does (``effects``), computed once and cached.
+
+        Games without ``effects`` (or questions whose options need none) give Nones. The
+        outcome is found on a copy of the waiting command's own dice, with the answers so far.
+        """
+        pending = self.pending
+        if pending is None:
+            return []
+        request = pending.request(request_id)
+        key = (pending.seq, request_id, len(pending.answers))
+        cached = self._effects.get(key)
+        if cached is not None:
+            return cached
+        effects = getattr(self.game, "effects", None)
+        found: list[Any] = [None for _ in request.choice.options]
+        if effects is not None:
+            command = pending.resolved()
+            found = effects(self.state, command, command_rng(self.seed, pending.seq, command),
+                            request.choice)  # fmt: skip
+        stale = [k for k in self._effects if k[0] != key[0] or k[2] != key[2]]
+        for old in stale:  # only the waiting command's questions as they stand now
+            del self._effects[old]
+        self._effects[key] = found
+        return found
+
+    def snapshot(self) -> tuple[Any, ...]:
+        """What an answer changes, to put back when a later answer of a batch is refused."""
+        return (self.pending, len(self.records), len(self.applied), list(self.redo_stack),
+                self.next_seq)  # fmt: skip
+
+    def restore(self, saved: tuple[Any, ...]) -> None:
+        """Put back a :meth:`snapshot` (the answers applied since are dropped)."""
+        pending, records, applied, redo, next_seq = saved
+        self.pending = pending
+        del self.records[records:]
+        del self.applied[applied:]
+        self.redo_stack = redo
+        self.next_seq = next_seq
+
+    def clamp_extra(self, pending: PendingCommand, request: Request) -> int:
+        """Steps a side may make besides its surplus: its own tokens named so far (M-11)."""
+        if request.choice.kind != "adjustments":
+            return 0
+        tokens = pending.resolved().args.get("obstruction", 0)
+        return int(tokens) if isinstance(tokens, int) and not isinstance(tokens, bool) else 0
+
+    def trial(self, answered: PendingCommand) -> None:
+        """Refuse an answer the rules refuse, while other questions are open (issue 21).
+
+        The command is decided on a throwaway copy of its dice with every open question taking
+        its suggestion (nothing is kept): what the last answer would refuse is refused now, so
+        no later answer can find the command jammed. A stage of dice still to come is no
+        refusal.
+        """
+        command = answered.resolved()
+        for open_request in answered.open:
+            if open_request.choice.kind == APPROVE:
+                continue
+            command = Command(
+                command.kind,
+                put(command.args, open_request.choice.path, open_request.choice.suggested),
+                command.dice,
+            )
+        rng = command_rng(self.seed, answered.seq, command)
+        try:
+            self.game.decide(self.state, command, rng)
+        except TablesideError as refused:
+            if type(refused).__name__ == "DiceNeededError":
+                return
+            raise
 
     def _settle(
         self,
@@ -307,7 +389,7 @@ class Encounter(Generic[S]):
             due = [r for r in self.pending.open if r.deadline is not None and r.deadline <= now]
             if not due:
                 break
-            done.append(self.answer(due[0].id, due[0].choice.suggested, "timeout", asker))
+            done.append(self.answer(due[0].id, at_deadline(due[0].choice), "timeout", asker))
         return done
 
     # -- undo and redo ------------------------------------------------------------------

@@ -327,6 +327,7 @@ def reaction_choice(
         prompt=f"{attacker.id} attacks {defender.id} with {article} {weapon}{which}: "
         f"how does {defender.id} react?",
         key=f"reaction.{index}",
+        info={"title": f"{defender.id}'s Reaction", "details": {"rules": ["D-7", "S-4"]}},
     )
 
 
@@ -402,6 +403,24 @@ def next_dice(game: StrifeFight, state: FightState, command: Command, rng: Rng) 
     return None
 
 
+STAGE_PURPOSE = {
+    "ward_off_attacker": "the Ward-off contest: the attacker's d20 against the defender's; if "
+    "the defender wins, the attack is kept at bay",
+    "ward_off_defender": "the Ward-off contest: the defender's d20 against the attacker's; if "
+    "the defender wins, the attack is kept at bay",
+    "hit": "the attack's hit roll, read against the defender's AC and Dodge",
+    "reaction": "the defender's Block/Parry test against this attack",
+    "damage": "the damage of the attack that hit",
+    "effects": "one d100 for each % effect of the attack",
+}
+"""What each stage's dice are for, in the table's words (issue 21: each prompt says it)."""
+
+
+def purpose(stage: StageDice) -> str:
+    """What the stage's dice decide."""
+    return STAGE_PURPOSE.get(stage.key.partition(".")[2], stage.what)
+
+
 def dice_choice(stage: StageDice, given: bool) -> Choice:
     """The roller's entry of one stage's faces (free: checked by the game when rolled)."""
     return Choice(
@@ -418,11 +437,17 @@ def dice_choice(stage: StageDice, given: bool) -> Choice:
         ),
         suggested=None,
         given=given,
-        prompt=f"{stage.roller}: roll {stage.count}d{stage.sides} for {stage.what} and enter "
-        "the faces.",
+        prompt=f"{stage.roller}: roll {stage.count}d{stage.sides} for {stage.what} "
+        f"({purpose(stage)}) and enter the faces.",
         free=True,
         key=f"dice.{stage.key}",
-    )
+        info={
+            "title": f"{stage.roller}'s dice: {stage.what}",
+            "input": {"type": "dice", "count": stage.count, "sides": stage.sides,
+                      "for": purpose(stage), "what": stage.what},
+            "details": {"rules": ["D-6"]},
+        },
+    )  # fmt: skip
 
 
 def given_dice(game: StrifeFight, state: FightState, args: AttackArgs) -> list[Choice]:

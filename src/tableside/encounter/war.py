@@ -308,6 +308,14 @@ class MajestyWar:
 
         return war_choices(self, state, command, rng)
 
+    def effects(
+        self, state: WarState, command: Command, rng: Rng, choice: Choice
+    ) -> list[dict[str, Any] | None]:
+        """What each option of an asked question does (read when the question is read)."""
+        from tableside.encounter.war_choices import war_effects
+
+        return war_effects(self, state, command, rng, choice)
+
     def play(
         self, state: WarState, command: Command, rng: Rng, describe: bool = False
     ) -> tuple[list[Event], WarState]:

@@ -30,6 +30,7 @@ from tableside.encounter.log import JSON, Command, Event
 from tableside.encounter.war_args import StrikeArgs, parse_args
 from tableside.encounter.war_state import Combatant, WarState
 from tableside.errors import TablesideError
+from tableside.limits import ADJUSTMENTS_MAX, STEPS_MAX
 from tableside.majesty.checks import CheckSetup
 from tableside.majesty.interpose import interpose_check
 
@@ -54,7 +55,7 @@ OBSTRUCTION_SHOWN = 7
 ADJUSTMENT_OPTIONS: tuple[tuple[JSON, str], ...] = (
     ({"mode": "best"}, "best"),
     ({"mode": "none"}, "none"),
-    ({"mode": "explicit", "steps": []}, "explicit (the steps named; with none named, as none)"),
+    ({"mode": "explicit", "steps": []}, "explicit"),
 )
 """The Defender's Adjustment options shown with their outcomes (any explicit steps: D-8)."""
 
@@ -88,6 +89,11 @@ class Seen:
         parts = [head, wear or "no Wear", counted(twelves, "12 Effect") if twelves else ""]
         dice = " ".join(str(f) for f in d["final"])
         return ", ".join(p for p in parts if p) + f" (dice {dice})"
+
+    def effect(self) -> str:
+        """The option's effect in the game's words: ``die 3, 4 → 3: 1 uncanceled Hit, …``."""
+        moves = [f"die {a['die'] + 1}, {a['from']} → {a['to']}" for a in self.data["adjustments"]]
+        return ("; ".join(moves) + ": " if moves else "no die moved: ") + self.label()
 
 
 def counted(n: int, one: str, many: str | None = None) -> str:
@@ -162,7 +168,12 @@ def wear_dealt(events: list[Event]) -> dict[str, dict[str, int]]:
 
 
 def war_choices(game: MajestyWar, state: WarState, command: Command, rng: Rng) -> list[Choice]:
-    """The choices of a War command (only a Strike has any that are not its sender's)."""
+    """The choices of a War command (only a Strike has any that are not its sender's).
+
+    The Strike is decided once on a copy of its dice (to refuse at once what the War refuses,
+    and to read the dice and who adjusts); the options' outcomes are not computed here but when
+    a question is read (:func:`war_effects`), so a Strike costs about two decides (issue 21).
+    """
     if command.kind != "strike":
         return []
     try:
@@ -175,7 +186,9 @@ def war_choices(game: MajestyWar, state: WarState, command: Command, rng: Rng) -
         return []
     trial = Trial(game, state, command, rng)
     chosen = {k: v for k, v in command.args.items() if k not in ("mode", "steps")}
-    if trial.run({k: v for k, v in chosen.items() if k != "interpose"}) is None:
+    bare = {k: v for k, v in chosen.items() if k != "interpose"}
+    dry = trial.run(bare)
+    if dry is None:
         return []  # the War refuses this Strike at once: nobody is asked anything
     found: list[Choice] = []
     what = f"{striker.id}'s Strike on {defender.id}"
@@ -186,17 +199,44 @@ def war_choices(game: MajestyWar, state: WarState, command: Command, rng: Rng) -
     found += offers
     if any(not offer.given for offer in offers):
         return found  # who is struck follows the offers: the Target's choices come after (D-13)
-    base = trial.run(chosen)
+    base = trial.run(chosen) if len(bare) != len(chosen) else dry
     if base is None:
         return found  # refused with these offers: the War says why when it decides
     what = f"{striker.id}'s Strike on {base.target}"
     if base.target != defender.id:
         what += f" (interposing for {defender.id})"
-    found.append(obstruction_choice(trial, command.args, base, what))
-    adjust = adjustments_choice(trial, command.args, chosen, base, what)
+    found.append(obstruction_choice(command.args, base, what))
+    adjust = adjustments_choice(command.args, base, what)
     if adjust is not None:
         found.append(adjust)
     return found
+
+
+def war_effects(
+    game: MajestyWar, state: WarState, command: Command, rng: Rng, choice: Choice
+) -> list[JSON | None]:
+    """What each option of an Obstruction or Adjustments question does: effect and outcome.
+
+    Computed when the question is read (the Strike decided on a copy of its dice with the
+    option), never when the Strike is sent (issue 21). Each is ``{"effect": words, "outcome":
+    {...}}`` (the outcome's keys as D-8 lists them), None where the War refuses the option.
+    """
+    if choice.kind not in ("obstruction", "adjustments"):
+        return [None for _ in choice.options]
+    trial = Trial(game, state, command, rng)
+    effects: list[JSON | None] = []
+    for option in choice.options:
+        value = option.get("value")
+        args = dict(command.args)
+        if choice.kind == "obstruction":
+            args["obstruction"] = value
+        elif isinstance(value, Mapping):
+            args = {k: v for k, v in args.items() if k not in ("mode", "steps")}
+            args.update(value)
+        outcome = trial.run(args)
+        effects.append(None if outcome is None else {"effect": outcome.effect(),
+                                                     "outcome": outcome.data})  # fmt: skip
+    return effects
 
 
 def interpose_choices(
@@ -249,58 +289,79 @@ def _passing(check: CheckSetup) -> Fraction:
     return check_odds(check).passes_short.p(0)
 
 
-def obstruction_choice(trial: Trial, raw: Mapping[str, Any], base: Seen, what: str) -> Choice:
-    """How many Obstruction tokens the Defender spends (M-11, D-10): 0 suggested."""
-    options = []
-    for count in range(OBSTRUCTION_SHOWN + 1):
-        outcome = trial.run({**raw, "obstruction": count})
-        if outcome is None:
-            continue
-        options.append(
-            {
-                "value": count,
-                "label": f"{counted(count, 'Obstruction token')}: {outcome.label()}",
-                "outcome": outcome.data,
-            }
-        )
+def obstruction_choice(raw: Mapping[str, Any], base: Seen, what: str) -> Choice:
+    """How many Obstruction tokens the Defender spends (M-11, D-10): 0 suggested.
+
+    The War keeps no pool of tokens (D-10): 0 … 7 are offered as buttons (one per die kept), a
+    number box takes more up to the arguments' limit. No option depends on an outcome, so the
+    question always has its buttons (issue 21, item 1).
+    """
+    options = [
+        {"value": count, "label": "No Obstruction token" if count == 0
+         else counted(count, "Obstruction token")}
+        for count in range(OBSTRUCTION_SHOWN + 1)
+    ]  # fmt: skip
+    target = base.target
     return Choice(
         kind="obstruction",
-        combatant=base.target,
+        combatant=target,
         path=("obstruction",),
         options=tuple(options),
         suggested=0,
         given="obstruction" in raw,
-        prompt=f"{what}: how many Obstruction tokens does {base.target} spend (M-11)?",
+        prompt=f"{what}: the dice are {dice_words(base)}. How many Obstruction tokens does "
+        f"{target} spend?",
         free=True,
-        key=f"obstruction:{base.target}",
+        key=f"obstruction:{target}",
+        info={
+            "title": f"{target}'s Obstruction tokens",
+            "dice": {"natural": list(base.data["natural"]), "for": what},
+            "input": {"type": "count", "min": 0, "max": ADJUSTMENTS_MAX},
+            "details": {"rules": ["M-11", "D-10"]},
+        },
     )
 
 
-def adjustments_choice(
-    trial: Trial, raw: Mapping[str, Any], chosen: Mapping[str, Any], base: Seen, what: str
-) -> Choice | None:
-    """The Defender's use of its surplus Adjustments (M-10, M-13, D-8), or None: not its."""
+def dice_words(base: Seen) -> str:
+    """The Strike's natural dice in words: ``3, 4 and 9``."""
+    faces = [str(f) for f in base.data["natural"]]
+    return faces[0] if len(faces) == 1 else ", ".join(faces[:-1]) + " and " + faces[-1]
+
+
+def adjustments_choice(raw: Mapping[str, Any], base: Seen, what: str) -> Choice | None:
+    """The Defender's use of its surplus Adjustments (M-10, M-13, D-8), or None: not its.
+
+    ``limit`` (the Adjustments it has) clamps an explicit list instead of refusing it: the count
+    may follow values secret to the Defender's player (W-16, issue 21).
+    """
     if base.adjuster != "defender":
         return None
-    options = []
-    for value, name in ADJUSTMENT_OPTIONS:
-        outcome = trial.run({**chosen, **value})
-        if outcome is None:
-            continue
-        options.append({"value": copy.deepcopy(value), "label": f"{name}: {outcome.label()}",
-                        "outcome": outcome.data})  # fmt: skip
-    dice = " ".join(str(f) for f in base.data["natural"])
+    target = base.target
+    labels = {"best": f"Best for {target}", "none": "No Adjustments", "explicit": "Choose dice…"}
+    options = [
+        {"value": copy.deepcopy(value), "label": labels[name]} for value, name in ADJUSTMENT_OPTIONS
+    ]
     return Choice(
         kind="adjustments",
-        combatant=base.target,
+        combatant=target,
         path=(),
         options=tuple(options),
         suggested={"mode": "best"},
         given="mode" in raw or "steps" in raw,
         prompt=(
-            f"{what}: the dice are {dice}. {base.target} has {base.available} Adjustments "
-            "(M-10, M-13): best, none, or explicit steps."
+            f"{what}: the dice are {dice_words(base)}. How does {target} use its Adjustments: "
+            "best for it, none, or chosen die by die?"
         ),
         free=True,
-        key=f"adjustments:{base.target}",
-    )
+        key=f"adjustments:{target}",
+        info={
+            "title": f"{target}'s Adjustments",
+            "dice": {"natural": list(base.data["natural"]), "for": what},
+            "input": {"type": "steps", "modes": ["best", "none", "explicit"],
+                      "dice": len(base.data["natural"]), "side": "defender",
+                      "max_steps": STEPS_MAX},
+            "details": {"rules": ["M-10", "M-13", "D-8"]},
+            "limit": base.available,
+            "available": base.available,
+        },
+    )  # fmt: skip

@@ -642,14 +642,14 @@ class DecisionSettings:
     Attributes:
         decision_timeout: Seconds after which an unanswered decision takes its suggestion
             (D-5); None waits for the answer (the default).
-        npcs_decide: ``ask`` (the Host is asked for its NPCs' choices, the default) or
-            ``auto`` (the suggestion is taken at once).
+        npcs_decide: ``auto`` (the suggestion is taken at once, the default since issue 21) or
+            ``ask`` (the Host is asked for its NPCs' choices).
         trust_modifiers: A player's proposed modifiers apply without the Host's approval (D-4;
             off by default).
     """
 
     decision_timeout: int | None = None
-    npcs_decide: str = "ask"
+    npcs_decide: str = "auto"
     trust_modifiers: bool = False
 
     def __post_init__(self) -> None:

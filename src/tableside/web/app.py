@@ -111,10 +111,21 @@ class PlayBody(Body):
     dice: list[DieFace] | None = Field(default=None, max_length=DICE_TYPED_MAX)
 
 
+ANSWERS_MAX = 16  # the questions of one waiting command answered in one submission
+
+
 class DecideBody(Body):
     """POST /api/encounters/{eid}/decisions/{id}: the choice (one of the options' values)."""
 
     choice: Any
+
+
+class DecideAllBody(Body):
+    """POST /api/encounters/{eid}/decisions: several answers of the waiting command at once."""
+
+    answers: dict[Annotated[str, Field(min_length=1, max_length=40)], Any] = Field(
+        min_length=1, max_length=ANSWERS_MAX
+    )
 
 
 class SettingsBody(Body):
@@ -380,6 +391,14 @@ def add_api(app: FastAPI, table: WebTable) -> None:
     def decisions(encounter_id: int, authorization: Authorization = None) -> JSONResponse:
         who, _info = table.at_encounter(bearer(authorization), encounter_id)
         return JSONResponse(table.decisions(who, encounter_id))
+
+    @app.post("/api/encounters/{encounter_id}/decisions")
+    def decide_all(
+        encounter_id: int, body: DecideAllBody, authorization: Authorization = None
+    ) -> JSONResponse:
+        who, _info = table.at_encounter(bearer(authorization), encounter_id)
+        answer = table.answer_decisions(who, encounter_id, dict(body.answers))
+        return JSONResponse(answer, status_code=202 if "pending" in answer else 200)
 
     @app.post("/api/encounters/{encounter_id}/decisions/{decision}")
     def decide(

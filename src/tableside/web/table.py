@@ -24,7 +24,14 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from tableside.encounter.decisions import Ask, Choice, PendingCommand, Request, check_answer
+from tableside.encounter.decisions import (
+    Ask,
+    Choice,
+    PendingCommand,
+    Request,
+    at_deadline,
+    check_answer,
+)
 from tableside.encounter.engine import Encounter, command_rng
 from tableside.encounter.log import Command, LogRecord, RecordKind
 from tableside.encounter.views import fight_json, state_json
@@ -49,6 +56,8 @@ from tableside.web.decisions import (
     NoSuchDecisionError,
     TablePolicy,
     may_answer,
+    owner_seat,
+    owner_words,
     refusal,
     waiting_for,
 )
@@ -174,7 +183,7 @@ class WebTable:
                 due = [r for r in encounter.pending.open if is_due(r, now)]
                 if not due:
                     break
-                record = encounter.answer(due[0].id, due[0].choice.suggested, "timeout", asker)
+                record = encounter.answer(due[0].id, at_deadline(due[0].choice), "timeout", asker)
                 try:
                     tables.append(self.store, encounter_id, record)
                 except BaseException:
@@ -253,34 +262,74 @@ class WebTable:
 
         Refused with nothing written: a decision that is not open (404), someone else's
         (403), a value that is not one of its options or that the rules refuse (400). A hidden
-        Host command's decisions are the Host's to answer: to a player they do not exist (404).
+        Host command's decisions are the Host's to answer, except its player's own (issue 21):
+        to any other player they do not exist (404).
         """
+        return self.answer_decisions(who, encounter_id, {request_id: value})
+
+    def answer_decisions(
+        self, who: Principal, encounter_id: int, answers: dict[str, Any]
+    ) -> dict[str, Any]:
+        """Answer several open decisions of the waiting command at once (one card, one Apply).
+
+        They are taken in the order given; all or nothing: a refusal of any (as for one answer)
+        leaves the encounter as it was and writes nothing (issue 21).
+        """
+        if not answers:
+            raise DataError('Send at least one answer: {"<decision id>": <choice>}.')
+        hidden = False
         with self.lock(encounter_id):
             encounter = self.live(encounter_id)
-            pending = encounter.pending
-            request = find_open(pending, request_id)
-            if not who.is_host and pending is not None and self.hidden(encounter_id, pending):
-                raise NoSuchDecisionError(f"There is no open decision {request_id!r}.")
-            seats = tables.seats(self.store, who.table_id)
-            if not may_answer(who, request.choice, seats):
-                raise ForbiddenError(refusal(request.choice, seats))
-            assert pending is not None
-            check_answer(request, value)
-            vetted = frozenset() if who.is_host else self.vetted(encounter, pending)
-            asker = self.policy(who, encounter_id, who.table_id, vetted)
-            by = "host" if who.seat is None else f"seat:{who.seat.id}"
-            game = encounter.game.name
-            with self.refusals(who, encounter_id, game, encounter.state, pending.command):
-                record = encounter.answer(request_id, value, by, asker)
+            saved = encounter.snapshot()
+            records: list[LogRecord] = []
             try:
-                tables.append(self.store, encounter_id, record)
+                for request_id, value in answers.items():
+                    record, hidden = self._answer_one(who, encounter_id, encounter,
+                                                      request_id, value)  # fmt: skip
+                    records.append(record)
+            except BaseException:
+                encounter.restore(saved)
+                raise
+            try:
+                for record in records:
+                    tables.append(self.store, encounter_id, record)
             except BaseException:
                 self.forget(encounter_id)
                 raise
         self.notifier.publish(encounter_id)
         seqs = tables.hidden_seqs(self.store, encounter_id)
-        return self.answer(who, encounter_id, record_view(record, seqs), state_view(encounter),
-                           encounter)  # fmt: skip
+        last = records[-1]
+        found = self.answer(who, encounter_id, record_view(last, seqs), state_view(encounter),
+                            encounter)  # fmt: skip
+        if hidden and not who.is_host:  # its own answer taken; the hidden record stays hidden
+            found["record"] = {"kind": last.kind.value, "hidden": True}
+        return found
+
+    def _answer_one(
+        self,
+        who: Principal,
+        encounter_id: int,
+        encounter: Encounter[Any],
+        request_id: str,
+        value: Any,
+    ) -> tuple[LogRecord, bool]:
+        """One answer applied to the live encounter (the caller stores it), and hidden or not."""
+        pending = encounter.pending
+        request = find_open(pending, request_id)
+        assert pending is not None
+        seats = tables.seats(self.store, who.table_id)
+        hidden = self.hidden(encounter_id, pending)
+        if not who.is_host and hidden and not may_answer(who, request.choice, seats):
+            raise NoSuchDecisionError(f"There is no open decision {request_id!r}.")
+        if not may_answer(who, request.choice, seats):
+            raise ForbiddenError(refusal(request.choice, seats))
+        check_answer(request, value)
+        vetted = frozenset() if who.is_host else self.vetted(encounter, pending)
+        asker = self.policy(who, encounter_id, who.table_id, vetted)
+        by = "host" if who.seat is None else f"seat:{who.seat.id}"
+        game = encounter.game.name
+        with self.refusals(who, encounter_id, game, encounter.state, pending.command):
+            return encounter.answer(request_id, value, by, asker), hidden
 
     def settings(self, who: Principal, encounter_id: int) -> dict[str, Any]:
         """The encounter's decision settings (the Host's, D-4 and D-5)."""
@@ -298,48 +347,113 @@ class WebTable:
         current = tables.decision_settings(self.store, encounter_id).to_json()
         settings = tables.DecisionSettings(**{**current, **changes})
         tables.set_decision_settings(self.store, encounter_id, settings)
+        if settings.npcs_decide == "auto":
+            self.answer_npcs(encounter_id)
         return settings.to_json()
 
-    def decisions(self, who: Principal, encounter_id: int) -> dict[str, Any]:
-        """The open decisions ``who`` may answer, and who the fight waits for (everyone sees)."""
+    def answer_npcs(self, encounter_id: int) -> None:
+        """Take the suggestion of every open NPC question now (NPCs decide automatically, D-5).
+
+        Recorded as answered ``by: "auto"``; a suggestion the rules refuse is left open for the
+        Host (as at a deadline). Questions its answers open follow the same setting.
+        """
+        table_id = tables.table_of(self.store, encounter_id)
+        if table_id is None:
+            return
+        written = False
         with self.lock(encounter_id):
-            pending = self.live(encounter_id).pending
-        if pending is None:
-            return {"decisions": [], "waiting": []}
+            encounter = self.live(encounter_id)
+            seats = tables.seats(self.store, table_id)
+            asker = self.policy(None, encounter_id, table_id)
+            try:
+                while encounter.pending is not None:
+                    npc = [r for r in encounter.pending.open if is_npcs(r.choice, seats)]
+                    if not npc:
+                        break
+                    record = encounter.answer(npc[0].id, npc[0].choice.suggested, "auto", asker)
+                    try:
+                        tables.append(self.store, encounter_id, record)
+                    except BaseException:
+                        self.forget(encounter_id)
+                        raise
+                    written = True
+            except TablesideError:
+                pass  # left open: the Host answers it or undoes the command
+        if written:
+            self.notifier.publish(encounter_id)
+
+    def decisions(self, who: Principal, encounter_id: int) -> dict[str, Any]:
+        """The open decisions ``who`` may answer, and who the fight waits for (everyone sees).
+
+        Each option of a question ``who`` may answer carries its ``effect`` (and ``outcome``),
+        computed now, when it is read, not when the command was sent (issue 21). ``cards``
+        gathers the questions of the waiting command (one card: one *Apply*).
+        """
+        settings = tables.decision_settings(self.store, encounter_id).to_json()
+        with self.lock(encounter_id):
+            encounter = self.live(encounter_id)
+            pending = encounter.pending
+            if pending is None:
+                return {"decisions": [], "waiting": [], "cards": [], "settings": settings}
+            mine = self.pending_view(who, encounter_id, pending, only_mine=True,
+                                     effects=encounter.effects)  # fmt: skip
         return {
-            "decisions": self.pending_view(who, encounter_id, pending, only_mine=True),
+            "decisions": mine,
             "waiting": self.waiting_view(who, encounter_id, pending),
+            "cards": card(pending, mine),
+            "settings": settings,
         }
 
     def pending_view(
-        self, who: Principal, encounter_id: int, pending: PendingCommand, only_mine: bool
+        self,
+        who: Principal,
+        encounter_id: int,
+        pending: PendingCommand,
+        only_mine: bool,
+        effects: Callable[[str], list[Any]] | None = None,
     ) -> list[dict[str, Any]]:
-        """The open requests as ``who`` may see them (``only_mine``: those it may answer)."""
+        """The open requests as ``who`` may see them (``only_mine``: those it may answer).
+
+        A hidden Host command's questions are shown to a player only when they are its own
+        (its character's choice): with the command's kind alone, nothing else of it (issue 21).
+        """
         hidden = pending.seq in tables.hidden_seqs(self.store, encounter_id)
-        if hidden and not who.is_host:
-            return []
         seats = tables.seats(self.store, who.table_id)
         secret = self.secret_to(who, encounter_id, fresh=True)
         command = pending.command.to_json()
         shown: list[dict[str, Any]] = []
         for request in pending.open:
             mine = may_answer(who, request.choice, seats)
-            if only_mine and not mine:
+            if (only_mine or (hidden and not who.is_host)) and not mine:
                 continue
+            seen = redact_command(command, secret)
+            if hidden and not who.is_host:
+                seen = {"kind": command["kind"], "args": {}, "dice": None}
             view = {**request.to_json(), "waiting_for": waiting_for(request, seats),
-                    "mine": mine, "seq": pending.seq,
-                    "command": redact_command(command, secret)}  # fmt: skip
+                    "decided_by": owner_words(request.choice, seats),
+                    "mine": mine, "seq": pending.seq, "command": seen}  # fmt: skip
+            if mine and effects is not None:
+                view["options"] = with_effects(view["options"], effects(request.id))
             shown.append(redact_request(view, command, secret))
         return shown
 
     def waiting_view(
         self, who: Principal, encounter_id: int, pending: PendingCommand
     ) -> list[dict[str, Any]]:
-        """Who the fight waits for, without secrets (a hidden command's: the Host, to players)."""
-        if not who.is_host and pending.seq in tables.hidden_seqs(self.store, encounter_id):
-            return [{"id": None, "kind": None, "combatant": None, "waiting_for": "the Host",
-                     "deadline": None}]  # fmt: skip
+        """Who the fight waits for, without secrets.
+
+        To a player, a hidden command waits for the Host, except for its own questions (issue
+        21: a hidden command against its character asks it).
+        """
         seats = tables.seats(self.store, who.table_id)
+        if not who.is_host and pending.seq in tables.hidden_seqs(self.store, encounter_id):
+            own = [r for r in pending.open if may_answer(who, r.choice, seats)]
+            return [
+                {"id": r.id, "kind": r.choice.kind, "combatant": r.choice.combatant,
+                 "waiting_for": waiting_for(r, seats), "deadline": r.deadline}
+                for r in own
+            ] or [{"id": None, "kind": None, "combatant": None, "waiting_for": "the Host",
+                   "deadline": None}]  # fmt: skip
         return [
             {"id": r.id, "kind": r.choice.kind, "combatant": r.choice.combatant,
              "waiting_for": waiting_for(r, seats), "deadline": r.deadline}
@@ -807,6 +921,42 @@ def overdue(encounter: Encounter[Any], now: float) -> bool:
     """Whether the encounter waits for a decision whose deadline has passed (D-5)."""
     pending = encounter.pending
     return pending is not None and any(is_due(r, now) for r in pending.open)
+
+
+def is_npcs(choice: Choice, seats: list[tables.Seat]) -> bool:
+    """Whether a choice is an NPC's (no seat plays its combatant; not a proposal's approval)."""
+    return (
+        choice.kind != "approve"
+        and choice.combatant is not None
+        and (owner_seat(choice, seats) is None)
+    )
+
+
+def with_effects(options: list[dict[str, Any]], effects: list[Any]) -> list[dict[str, Any]]:
+    """The options, each with its ``effect`` and ``outcome`` where the game computed them."""
+    shown = []
+    for option, effect in zip(options, effects, strict=False):
+        shown.append({**option, **effect} if isinstance(effect, dict) else option)
+    return shown + options[len(shown) :]
+
+
+def card(pending: PendingCommand, mine: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """One card for the waiting command: its questions ``who`` may answer (one *Apply*)."""
+    if not mine:
+        return []
+    first = mine[0]
+    command = first.get("command") or {}
+    args = command.get("args") or {}
+    actor = next((args[k] for k in ("striker", "attacker", "caster", "id", "actor")
+                  if isinstance(args.get(k), str)), None)  # fmt: skip
+    kind = str(command.get("kind") or pending.command.kind)
+    title = f"{actor}'s {kind}" if actor else f"The waiting {kind}"
+    return [{
+        "seq": pending.seq, "title": title, "command": command,
+        "questions": [q["id"] for q in mine],
+        "decided_by": sorted({str(q.get("decided_by")) for q in mine}),
+        "dice": next((q["dice"] for q in mine if isinstance(q.get("dice"), dict)), None),
+    }]  # fmt: skip
 
 
 def find_open(pending: PendingCommand | None, request_id: str) -> Request:
