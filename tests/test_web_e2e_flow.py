@@ -50,7 +50,7 @@ CARDS = """
 return [...document.querySelectorAll('#decision-panels .decision-card')].map(c => ({
   head: c.querySelector('.card-head').textContent,
   apply: c.querySelectorAll('.apply').length,
-  questions: [...c.querySelectorAll('.decision')].map(d => ({kind: d.dataset.kind,
+  questions: [...c.querySelectorAll('.decision')].map(d => ({kind: d.dataset.kind, id: d.id,
     title: d.querySelector('h3').textContent,
     dice: [...d.querySelectorAll('.dice')].map(p => p.textContent),
     buttons: [...d.querySelectorAll('.options button')].map(b => ({text: b.textContent,
@@ -406,15 +406,16 @@ def test_i21_4_a_boon_is_one_card_for_the_host_approve_suggested_before_the_dice
     assert first["text"].startswith("Approve") and first["suggested"] and first["pressed"] == "true"
     accessible_at_both_sizes(host, "#decisions")
     ann.wait("Ann told whom she waits for", lambda s: "approval" in s.text("decision-status"))
+    answered = {approve["id"]}
     host.click_apply()
     for _ in range(3):  # the NPC's questions after the approval, all on one card
-        host.wait("the next card or the end", lambda s: len(cards(s)) == 1 or table.log_has(
-            "strike_resolved Watcher → Jackal"))  # fmt: skip
+        host.wait("the next card or the end", next_card(table, answered))
         if table.log_has("strike_resolved Watcher → Jackal"):
             break
         assert len(cards(host)) == 1
         for question in cards(host)[0]["questions"]:
             assert any(b["pressed"] == "true" for b in question["buttons"]), question
+            answered.add(question["id"])
         host.click_apply()
     for person in table.everyone:
         person.wait("the Strike", lambda s: any(x.startswith("strike_resolved Watcher → Jackal")
@@ -422,6 +423,19 @@ def test_i21_4_a_boon_is_one_card_for_the_host_approve_suggested_before_the_dice
     log = host.log()
     at = next(i for i, x in enumerate(log) if x.startswith("strike_resolved Watcher → Jackal"))
     assert any(x.startswith("Boon/Bane +1") for x in log[at:])
+
+
+def next_card(table: Table, answered: set[str]) -> Callable[[Person], bool]:
+    """A check: the Host's one card asks only new questions, or the Strike is resolved."""
+
+    def check(seat: Person) -> bool:
+        if table.log_has("strike_resolved Watcher → Jackal"):
+            return True
+        shown = cards(seat)
+        ids = {q["id"] for card in shown for q in card["questions"]}
+        return len(shown) == 1 and bool(ids) and not ids & answered
+
+    return check
 
 
 # -- item 5: Realm of Strife dice stage by stage --------------------------------------------------

@@ -15,7 +15,7 @@ const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 // the suggested option (none when the suggestion follows values secret to the viewer); a
 // player's modifier: Approve is suggested (issue 21), the Host decides
 function suggests(d, o) {
-  if (d.kind === 'approve') return o.value === true;
+  if (d.kind === 'approve') return o.value === true || o.value === 'approve';
   return !d.suggested_hidden && d.suggested !== undefined && same(o.value, d.suggested);
 }
 // "Aldric's Reaction", "the Host's approval of Jackal's Strike"
@@ -59,7 +59,8 @@ function valueWords(d, v) {
   if (d.kind === 'obstruction' && typeof v === 'number')
     return v === 0 ? 'No Obstruction tokens' : 'Spend ' + v + ' Obstruction token' +
       (v === 1 ? '' : 's');
-  if (d.kind === 'approve') return v === true ? 'Approve' : v === false ? 'Reject' : valueText(v);
+  if (d.kind === 'approve') return v === true || v === 'approve' ? 'Approve' : v === false ||
+    v === 'reject' ? 'Reject' : valueText(v);
   if (v === null || v === undefined) return d.kind === 'dice' ? 'the server rolls them'
     : 'No Reaction';
   return valueText(v);
