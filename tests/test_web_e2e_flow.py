@@ -509,7 +509,7 @@ def test_i21_5_strife_stages_say_what_each_die_is_for_and_show_every_typed_value
     host.wait("the attack", lambda s: table.log_has("attack_resolved Aldric → Goblin"))
     for person in table.everyone:
         person.wait("the typed 14 in the breakdown", lambda s: any(
-            "d20 14" in x for x in s.log()))  # fmt: skip
+            x.startswith("Ward-off roll-off: Aldric d20 14 → ") for x in s.log()))  # fmt: skip
 
 
 def test_i21_5_the_hosts_typed_attack_asks_the_defenders_parry_die(

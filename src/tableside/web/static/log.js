@@ -320,12 +320,17 @@ function attackEffect(x, s) {
     ' gets ' + x.name + ' (' + x.source + ')';
   return shown(x.item) + ' damaged';
 }
+// a roll-off's winner by name ("Aldric"), its side's word when the name is not known
+function rollOffWinner(w) {
+  const side = isObject(w[w.winner]) ? w[w.winner] : null;
+  return side && known(side.label) ? side.label : shown(w.winner);
+}
 function attackLines(e, s) {
   const out = [e.kind + ' ' + s.attacker + ' → ' + s.defender + ' with ' + s.weapon +
     (s.precision === true ? ' (Precision Attack)' : '') + '  [' + (e.rule || '-') + ']'];
   if (isObject(s.ward_off)) out.push('Ward-off roll-off: ' + [s.ward_off.acting,
     s.ward_off.opposing].filter(isObject).map(x => shown(x.label) + ' d20 ' + shown(x.natural) +
-    ' → ' + shown(x.total)).map(x => x + ', ').join('') + s.ward_off.winner + ' wins' +
+    ' → ' + shown(x.total)).map(x => x + ', ').join('') + rollOffWinner(s.ward_off) + ' wins' +
     (s.warded_off ? ', the attack is warded off' : ''));
   if (s.natural !== null && s.natural !== undefined) out.push('d100 ' +
     list(s.naturals).join(' ') + labelled(s.modifiers) + ' → ' + shown(s.modified) + ' vs AC ' +
