@@ -476,7 +476,7 @@ def type_stage(person: Person, entered: list[str], done: list[str]) -> str:
 
     person.wait("a dice stage typed", typed)
     prompt = said[-1]
-    assert re.search(r"roll \d+d\d+ for .+ and enter the faces", prompt), prompt
+    assert re.search(r"roll \d+d\d+ and enter the faces\. It is for .+\.$", prompt), prompt
     return prompt
 
 

@@ -159,13 +159,13 @@ function chips(label, faces) {
 function promptText(d, first, ids) {
   const input = d.input || {};
   if (d.kind === 'dice' && input.type === 'dice') return (d.combatant ? d.combatant + ': ' : '') +
-    'roll ' + input.count + 'd' + input.sides + (input.for ? ' for ' + plain(input.for, ids) : '') +
-    ' and enter the faces.';
+    'roll ' + input.count + 'd' + input.sides + ' and enter the faces.' + (input.for ? ' It is for ' +
+    plain(input.for, ids) + '.' : '');
   if (d.kind === 'dice' && first.count) {
     const said = d.prompt && d.prompt !== SECRET ? plain(d.prompt, ids) : '';
     const purpose = /\bfor (.+?) and enter/.exec(said);  // "… roll 1d20 for the hit roll of …"
     return (d.combatant ? d.combatant + ': ' : '') + 'roll ' + first.count + 'd' + first.sides +
-      (purpose ? ' for ' + purpose[1] : '') + ' and enter the faces.';
+      ' and enter the faces.' + (purpose ? ' It is for ' + purpose[1] + '.' : '');
   }
   return d.prompt === SECRET ? '' : plain(d.prompt || '', ids);
 }
