@@ -66,6 +66,7 @@ class Figures:
     latencies: list[float] = field(default_factory=list)
     conflicts: int = 0
     refusals: int = 0
+    answers: int = 0  # decisions answered by their owners (counted in the commands too)
     wars: int = 0
     cpu: float | None = None  # seconds of the server processes' CPU during the run
 
@@ -80,6 +81,7 @@ class Figures:
         print(
             f"{label:<40} {len(ordered):>6} cmds {rate:>8,.0f} /s  p50 {p50:6.1f} ms  "
             f"p99 {p99:6.1f} ms  409s {self.conflicts}  refused {self.refusals}  "
+            f"answers {self.answers}  "
             f"Wars {self.wars}{cpu}{ratio}",
             flush=True,
         )
@@ -126,10 +128,23 @@ def web_table_baseline(url: str, seconds: float) -> float:
                     answer = direct(table, host, info.id, command, replica.revision)
                 figures.latencies.append(time.perf_counter() - start)
                 replica.load(LogRecord.from_json(unmarked(answer["record"])))
+                while "pending" in answer:  # the defender's player answers its own decision
+                    asked = answer["pending"][0]
+                    start = time.perf_counter()
+                    who, _info = table.at_encounter(owner.get(asked["combatant"], host), info.id)
+                    answer = table.answer_decision(who, info.id, asked["id"], suggestion(asked))
+                    figures.latencies.append(time.perf_counter() - start)
+                    figures.answers += 1
+                    replica.load(LogRecord.from_json(unmarked(answer["record"])))
         return figures.line("baseline: WebTable in process, no HTTP",
                             time.perf_counter() - began, None)  # fmt: skip
     finally:
         table.store.close()
+
+
+def suggestion(asked: dict[str, Any]) -> Any:
+    """The answer a player gives in the load: the suggestion (Approve for a proposal)."""
+    return "approve" if asked["kind"] == "approve" else asked["suggested"]
 
 
 def direct(
@@ -264,16 +279,36 @@ async def post(
     if answer.status_code == 409:
         figures.conflicts += 1
         return False
-    if answer.status_code != 200:
+    if answer.status_code not in (200, 202):
         figures.refusals += 1
         return False
     figures.latencies.append(elapsed)
+    await fold(table, answer)
+    while answer.status_code == 202:  # the owner of each decision answers it (its own token)
+        asked = answer.json()["pending"][0]
+        token = next((t for t, chars in table.seats if asked["combatant"] in chars), table.host)
+        start = time.perf_counter()
+        answer = await http.post(
+            f"/api/encounters/{table.encounter}/decisions/{asked['id']}",
+            document={"choice": suggestion(asked)},
+            headers={"Authorization": f"Bearer {token}"},
+        )
+        if answer.status_code not in (200, 202):
+            figures.refusals += 1
+            return False
+        figures.latencies.append(time.perf_counter() - start)
+        figures.answers += 1
+        await fold(table, answer)
+    return True
+
+
+async def fold(table: Table, answer: Answer) -> None:
+    """Fold an answer's record into the table's fetched state and wake its clients."""
     record = LogRecord.from_json(unmarked(answer.json()["record"]))
     async with table.changed:
         if record.revision == table.replica.revision + 1:
             table.replica.load(record)
         table.changed.notify_all()
-    return True
 
 
 async def new_war(http: Loopback, table: Table, seed: int, figures: Figures) -> None:

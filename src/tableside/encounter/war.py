@@ -10,13 +10,14 @@ and Check reports out of the informational events (the state never reads them).
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any, cast
 
-from tableside.dice import Rng
+from tableside.dice import Rng, ScriptedRng, SeededRng
 from tableside.dice import Side as AdjustSide
 from tableside.encounter.decisions import Choice
 from tableside.encounter.log import Command, Event
@@ -275,6 +276,27 @@ def require_free(c: Combatant, action: str) -> None:
         raise RulesError(f"{c.id} is {held} by {c.grappled_by} and cannot {action} (M-37).")
 
 
+def memo_key(command: Command, rng: Rng) -> str | None:
+    """A Strike's arguments and unused dice stream as a key (None: not worth keeping).
+
+    ``mode: best`` without steps is the default: the Strike listed without the Defender's
+    answer and the one decided with ``best`` are the same Strike.
+    """
+    if command.kind != "strike":
+        return None
+    if isinstance(rng, SeededRng) and getattr(rng, "_generator", None) is None:
+        stream: Any = ["seeded", rng.seed, getattr(rng, "_stream", None)]
+    elif isinstance(rng, ScriptedRng) and rng.used == 0:
+        stream = ["scripted", list(rng.faces)]
+    else:
+        return None
+    args = dict(command.args)
+    if args.get("mode", "best") == "best" and not args.get("steps"):
+        args.pop("mode", None)
+        args.pop("steps", None)
+    return json.dumps([args, stream, command.dice], sort_keys=True, default=str)
+
+
 @dataclass(frozen=True)
 class MajestyWar:
     """The Allies of Majesty War as an encounter Game."""
@@ -282,6 +304,12 @@ class MajestyWar:
     catalog: Catalog = field(default_factory=builtin_catalog)
     ruleset: Ruleset = STANDARD
     name: str = "majesty-war"
+    # The last Strike decided: (state, key, events, dice used). Listing a Strike's choices
+    # decides it on a copy of its dice; the command then decided with the same arguments on
+    # the same state and stream reuses those events (issue 21: a Strike about two decides).
+    _memo: list[tuple[WarState, str, tuple[Event, ...], int]] = field(
+        default_factory=list, compare=False, repr=False
+    )
 
     def initial(self) -> WarState:
         """An empty War Scroll."""
@@ -292,8 +320,17 @@ class MajestyWar:
         return evolve(state, event)
 
     def decide(self, state: WarState, command: Command, rng: Rng) -> list[Event]:
-        """Validate a command and return its events."""
-        return self.pending(state, command, rng, describe=True).events
+        """Validate a command and return its events (a Strike just decided: reused)."""
+        key = memo_key(command, rng)
+        memo = self._memo[0] if self._memo else None
+        if key is not None and memo is not None and memo[0] is state and memo[1] == key:
+            if isinstance(rng, ScriptedRng):
+                rng.used = memo[3]
+            return list(memo[2])
+        events = self.pending(state, command, rng, describe=True).events
+        if key is not None:
+            self._memo[:] = [(state, key, tuple(events), getattr(rng, "used", 0))]
+        return events
 
     def choices(self, state: WarState, command: Command, rng: Rng) -> Sequence[Choice]:
         """The choices ``command`` involves and who owns each (issue 11; D-8 … D-13).

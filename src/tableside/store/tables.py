@@ -681,13 +681,32 @@ class DecisionSettings:
 def decision_settings(store: Store, encounter_id: int) -> DecisionSettings:
     """The encounter's decision settings (the defaults when none are stored)."""
     with store._read() as connection:
-        row = connection.execute(
-            select(
-                EncounterSettingsRow.decision_timeout,
-                EncounterSettingsRow.npcs_decide,
-                EncounterSettingsRow.trust_modifiers,
-            ).where(EncounterSettingsRow.encounter_id == encounter_id)
-        ).one_or_none()
+        return _read_settings(connection, encounter_id)
+
+
+def seats_and_settings(
+    store: Store, table_id: int, encounter_id: int
+) -> tuple[list[Seat], DecisionSettings]:
+    """A table's seats and an encounter's decision settings in one read (a command's policy)."""
+    with store._read() as connection:
+        rows = connection.execute(
+            select(SeatRow.id, SeatRow.table_id, SeatRow.name, SeatRow.characters)
+            .where(SeatRow.table_id == table_id)
+            .order_by(SeatRow.id)
+        ).all()
+        settings = _read_settings(connection, encounter_id)
+    return [Seat(i, t, n, tuple(c)) for i, t, n, c in rows], settings
+
+
+def _read_settings(connection: Connection, encounter_id: int) -> DecisionSettings:
+    """The decision settings on an open connection."""
+    row = connection.execute(
+        select(
+            EncounterSettingsRow.decision_timeout,
+            EncounterSettingsRow.npcs_decide,
+            EncounterSettingsRow.trust_modifiers,
+        ).where(EncounterSettingsRow.encounter_id == encounter_id)
+    ).one_or_none()
     if row is None:
         return DecisionSettings()
     return DecisionSettings(row[0], str(row[1]), bool(row[2]))

@@ -111,6 +111,9 @@ class TablePolicy:
         vetted: The names of the choices the waiting command already made as it was sent
             (they stood then), when an answer lists its choices again.
         taken: The choices whose suggestion this policy took (listed again, given, they stand).
+        answering: The sender answers a decision (not a command): an NPC's choice the answer
+            opens (after a proposal's approval, issue 21) is the Host's to be asked or taken
+            by the setting, not silently kept.
     """
 
     sender: Principal | None
@@ -119,6 +122,7 @@ class TablePolicy:
     now: float
     vetted: frozenset[str] = frozenset()
     taken: set[str] = field(default_factory=set)
+    answering: bool = False
 
     def owns(self, choice: Choice) -> bool:
         """Whether the sender owns ``choice`` (the Host owns NPCs' choices and approvals)."""
@@ -147,9 +151,9 @@ class TablePolicy:
                     return Ask(Policy.KEEP)
                 return Ask(Policy.ASK, self.deadline())
             raise ForbiddenError(refusal(choice, self.seats))
-        if self.owns(choice) and choice.kind != DICE:
-            return Ask(Policy.KEEP)
         npc = owner_seat(choice, self.seats) is None
+        if self.owns(choice) and choice.kind != DICE and not (self.answering and npc):
+            return Ask(Policy.KEEP)
         if npc and self.settings.npcs_decide == "auto":
             self.taken.add(choice.name)
             return Ask(Policy.TAKE)

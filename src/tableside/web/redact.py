@@ -566,7 +566,7 @@ REQUEST_PUBLIC = frozenset(
 )  # fmt: skip
 # Kinds whose labels and prompt are built from public words only (the command's arguments, the
 # dice, token counts): shown as they are (issue 21: the dice are public, W-4).
-PUBLIC_WORDS = frozenset({"approve", "dice", "obstruction", "adjustments"})
+PUBLIC_WORDED_KINDS = frozenset({"approve", "dice", "obstruction", "adjustments"})
 OPTION_PUBLIC = frozenset({"value", "label", "count", "sides"})  # a dice stage's dice are public
 ANSWER_DATA_PUBLIC = frozenset({"answer", "requests", "outcome"})
 
@@ -604,7 +604,7 @@ def redact_request(
         return out
     reason = f"The odds follow values of {' and '.join(hidden)} that are secret to you."
     # a proposal's words come from the command's own arguments, a dice stage's from its dice
-    proposal = request.get("kind") in PUBLIC_WORDS
+    proposal = request.get("kind") in PUBLIC_WORDED_KINDS
     options = request.get("options")
     with_odds = False
     if isinstance(options, list):

@@ -65,6 +65,7 @@ from tableside.web.guards import Limits, RateWindow, StreamSlots, TooLargeError,
 from tableside.web.hub import Notifier
 from tableside.web.redact import (
     IsSecret,
+    command_sides,
     public_refusal,
     redact_command,
     redact_record,
@@ -160,11 +161,12 @@ class WebTable:
         encounter_id: int,
         table_id: int,
         vetted: frozenset[str] = frozenset(),
+        answering: bool = False,
     ) -> TablePolicy:
         """The decision policy of ``who`` (None: the table itself) in this encounter, now."""
-        seats = tuple(tables.seats(self.store, table_id))
-        settings = tables.decision_settings(self.store, encounter_id)
-        return TablePolicy(who, seats, settings, self.clock(), vetted)
+        seats, settings = tables.seats_and_settings(self.store, table_id, encounter_id)
+        return TablePolicy(who, tuple(seats), settings, self.clock(), vetted,
+                           answering=answering)  # fmt: skip
 
     def _expire(self, encounter_id: int, encounter: Encounter[Any]) -> None:
         """Take the suggestion of every overdue decision (D-5), stored and announced.
@@ -325,7 +327,7 @@ class WebTable:
             raise ForbiddenError(refusal(request.choice, seats))
         check_answer(request, value)
         vetted = frozenset() if who.is_host else self.vetted(encounter, pending)
-        asker = self.policy(who, encounter_id, who.table_id, vetted)
+        asker = self.policy(who, encounter_id, who.table_id, vetted, answering=True)
         by = "host" if who.seat is None else f"seat:{who.seat.id}"
         game = encounter.game.name
         with self.refusals(who, encounter_id, game, encounter.state, pending.command):
@@ -432,7 +434,12 @@ class WebTable:
             view = {**request.to_json(), "waiting_for": waiting_for(request, seats),
                     "decided_by": owner_words(request.choice, seats),
                     "mine": mine, "seq": pending.seq, "command": seen}  # fmt: skip
-            if mine and effects is not None:
+            sides = [*command_sides(command), request.choice.combatant]
+            if (
+                mine
+                and effects is not None
+                and not any(isinstance(c, str) and secret(c) for c in sides)
+            ):  # an effect that follows secret values would only be concealed (W-16)
                 view["options"] = with_effects(view["options"], effects(request.id))
             shown.append(redact_request(view, command, secret))
         return shown
