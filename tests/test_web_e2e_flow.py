@@ -254,13 +254,7 @@ def test_i21_1_changed_adjustments_leave_the_host_an_option_and_auto_releases_it
     table = war_table(server, browsers, "Watcher")
     table.settings(npcs_decide="ask")
     host, ann = table.host, table.ann
-    aim(ann, "Watcher", "Jackal")
-    ann.type("my-dice", "3 4 9 12 1 7 5")
-    ann.find("my-dice").send_keys(Keys.ENTER)  # Enter in My dice is Use my dice (item 5)
-    ann.wait("the suggestion", lambda s: s.find("suggestion").is_displayed())
-    ann.click("change")
-    ann.type("steps", "4+")
-    ann.click("apply-steps")
+    change_to(ann, "3 4 9 8 1 7 5", "4+")  # die 4: 8 → 9
     host.wait("the Host's card", lambda s: len(cards(s)) == 1)
     card = cards(host)[0]
     assert card["apply"] == 1
@@ -274,6 +268,32 @@ def test_i21_1_changed_adjustments_leave_the_host_an_option_and_auto_releases_it
         person.wait("the Strike", lambda s: any(x.startswith("strike_resolved Watcher → Jackal")
                                                 for x in s.log()))  # fmt: skip
         person.wait("nobody deciding", lambda s: s.text("waiting").startswith("Nobody"))
+
+
+def change_to(ann: Person, dice: str, steps: str) -> None:
+    """Ann's Watcher strikes Jackal with her dice: My dice, Enter, Change, the steps, Apply."""
+    aim(ann, "Watcher", "Jackal")
+    ann.type("my-dice", dice)
+    ann.find("my-dice").send_keys(Keys.ENTER)  # Enter in My dice is Use my dice (item 5)
+    ann.wait("the suggestion", lambda s: s.find("suggestion").is_displayed())
+    ann.click("change")
+    ann.type("steps", steps)
+    ann.click("apply-steps")
+
+
+def test_i21_1_an_impossible_step_is_refused_at_once_not_left_waiting(
+    server: LiveServer, browsers: tuple[WebDriver, WebDriver, WebDriver]
+) -> None:
+    """Issue 21 item 1 (M-12): "4+" on a 12 cannot be; the Strike is refused at once, in one
+    sentence, nothing is written and nobody is asked (it never jams the fight)."""
+    table = war_table(server, browsers, "Watcher")
+    table.settings(npcs_decide="ask")
+    before = server.table.store.encounter(table.encounter).revision
+    change_to(table.ann, "3 4 9 12 1 7 5", "4+")  # die 4 is a 12
+    table.ann.wait("the refusal", lambda s: "Die 4" in s.text("error"))
+    assert server.table.store.encounter(table.encounter).revision == before
+    assert table.host.text("waiting").startswith("Nobody")
+    assert cards(table.host) == []
 
 
 # -- item 2: a hidden Strike on a player's character asks that player ----------------------------
@@ -361,7 +381,7 @@ def test_i21_3_the_watcher_decides_with_the_dice_in_plain_words_and_picks_dice(
     ann.choose("obstruction", asked["buttons"][0])
     ann.wait("the Adjustments", lambda s: any(p["kind"] == "adjustments" for p in s.panels()))
     adjust = next(p for p in ann.panels() if p["kind"] == "adjustments")
-    assert [b.split(":")[0] for b in adjust["buttons"]] == [
+    assert [b.split(":")[0].removesuffix(" (suggested)") for b in adjust["buttons"]] == [
         "Best for Watcher", "No Adjustments", "Choose dice…"]  # fmt: skip
     assert any(d.startswith("Dice rolled") for d in adjust["dice"])
     plain_words(ann)
