@@ -588,6 +588,41 @@ def test_d6_a_player_enters_its_own_physical_dice_stage_by_stage(real_fight: Tab
     )
 
 
+def test_issue21_d6_the_host_rolls_the_goblins_dice_and_aldrics_player_his_parry(
+    real_fight: Table,
+) -> None:
+    """D-6, issue 21 item 5: the Host types the Goblin's dice; Aldric's Parry d20 is asked of
+    Aldric's player (never rolled by the server), after the Goblin's d100, and the typed faces
+    are in the attack's breakdown."""
+    t = real_fight
+    t.turn_of("Gob")
+    attack = [{"defender": "Aldric"}]
+    r = t.command(t.host, "attack", attacker="Gob", attacks=attack, physical=["Gob"])
+    assert r.status_code == 202, r.text
+    assert r.json()["record"]["command"]["args"]["physical"] == ["Gob", "Aldric"]
+    asked_of: list[tuple[str, str]] = []
+    answer = r
+    while answer.status_code == 202:
+        asked = answer.json()["pending"][0]
+        asked_of.append((asked["key"], asked["combatant"]))
+        if asked["kind"] == "reaction":
+            answer = t.decide(t.al, asked["id"], "parry")
+        elif asked["combatant"] == "Aldric":
+            assert "Block/Parry test" in asked["prompt"] and asked["input"]["sides"] == 20
+            answer = t.decide(t.al, asked["id"], [14])
+        else:
+            faces = [min(60, asked["input"]["sides"])] * asked["input"]["count"]
+            answer = t.decide(t.host, asked["id"], faces)
+        assert answer.status_code in (200, 202), answer.text
+    keys = [k for k, _who in asked_of]
+    assert ("dice.0.reaction", "Aldric") in asked_of
+    assert keys.index("dice.0.hit") < keys.index("dice.0.reaction")  # the d100 first
+    record = answer.json()["record"]
+    assert record["command"]["args"]["rolled"]["0.reaction"] == [14]
+    (resolved,) = [e for e in record["events"] if e["kind"] == "attack_resolved"]
+    assert resolved["data"]["result"]["reaction"]["roll"] == 14  # the typed d20 in the breakdown
+
+
 def test_d4_the_hosts_own_modifier_stands_when_the_player_answers(real_fight: Table) -> None:
     """D-4: a modifier in the Host's command was judged as it was sent; Al's answer resolves it."""
     t = real_fight

@@ -187,7 +187,7 @@ def options(seat: Person, select_id: str) -> list[str]:
 def take_the_watchers_choices(holy: Person) -> None:
     """The holy player answers the Watcher's Obstruction (none) and Adjustments (best)."""
     holy.wait("the Obstruction", lambda s: any(p["kind"] == "obstruction" for p in s.panels()))
-    holy.choose("obstruction", ("0 Obstruction", "No Obstruction"))
+    holy.choose("obstruction", "No Obstruction token")  # issue 21: plain words
     holy.wait("the Adjustments", lambda s: any(p["kind"] == "adjustments" for p in s.panels()))
     holy.choose("adjustments", "Best for Watcher")
 
@@ -213,7 +213,7 @@ def test_d8_the_defenders_player_chooses_the_adjustments_on_their_own_screen(
     assert adjust["title"] == "Your decision: Watcher's Adjustments"
     assert adjust["dice"][0].startswith("Dice rolled")
     # issue 21: the options in the game's words, never JSON
-    assert [b.split(":")[0] for b in adjust["buttons"]] == [
+    assert [b.split(":")[0].removesuffix(" (suggested)") for b in adjust["buttons"]] == [
         "Best for Watcher", "No Adjustments", "Choose dice…"]  # fmt: skip
     assert adjust["suggested"] and adjust["suggested"][0].startswith("Best for Watcher")
     assert all("final dice:" in d for d in adjust["dice"][1:]) and len(adjust["dice"]) >= 3

@@ -13,7 +13,8 @@ the :class:`TablePolicy` of its sender says:
   players with modifiers (``trust_modifiers``);
 - not given, and the sender owns it: KEEP (the arguments the owner sent stand), except a stage
   of physical dice, which its roller enters when it comes (D-6): it is asked;
-- not given, owned by the Host, with the encounter's NPCs deciding automatically: TAKE (D-5);
+- not given, owned by the Host, with the encounter's NPCs deciding automatically: TAKE (D-5),
+  except a stage of physical dice (the Host rolls them at the table, issue 21);
 - otherwise: ASK its owner, with the deadline ``now + decision_timeout`` (None: wait, D-5).
 
 The same policy answers for the deadline's sweeper (sender None: the table itself), whose
@@ -154,7 +155,8 @@ class TablePolicy:
         npc = owner_seat(choice, self.seats) is None
         if self.owns(choice) and choice.kind != DICE and not (self.answering and npc):
             return Ask(Policy.KEEP)
-        if npc and self.settings.npcs_decide == "auto":
+        if npc and self.settings.npcs_decide == "auto" and choice.kind != DICE:
+            # a stage of physical dice is rolled at the table: never taken for its roller
             self.taken.add(choice.name)
             return Ask(Policy.TAKE)
         return Ask(Policy.ASK, self.deadline())

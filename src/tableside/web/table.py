@@ -739,6 +739,8 @@ class WebTable:
         self.require_not_waiting(who, encounter_id, f"the {command.kind}")
         if command.kind == "add":
             self._require_room(encounter)
+        if encounter.game.name == "strife-combat" and who.is_host:
+            command = players_roll(command, tables.secrecy(self.store, encounter_id).played)
         asker = None
         if getattr(encounter.game, "choices", None) is not None:
             asker = LazyAsker(lambda: self.policy(who, encounter_id, who.table_id))
@@ -928,6 +930,27 @@ def overdue(encounter: Encounter[Any], now: float) -> bool:
     """Whether the encounter waits for a decision whose deadline has passed (D-5)."""
     pending = encounter.pending
     return pending is not None and any(is_due(r, now) for r in pending.open)
+
+
+def players_roll(command: Command, played: frozenset[str]) -> Command:
+    """An attack rolled at the table: a defending player's own dice are typed by that player.
+
+    When the Host rolls physical dice for an attack (``physical``), each defender a seat plays is
+    a physical roller too, so its Block/Parry test and Ward-off d20 are asked of its player,
+    never rolled by the server (issue 21, D-6).
+    """
+    physical = command.args.get("physical")
+    attacks = command.args.get("attacks")
+    if command.kind != "attack" or not isinstance(physical, list) or not physical:
+        return command
+    if not isinstance(attacks, list):
+        return command
+    defenders = [a.get("defender") for a in attacks if isinstance(a, dict)]
+    added = [d for d in dict.fromkeys(defenders)
+             if isinstance(d, str) and d in played and d not in physical]  # fmt: skip
+    if not added:
+        return command
+    return Command(command.kind, {**command.args, "physical": [*physical, *added]}, command.dice)
 
 
 def is_npcs(choice: Choice, seats: list[tables.Seat]) -> bool:
