@@ -141,15 +141,6 @@ function banner(waiting) {
     if (d.deadline !== null && d.deadline !== undefined) p.append(countdown(d.deadline));
   });
 }
-// who decides a hidden command's choices, said on both screens (a setting of the Host's)
-function hiddenNote(settings, waiting) {
-  const hosts = settings && settings.hidden_asks === 'host';
-  const text = !settings || settings.hidden_asks === undefined ? '' : hosts
-    ? "The Host decides the players' choices in hidden commands."
-    : "In a hidden command, each player is still asked their own characters' choices.";
-  $('hidden-asks').textContent = text;
-  $('hidden-asks').hidden = !text || !waiting.length;
-}
 // --- one question: its prompt, the dice rolled, its options ----------------------------------
 function chips(label, faces) {
   const p = el('p', label + ' ', 'dice');
@@ -384,7 +375,6 @@ async function loadDecisions() {
   const open = body.decisions || [];
   const waiting = Array.isArray(body.waiting) ? body.waiting : open;
   overdue = false;
-  hiddenNote(body.settings, waiting);
   showDecisions(open, waiting, Array.isArray(body.cards) ? body.cards : null);
   // nothing waits any more: "Your Strike waits for …" is no longer true (D-3)
   if (!waiting.length) $('decision-status').textContent = '';
@@ -422,8 +412,6 @@ if (HOST) {
     const s = await r.json();
     $('s-timeout').value = s.decision_timeout === null ? '' : String(s.decision_timeout);
     $('s-npcs').value = s.npcs_decide; $('s-trust').checked = !!s.trust_modifiers;
-    if (s.hidden_asks !== undefined) { $('s-hidden').value = s.hidden_asks;
-      $('s-hidden-label').hidden = false; }
   })();
   $('settings-form').addEventListener('submit', async ev => {
     ev.preventDefault();
@@ -435,7 +423,6 @@ if (HOST) {
     }
     const body = {decision_timeout: seconds, npcs_decide: $('s-npcs').value,
       trust_modifiers: $('s-trust').checked};
-    if (!$('s-hidden-label').hidden) body.hidden_asks = $('s-hidden').value;
     $('s-saved').textContent = '';
     const r = await reach(api + '/settings', {method: 'PUT', headers: auth,
       body: JSON.stringify(body)});
