@@ -443,21 +443,23 @@ return !!document.querySelector('#play-panel > #host-start #h-start') &&
   !document.querySelector('#host-tools #h-start');
 """
 STAGE = """
-const box = document.querySelector('#decision-panels .decision[data-kind="dice"]');
-return box && !arguments[0].includes(box.id) ? [box.id, box.querySelector('.prompt').textContent]
-  : null;
+const [done, roller] = [arguments[0], arguments[1] || ''];
+const box = [...document.querySelectorAll('#decision-panels .decision[data-kind="dice"]')].find(
+  b => !done.includes(b.id) && b.querySelector('.prompt').textContent.startsWith(roller));
+return box ? [box.id, box.querySelector('.prompt').textContent] : null;
 """
 
 
-def type_stage(person: Person, entered: list[str], done: list[str]) -> str:
+def type_stage(person: Person, entered: list[str], done: list[str], roller: str = "") -> str:
     """Type the die of the dice stage asked now (its prompt names its purpose); Enter sends.
 
-    ``done``: the stages already typed (their panels may linger until the page hears back).
+    ``done``: the stages already typed (their panels may linger until the page hears back);
+    ``roller``: only a stage of this combatant (the Host sees everyone's, and rolls the NPC's).
     """
     said: list[str] = []
 
     def typed(seat: Person) -> bool:
-        found = seat.driver.execute_script(STAGE, done)
+        found = seat.driver.execute_script(STAGE, done, roller)
         if not found:
             return False
         stage = {"id": found[0], "prompt": found[1]}
@@ -509,26 +511,52 @@ def test_i21_5_strife_stages_say_what_each_die_is_for_and_show_every_typed_value
             x.startswith("Ward-off roll-off: Aldric d20 14 → ") for x in s.log()))  # fmt: skip
 
 
-def test_i21_5_the_hosts_typed_attack_asks_the_defenders_parry_die(
+def test_i21_5_the_host_rolls_the_goblins_dice_and_aldrics_player_types_her_parry(
     server: LiveServer, browsers: tuple[WebDriver, WebDriver, WebDriver]
 ) -> None:
-    """Issue 21 item 5 (S-10, S-11, D-6): the Host types the Goblin's dice and presses Enter;
-    Aldric's player parries and types the parry d20 on her own screen; 14 shows in the card."""
+    """Issue 21 item 5 (S-10, S-11, D-6): Enter in My dice shows the Host's preview; then the
+    Host rolls the Goblin's dice at the table stage by stage, and Aldric's player is asked her
+    own Parry d20 (not rolled by the server), typed on her screen; 14 shows in the card."""
     table = fight_table(server, browsers, "Goblin")
     host, ann = table.host, table.ann
     aim(host, "Goblin", "Aldric")
-    host.type("my-dice", "70 8")  # the Goblin's own dice: its d100 and its damage
-    host.find("my-dice").send_keys(Keys.ENTER)
+    host.type("my-dice", "70 8")
+    host.find("my-dice").send_keys(Keys.ENTER)  # Enter in My dice is Use my dice
     host.wait("the preview", lambda s: s.find("suggestion").is_displayed())
-    host.click("accept")
-    ann.wait("the Reaction", lambda s: any(p["kind"] == "reaction" for p in s.panels()))
-    ann.choose("reaction", "Parry")
-    entered: list[str] = []
-    prompt = type_stage(ann, entered, [])
-    assert "Parry" in prompt or "Block" in prompt, prompt
+    host.click("discard")
+    host.find("p-physical").click()
+    host.click("roll")
+    typed: dict[str, list[str]] = {"Host": [], ANN: []}
+    done: list[str] = []
+    prompts: list[str] = []
+    for _ in range(6):
+        host.wait("a question or the end", lambda s: resolved_or_asked(table, done))
+        if table.log_has("attack_resolved Goblin → Aldric"):
+            break
+        if any(p["kind"] == "reaction" for p in ann.panels()):
+            ann.choose("reaction", "Parry")
+            ann.wait("the Reaction sent", lambda s: not any(
+                p["kind"] == "reaction" for p in s.panels()))  # fmt: skip
+        for person, roller in ((host, "Goblin:"), (ann, "Aldric:")):
+            if person.driver.execute_script(STAGE, done, roller):
+                prompt = type_stage(person, typed[person.name], done, roller)
+                prompts.append(f"{person.name}: {prompt}")
+    assert any(p.startswith(f"{ANN}: Aldric: roll 1d20") and "Block/Parry" in p
+               for p in prompts), prompts  # fmt: skip
+    assert typed[ANN] == ["14"]
     for person in table.everyone:
         person.wait("the parry's 14", lambda s: any(x.startswith("parry with ") and "d20 14" in x
                                                     for x in s.log()))  # fmt: skip
+
+
+def resolved_or_asked(table: Table, done: list[str]) -> bool:
+    """The Goblin's attack is resolved, or someone has a question of it to answer now."""
+    if table.log_has("attack_resolved Goblin → Aldric"):
+        return True
+    if any(p["kind"] == "reaction" for p in table.ann.panels()):
+        return True
+    return bool(table.host.driver.execute_script(STAGE, done, "Goblin:")
+                or table.ann.driver.execute_script(STAGE, done, "Aldric:"))  # fmt: skip
 
 
 # -- offline is said ------------------------------------------------------------------------------
