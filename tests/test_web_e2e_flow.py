@@ -284,8 +284,8 @@ def change_to(ann: Person, dice: str, steps: str) -> None:
 def test_i21_1_an_impossible_step_is_refused_at_once_not_left_waiting(
     server: LiveServer, browsers: tuple[WebDriver, WebDriver, WebDriver]
 ) -> None:
-    """Issue 21 item 1 (M-12): "4+" on a 12 cannot be; the Strike is refused at once, in one
-    sentence, nothing is written and nobody is asked (it never jams the fight)."""
+    """Issue 21 item 1 (M-12): "4+" on a 12 cannot be; Ann is told at once, in one sentence,
+    nothing is written and nobody is asked (it never jams the fight)."""
     table = war_table(server, browsers, "Watcher")
     table.settings(npcs_decide="ask")
     before = server.table.store.encounter(table.encounter).revision

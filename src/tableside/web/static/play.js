@@ -413,12 +413,26 @@ function parseSteps(text) {
     return step;
   });
 }
+// faces stay within 1–12 (M-12): said at once for the seven dice typed (with Boon or Bane
+// dice discarded first, the server says it)
+function checkSteps(steps, dice) {
+  if (!Array.isArray(dice) || dice.length !== 7) return;
+  const faces = [...dice];
+  for (const step of steps) {
+    if (step.die >= faces.length) throw new Error('There is no die ' + (step.die + 1) +
+      ': the Strike has ' + faces.length + ' dice.');
+    const to = faces[step.die] + step.delta;
+    if (to < 1 || to > 12) throw new Error('Die ' + (step.die + 1) + ' cannot be adjusted to ' +
+      to + '; faces stay within 1–12.');
+    faces[step.die] = to;
+  }
+}
 if (WAR) {
   $('change').addEventListener('click', () => { if (!pending) return;
     $('steps').value = pending.steps.map(stepText).join(','); $('change-box').hidden = false; });
   $('apply-steps').addEventListener('click', () => {
     if (!pending) return;
-    try { const steps = parseSteps($('steps').value);
+    try { const steps = parseSteps($('steps').value); checkSteps(steps, pending.dice);
       send({...pending.args, mode: 'explicit', steps: steps}, pending.dice);
     } catch (e) { report(e.message); }
   });
