@@ -110,10 +110,73 @@ def run(repeat: int) -> None:
             table.store.close()
 
 
+def over_http(repeat: int) -> None:
+    """The same cases against ``tableside serve`` (SQLite): the server's CPU per command.
+
+    The server's CPU (``/proc``) is read before and after each command (not its undo), and the
+    differences summed: the ticks' granularity averages out over the repeats.
+    """
+    from web_load import cpu_seconds, server
+
+    with (
+        tempfile.TemporaryDirectory() as folder,
+        server(f"sqlite:///{folder}/c.db", 1) as (
+            base,
+            pid,
+        ),
+    ):
+        import httpx2 as httpx
+
+        http = httpx.Client(base_url=base, timeout=30)
+        made = http.post("/api/tables", json={"name": "Cost"}).json()
+        host = {"Authorization": f"Bearer {made['host_token']}"}
+        tid = made["id"]
+        seat = http.post(f"/api/tables/{tid}/players", headers=host,
+                         json={"name": "Ann", "characters": ["Herald"]}).json()  # fmt: skip
+        ann = {"Authorization": f"Bearer {seat['token']}"}
+        war = {"game": "majesty-war", "name": "Cost", "seed": 7}
+        eid = http.post(f"/api/tables/{tid}/encounters", headers=host, json=war).json()["id"]
+        for name, side, weapon, at, attributes in (
+            ("Herald", "holy", "Sword", [0.0, 0.0, 0.0], HERALD),
+            ("Warrior", "fallen", "Axe", [2.0, 0.0, 0.0], WARRIOR),
+        ):
+            body = {"kind": "add", "args": {"id": name, "position": at,
+                                            "character": character_doc(name, side, weapon,
+                                                                       attributes)}}  # fmt: skip
+            http.post(f"/api/encounters/{eid}/commands", headers=host, json=body)
+        http.post(f"/api/encounters/{eid}/commands", headers=host, json={"kind": "next"})
+        strike = {"striker": "Herald", "defender": "Warrior"}
+
+        def case(who: dict[str, str], kind: str, args: dict[str, Any]) -> float:
+            spent = 0.0
+            for _ in range(repeat):
+                before = cpu_seconds(pid) or 0.0
+                r = http.post(f"/api/encounters/{eid}/commands", headers=who,
+                              json={"kind": kind, "args": args})  # fmt: skip
+                spent += (cpu_seconds(pid) or 0.0) - before
+                assert r.status_code == 200, r.text
+                http.post(f"/api/encounters/{eid}/undo", headers=host, json={})
+            return spent / repeat * 1000
+
+        stance = case(host, "stance", {"id": "Herald"})
+        print(f"HTTP: stance (Host)                    {stance:6.2f} ms CPU", flush=True)
+        given = case(host, "strike", {**strike, "obstruction": 0, "mode": "best"})
+        print(f"HTTP: strike, choices given (Host)     {given:6.2f} ms CPU  "
+              f"{given / stance:4.2f}x a stance", flush=True)  # fmt: skip
+        auto = case(ann, "strike", strike)
+        print(f"HTTP: strike, NPC automatic (player)   {auto:6.2f} ms CPU  "
+              f"{auto / stance:4.2f}x a stance", flush=True)  # fmt: skip
+        http.close()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--repeat", type=int, default=40, help="times each case is sent")
-    run(parser.parse_args().repeat)
+    parser.add_argument("--http", action="store_true", help="also against tableside serve")
+    args = parser.parse_args()
+    run(args.repeat)
+    if args.http:
+        over_http(args.repeat)
 
 
 if __name__ == "__main__":

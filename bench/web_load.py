@@ -413,7 +413,9 @@ def server(url: str, workers: int) -> Iterator[tuple[str, int]]:
     where = ["--db", url.removeprefix("sqlite:///")] if url.startswith("sqlite") else []
     env = {**os.environ, "TABLESIDE_DATABASE_URL": url}
     several = ["--workers", str(workers)] if workers > 1 else []
-    proc = subprocess.Popen([TABLESIDE, "serve", "--port", str(port), *several, *where],
+    # the load opens its tables at once and starts Wars until the time is up: no W-13 caps on it
+    roomy = ["--tables-per-minute", "100000", "--max-encounters", "100000"]
+    proc = subprocess.Popen([TABLESIDE, "serve", "--port", str(port), *several, *roomy, *where],
                             env=env, stdout=subprocess.DEVNULL)  # fmt: skip
     base = f"http://127.0.0.1:{port}"
     try:

@@ -279,8 +279,9 @@ def require_free(c: Combatant, action: str) -> None:
 def memo_key(command: Command, rng: Rng) -> str | None:
     """A Strike's arguments and unused dice stream as a key (None: not worth keeping).
 
-    ``mode: best`` without steps is the default: the Strike listed without the Defender's
-    answer and the one decided with ``best`` are the same Strike.
+    ``mode: best`` without steps, no Obstruction token and no interposing are the defaults: the
+    Strike listed without the Target's answers and the one decided with their suggestions are
+    the same Strike.
     """
     if command.kind != "strike":
         return None
@@ -294,6 +295,9 @@ def memo_key(command: Command, rng: Rng) -> str | None:
     if args.get("mode", "best") == "best" and not args.get("steps"):
         args.pop("mode", None)
         args.pop("steps", None)
+    for key, default in (("obstruction", 0), ("interpose", {})):
+        if key in args and args[key] == default and type(args[key]) is type(default):
+            del args[key]  # the default, as the Target's suggestion takes it
     return json.dumps([args, stream, command.dice], sort_keys=True, default=str)
 
 
