@@ -337,8 +337,9 @@ def test_i21_2_a_hidden_strike_on_the_herald_asks_bens_phone(
 def test_i21_3_the_watcher_decides_with_the_dice_in_plain_words_and_picks_dice(
     server: LiveServer, browsers: tuple[WebDriver, WebDriver, WebDriver]
 ) -> None:
-    """Issue 21 item 3 (M-10, M-12, M-13): Jackal's Strike; Ann sees the rolled dice, the options
-    with their effect, no JSON and no ruling id but behind Details, and picks dice herself."""
+    """Issue 21 item 3 (W-40, M-10, M-12, M-13): Jackal's Strike; Ann sees the rolled dice,
+    the options with their effect, no JSON and no ruling id but behind Details, and picks dice
+    herself."""
     table = war_table(server, browsers, "Jackal")
     table.settings(npcs_decide="auto")
     host, ann = table.host, table.ann
@@ -383,7 +384,7 @@ def test_i21_3_the_watcher_decides_with_the_dice_in_plain_words_and_picks_dice(
 def test_i21_4_a_boon_is_one_card_for_the_host_approve_suggested_before_the_dice(
     server: LiveServer, browsers: tuple[WebDriver, WebDriver, WebDriver]
 ) -> None:
-    """Issue 21 item 4 (D-4): Ann's Strike with Boon 1; the Host gets one card, Approve preset
+    """Issue 21 item 4 (W-40, D-4): Ann's Strike with Boon 1; the Host gets one card, Approve preset
     and suggested, no dice yet; its NPC questions come on one card too; one Apply each."""
     table = war_table(server, browsers, "Watcher")
     table.settings(npcs_decide="ask")
@@ -565,7 +566,7 @@ def resolved_or_asked(table: Table, done: list[str]) -> bool:
 def test_i21_an_action_while_the_server_is_unreachable_says_it_was_not_sent(
     server: LiveServer, browsers: tuple[WebDriver, WebDriver, WebDriver]
 ) -> None:
-    """Issue 21: the network gone, End the Turn and a decision say plainly they were not sent."""
+    """Issue 21, W-41: the network gone, End the Turn says plainly it was not sent."""
     table = war_table(server, browsers, "Watcher")
     ann = table.ann
     before = server.table.store.encounter(table.encounter).revision
@@ -585,7 +586,8 @@ def test_i21_an_action_while_the_server_is_unreachable_says_it_was_not_sent(
 def test_i21_a_decision_while_the_server_is_unreachable_says_it_was_not_sent(
     server: LiveServer, browsers: tuple[WebDriver, WebDriver, WebDriver]
 ) -> None:
-    """Issue 21: a decision's answer that cannot reach the server says so; nothing is stored."""
+    """Issue 21, W-41: a decision's answer that cannot reach the server says so; nothing is
+    stored."""
     table = war_table(server, browsers, "Jackal")
     table.settings(npcs_decide="auto")
     host, ann = table.host, table.ann

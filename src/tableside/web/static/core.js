@@ -27,7 +27,7 @@ async function refresh() {
 }
 // --- sending ------------------------------------------------------------------------------
 function report(text) { $('error').textContent = text; }
-// the server unreachable: the action is said not to have been sent (issue 21), never silent
+// the server unreachable: the action is said not to have been sent (W-41), never silent
 const NOT_SENT = 'Not sent: the server cannot be reached. Check the connection and try again.';
 async function reach(url, init) {
   try { return await fetch(url, init); } catch (e) { report(NOT_SENT); return null; }

@@ -3,7 +3,7 @@
 // the Host: all) and whom the fight waits for; POST …/decisions/{id} {choice} answers one.
 // A player answers each decision with one press. The Host gets one card per waiting command
 // gathering its questions, each preset to its suggestion, sent together with one *Apply*.
-// Options read in the game's words with their effect; ruling ids stay behind *Details*.
+// Options read in the game's words with their effect; ruling ids stay behind *Details* (W-40).
 const HOST = boot.role === 'host';
 const CHOICE_WORDS = {reaction: 'Reaction', adjustments: 'Adjustments',
   obstruction: 'Obstruction tokens', approve: 'approval', dice: 'dice',
