@@ -378,6 +378,34 @@ def test_i21_3_the_watcher_decides_with_the_dice_in_plain_words_and_picks_dice(
     no_secrets(ann)
 
 
+def test_i21_3_the_host_decides_for_ann_and_her_screen_says_so(
+    server: LiveServer, browsers: tuple[WebDriver, WebDriver, WebDriver]
+) -> None:
+    """Issue 21, W-40, D-4: the Host answers the Watcher's Obstruction for Ann on the card
+    (she is asked, the Host may decide anything); Ann's screen says the Host decided it."""
+    table = war_table(server, browsers, "Jackal")
+    table.settings(npcs_decide="auto")
+    host, ann = table.host, table.ann
+    aim(host, "Jackal", "Watcher")
+    host.click("roll")
+    ann.wait("the Obstruction", lambda s: any(p["kind"] == "obstruction" for p in s.panels()))
+    host.wait(
+        "the Host's card",
+        lambda s: any(q["kind"] == "obstruction" for c in cards(s) for q in c["questions"]),
+    )
+    card = cards(host)[0]
+    assert not [b for q in card["questions"] for b in q["buttons"] if b["pressed"] == "true"]
+    host.choose("obstruction", "1 Obstruction token")
+    host.click_apply()
+    ann.wait(
+        "told the Host decided",
+        lambda s: (
+            s.text("decision-status")
+            == ("The Host decided Watcher's Obstruction tokens for you: 1 Obstruction token.")
+        ),
+    )
+
+
 # -- item 4: less for the Host --------------------------------------------------------------------
 
 

@@ -333,7 +333,7 @@ async function applyAll(questions, picks, said, together) {
     const answer = await jsonOf(r);
     report(r.ok ? '' : answer.error);
     if (r.ok) $('decision-status').textContent = 'Sent: ' + chosen.map(({d, value}) => what(d) +
-      ', ' + valueWords(d, value)).join('; ') + '.';
+      ', ' + chosenWords(d, value)).join('; ') + '.';
     loadDecisions(); return;
   }
   for (const {d, value} of chosen) {
@@ -342,8 +342,29 @@ async function applyAll(questions, picks, said, together) {
   }
   loadDecisions();
 }
+// a player's own decision answered by someone else is said (W-40): the Host, a deadline
+let shownMine = new Map();
+const answeredHere = new Set();
+onRecord(r => {
+  const a = r.kind === 'answer' && r.data && r.data.answer;
+  const d = a && shownMine.get(a.request);
+  if (HOST || !d || answeredHere.has(a.request)) return;
+  const chosen = chosenWords(d, a.value);
+  if (a.by === 'host') $('decision-status').textContent = 'The Host decided ' + what(d) +
+    ' for you: ' + chosen + '.';
+  else if (a.by === 'timeout' || a.by === 'auto') $('decision-status').textContent =
+    (a.by === 'timeout' ? 'Time ran out for ' : 'Taken automatically for ') + what(d) +
+    ': the suggestion, ' + chosen + '.';
+});
+// an answer in the words of its option ("1 Obstruction token"), else in words of its value
+function chosenWords(d, value) {
+  const o = (d.options || []).find(x => same(x.value, value));
+  return o && typeof o.label === 'string' && o.label !== SECRET && !jsonish(o.label) &&
+    o.label !== String(o.value) ? plain(o.label) : valueWords(d, value);
+}
 function showDecisions(mine, waiting, cards) {
   banner(waiting);
+  if (!HOST) shownMine = new Map(mine.map(d => [d.id, d]));
   // nobody deciding: the part keeps out of the way (W-37); the viewer's own: framed, on top
   $('decisions').classList.toggle('idle', !waiting.length && !mine.length);
   $('decisions').classList.toggle('yours', mine.length > 0);
@@ -386,8 +407,8 @@ async function decide(d, value, quiet) {
     ' — the server cannot be reached.'; return false; }
   const answer = await jsonOf(r);
   report(r.ok ? '' : answer.error);
-  if (r.ok) $('decision-status').textContent = 'Sent: ' + what(d) + ', ' +
-    valueWords(d, value) + '.';
+  if (r.ok) { answeredHere.add(d.id); $('decision-status').textContent = 'Sent: ' + what(d) +
+    ', ' + chosenWords(d, value) + '.'; }
   if (!quiet) loadDecisions();
   return r.ok;
 }
