@@ -83,6 +83,11 @@ def war_command(data: st.DataObject, state: WarState) -> Command:
     args = dict(command.args)
     if data.draw(st.booleans(), label="boon"):
         args["boon"] = 1
+    if data.draw(st.booleans(), label="own steps"):  # the Striker's own "Change …" (its steps)
+        steps = data.draw(st.lists(st.fixed_dictionaries(
+            {"die": st.integers(0, 8), "delta": st.sampled_from([-1, 1]),
+             "side": st.just("striker")}), max_size=4))  # fmt: skip
+        args.update({"mode": "explicit", "steps": steps})
     dice = None
     if data.draw(st.booleans(), label="typed dice"):
         dice = tuple(data.draw(st.lists(st.integers(1, 12), min_size=7, max_size=7)))
@@ -179,6 +184,21 @@ def open_kinds(e: Encounter[Any]) -> list[str]:
 def request_of(e: Encounter[Any], kind: str) -> Request:
     assert e.pending is not None
     return next(r for r in e.pending.open if r.choice.kind == kind)
+
+
+def test_issue21_d8_a_strikers_own_steps_the_war_refuses_are_refused_at_once() -> None:
+    """Item 1: the Striker's explicit steps that its dice cannot take are refused when sent,
+    not after the Target's answers (when nobody could finish the Strike but by undo)."""
+    e = war(seed=5)
+    add(e, "Herald", swiftness=40, precision=20)
+    add(e, "Watcher", (2.0, 0.0, 0.0), side="fallen", guard=1)
+    until_turn_of(e, "Herald")
+    revision = e.revision
+    bad = {"striker": "Herald", "defender": "Watcher", "mode": "explicit",
+           "steps": [{"die": 0, "delta": 1, "side": "striker"}] * 40}  # fmt: skip
+    with pytest.raises(TablesideError):
+        e.execute(Command("strike", bad), asker=ask_open)
+    assert e.revision == revision and e.pending is None
 
 
 def test_issue21_d10_the_tokens_question_keeps_its_options_after_the_adjustments() -> None:

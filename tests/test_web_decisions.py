@@ -26,7 +26,7 @@ from tableside.web.table import WebTable
 
 def nothing_open(seen: dict[str, Any]) -> bool:
     """Nothing waits: no question, no one waited for, no card (issue 21 adds cards)."""
-    return seen["decisions"] == [] and seen["waiting"] == [] and seen["cards"] == []
+    return bool(seen["decisions"] == [] and seen["waiting"] == [] and seen["cards"] == [])
 
 
 def auth(token: str) -> dict[str, str]:

@@ -231,6 +231,9 @@ def test_w22_two_daggers_give_one_reach_ring_and_one_thrown_ring_s16(fight_table
 def test_w20_while_the_fight_waits_for_a_decision_a_move_is_not_possible_d3(
     fight_table: Table,
 ) -> None:
+    asks = {"npcs_decide": "ask"}  # automatic is the default since issue 21
+    url = f"/api/encounters/{fight_table.eid}/settings"
+    assert fight_table.client.put(url, headers=fight_table.host, json=asks).status_code == 200
     left = fight_table.post(
         "/commands", fight_table.ann, {"kind": "move", "args": {"id": "Aldric", "to": [-2, 0, 0]}}
     )

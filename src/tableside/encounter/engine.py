@@ -184,6 +184,9 @@ class Encounter(Generic[S]):
         if asker is not None:
             command, questions = self.ask(command, seq, asker, ())
             if questions:
+                # what the suggestions would refuse is refused now: never a command nobody can
+                # finish (issue 21: the Striker's own explicit steps the War refuses)
+                self.trial(PendingCommand(seq, command, questions))
                 return self._hold(command, seq, questions)
         events = self.decide(command, seq)
         state = self.fold(self.state, events)

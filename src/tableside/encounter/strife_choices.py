@@ -146,6 +146,10 @@ def aoo_choice(game: StrifeFight, state: FightState, offer: Any, mover: str, giv
         prompt=f"{mover} leaves base contact with {offer.attacker}: take the Attack of "
         f"Opportunity with {offer.weapon}?",
         key=f"aoo.{aoo_key(offer.attacker, offer.weapon)}",
+        info={
+            "title": f"{offer.attacker}'s Attack of Opportunity",
+            "details": {"rules": ["S-18", "D-14"]},
+        },
     )
 
 

@@ -269,8 +269,9 @@ def interpose_choices(
             ),
             suggested=False,
             given=c.id in given,
-            prompt=f"{striker.id} Strikes {defender.id}. Does {c.id} interpose (M-16)?",
+            prompt=f"{striker.id} Strikes {defender.id}. Does {c.id} interpose?",
             key=f"interpose:{c.id}",
+            info={"title": f"Does {c.id} interpose?", "details": {"rules": ["M-16", "D-13"]}},
         )
         for c in interposers(state, args, striker, defender)
     ]
