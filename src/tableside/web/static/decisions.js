@@ -183,18 +183,9 @@ function panel(d, picks) {
   const choosing = picks !== null && d.kind !== 'dice';
   let picker = null;
   for (const o of d.options || []) {
-    const b = el('button', optionText(d, o, ids), suggests(d, o) ? 'suggested' : '');
-    b.type = 'button'; b.dataset.value = JSON.stringify(o.value);
     const explicit = d.kind === 'adjustments' && o.value && o.value.mode === 'explicit';
-    if (explicit) {
-      picker = diePicker(d, rolled, o, picks);
-      b.setAttribute('aria-expanded', 'false'); b.setAttribute('aria-controls', picker.id);
-      b.addEventListener('click', () => { picker.hidden = !picker.hidden;
-        b.setAttribute('aria-expanded', String(!picker.hidden)); });
-    } else if (choosing) {
-      b.setAttribute('aria-pressed', 'false');
-      b.addEventListener('click', () => pickOne(group, b, picks, d, o.value));
-    } else b.addEventListener('click', () => decide(d, o.value));
+    if (explicit) picker = diePicker(d, rolled, o, picks);
+    const b = optionButton(d, o, ids, {group, picks, choosing, picker: explicit ? picker : null});
     if (d.kind === 'adjustments' && o.outcome && o.outcome.final && !explicit) {
       const item = document.createElement('div'); item.className = 'option';
       item.append(b, chips('final dice:', o.outcome.final)); group.append(item);
@@ -212,6 +203,21 @@ function panel(d, picks) {
   if (d.kind === 'dice') box.append(diceEntry(d, first));
   box.append(details(d, ids));
   return box;
+}
+// one option's button: it opens the die picker, picks (the Host's card) or answers at once
+function optionButton(d, o, ids, how) {
+  const b = el('button', optionText(d, o, ids), suggests(d, o) ? 'suggested' : '');
+  b.type = 'button'; b.dataset.value = JSON.stringify(o.value);
+  if (how.picker) {
+    const picker = how.picker;
+    b.setAttribute('aria-expanded', 'false'); b.setAttribute('aria-controls', picker.id);
+    b.addEventListener('click', () => { picker.hidden = !picker.hidden;
+      b.setAttribute('aria-expanded', String(!picker.hidden)); });
+  } else if (how.choosing) {
+    b.setAttribute('aria-pressed', 'false');
+    b.addEventListener('click', () => pickOne(how.group, b, how.picks, d, o.value));
+  } else b.addEventListener('click', () => decide(d, o.value));
+  return b;
 }
 function pickOne(group, button, picks, d, value) {
   for (const b of group.querySelectorAll('button[aria-pressed]'))
