@@ -213,3 +213,25 @@ def test_issue21_d5_npc_decisions_are_automatic_by_default(ford: Ford) -> None:
     ford.turn_of("Herald")
     r = ford.command(ford.ann, "strike", striker="Herald", defender="Boss")
     assert r.status_code == 200, r.text
+
+
+def test_issue21_d4_a_hidden_strike_on_herald_asks_anns_phone(ford: Ford) -> None:
+    """Item 2: the Host's hidden Strike on Herald asks Herald's player, who answers it; the Host
+    reads whom it waits for; the records stay hidden from Ann."""
+    ford.turn_of("Boss")
+    body = {"kind": "strike", "hidden": True, "args": {"striker": "Boss", "defender": "Herald"}}
+    r = ford.client.post(ford.api("/commands"), headers=ford.host, json=body)
+    assert r.status_code == 202, r.text
+    hosts = ford.decisions(ford.host)
+    assert all(w["waiting_for"].startswith("Herald's player (Ann)") for w in hosts["waiting"])
+    mine = ford.decisions(ford.ann)
+    assert {d["kind"] for d in mine["decisions"]} == {"obstruction", "adjustments"}
+    assert all(d["command"] == {"kind": "strike", "args": {}, "dice": None}
+               for d in mine["decisions"])  # fmt: skip
+    assert all(w["waiting_for"].startswith("Herald's player") for w in mine["waiting"])
+    answers = {d["id"]: d["suggested"] for d in mine["decisions"]}
+    done = ford.client.post(ford.api("/decisions"), headers=ford.ann, json={"answers": answers})
+    assert done.status_code == 200, done.text
+    assert done.json()["record"] == {"kind": "answer", "hidden": True}
+    log = ford.client.get(ford.api("/log"), headers=ford.ann).json()["records"]
+    assert not [x for x in log if x["kind"] in ("request", "answer")]

@@ -292,7 +292,10 @@ def reaction_choices(
             committed.add(item.defender)
         if defender is None or defender.down or skip:
             continue
-        options = reaction_options(game, state, command, attacker, index, item, rng)
+        # a Reaction in the arguments is judged by who set it, never asked: its options (each
+        # an exact law and a dry run) are not computed (issue 21: an attack stays cheap)
+        options = [] if given else reaction_options(game, state, command, attacker, index,
+                                                    item, rng)  # fmt: skip
         if len(options) < 2 and not given:
             continue
         if not given:
