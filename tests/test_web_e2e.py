@@ -327,18 +327,38 @@ class Seat:
 
 SUGGESTED = "return document.querySelector('#decision-panels .options button.suggested');"
 PANELS = "return document.querySelectorAll('#decision-panels .decision').length;"
+# The Host's card (issue 21): every question's suggested option picked (a player's question
+# is not preset), then true, ready for its one Apply; false on a player's page.
+HOST_CARD_SUGGESTED = """
+const card = document.querySelector('#decision-panels .decision-card');
+if (!card) return false;
+for (const b of card.querySelectorAll('.options button.suggested[aria-pressed="false"]'))
+  b.click();
+return true;
+"""
 
 
 def take_suggestions(seat: Seat, expected: int = 2) -> None:
-    """``seat`` answers ``expected`` decisions on its page, each with its suggestion (issue 11)."""
+    """``seat`` answers ``expected`` decisions on its page, each with its suggestion (issue 11).
+
+    A player presses each suggested option; the Host's card (issue 21) has its questions preset
+    to their suggestions, and its *Apply* sends them all at once.
+    """
 
     def panels(count: int) -> Callable[[Seat], bool]:
         return lambda s: bool(s.driver.execute_script(PANELS) == count)
 
-    for left in range(expected, 0, -1):
+    left = expected
+    while left > 0:
         seat.wait("a decision", panels(left))
+        if seat.driver.execute_script(HOST_CARD_SUGGESTED):  # the Host's card: picked, Apply
+            seat.driver.find_element(By.CSS_SELECTOR, ".decision-card .apply").click()
+            seat.wait("the answers taken", panels(0))
+            left = 0
+            continue
         seat.driver.execute_script(SUGGESTED).click()
         seat.wait("the answer taken", panels(left - 1))
+        left -= 1
 
 
 @dataclass

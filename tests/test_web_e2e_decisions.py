@@ -44,8 +44,8 @@ FIND = """
 const [kind, start] = arguments;
 const panel = document.querySelector('#decision-panels .decision[data-kind="' + kind + '"]');
 if (!panel) return null;
-return [...panel.querySelectorAll('.options button')].find(x => x.textContent.startsWith(start))
-  || null;
+return [...panel.querySelectorAll('.options button')].find(
+  x => [].concat(start).some(s => x.textContent.startsWith(s))) || null;
 """
 OVERFLOW = """
 return [...document.querySelectorAll(
@@ -78,11 +78,12 @@ class Person(Seat):
         found: list[dict[str, Any]] = self.driver.execute_script(READ_PANELS)
         return found
 
-    def choose(self, kind: str, start: str) -> None:
+    def choose(self, kind: str, start: str | tuple[str, ...]) -> None:
         """Answer a decision as a person would: focus its button, press Enter (the keyboard)."""
 
         def press(seat: Person) -> bool:
-            button = seat.driver.execute_script(FIND, kind, start)
+            button = seat.driver.execute_script(FIND, kind, list(start) if isinstance(
+                start, tuple) else start)  # fmt: skip
             if button is None:
                 return False
             try:
@@ -92,6 +93,12 @@ class Person(Seat):
             return True
 
         self.wait(f"the {kind} option {start!r} answered", press)
+
+    def click_apply(self) -> None:
+        """The Apply of the Host's card (its questions' picks sent together, issue 21)."""
+        button = self.driver.find_element(By.CSS_SELECTOR, ".decision-card .apply")
+        self.driver.execute_script("arguments[0].scrollIntoView({block: 'center'});", button)
+        button.click()
 
     def size(self, width_height: tuple[int, int]) -> None:
         self.driver.set_window_size(*width_height)
@@ -204,11 +211,10 @@ def test_d8_the_defenders_player_chooses_the_adjustments_on_their_own_screen(
     holy.wait("both panels", lambda s: len(s.panels()) == 2)
     adjust = next(p for p in holy.panels() if p["kind"] == "adjustments")
     assert adjust["title"] == "Your decision: Watcher's Adjustments"
-    assert adjust["dice"][0].startswith("Dice rolled:")
-    assert [b.split(":")[0] for b in adjust["buttons"]][:2] == [
-        "Best for Watcher (suggested)",
-        "No Adjustments",
-    ]  # issue 21: the game's words
+    assert adjust["dice"][0].startswith("Dice rolled")
+    # issue 21: the options in the game's words, never JSON
+    assert [b.split(":")[0].removesuffix(" (suggested)") for b in adjust["buttons"]] == [
+        "Best for Watcher", "No Adjustments", "Choose dice…"]  # fmt: skip
     assert adjust["suggested"] and adjust["suggested"][0].startswith("Best for Watcher")
     assert all("final dice:" in d for d in adjust["dice"][1:]) and len(adjust["dice"]) >= 3
     host.wait("the Host's view of every decision", lambda s: len(s.panels()) == 2)
@@ -237,7 +243,7 @@ def test_d4_a_players_boon_is_proposed_and_the_host_approves_it_at_phone_size(
         "decision-status"))  # fmt: skip
     host.wait("the approval", lambda s: any(p["kind"] == "approve" for p in s.panels()))
     approve = next(p for p in host.panels() if p["kind"] == "approve")
-    assert approve["title"] == "Approve a proposal?"
+    assert approve["title"] == "Approve boon 1?"  # issue 21: what is proposed, in the title
     assert "Jackal's Strike on Watcher proposes boon 1" in approve["prompt"]
     assert "boon 1" in approve["prompt"] and approve["buttons"][0].startswith("Approve boon 1")
     for seat in table.everyone:
@@ -245,6 +251,7 @@ def test_d4_a_players_boon_is_proposed_and_the_host_approves_it_at_phone_size(
         assert seat.page_fits(), seat.name
         assert_accessible(seat.driver)
     host.choose("approve", "Approve")
+    host.click_apply()  # issue 21: the Host's card sends its answers with one Apply
     take_the_watchers_choices(holy)
     for seat in table.everyone:
         seat.wait("the Strike", resolved)
@@ -386,7 +393,7 @@ def test_d6_the_roller_enters_the_dice_of_its_stage(
     host.send("attack", json.dumps(attack))  # the Host's advanced tool: Aldric rolls physically
     holy.wait("the dice", lambda s: any(p["kind"] == "dice" for p in s.panels()))
     dice = next(p for p in holy.panels() if p["kind"] == "dice")
-    assert dice["title"] == "Your decision: Aldric's dice" and "1d20" in dice["prompt"]
+    assert dice["title"].startswith("Your decision: Aldric's dice") and "1d20" in dice["prompt"]
     box = holy.driver.find_element(By.CSS_SELECTOR, ".decision[data-kind='dice'] input.die")
     assert box.get_attribute("max") == "20"
     assert_accessible(holy.driver)

@@ -73,6 +73,34 @@ def test_w4_the_record_says_only_what_happened_to_a_players_parry_against_a_secr
     assert shown["damage"]["dice"] == "1d8" and shown["damage"]["rolls"] == full["damage"]["rolls"]
 
 
+def test_w4_a_ward_off_roll_off_shows_both_d20s_and_the_winner_not_a_secret_total() -> None:
+    """Issue 21 item 5, W-4, S-2, S-13: the player typed 14 for Aldric's Ward-off d20; the card
+    shows it, the secret Goblin's d20 and who won, never the Goblin's Initiative or total."""
+    side = {"label": "Goblin", "natural": 11, "stat": {"label": "Initiative", "amount": 6},
+            "parts": [], "total": 17}  # fmt: skip
+    aldric = {"label": "Aldric", "natural": 14, "stat": {"label": "Initiative", "amount": 4},
+              "parts": [{"label": "size difference", "amount": 2}], "total": 20}  # fmt: skip
+    roll_off = {"schema": "tableside/strife-roll-off", "schema_version": 1,
+                "ruleset": "standard", "acting": aldric, "opposing": side, "winner": "acting",
+                "tie": False, "rulings": ["S-2", "S-20"]}  # fmt: skip
+    result: dict[str, Any] = {
+        "schema": "tableside/strife-attack", "attacker": "Aldric", "defender": "Goblin",
+        "weapon": "Long Sword", "ward_off": roll_off, "warded_off": False, "naturals": [55],
+        "natural": 55, "outcome": "hit", "ac": 8, "dodge": 10, "rulings": ["S-2", "S-13"],
+    }  # fmt: skip
+    event = {"kind": "attack_resolved", "rule": "S-7",
+             "data": {"attacker": "Aldric", "defender": "Goblin", "result": result}}  # fmt: skip
+    record = {"revision": 9, "kind": "answer", "seq": 5, "hidden": False, "events": [event],
+              "command": {"kind": "attack", "args": {"attacker": "Aldric"}}}  # fmt: skip
+    shown = attack_result(redact_record(record, {"Goblin"}.__contains__))["ward_off"]
+    assert shown["acting"] == aldric  # the player's own side, whole
+    assert shown["opposing"]["label"] == "Goblin" and shown["opposing"]["natural"] == 11
+    assert shown["opposing"]["total"] == SECRET and shown["opposing"]["stat"]["amount"] == SECRET
+    assert shown["winner"] == "acting"
+    both = attack_result(redact_record(record, {"Goblin", "Aldric"}.__contains__))["ward_off"]
+    assert both["acting"]["natural"] == 14 and both["acting"]["total"] == SECRET
+
+
 def test_w4_a_secret_defenders_reaction_keeps_its_dice_and_prints_no_false_flag() -> None:
     """The issue's case: a secret model parries and fails; no flag is said to have happened."""
     result: dict[str, Any] = {

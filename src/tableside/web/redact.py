@@ -140,6 +140,9 @@ TARGET_KEYS = frozenset({"ac", "dodge", "resistance"})
 # A Block or Parry: the table sees which, with what, the d20 and what it did (W-4).
 REACTION_PUBLIC = frozenset({"kind", "items", "roll", "result", "stopped", "disarmed",
                              "item_damaged"})  # fmt: skip
+# A Ward-off roll-off (S-2, S-13): who rolled which d20 and who won are public (issue 21).
+ROLL_OFF_PUBLIC = frozenset({"schema", "schema_version", "ruleset", "winner", "tie", "rulings"})
+ROLL_SIDE_PUBLIC = frozenset({"label", "natural"})
 DAMAGE_PUBLIC = frozenset({"dice", "rolls", "basis"})
 DAMAGE_ATTACKER = frozenset({"strength_modifier", "flat", "crushing_blow", "crit_multiplier"})
 
@@ -385,11 +388,26 @@ def strife_sides(result: Mapping[str, Any], shown: Json, acting: bool, target: b
             out.update({key: result[key] for key in keys if key in result})
     if isinstance(result.get("reaction"), Mapping):
         out["reaction"] = reaction_view(result["reaction"], target)
+    if isinstance(result.get("ward_off"), Mapping):
+        out["ward_off"] = roll_off_view(result["ward_off"], acting, target)
     for key in ("damage", "physical_damage", "spirit_damage"):
         if isinstance(result.get(key), Mapping):
             out[key] = damage_view(result[key], acting, target)
     if isinstance(result.get("effects"), list):
         out["effects"] = list(result["effects"])
+    return out
+
+
+def roll_off_view(roll: Mapping[str, Any], acting: bool, opposing: bool) -> Json:
+    """A Ward-off roll-off: each side's name, d20 and the winner public (dice are, issue 21).
+
+    A secret side's Initiative, parts and total are not (W-4).
+    """
+    out = keep(roll, ROLL_OFF_PUBLIC)
+    for key, side_secret in (("acting", acting), ("opposing", opposing)):
+        side = roll.get(key)
+        if isinstance(side, Mapping):
+            out[key] = dict(side) if not side_secret else keep(side, ROLL_SIDE_PUBLIC)
     return out
 
 

@@ -103,7 +103,10 @@
     return v === '' ? null : v === 'host' ? 'host' : Number(v);
   };
   async function send(path, body) {
-    const r = await fetch(api + path, {method: 'POST', headers: auth, body: JSON.stringify(body)});
+    let r;
+    try { r = await fetch(api + path, {method: 'POST', headers: auth, body: JSON.stringify(body)});
+    } catch (e) { say('Not sent: the server cannot be reached. Your message is kept here.');
+      return null; }
     let answer = {};
     try { answer = await r.json(); } catch (e) { answer = {error: 'The server did not answer.'}; }
     if (!r.ok) { say(answer.error || 'The message was not sent.'); return null; }

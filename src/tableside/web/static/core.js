@@ -22,11 +22,19 @@ const onState = fn => { stateListeners.push(fn); };
 const onRecord = fn => { recordListeners.push(fn); };
 function show(next) { state = next; for (const fn of stateListeners) fn(state); }
 async function refresh() {
-  const r = await fetch(api, {headers: auth});
-  if (r.ok) show((await r.json()).state);
+  const r = await fetch(api, {headers: auth}).catch(() => null);
+  if (r && r.ok) show((await r.json()).state);
 }
 // --- sending ------------------------------------------------------------------------------
 function report(text) { $('error').textContent = text; }
+// the server unreachable: the action is said not to have been sent (W-41), never silent
+const NOT_SENT = 'Not sent: the server cannot be reached. Check the connection and try again.';
+async function reach(url, init) {
+  try { return await fetch(url, init); } catch (e) { report(NOT_SENT); return null; }
+}
+// an answer's JSON (a proxy's page in its place: its status, in words)
+const jsonOf = async r => r.json().catch(() => ({error: 'The server answered ' + r.status +
+  ' without saying why; nothing was changed.'}));
 // commands, undo and redo carry the revision this page shows (W-14): a command is decided
 // against the table as it is now, an undo or redo only if nothing came after that revision
 const SEEN = ['/commands', '/undo', '/redo'];
@@ -39,8 +47,10 @@ function movedOn(path, seen) {
 async function post(path, body) {
   const seen = state.revision;
   if (SEEN.includes(path)) body = {...body, revision: seen};
-  const r = await fetch(api + path, {method: 'POST', headers: auth, body: JSON.stringify(body)});
-  const answer = await r.json();
+  const r = await reach(api + path, {method: 'POST', headers: auth,
+    body: JSON.stringify(body)});
+  if (!r) return null;
+  const answer = await jsonOf(r);
   if (r.status === 409 && /^The fight is waiting/.test(answer.error || '')) {
     report(answer.error); loadDecisions(); return null; }  // D-3: it waits for a decision
   if (r.status === 409) { await refresh(); report(movedOn(path, seen)); return null; }

@@ -64,6 +64,9 @@ function d100Chip(v, outcome, typed) {
 }
 function attackChips(s, typed) {
   const out = el('div', '', 'line dice');
+  const w = s.ward_off;  // every die rolled or typed shows, the Ward-off's d20s first
+  if (isObject(w)) for (const x of [w.acting, w.opposing]) if (isObject(x) && known(x.natural))
+    out.append(chip(String(x.natural), 'reaction', '', 'd20 Ward-off, ' + shown(x.label), typed));
   list(s.naturals).forEach((v, i) => out.append(d100Chip(v, i === 0 ? s.outcome : '', typed)));
   const r = s.reaction;
   if (isObject(r) && known(r.roll)) out.append(chip(String(r.roll), 'reaction', '',
@@ -317,10 +320,17 @@ function attackEffect(x, s) {
     ' gets ' + x.name + ' (' + x.source + ')';
   return shown(x.item) + ' damaged';
 }
+// a roll-off's winner by name ("Aldric"), its side's word when the name is not known
+function rollOffWinner(w) {
+  const side = isObject(w[w.winner]) ? w[w.winner] : null;
+  return side && known(side.label) ? side.label : shown(w.winner);
+}
 function attackLines(e, s) {
   const out = [e.kind + ' ' + s.attacker + ' → ' + s.defender + ' with ' + s.weapon +
     (s.precision === true ? ' (Precision Attack)' : '') + '  [' + (e.rule || '-') + ']'];
-  if (isObject(s.ward_off)) out.push('Ward-off roll-off: ' + s.ward_off.winner + ' wins' +
+  if (isObject(s.ward_off)) out.push('Ward-off roll-off: ' + [s.ward_off.acting,
+    s.ward_off.opposing].filter(isObject).map(x => shown(x.label) + ' d20 ' + shown(x.natural) +
+    ' → ' + shown(x.total)).map(x => x + ', ').join('') + rollOffWinner(s.ward_off) + ' wins' +
     (s.warded_off ? ', the attack is warded off' : ''));
   if (s.natural !== null && s.natural !== undefined) out.push('d100 ' +
     list(s.naturals).join(' ') + labelled(s.modifiers) + ' → ' + shown(s.modified) + ' vs AC ' +
@@ -370,7 +380,9 @@ function breakdown(r) {
 logCard = r => {
   const card = el('article', '', 'card-log ' + r.kind + (r.hidden ? ' hidden-roll' : ''));
   card.dataset.revision = r.revision; card.dataset.seq = r.seq; card.dataset.kind = r.kind;
-  const typed = !!(r.command && Array.isArray(r.command.dice) && r.command.dice.length);
+  const typed = !!(r.command && ((Array.isArray(r.command.dice) && r.command.dice.length) ||
+    (isObject(r.command.args) && isObject(r.command.args.rolled) &&
+     Object.values(r.command.args.rolled).some(Array.isArray))));
   const main = line(say(r), 'say');
   if (r.hidden) main.prepend(el('span', 'Hidden from players: ', 'tag'));
   card.append(main);

@@ -372,8 +372,10 @@ async function fetchOdds() {
   let args;
   try { args = playArgs(); } catch (e) { $('odds-summary').textContent = e.message; return; }
   const r = await fetch(api + '/odds', {method: 'POST', headers: auth,
-    body: JSON.stringify({kind: KIND, args: args})});
-  const body = await r.json();
+    body: JSON.stringify({kind: KIND, args: args})}).catch(() => null);
+  if (!r) { if (mine === oddsAsked) $('odds-summary').textContent =
+    'No odds: the server cannot be reached.'; return; }
+  const body = await jsonOf(r);
   if (mine !== oddsAsked) return;
   oddsBody = r.ok ? body : null; showCosts();
   if (!r.ok) { $('odds-summary').textContent = body.error; $('odds-laws').replaceChildren();
@@ -405,9 +407,10 @@ $('roll').addEventListener('click', () => {
 $('use-dice').addEventListener('click', async () => {
   let args, d;
   try { args = playArgs(); d = typedDice(args); } catch (e) { report(e.message); return; }
-  const r = await fetch(api + '/preview', {method: 'POST', headers: auth,
+  const r = await reach(api + '/preview', {method: 'POST', headers: auth,
     body: JSON.stringify({kind: KIND, args: args, dice: d})});
-  const answer = await r.json();
+  if (!r) return;
+  const answer = await jsonOf(r);
   if (!r.ok && r.status === 403 && /\(W-10\)/.test(answer.error)) {
     report(''); pending = {args: args, dice: d, steps: []};
     $('suggestion-head').textContent = answer.error + ' Accept sends these dice as they are.';
@@ -424,6 +427,10 @@ $('use-dice').addEventListener('click', async () => {
   $('suggestion-lines').replaceChildren(...lines(answer.record).slice(1).map(l => el('div', l)));
   $('suggestion').hidden = false;
 });
+$('my-dice').addEventListener('keydown', ev => {  // Enter: as Use my dice (issue 21)
+  if (ev.key === 'Enter') { ev.preventDefault(); $('use-dice').click(); } });
+if ($('steps')) $('steps').addEventListener('keydown', ev => {
+  if (ev.key === 'Enter') { ev.preventDefault(); $('apply-steps').click(); } });
 $('accept').addEventListener('click', () => { if (pending) send(pending.args, pending.dice); });
 $('discard').addEventListener('click', hideSuggestion);
 const stepText = s => (s.side ? s.side + ':' : '') + (s.die + 1) + (s.delta > 0 ? '+' : '-');
@@ -437,12 +444,26 @@ function parseSteps(text) {
     return step;
   });
 }
+// faces stay within 1–12 (M-12): said at once for the seven dice typed (with Boon or Bane
+// dice discarded first, the server says it)
+function checkSteps(steps, dice) {
+  if (!Array.isArray(dice) || dice.length !== 7) return;
+  const faces = [...dice];
+  for (const step of steps) {
+    if (step.die >= faces.length) throw new Error('There is no die ' + (step.die + 1) +
+      ': the Strike has ' + faces.length + ' dice.');
+    const to = faces[step.die] + step.delta;
+    if (to < 1 || to > 12) throw new Error('Die ' + (step.die + 1) + ' cannot be adjusted to ' +
+      to + '; faces stay within 1–12.');
+    faces[step.die] = to;
+  }
+}
 if (WAR) {
   $('change').addEventListener('click', () => { if (!pending) return;
     $('steps').value = pending.steps.map(stepText).join(','); $('change-box').hidden = false; });
   $('apply-steps').addEventListener('click', () => {
     if (!pending) return;
-    try { const steps = parseSteps($('steps').value);
+    try { const steps = parseSteps($('steps').value); checkSteps(steps, pending.dice);
       send({...pending.args, mode: 'explicit', steps: steps}, pending.dice);
     } catch (e) { report(e.message); }
   });
@@ -561,7 +582,8 @@ document.addEventListener('tableside:move', ev => {
 });
 // --- the options: asked at first and after every record ----------------------------------------
 async function loadOptions() {
-  const r = await fetch(api + '/options', {headers: auth}); if (!r.ok) return;
+  const r = await fetch(api + '/options', {headers: auth}).catch(() => null);
+  if (!r || !r.ok) return;
   const first = options === null; options = await r.json();
   if (options.seat) showSeat(options.seat);
   choose($('p-actor'), options.actors.map(a => [a.id, a.id]), true);
