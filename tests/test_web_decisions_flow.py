@@ -283,3 +283,21 @@ def test_issue21_d4_hidden_asks_cannot_be_null_nor_set_by_a_player(ford: Ford) -
     r = ford.client.put(ford.api("/settings"), headers=ford.ann, json={"hidden_asks": "host"})
     assert r.status_code == 403, r.text
     assert ford.decisions(ford.host)["settings"]["hidden_asks"] == "player"
+
+
+def test_issue21_d8_a_step_off_the_die_is_refused_when_sent_over_the_api(ford: Ford) -> None:
+    """Item 1 (M-12, D-8): Ann's Herald strikes Boss with her own dice and "4+" on a 12; the
+    Host asks NPC decisions. Refused at once in one sentence naming Herald, nothing written,
+    nobody asked (before, the Host was asked Boss's tokens and every answer was refused)."""
+    ford.settings(npcs_decide="ask")
+    ford.turn_of("Herald")
+    before = ford.revision()
+    steps = [{"die": 3, "delta": 1, "side": "striker"}]
+    args = {"striker": "Herald", "defender": "Boss", "mode": "explicit", "steps": steps}
+    body = {"kind": "strike", "args": args, "dice": [3, 4, 9, 12, 1, 7, 5]}
+    r = ford.client.post(ford.api("/commands"), headers=ford.ann, json=body)
+    assert r.status_code == 400, r.text
+    assert r.json()["error"].startswith("Herald ") and "Traceback" not in r.text
+    assert ford.revision() == before
+    assert ford.decisions(ford.host)["decisions"] == []
+    assert ford.decisions(ford.host)["waiting"] == []
