@@ -515,7 +515,8 @@ def test_i21_5_strife_stages_say_what_each_die_is_for_and_show_every_typed_value
     server: LiveServer, browsers: tuple[WebDriver, WebDriver, WebDriver]
 ) -> None:
     """Issue 21 item 5 (S-2, S-13, D-6): Aldric attacks the Goblin with his own dice; the Goblin
-    wards off; every stage's prompt says what its die is for; each typed value is in the card."""
+    wards off; the stages come in table order (the d100, then the Ward-off d20), every stage's
+    prompt says what its die is for; each typed value is in the card."""
     table = fight_table(server, browsers, "Aldric")
     table.settings(npcs_decide="ask")
     host, ann = table.host, table.ann
@@ -536,7 +537,9 @@ def test_i21_5_strife_stages_say_what_each_die_is_for_and_show_every_typed_value
             break
         prompts.append(type_stage(ann, entered, done))
     assert any("Ward-off" in p for p in prompts), prompts
-    assert entered and entered[0] == "14"
+    # Table order (D-6): the attacker's d100 first, then the Ward-off contest's d20.
+    assert entered[:2] == ["55", "14"], (entered, prompts)
+    assert "Ward-off" not in prompts[0] and "Ward-off" in prompts[1], prompts
     host.wait("the attack", lambda s: table.log_has("attack_resolved Aldric → Goblin"))
     for person in table.everyone:
         person.wait("the typed 14 in the breakdown", lambda s: any(
