@@ -186,25 +186,52 @@ class WebTable:
         if table_id is None:
             return
         asker = self.policy(None, encounter_id, table_id)
-        written = False
-        try:
-            while encounter.pending is not None:
-                now = self.clock()
-                due = [r for r in encounter.pending.open if is_due(r, now)]
-                if not due:
-                    break
-                record = encounter.answer(due[0].id, at_deadline(due[0].choice), "timeout", asker)
-                try:
-                    tables.append(self.store, encounter_id, record)
-                except BaseException:
-                    self.forget(encounter_id)
-                    raise
-                written = True
-        except TablesideError:
+        written, refused = self._answer_each(
+            encounter_id,
+            encounter,
+            lambda r: is_due(r, self.clock()),
+            lambda r: at_deadline(r.choice),
+            "timeout",
+            asker,
+        )
+        if refused:
             self._stuck.add((encounter_id, encounter.revision))
-        finally:
-            if written:
-                self.notifier.publish(encounter_id)
+        if written:
+            self.notifier.publish(encounter_id)
+
+    def _answer_each(
+        self,
+        encounter_id: int,
+        encounter: Encounter[Any],
+        takes: Callable[[Request], bool],
+        answer: Callable[[Request], Any],
+        by: str,
+        asker: TablePolicy,
+    ) -> tuple[bool, bool]:
+        """Answer, stored one by one, every open question ``takes`` picks.
+
+        Call with the encounter's lock held. Returns whether any answer was stored and whether
+        the rules refused one (that question is left open: the Host answers it or undoes the
+        command). A store failure forgets the live copy (it is read again) and propagates.
+        """
+        written = False
+        while encounter.pending is not None:
+            picked = [r for r in encounter.pending.open if takes(r)]
+            if not picked:
+                break
+            try:
+                record = encounter.answer(picked[0].id, answer(picked[0]), by, asker)
+            except TablesideError:
+                return written, True
+            try:
+                tables.append(self.store, encounter_id, record)
+            except BaseException:
+                self.forget(encounter_id)
+                if written:
+                    self.notifier.publish(encounter_id)  # what was stored is announced
+                raise
+            written = True
+        return written, False
 
     def sweep(self) -> int:
         """Expire the overdue decisions of this process's live encounters (D-5).
@@ -391,20 +418,14 @@ class WebTable:
             encounter = self.live(encounter_id)
             seats = tables.seats(self.store, table_id)
             asker = self.policy(None, encounter_id, table_id)
-            try:
-                while encounter.pending is not None:
-                    npc = [r for r in encounter.pending.open if is_npcs(r.choice, seats)]
-                    if not npc:
-                        break
-                    record = encounter.answer(npc[0].id, npc[0].choice.suggested, "auto", asker)
-                    try:
-                        tables.append(self.store, encounter_id, record)
-                    except BaseException:
-                        self.forget(encounter_id)
-                        raise
-                    written = True
-            except TablesideError:
-                pass  # left open: the Host answers it or undoes the command
+            written, _ = self._answer_each(
+                encounter_id,
+                encounter,
+                lambda r: is_npcs(r.choice, seats),
+                lambda r: r.choice.suggested,
+                "auto",
+                asker,
+            )
         if written:
             self.notifier.publish(encounter_id)
 
