@@ -38,7 +38,7 @@ from tableside.strife.loadout import loadout
 from tableside.strife.odds_law import AttackOdds
 from tableside.strife.penalties import armour_class, usable_reach
 from tableside.strife.records import total
-from tableside.web.auth import ForbiddenError, Principal, authorise_command
+from tableside.web.auth import ForbiddenError, Principal, authorise_command, commander, commands
 from tableside.web.redact import IsSecret, redact_record
 from tableside.web.table import WebTable, current_actor, involved, record_view, seat_view
 
@@ -76,7 +76,8 @@ def snapshot(table: WebTable, encounter_id: int) -> Snapshot:
 def authorised(table: WebTable, who: Principal, encounter_id: int, command: Command) -> Snapshot:
     """The snapshot, once ``who`` may send ``command`` (refused as the command would be)."""
     snap = snapshot(table, encounter_id)
-    authorise_command(who, snap.game.name, command.kind, command.args, snap.current)
+    authorise_command(who, snap.game.name, command.kind, command.args, snap.current,
+                      snap.state)  # fmt: skip
     return snap
 
 
@@ -290,7 +291,7 @@ def options(table: WebTable, who: Principal, encounter_id: int) -> dict[str, Any
     edits it (W-36).
     """
     snap = snapshot(table, encounter_id)
-    yours = turn_is_yours(table, who, encounter_id, snap.current)
+    yours = turn_is_yours(table, who, encounter_id, snap.current, snap.state)
     common = {
         "revision": snap.revision, "current": snap.current, "yours": yours,
         "seat": None if who.seat is None else seat_view(who.seat),
@@ -300,13 +301,18 @@ def options(table: WebTable, who: Principal, encounter_id: int) -> dict[str, Any
     return {**common, "kind": "attack", **fight_options(snap, who)}
 
 
-def turn_is_yours(table: WebTable, who: Principal, encounter_id: int, current: str | None) -> bool:
-    """Whether the Turn now is ``who``'s: a player's character, or for the Host an NPC (W-17)."""
+def turn_is_yours(
+    table: WebTable, who: Principal, encounter_id: int, current: str | None, state: object = None
+) -> bool:
+    """Whether the Turn now is ``who``'s: a player's character, or for the Host an NPC (W-17).
+
+    A controlled model's Turn is its controller's (SA-97): its seat's, or the Host's for an NPC.
+    """
     if current is None:
         return False
     if not who.is_host:
-        return who.plays(current)
-    return current not in tables.secrecy(table.store, encounter_id).played
+        return commands(who, current, state)
+    return commander(state)(current) not in tables.secrecy(table.store, encounter_id).played
 
 
 def war_options(snap: Snapshot, who: Principal) -> dict[str, Any]:
@@ -319,7 +325,7 @@ def war_options(snap: Snapshot, who: Principal) -> dict[str, Any]:
     out = state.ended
     actors = []
     for c in state.combatants.values():
-        if not (who.is_host or who.plays(c.id)):
+        if not commands(who, c.id, state):
             continue
         found = targets(c.id, c.character.side.value, c.position, war_people(state))
         actors.append({
@@ -374,7 +380,7 @@ def fight_options(snap: Snapshot, who: Principal) -> dict[str, Any]:
     people = [(m.id, m.side, m.position, m.sheet.hp <= 0) for m in state.models.values()]
     actors = []
     for m in state.models.values():
-        if not (who.is_host or who.plays(m.id)):
+        if not commands(who, m.id, state):
             continue
         found = targets(m.id, m.side, m.position, people)
         for target in found:
@@ -387,6 +393,9 @@ def fight_options(snap: Snapshot, who: Principal) -> dict[str, Any]:
             "nearest": nearest_enemy(found), "values": fight_values(m, kit),
             "powers": powers_for(catalog, m.sheet),
         })  # fmt: skip
+        if not (who.is_host or who.plays(m.id)):  # commanded under control, not its own (SA-97)
+            actors[-1].update(controlled_by=commander(state)(m.id), values={
+                "used": list(m.elements), "movement": m.sheet.movement})  # fmt: skip
     return {
         "actors": actors, "reactions": list(STRIFE_REACTIONS), "elements": list(Element),
         "conditions": list(STRIFE_CONDITIONS), "whole_turn": ["recover", "skill", "sprint"],
@@ -394,8 +403,10 @@ def fight_options(snap: Snapshot, who: Principal) -> dict[str, Any]:
         "started": state.round >= 0 or state.ended, "ended": state.ended,
         "sides": sorted({m.side for m in state.models.values()}),
         "offers": [{"attacker": o.attacker, "target": o.target, "weapon": o.weapon}
-                   for o in state.offers if who.is_host or who.plays(o.attacker)],
+                   for o in state.offers if commands(who, o.attacker, state)],
         "last_damaged": state.last_damaged,
+        "controlled": [{"id": m.id, "by": commander(state)(m.id)} for m in state.models.values()
+                       if who.plays(m.id) and not commands(who, m.id, state)],  # SA-97
         "everyone": [],
     }  # fmt: skip
 

@@ -812,8 +812,9 @@ class WebTable:
         """One try of :meth:`execute`, with the encounter's lock held (and the policy asked)."""
         encounter = self.live(encounter_id)
         authorise_command(
-            who, encounter.game.name, command.kind, command.args, current_actor(encounter)
-        )
+            who, encounter.game.name, command.kind, command.args, current_actor(encounter),
+            encounter.state,
+        )  # fmt: skip
         check_args(encounter.game.name, command.kind, command.args)  # the same whatever waits
         self.require_not_waiting(who, encounter_id, f"the {command.kind}")
         if command.kind == "add":

@@ -56,11 +56,13 @@ const FIGHT_VALUES = [['ac', 'AC'], ['dodge', 'Dodge'], ['hp', 'HP'], ['reach', 
 function showValues() {
   const a = actor(), dl = $('p-values'); dl.replaceChildren(); if (!a) return;
   const v = a.values, row = rowOf(a.id) || {};
-  const pairs = (WAR ? WAR_VALUES : FIGHT_VALUES).map(([k, label]) => [label,
+  // a model controlled by the viewer's character shows only what commanding it needs (SA-97)
+  const pairs = (WAR ? WAR_VALUES : FIGHT_VALUES).filter(([k]) => k in v).map(([k, label]) => [label,
     k === 'hp' ? v.hp + ' / ' + v.hp_max : k === 'reach' || k === 'movement' ? v[k] + '"'
       : String(v[k])]);
   if (WAR) pairs.unshift(['AP', num(row.ap) ? String(row.ap) : String(a.ap)]);
-  if (!WAR) for (const [k, n] of Object.entries(v.resources)) pairs.push([k, String(n)]);
+  if (!WAR) for (const [k, n] of Object.entries(v.resources || {})) pairs.push([k, String(n)]);
+  if (a.controlled_by) pairs.unshift(['Controlled by', a.controlled_by]);
   for (const [label, value] of pairs) {
     const d = document.createElement('div'); d.append(el('dt', label), el('dd', value));
     dl.append(d); }
@@ -587,6 +589,10 @@ async function loadOptions() {
   const first = options === null; options = await r.json();
   if (options.seat) showSeat(options.seat);
   choose($('p-actor'), options.actors.map(a => [a.id, a.id]), true);
+  const held = options.controlled || [];  // its own models under another's control (SA-97)
+  $('p-controlled').hidden = !held.length;
+  $('p-controlled').textContent = held.map(c => c.id + ' is controlled by ' + c.by +
+    ': its commands are sent by the seat that plays ' + c.by + '.').join(' ');
   if (first && WAR) for (const m of options.maneuvers) {
     const box = el('input'); box.type = 'checkbox'; box.value = m.name;
     const label = el('label', ' ' + m.name + (m.ap_cost ? ' (+' + m.ap_cost + ' AP)' : ''),

@@ -1,0 +1,101 @@
+"""Issue 27, control of another model at the web table (SA-97).
+
+SQLite only: the commands' store is test_web_api.py's; here only who may send them changes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from test_web_play import Table, new_table, seat
+
+from tableside.encounter.strife_forced import commander_of
+from tableside.store import tables
+from tableside.web import create_app
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'control.db'}")) as test_client:
+        yield test_client
+
+
+@pytest.fixture
+def fight_table(client: TestClient) -> Table:
+    """Aldric (Ann's) in base contact with a Goblin (an NPC); Aldric's Turn."""
+    tid, host, eid = new_table(client, "strife-combat", 5)
+    aldric = seat(client, tid, host, ["Aldric"])
+    t = Table(client, client.app.state.table, eid, host, aldric, host)  # type: ignore[attr-defined]
+    t.command("add", {"id": "Aldric", "model": "Aldric", "side": "heroes"})
+    t.command("add", {"id": "Goblin", "model": "Goblin", "side": "monsters", "position": [1, 0, 0]})
+    assert t.command("start", {"ambush": "heroes"})["state"]["current"] == "Aldric"
+    return t
+
+
+def send(t: Table, who: dict[str, str], kind: str, args: dict[str, Any]) -> Any:
+    return t.post("/commands", who, {"kind": kind, "args": args})
+
+
+def with_sera(t: Table) -> dict[str, str]:
+    """Sera joins the heroes, played by a second seat (Bo); returns Bo's token."""
+    table_id = tables.table_of(t.web.store, t.eid)
+    assert table_id is not None
+    bo = seat(t.client, table_id, t.host, ["Sera"])
+    t.command("add", {"id": "Sera", "model": "Sera", "side": "heroes", "position": [0, 3, 0]})
+    return bo
+
+
+def test_sa97_the_owner_is_refused_naming_the_controller_and_commands_again_after_undo(
+    fight_table: Table,
+) -> None:
+    """SA-97: Aldric, Mind Controlled by the Goblin (an NPC), is the Host's to command; his
+    player is refused in one sentence naming the Goblin; undone, the control is gone."""
+    t = fight_table
+    t.command("condition", {"id": "Aldric", "name": "Mind Controlled", "source": "Goblin"})
+    move = {"id": "Aldric", "to": [0, 1, 0]}
+    r = send(t, t.ann, "move", move)
+    assert r.status_code == 403, r.text
+    sentence = r.json()["error"]
+    assert sentence == (
+        "Aldric is controlled by Goblin: its commands are sent by the seat that plays Goblin "
+        "until the control ends (SA-97)."
+    )
+    assert send(t, t.ann, "next", {}).status_code == 403  # nor ends its Turn
+    options = t.get("/options", t.ann).json()
+    assert options["yours"] is False and options["actors"] == []
+    assert options["controlled"] == [{"id": "Aldric", "by": "Goblin"}]
+    assert t.get("/options", t.host).json()["yours"] is True  # the NPC controller's: the Host's
+    r = t.client.post(f"/api/encounters/{t.eid}/undo", headers=t.host, json={})
+    assert r.status_code == 200, r.text
+    assert send(t, t.ann, "move", move).status_code == 200  # back to its own player
+
+
+def test_sa97_the_controllers_seat_commands_the_controlled_model_for_the_duration(
+    fight_table: Table,
+) -> None:
+    """SA-97: the Goblin, Mind Controlled by Sera for 1 round, is commanded by Sera's seat;
+    nobody else's; its secret values stay secret; when the rounds run out, the Host's again."""
+    t = fight_table
+    bo = with_sera(t)
+    t.command("condition", {"id": "Goblin", "name": "Mind Controlled", "source": "Sera",
+                            "rounds": 1})  # fmt: skip
+    state = t.web.live(t.eid).state
+    assert commander_of(state, "Goblin") == "Sera" and commander_of(state, "Aldric") == "Aldric"
+    while t.command("next", {})["state"]["current"] != "Goblin":
+        pass
+    options = t.get("/options", bo).json()
+    goblin = next(a for a in options["actors"] if a["id"] == "Goblin")
+    assert options["yours"] is True and goblin["controlled_by"] == "Sera"
+    assert set(goblin["values"]) == {"used", "movement"}  # no HP, AC or Dodge of the NPC
+    assert send(t, t.ann, "move", {"id": "Goblin", "to": [2, 0, 0]}).status_code == 403
+    r = send(t, bo, "move", {"id": "Goblin", "to": [2, 0, 0]})
+    assert r.status_code == 200, r.text
+    assert send(t, bo, "next", {}).status_code == 200
+    while t.command("next", {})["state"]["current"] != "Goblin":
+        pass  # a round on: the condition's one round has run out
+    assert commander_of(t.web.live(t.eid).state, "Goblin") == "Goblin"
+    assert send(t, bo, "next", {}).status_code == 403
