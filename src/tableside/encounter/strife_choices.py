@@ -23,7 +23,7 @@ asked about a command that could never be decided.
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -32,7 +32,7 @@ from tableside.dice import Rng, SeededRng
 from tableside.dice.laws import probability
 from tableside.encounter.decisions import Choice, approval, put
 from tableside.encounter.log import JSON, Command
-from tableside.encounter.strife_acts import act_choices
+from tableside.encounter.strife_acts import act_choices, triggered_choices
 from tableside.encounter.strife_dice import (
     PHYSICAL_ARGS,
     AttackStages,
@@ -197,6 +197,8 @@ def attack_choices(
     proposal = attack_approval(game, state, args)
     if proposal is not None:
         found.append(proposal)
+    found.extend(offered_reactions(state, command, args.attacker,
+                                   [a.defender for a in args.attacks], False))  # fmt: skip
     reactions = reaction_choices(game, state, command, args, rng)
     found.extend(reactions)
     found.extend(given_dice(game, state, args))
@@ -485,10 +487,20 @@ def cast_choices(game: StrifeFight, state: FightState, command: Command, rng: Rn
     raw, defaults = cast_proposals(game, args)
     targets = ", ".join(args.targets)
     proposal = approval(args.caster, raw, defaults, f"{args.caster}'s {args.power} on {targets}")
-    if proposal is None:
-        return []
-    dry_run(game, state, command, rng)
-    return [proposal]
+    found = [] if proposal is None else [proposal]
+    found.extend(offered_reactions(state, command, args.caster, args.targets, True))
+    if found:
+        dry_run(game, state, command, rng)
+    return found
+
+
+def offered_reactions(
+    state: FightState, command: Command, actor: str, defenders: Sequence[str], casting: bool
+) -> list[Choice]:
+    """The Reactions the command sets off, each its model's choice (SA-96)."""
+    given = command.args.get("reactions")
+    return triggered_choices(state, actor, defenders, casting,
+                             given if isinstance(given, Mapping) else {})  # fmt: skip
 
 
 def cast_proposals(game: StrifeFight, args: CastArgs) -> tuple[dict[str, Any], dict[str, Any]]:

@@ -392,9 +392,11 @@ def fight_options(snap: Snapshot, who: Principal) -> dict[str, Any]:
             "hands": held_hands(catalog, m.sheet),  # SA-92
             "nearest": nearest_enemy(found), "values": fight_values(m, kit),
             "powers": powers_for(catalog, m.sheet),
+            "triggered": [{"name": r.name, "kind": r.kind, "when": r.when}
+                          for r in m.sheet.reactions_known()],  # SA-96
         })  # fmt: skip
         if not (who.is_host or who.plays(m.id)):  # commanded under control, not its own (SA-97)
-            actors[-1].update(controlled_by=commander(state)(m.id), values={
+            actors[-1].update(controlled_by=commander(state)(m.id), triggered=[], values={
                 "used": list(m.elements), "movement": m.sheet.movement})  # fmt: skip
     return {
         "actors": actors, "reactions": list(STRIFE_REACTIONS), "elements": list(Element),

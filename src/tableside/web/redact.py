@@ -237,6 +237,9 @@ def redact_record(record: Json, secret: IsSecret) -> Json:
 def redact_command(command: Mapping[str, Any], secret: IsSecret) -> Json:
     """A command's arguments without a secret combatant's sheet or the numbers set on it."""
     args = command.get("args")
+    if isinstance(args, Mapping) and isinstance(args.get("reactions"), Mapping):
+        args = {**args, "reactions": reactions_taken(args["reactions"], secret)}
+        command = {**command, "args": args}
     if not isinstance(args, Mapping) or not secret(args.get("id")):
         return dict(command)
     shown = dict(args)
@@ -250,6 +253,15 @@ def redact_command(command: Mapping[str, Any], secret: IsSecret) -> Json:
     elif kind == "apply_effect":
         shown["amount"] = SECRET
     return {**command, "args": shown}
+
+
+def reactions_taken(reactions: Mapping[str, Any], secret: IsSecret) -> Json:
+    """The Reactions an attack or cast set off (SA-96), without a secret model's declined ones.
+
+    A Reaction taken is seen at the table (its ``reaction_spent``); one declined would tell only
+    that a secret model's sheet has one.
+    """
+    return {k: v for k, v in reactions.items() if v is not None or not secret(k)}
 
 
 def redact_event(event: Json, secret: IsSecret, command: Mapping[str, Any] | None = None) -> Json:
@@ -598,6 +610,10 @@ def redact_request(
     saying why) and any other key but their value and label, texts with numbers are shown as
     :func:`public_text`, and a suggestion that follows the odds is not shown (null).
     """
+    if request.get("kind") == "skill_reaction" and secret(request.get("combatant")):
+        # the Reactions a secret model's sheet has are secret (SA-96)
+        request = {**request, "options": [],
+                   "prompt": f"Does {request.get('combatant')} take a Reaction?"}  # fmt: skip
     out = {k: v if k in REQUEST_PUBLIC else conceal(v) for k, v in request.items()}
     sides = [*command_sides(command), request.get("combatant")]
     hidden = [s for s in dict.fromkeys(sides) if isinstance(s, str) and secret(s)]

@@ -63,6 +63,8 @@ function showValues() {
   if (WAR) pairs.unshift(['AP', num(row.ap) ? String(row.ap) : String(a.ap)]);
   if (!WAR) for (const [k, n] of Object.entries(v.resources || {})) pairs.push([k, String(n)]);
   if (a.controlled_by) pairs.unshift(['Controlled by', a.controlled_by]);
+  if (!WAR && a.triggered && a.triggered.length)  // its Reactions and their triggers (SA-96)
+    pairs.push(['Reactions', a.triggered.map(r => r.name + ' (' + r.when + ')').join(', ')]);
   for (const [label, value] of pairs) {
     const d = document.createElement('div'); d.append(el('dt', label), el('dd', value));
     dl.append(d); }

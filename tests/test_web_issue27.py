@@ -1,10 +1,13 @@
-"""Issue 27, control of another model at the web table (SA-97).
+"""Issue 27 at the web table: Reactions offered when they trigger (SA-96), control of another
+model (SA-97).
 
-SQLite only: the commands' store is test_web_api.py's; here only who may send them changes.
+SQLite only: the commands' store is test_web_api.py's; here only who is asked or may send
+changes.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -15,6 +18,7 @@ from test_web_play import Table, new_table, seat
 
 from tableside.encounter.strife_forced import commander_of
 from tableside.store import tables
+from tableside.strife.catalog import builtin_catalog
 from tableside.web import create_app
 
 
@@ -26,14 +30,83 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
 
 @pytest.fixture
 def fight_table(client: TestClient) -> Table:
-    """Aldric (Ann's) in base contact with a Goblin (an NPC); Aldric's Turn."""
+    """Aldric (Ann's, Reversal) in base contact with a secret Goblin (Swift Kick); Aldric's Turn."""
     tid, host, eid = new_table(client, "strife-combat", 5)
     aldric = seat(client, tid, host, ["Aldric"])
     t = Table(client, client.app.state.table, eid, host, aldric, host)  # type: ignore[attr-defined]
-    t.command("add", {"id": "Aldric", "model": "Aldric", "side": "heroes"})
-    t.command("add", {"id": "Goblin", "model": "Goblin", "side": "monsters", "position": [1, 0, 0]})
+    t.command("add", {"id": "Aldric", "sheet": sheet("Aldric", skills=("Reversal",)),
+                      "side": "heroes"})  # fmt: skip
+    t.command("add", {"id": "Goblin", "sheet": sheet("Goblin", skills=("Swift Kick",)),
+                      "side": "monsters", "position": [1, 0, 0]})  # fmt: skip
     assert t.command("start", {"ambush": "heroes"})["state"]["current"] == "Aldric"
     return t
+
+
+def sheet(name: str, **changes: Any) -> dict[str, Any]:
+    document: dict[str, Any] = (
+        builtin_catalog().combatant(name).model_copy(update=changes).model_dump(mode="json")
+    )
+    return document
+
+
+def answer(t: Table, who: dict[str, str], decision: str, choice: Any) -> Any:
+    r = t.post(f"/decisions/{decision}", who, {"choice": choice})
+    assert r.status_code in (200, 202), r.text
+    return r.json()
+
+
+# --- SA-96 Reactions offered when they trigger --------------------------------------------------
+
+
+def test_sa96_a_players_model_attacked_is_offered_its_reaction_and_no_reaction(
+    fight_table: Table,
+) -> None:
+    """SA-96: the Goblin attacks Aldric: Ann is asked whether Aldric takes Reversal (or none);
+    her Reversal spends his Reaction, so no Block is asked; her panel lists his Reactions."""
+    t = fight_table
+    actor = t.get("/options", t.ann).json()["actors"][0]
+    assert actor["triggered"] == [
+        {"name": "Reversal", "kind": "skill", "when": "when it is attacked"}
+    ]
+    while t.command("next", {})["state"]["current"] != "Goblin":
+        pass
+    attack = {"kind": "attack", "args": {"attacker": "Goblin", "attacks": [{"defender": "Aldric"}]}}
+    assert t.post("/commands", t.host, attack).status_code == 202  # waits for Ann
+    (asked,) = t.get("/decisions", t.ann).json()["decisions"]
+    assert (asked["kind"], asked["combatant"]) == ("skill_reaction", "Aldric")
+    assert [o["label"] for o in asked["options"]] == [
+        "Reversal (Skill Reaction, when it is attacked)", "No reaction"]  # fmt: skip
+    answer(t, t.ann, asked["id"], "Reversal")
+    assert t.get("/decisions", t.ann).json()["decisions"] == []  # resolved: no Block asked
+    log = t.get("/log", t.ann).json()
+    text = json.dumps(log)
+    assert "Skill Reaction: Reversal" in text
+
+
+def test_sa96_a_secret_npcs_reactions_are_the_hosts_and_hidden_from_players(
+    fight_table: Table,
+) -> None:
+    """SA-96, W-4: Aldric attacks the secret Goblin: the Host is asked about its Swift Kick;
+    Ann reads nothing of it (not its name, not a decline)."""
+    t = fight_table
+    r = t.client.put(f"/api/encounters/{t.eid}/settings", headers=t.host,
+                     json={"npcs_decide": "ask"})  # fmt: skip
+    assert r.status_code == 200, r.text
+    r = t.client.put(f"/api/encounters/{t.eid}/secrets/Goblin", headers=t.host,
+                     json={"secret": True})  # fmt: skip
+    assert r.status_code == 200, r.text
+    attack = {"kind": "attack", "args": {"attacker": "Aldric", "attacks": [{"defender": "Goblin"}]}}
+    assert t.post("/commands", t.ann, attack).status_code == 202  # waits for the Host
+    host = t.get("/decisions", t.host).json()["decisions"]
+    kick = next(d for d in host if d["kind"] == "skill_reaction")
+    assert kick["combatant"] == "Goblin" and kick["options"][0]["value"] == "Swift Kick"
+    answer(t, t.host, kick["id"], None)
+    (ward,) = t.get("/decisions", t.host).json()["decisions"]
+    answer(t, t.host, ward["id"], None)  # its Ward-off, asked after (S-4)
+    seen = json.dumps([t.get("/decisions", t.ann).json(), t.get("/log", t.ann).json()])
+    at = seen.find("Swift Kick")
+    assert at < 0, seen[max(0, at - 600) : at + 100]
+    assert '"Goblin": null' not in seen
 
 
 def send(t: Table, who: dict[str, str], kind: str, args: dict[str, Any]) -> Any:
