@@ -16,6 +16,7 @@ import pytest
 from fastapi.testclient import TestClient
 from test_web_play import Table, new_table, seat
 
+from tableside.encounter.roster import add_commands
 from tableside.encounter.strife_forced import commander_of
 from tableside.store import tables
 from tableside.strife.catalog import builtin_catalog
@@ -172,3 +173,55 @@ def test_sa97_the_controllers_seat_commands_the_controlled_model_for_the_duratio
         pass  # a round on: the condition's one round has run out
     assert commander_of(t.web.live(t.eid).state, "Goblin") == "Goblin"
     assert send(t, bo, "next", {}).status_code == 403
+
+
+# --- SA-98 NPC policies that know the rules at the web table ------------------------------------
+
+
+def npc_turn(t: Table, who: dict[str, str]) -> Any:
+    return t.client.post(f"/api/encounters/{t.eid}/npc_turn", headers=who)
+
+
+def test_sa98_the_host_plays_an_npcs_turn_and_the_player_is_asked_its_reactions(
+    fight_table: Table,
+) -> None:
+    """SA-98: only the Host, only on an NPC's Turn; the Goblin's Turn is played by the policy
+    through the engine, its attack leaving Aldric's Reactions to Ann (SA-96, D-7)."""
+    t = fight_table
+    assert npc_turn(t, t.ann).status_code == 403
+    r = npc_turn(t, t.host)
+    assert r.status_code == 400
+    assert r.json()["error"] == (
+        "It is the Turn of Aldric, which a player commands: the Host plays only the Turns of "
+        "NPCs (SA-98)."
+    )
+    while t.command("next", {})["state"]["current"] != "Goblin":
+        pass
+    r = npc_turn(t, t.host)
+    assert r.status_code == 202, r.text  # the Goblin attacks Aldric: Ann is asked
+    assert r.json()["record"]["command"]["kind"] == "attack"
+    assert "reaction" not in r.json()["record"]["command"]["args"]["attacks"][0]
+    (asked,) = t.get("/decisions", t.ann).json()["decisions"]
+    assert asked["kind"] == "skill_reaction"
+
+
+def test_sa98_a_wars_npc_turn_is_played_by_the_policy_through_the_engine(
+    client: TestClient,
+) -> None:
+    """SA-98: at a War, the Host's NPC Turn sends the policy's accepted commands until the Turn
+    passes; an NPC whose suggestion the engine refuses is never stuck."""
+    tid, host, eid = new_table(client, "majesty-war", 7)
+    ann = seat(client, tid, host, ["Herald", "Watcher"])
+    t = Table(client, client.app.state.table, eid, host, ann, host)  # type: ignore[attr-defined]
+    for command in add_commands():
+        t.command(command.kind, command.args)
+    current = t.command("next", {})["state"]["current"]
+    while current in ("Herald", "Watcher"):
+        current = t.command("next", {})["state"]["current"]
+    before = t.web.live(t.eid).revision
+    r = npc_turn(t, t.host)
+    assert r.status_code in (200, 202), r.text
+    log = t.get("/log", t.host).json()
+    log = log["records"] if isinstance(log, dict) else log
+    sent = [rec["command"] for rec in log if rec["revision"] > before and rec["kind"] == "command"]
+    assert sent and all(c["kind"] == "next" or current in json.dumps(c["args"]) for c in sent)

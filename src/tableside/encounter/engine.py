@@ -27,6 +27,7 @@ from tableside.encounter.decisions import (
     APPROVE,
     Answer,
     Asker,
+    Choice,
     PendingCommand,
     Policy,
     Request,
@@ -181,14 +182,15 @@ class Encounter(Generic[S]):
         self.check_revision(expected_revision, exact)
         self.require_not_waiting()
         seq = self.next_seq
+        taken: list[Choice] = []
         if asker is not None:
-            command, questions = self.ask(command, seq, asker, ())
+            command, questions = self.ask(command, seq, asker, (), taken)
             if questions:
                 # what the suggestions would refuse is refused now: never a command nobody can
                 # finish (issue 21: the Striker's own explicit steps the War refuses)
                 self.trial(PendingCommand(seq, command, questions))
                 return self._hold(command, seq, questions)
-        events = self.decide(command, seq)
+        command, events = self.decide_taking(command, seq, taken)
         state = self.fold(self.state, events)
         record = LogRecord(self.revision + 1, RecordKind.COMMAND, seq, command, events)
         self.applied.append(Applied(seq, command, events, state))
@@ -209,8 +211,41 @@ class Encounter(Generic[S]):
             f"waiting {self.pending.command.kind} to withdraw it."
         )
 
+    def decide_taking(
+        self, command: Command, seq: int, taken: Sequence[Choice]
+    ) -> tuple[Command, tuple[Event, ...]]:
+        """Decide ``command``; refused, the suggestions taken for it are passed over (SA-98).
+
+        A suggestion the policy took for an NPC (D-5) that the rules refuse gives way to the
+        choice's other options, in order, one choice at a time: the first command the engine
+        accepts is the one decided. With none, the refusal stands. Checked only on a refusal,
+        so a command whose suggestions stand costs nothing more.
+        """
+        try:
+            return command, self.decide(command, seq)
+        except TablesideError:
+            if not taken:
+                raise
+            for choice in taken:
+                for option in choice.options:
+                    value = option.get("value")
+                    if value == choice.suggested:
+                        continue
+                    tried = Command(command.kind, put(command.args, choice.path, value),
+                                    command.dice)  # fmt: skip
+                    try:
+                        return tried, self.decide(tried, seq)
+                    except TablesideError:
+                        continue
+            raise
+
     def ask(
-        self, command: Command, seq: int, asker: Asker, asked: tuple[Request, ...]
+        self,
+        command: Command,
+        seq: int,
+        asker: Asker,
+        asked: tuple[Request, ...],
+        taken_out: list[Choice] | None = None,
     ) -> tuple[Command, tuple[Request, ...]]:
         """The command with the suggestions the policy takes, and the new questions to ask.
 
@@ -224,17 +259,29 @@ class Encounter(Generic[S]):
             return command, ()
         known = {r.choice.name for r in asked}
         settles: frozenset[str] = getattr(self.game, "settles", frozenset())
+        took: list[tuple[Command, Choice]] = []  # the last listing's takes (SA-98)
         for _ in range(REASK_LIMIT):
             taken = False
             found: list[Request] = []
-            rng = command_rng(self.seed, seq, command)
-            for choice in chooser(self.state, command, rng):
+            try:
+                listed = chooser(self.state, command, command_rng(self.seed, seq, command))
+            except TablesideError:
+                retaken = self.retake(chooser, took, seq)
+                if retaken is None:
+                    raise
+                command, took = retaken, []
+                continue
+            took = []
+            for choice in listed:
                 if choice.name in known:
                     continue
                 verdict = asker(choice)
                 if verdict.policy is Policy.TAKE and not choice.given:
+                    took.append((command, choice))
                     args = put(command.args, choice.path, choice.suggested)
                     command = Command(command.kind, args, command.dice)
+                    if taken_out is not None:
+                        taken_out.append(choice)
                     # a choice the game says opens nothing needs no second listing (item 8)
                     taken = taken or choice.kind not in settles
                 elif verdict.policy is Policy.ASK:
@@ -246,6 +293,26 @@ class Encounter(Generic[S]):
             if not taken:
                 return command, tuple(found)
         raise WaitingError(f"The choices of this {command.kind} did not settle.")
+
+    def retake(self, chooser: Any, took: list[tuple[Command, Choice]], seq: int) -> Command | None:
+        """The suggestions just taken refused: the first other option the rules accept (SA-98).
+
+        Each choice taken, in order, is given its other options in turn (on the command as it
+        was before that take); the first whose command the game lists without refusing is the
+        one kept. None (nothing taken, or no option accepted): the refusal stands.
+        """
+        for before, choice in took:
+            for option in choice.options:
+                value = option.get("value")
+                if value == choice.suggested:
+                    continue
+                tried = Command(before.kind, put(before.args, choice.path, value), before.dice)
+                try:
+                    chooser(self.state, tried, command_rng(self.seed, seq, tried))
+                except TablesideError:
+                    continue
+                return tried
+        return None
 
     def _hold(self, command: Command, seq: int, questions: tuple[Request, ...]) -> LogRecord:
         """Store ``command`` as waiting for ``questions`` (its dice stream reserved)."""
@@ -280,8 +347,9 @@ class Encounter(Generic[S]):
         if answered.rejected:
             return self._settle(answered, None, (), {**data, "outcome": "withdrawn"})
         base, resolved = answered.command, answered.resolved()
+        took: list[Choice] = []
         if asker is not None:
-            taken, new = self.ask(resolved, pending.seq, asker, answered.questions)
+            taken, new = self.ask(resolved, pending.seq, asker, answered.questions, took)
             base = Command(base.kind, merged_takes(base.args, resolved.args, taken.args), base.dice)
             answered = PendingCommand(
                 pending.seq, base, (*answered.questions, *new), answered.answers
@@ -294,7 +362,7 @@ class Encounter(Generic[S]):
             self.pending = answered
             self.records.append(record)
             return record
-        events = self.decide(resolved, pending.seq)
+        resolved, events = self.decide_taking(resolved, pending.seq, took)
         return self._settle(answered, resolved, events, {**data, "outcome": "resolved"})
 
     def effects(self, request_id: str) -> list[Any]:

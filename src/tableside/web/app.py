@@ -401,6 +401,15 @@ def add_api(app: FastAPI, table: WebTable) -> None:
         )
         return JSONResponse(answer, status_code=202 if "pending" in answer else 200)
 
+    @app.post("/api/encounters/{encounter_id}/npc_turn")
+    def npc_turn(
+        request: Request, encounter_id: int, authorization: Authorization = None
+    ) -> JSONResponse:
+        who, _info = table.at_encounter(bearer(authorization), encounter_id)
+        table.rates.command(who, client_address(request))
+        answer = table.npc_turn(who, encounter_id)
+        return JSONResponse(answer, status_code=202 if "pending" in answer else 200)
+
     @app.get("/api/encounters/{encounter_id}/decisions")
     def decisions(encounter_id: int, authorization: Authorization = None) -> JSONResponse:
         who, _info = table.at_encounter(bearer(authorization), encounter_id)

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from tableside.encounter.decisions import (
+    APPROVE,
     Ask,
     Choice,
     PendingCommand,
@@ -36,6 +37,7 @@ from tableside.encounter.decisions import (
 )
 from tableside.encounter.engine import Encounter, command_rng
 from tableside.encounter.log import Command, LogRecord, RecordKind
+from tableside.encounter.npc_turn import npc_command
 from tableside.encounter.views import fight_json, state_json
 from tableside.errors import DataError, StaleRevisionError, TablesideError
 from tableside.service import game_for, open_encounter
@@ -49,6 +51,7 @@ from tableside.web.auth import (
     Principal,
     UnauthorisedError,
     authorise_command,
+    commander,
     new_token,
     require_host,
     token_hash,
@@ -78,6 +81,7 @@ from tableside.web.redact import (
 from tableside.web.strict import check_args
 
 SEED_BITS = 62
+NPC_STEPS_MAX = 12  # commands one press of "Play the NPC's Turn" sends at most (SA-98)
 RETRIES = 3  # a non-exact command refused by another process's append is decided again
 Presented = Credential | str | None  # a credential, a bare token, or nothing
 
@@ -190,7 +194,7 @@ class WebTable:
             encounter_id,
             encounter,
             lambda r: is_due(r, self.clock()),
-            lambda r: at_deadline(r.choice),
+            lambda r: fallbacks(r.choice, at_deadline(r.choice)),
             "timeout",
             asker,
         )
@@ -204,14 +208,16 @@ class WebTable:
         encounter_id: int,
         encounter: Encounter[Any],
         takes: Callable[[Request], bool],
-        answer: Callable[[Request], Any],
+        answers: Callable[[Request], list[Any]],
         by: str,
         asker: TablePolicy,
     ) -> tuple[bool, bool]:
         """Answer, stored one by one, every open question ``takes`` picks.
 
-        Call with the encounter's lock held. Returns whether any answer was stored and whether
-        the rules refused one (that question is left open: the Host answers it or undoes the
+        Each question gets the first of ``answers`` the rules accept (the engine's own
+        validation, SA-98: a suggestion refused is passed over for the next option). Call with
+        the encounter's lock held. Returns whether any answer was stored and whether the rules
+        refused them all (that question is left open: the Host answers it or undoes the
         command). A store failure forgets the live copy (it is read again) and propagates.
         """
         written = False
@@ -219,9 +225,8 @@ class WebTable:
             picked = [r for r in encounter.pending.open if takes(r)]
             if not picked:
                 break
-            try:
-                record = encounter.answer(picked[0].id, answer(picked[0]), by, asker)
-            except TablesideError:
+            record = first_accepted(encounter, picked[0], answers(picked[0]), by, asker)
+            if record is None:
                 return written, True
             try:
                 tables.append(self.store, encounter_id, record)
@@ -422,7 +427,7 @@ class WebTable:
                 encounter_id,
                 encounter,
                 lambda r: is_npcs(r.choice, seats),
-                lambda r: r.choice.suggested,
+                lambda r: fallbacks(r.choice, r.choice.suggested),
                 "auto",
                 asker,
             )
@@ -834,6 +839,51 @@ class WebTable:
             raise
         return encounter, record, asker
 
+    def npc_turn(self, who: Principal, encounter_id: int) -> dict[str, Any]:
+        """The Host plays the current NPC's Turn by the policy that knows the rules (SA-98).
+
+        Command by command, each the policy's first choice the engine accepts (for NPCs only:
+        models no seat commands), sent as the Host's, until the Turn passes, a decision waits,
+        or :data:`NPC_STEPS_MAX` commands. Returns the last command's answer.
+        """
+        require_host(who, "play an NPC's Turn")
+        answer: dict[str, Any] | None = None
+        current = None
+        for _ in range(NPC_STEPS_MAX):
+            with self.lock(encounter_id):
+                encounter = self.live(encounter_id)
+                played = tables.secrecy(self.store, encounter_id).played
+                current = self.npc_to_play(encounter, played, current, answer is None)
+                if current is None:
+                    break
+                command = npc_command(encounter.game, encounter.state,
+                                      npcs_of(encounter.state, played))  # fmt: skip
+            answer = self.execute(who, encounter_id, command, None)
+            if command.kind == "next" or "pending" in answer:
+                break
+        assert answer is not None
+        return answer
+
+    def npc_to_play(
+        self, encounter: Encounter[Any], played: frozenset[str], before: str | None, first: bool
+    ) -> str | None:
+        """The NPC whose Turn it is, still the one played (None: stop); refused on the first."""
+        current = current_actor(encounter)
+        if encounter.pending is not None or current is None:
+            if first:
+                raise DataError("There is no NPC's Turn to play: " + (
+                    "a decision waits." if encounter.pending is not None
+                    else "the fight has not started or has ended."))  # fmt: skip
+            return None
+        if commander(encounter.state)(current) in played:
+            if first:
+                raise DataError(
+                    f"It is the Turn of {current}, which a player commands: the Host plays "
+                    "only the Turns of NPCs (SA-98)."
+                )
+            return None
+        return current if first or current == before else None
+
     def _require_room(self, encounter: Encounter[Any]) -> None:
         """Refuse an ``add`` to a roster already at ``max_combatants`` (W-13)."""
         state = encounter.state
@@ -1019,6 +1069,35 @@ class LazyAsker:
         if self.policy is None:
             self.policy = self.build()
         return self.policy(choice)
+
+
+def fallbacks(choice: Choice, first: Any) -> list[Any]:
+    """The answers to try, in order: ``first``, then the other options (SA-98).
+
+    A proposal at its deadline is only rejected, and a free choice takes only ``first`` (D-5).
+    """
+    if choice.kind == APPROVE or choice.free:
+        return [first]
+    others = [o.get("value") for o in choice.options if o.get("value") != first]
+    return [first, *others]
+
+
+def first_accepted(
+    encounter: Encounter[Any], request: Request, answers: list[Any], by: str, asker: Any
+) -> LogRecord | None:
+    """The record of the first of ``answers`` the rules accept (None: every one refused)."""
+    for value in answers:
+        try:
+            return encounter.answer(request.id, value, by, asker)
+        except TablesideError:
+            continue
+    return None
+
+
+def npcs_of(state: Any, played: frozenset[str]) -> Callable[[str], bool]:
+    """Whether a model is an NPC's to command: no seat plays its commander (SA-97, SA-98)."""
+    command_of = commander(state)
+    return lambda model: command_of(model) not in played
 
 
 def is_due(request: Request, now: float) -> bool:
