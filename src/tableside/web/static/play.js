@@ -546,6 +546,7 @@ if (HOSTING) {
   on('h-start', () => WAR ? act('next', {}) : act('start', $('h-ambush').value
     ? {ambush: $('h-ambush').value} : {}));
   on('h-end', () => act('end_combat', {}));
+  on('h-npc', () => post('/npc_turn', {}));  // the NPC policy, through the engine (SA-98)
   on('h-apply', () => WAR ? act('apply_effect', {id: $('h-who').value,
     effect: $('h-effect').value, amount: Number($('h-amount').value || 1)})
     : act('condition', {id: $('h-who').value, name: $('h-condition').value,
