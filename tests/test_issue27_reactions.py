@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 import pytest
+from test_cli_fight import Cli
 from test_decisions_strife import SEED, ask_open, choices, do, goblin_attack, values
 
 from tableside.encounter.engine import Encounter
@@ -115,3 +118,36 @@ def test_sa96_a_cast_offers_counterspell_and_a_reaction_not_set_off_is_refused()
     record = do(e, "cast", **cast, reactions={"Goblin": "Counterspell"})
     assert [ev.data["reason"] for ev in record.events if ev.kind == "reaction_spent"] == [
         "Skill Reaction: Counterspell"]  # fmt: skip
+
+
+@pytest.fixture
+def cli(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> Cli:
+    monkeypatch.delenv("TABLESIDE_DATABASE_URL", raising=False)
+    return Cli(tmp_path / "fight.db", capsys, monkeypatch)
+
+
+def test_sa96_sa97_the_command_line_takes_a_reaction_and_shows_who_commands(
+    cli: Cli, tmp_path: Path
+) -> None:
+    """SA-96: ``fight attack --take-reaction MODEL=REACTION``; a malformed one exits 2 in one
+    sentence. SA-97: ``fight show`` says who commands a controlled model's Turn."""
+    sheet_file = tmp_path / "aldric.json"
+    sheet_file.write_text(json.dumps(sheet("Aldric", skills=("Reversal",))), encoding="utf-8")
+    fight = str(cli.json("fight", "new", "The glade", "--seed", "5")["id"])
+    cli.json("fight", "add", fight, "--id", "Aldric", "--sheet", str(sheet_file), "--side",
+             "heroes")  # fmt: skip
+    cli.json("fight", "add", fight, "--id", "Goblin", "--model", "Goblin", "--side", "monsters",
+             "--at", "1,0,0")  # fmt: skip
+    cli.json("fight", "start", fight, "--ambush", "monsters")
+    code, _out, err = cli.run("fight", "attack", fight, "Goblin", "--target", "Aldric",
+                              "--take-reaction", "Aldric")  # fmt: skip
+    assert code == 2 and "--take-reaction 'Aldric' must be MODEL=REACTION" in err
+    done = cli.json("fight", "attack", fight, "Goblin", "--target", "Aldric", "--take-reaction",
+                    "Aldric=Reversal", "--dice", "50 3")  # fmt: skip
+    reasons = [ev["data"].get("reason") for ev in done["record"]["events"]
+               if ev["kind"] == "reaction_spent"]  # fmt: skip
+    assert reasons == ["Skill Reaction: Reversal"]
+    cli.json("fight", "condition", fight, "Goblin", "--name", "Mind Controlled", "--source",
+             "Aldric")  # fmt: skip
+    _code, shown, _err = cli.run("fight", "show", fight)
+    assert "Goblin's Turn, commanded by Aldric (SA-97)" in shown

@@ -211,6 +211,10 @@ def attack(
         list[str] | None,
         typer.Option(help="A named modifier, e.g. 'high ground=10' (repeatable, SA-75)."),
     ] = None,
+    take_reaction: Annotated[
+        list[str] | None,
+        typer.Option(help="MODEL=REACTION: a Reaction it sets off, taken (repeatable, SA-96)."),
+    ] = None,
     dice: Dice = None,
     db: Db = None,
     revision: Revision = None,
@@ -241,7 +245,22 @@ def attack(
         for i, t in enumerate(target)
     ]
     cleaned = [{k: v for k, v in a.items() if v is not None} for a in attacks]
-    run(db, encounter_id, "attack", revision, json_out, dice, attacker=attacker, attacks=cleaned)
+    reactions = taken_reactions(take_reaction)
+    run(db, encounter_id, "attack", revision, json_out, dice, attacker=attacker, attacks=cleaned,
+        **({"reactions": reactions} if reactions else {}))  # fmt: skip
+
+
+def taken_reactions(given: list[str] | None) -> dict[str, str]:
+    """``--take-reaction 'Aldric=Reversal'`` options as {model: Reaction} (SA-96); exit 2."""
+    found: dict[str, str] = {}
+    for text in given or ():
+        model, sign, name = text.partition("=")
+        if not sign or not model.strip() or not name.strip():
+            raise InputError(
+                f"--take-reaction {text!r} must be MODEL=REACTION, e.g. 'Aldric=Reversal'."
+            )
+        found[model.strip()] = name.strip()
+    return found
 
 
 def named_modifiers(given: list[str] | None) -> dict[str, int]:
@@ -274,6 +293,10 @@ def cast(
     resource: Annotated[
         str | None, typer.Option(help="Spirit, Faith, Focus … (default: the catalogue's).")
     ] = None,
+    take_reaction: Annotated[
+        list[str] | None,
+        typer.Option(help="MODEL=REACTION: a Reaction it sets off, taken (repeatable, SA-96)."),
+    ] = None,
     dice: Dice = None,
     db: Db = None,
     revision: Revision = None,
@@ -298,6 +321,7 @@ def cast(
         cost=cost,
         resource=resource,
         blocks={t: "block" for t in block} if block else None,
+        reactions=taken_reactions(take_reaction) or None,
     )
 
 
