@@ -821,17 +821,41 @@ class WebTable:
         strife = encounter.game.name == "strife-combat"
         if strife and who.is_host and not self.host_decides(encounter_id, hidden):
             command = players_roll(command, tables.secrecy(self.store, encounter_id).played)
+        if strife and not who.is_host and command.dice is not None:
+            self.refuse_typed_dice(who, encounter_id, encounter.state, command)
         asker = None
         if getattr(encounter.game, "choices", None) is not None:
             asker = LazyAsker(lambda: self.policy(who, encounter_id, who.table_id), who.is_host)
         with self.refusals(who, encounter_id, encounter.game.name, encounter.state, command):
-            record = encounter.execute(command, revision, exact, asker=asker)
+            record = encounter.execute(
+                command, revision, exact, asker=asker, clamp_steps=not who.is_host
+            )
         try:
             tables.append(self.store, encounter_id, record, hidden)
         except BaseException:
             self.forget(encounter_id)  # ahead of the store: never keep a half-applied copy
             raise
         return encounter, record, asker
+
+    def refuse_typed_dice(
+        self, who: Principal, encounter_id: int, state: Any, command: Command
+    ) -> None:
+        """Refuse a player's Strife dice typed all at once when a model secret to it is involved.
+
+        How many of them the command reads (a damage roll only after a hit, a Block's d20 …)
+        follows that model's values, so accepting or refusing them would tell the player a
+        secret (W-52). The refusal is decided before any die is read, from the arguments and the
+        secrecy alone: the same whatever the dice and whatever the secret values.
+        """
+        secret = self.secret_to(who, encounter_id)
+        hidden = [c for c in involved(state, command.args) if secret(c)]
+        if hidden:
+            raise ForbiddenError(
+                f"Dice typed all at once are not taken for a {command.kind} involving "
+                f"{' and '.join(hidden)}: which of them are read follows values that are secret "
+                "to you (W-52). Roll at the table stage by stage (each die asked when it comes), "
+                "or let the server roll."
+            )
 
     def _require_room(self, encounter: Encounter[Any]) -> None:
         """Refuse an ``add`` to a roster already at ``max_combatants`` (W-13)."""
