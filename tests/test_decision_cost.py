@@ -13,6 +13,7 @@ hold (docs/decisions.md, D-5 and the performance notes).
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -150,3 +151,35 @@ def test_issue21_item8_the_hosts_card_and_answers_read_the_table_once(
     done = table.answer_decisions(host, eid, answers)
     assert done["record"]["data"]["outcome"] == "resolved"
     assert len(audience) == 2 and others == [[], [], [], []]
+
+
+def test_issue21_item8_a_reactions_exact_law_is_kept_and_is_the_law() -> None:
+    """The exact law of an attack kept for a repeated attack (an automatic NPC's Reaction) is
+    the very law ``attack_odds`` finds, for every Reaction; a changed defender is weighed anew."""
+    from test_decisions_strife import duel
+
+    from tableside.encounter.strife_choices import REACTIONS, exact_law
+    from tableside.encounter.strife_fight import AttackItem, Pending, StrifeFight, attack_setup
+    from tableside.errors import TablesideError
+    from tableside.strife.odds import attack_odds
+
+    e = duel()
+    game = StrifeFight()
+    goblin = e.state.models["Goblin"]
+    weighed = 0
+    for value in (None, *REACTIONS):
+        item = AttackItem(defender="Aldric", reaction=value)
+        try:
+            setup = attack_setup(game, Pending(e.state), goblin, item)
+            law = attack_odds(setup)
+        except TablesideError:
+            continue
+        kept = exact_law(setup)
+        assert kept == law
+        again = attack_setup(game, Pending(e.state), goblin, item)
+        assert exact_law(again) is kept  # the same attack: reused
+        hurt = again.defender.model_copy(update={"hp": max(1, again.defender.hp - 3)})
+        other = exact_law(dataclasses.replace(again, defender=hurt))
+        assert other == attack_odds(dataclasses.replace(again, defender=hurt))
+        weighed += 1
+    assert weighed >= 2

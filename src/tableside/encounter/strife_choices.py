@@ -23,6 +23,9 @@ asked about a command that could never be decided.
 from __future__ import annotations
 
 import copy
+import pickle
+import threading
+from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
@@ -54,9 +57,11 @@ from tableside.encounter.strife_fight import (
 from tableside.encounter.strife_state import FightState, Model
 from tableside.encounter.war_args import parse_args
 from tableside.errors import RulesError, TablesideError
+from tableside.strife.attack import AttackSetup
 from tableside.strife.catalog import PowerTargets
 from tableside.strife.loadout import loadout
 from tableside.strife.odds import attack_odds
+from tableside.strife.odds_law import AttackOdds
 
 REACTIONS = ("block", "parry", "combined_parry", "block_and_parry", "ward_off")
 """The Reactions an attack's defender may declare, in the order they are offered."""
@@ -70,6 +75,36 @@ REACTION_NAMES = {
 }
 CAST_DEFAULTS: Mapping[str, Any] = {"spell_power": 0, "damage": None, "resists": True}
 """A cast's Host-only modifiers and their values when nobody sets them (D-4)."""
+
+
+LAWS_KEPT = 256
+"""Exact attack laws kept (:func:`exact_law`): a few Actions' worth of Reactions."""
+_laws: OrderedDict[bytes, AttackOdds] = OrderedDict()
+_laws_lock = threading.Lock()
+
+
+def exact_law(setup: AttackSetup) -> AttackOdds:
+    """``attack_odds(setup)``, kept for the next time the very same attack is weighed.
+
+    The law follows only the setup (both sheets as they stand, current HP and items included,
+    the weapon, the circumstances, the Reaction and the ruleset), so the setup's pickled bytes
+    are its key: two setups with the same bytes are the same attack (a different order of equal
+    content only misses). An automatic NPC's Reaction weighs every legal Reaction of each
+    attack, about 1 ms each (issue 21, item 8); an attack repeated as it was (undone and sent
+    again, the same foe attacked again before its HP changed) reuses them.
+    """
+    key = pickle.dumps(setup, protocol=pickle.HIGHEST_PROTOCOL)
+    with _laws_lock:
+        found = _laws.get(key)
+        if found is not None:
+            _laws.move_to_end(key)
+            return found
+    law = attack_odds(setup)
+    with _laws_lock:
+        _laws[key] = law
+        while len(_laws) > LAWS_KEPT:
+            _laws.popitem(last=False)
+    return law
 
 
 def strife_choices(
@@ -126,7 +161,7 @@ def aoo_choice(game: StrifeFight, state: FightState, offer: Any, mover: str, giv
     item = AttackItem(defender=mover, weapon=offer.weapon)
     attacker = state.models[offer.attacker]
     try:
-        law = attack_odds(attack_setup(game, Pending(state), attacker, item, free_attack=True))
+        law = exact_law(attack_setup(game, Pending(state), attacker, item, free_attack=True))
         hit: JSON | None = probability(law.hits)
         can_hit = law.hits > 0
     except TablesideError:
@@ -365,7 +400,7 @@ def reaction_options(
         candidate = item.model_copy(update={"reaction": value})
         try:
             setup = attack_setup(game, Pending(state), attacker, candidate)
-            law = attack_odds(setup)
+            law = exact_law(setup)
         except TablesideError:
             continue
         tried = put(command.args, ("attacks", index, "reaction"), value)
