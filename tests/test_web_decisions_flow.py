@@ -304,3 +304,17 @@ def test_issue21_d8_a_step_off_the_die_is_refused_when_sent_over_the_api(ford: F
     assert ford.revision() == before
     assert ford.decisions(ford.host)["decisions"] == []
     assert ford.decisions(ford.host)["waiting"] == []
+
+
+def test_issue21_w53_the_approval_shows_the_odds_with_and_without_the_boon(ford: Ford) -> None:
+    """Item 3: the Host's approval of Ann's Boon 1 shows the Strike's exact odds with it and
+    without it (before any die is rolled); Ann never reads the approval."""
+    ford.turn_of("Herald")
+    r = ford.command(ford.ann, "strike", striker="Herald", defender="Boss", boon=1)
+    assert r.status_code == 202, r.text
+    (approve,) = ford.decisions(ford.host)["decisions"]
+    with_it, without = (o["odds"]["uncanceled_hit"]["p"] for o in approve["options"])
+    assert with_it >= without and 0 < without < 1
+    assert [o["effect"].split(":")[0] for o in approve["options"]] == ["with them", "without them"]
+    assert "%" in approve["options"][0]["effect"]
+    assert ford.decisions(ford.ann)["decisions"] == []

@@ -33,7 +33,7 @@ from typing import Any
 
 from tableside.dice import Rng, SeededRng
 from tableside.dice.laws import probability
-from tableside.encounter.decisions import Choice, approval, put
+from tableside.encounter.decisions import APPROVE, APPROVED, REJECTED, Choice, approval, put
 from tableside.encounter.log import JSON, Command
 from tableside.encounter.strife_acts import act_choices
 from tableside.encounter.strife_dice import (
@@ -281,6 +281,41 @@ def attack_approval(game: StrifeFight, state: FightState, args: AttackArgs) -> C
             proposed[key], defaults[key] = item.crushing_injury, None
     defenders = ", ".join(dict.fromkeys(a.defender for a in args.attacks))
     return approval(attacker.id, proposed, defaults, f"{attacker.id}'s attack on {defenders}")
+
+
+def strife_effects(
+    game: StrifeFight, state: FightState, command: Command, choice: Choice
+) -> list[JSON | None]:
+    """The odds of an attack's approval: each attack with the proposal (Approve) and without.
+
+    Only the Host answers an approval and the Host sees every value, so nothing secret feeds
+    them for their reader (issue 21, W-53). Other questions' options carry their own odds.
+    """
+    if choice.kind != APPROVE or command.kind != "attack":
+        return [None for _ in choice.options]
+    try:
+        args = parse_args(AttackArgs, command.args, "attack")
+        attacker = state.models[args.attacker]
+        held = {w.name for w in loadout(game.catalog, attacker.sheet).weapons}
+        found: dict[Any, JSON] = {}
+        for value, which in ((APPROVED, "with them"), (REJECTED, "without them")):
+            words, odds = [], []
+            for number, item in enumerate(args.attacks, start=1):
+                if value == REJECTED:
+                    item = item.model_copy(update={
+                        "modifiers": (), "situational": {}, "combined_damage": (),
+                        "crushing_injury": None,
+                        "weapon": item.weapon if item.weapon in held else None,
+                    })  # fmt: skip
+                law = exact_law(attack_setup(game, Pending(state), attacker, item))
+                hit, mean = probability(law.hits), float(law.damage.mean)
+                odds.append({"hit": hit, "mean_damage": mean})
+                words.append(f"attack {number}: {hit['p'] * 100:.0f} % to hit, {mean:.1f} "
+                             "damage on average")  # fmt: skip
+            found[value] = {"effect": f"{which}: " + "; ".join(words), "odds_by_attack": odds}
+    except (TablesideError, KeyError):
+        return [None for _ in choice.options]
+    return [found.get(option.get("value")) for option in choice.options]
 
 
 @dataclass(frozen=True, slots=True)

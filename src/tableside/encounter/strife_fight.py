@@ -409,6 +409,14 @@ class StrifeFight:
         # A controlled model's choices are its controller's for the duration (SA-95).
         return [forced.to_controller(state, c) for c in strife_choices(self, state, command, rng)]
 
+    def effects(
+        self, state: FightState, command: Command, rng: Rng, choice: Choice
+    ) -> list[dict[str, Any] | None]:
+        """What each option of an asked question does (read when the question is read)."""
+        from tableside.encounter.strife_choices import strife_effects
+
+        return strife_effects(self, state, command, choice)
+
     def pending(self, state: FightState, command: Command, rng: Rng, describe: bool) -> Pending:
         """Run a command's handler on a Pending copy of the fight (raise to refuse)."""
         handler = HANDLERS.get(command.kind)
