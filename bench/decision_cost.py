@@ -114,35 +114,27 @@ def report(label: str, samples: list[float], stance: float | None) -> float:
     return median
 
 
-def sent(scene: Scene, token: str, command: Command, repeat: int) -> list[float]:
-    """CPU per request of ``command`` sent ``repeat`` times by ``token``, undone after each."""
-    samples = []
-    host = scene.who(scene.host)
-    for _ in range(repeat):
-        took, _answer = timed(partial(scene.request, token, scene.table.execute, command, None))
-        samples.append(took)
-        scene.table.step_back(host, scene.eid, None, redo=False)
-    return samples
+def sent(scene: Scene, token: str, command: Command) -> float:
+    """CPU of one request of ``command`` by ``token`` (the Host undoes it after, not counted)."""
+    took, _answer = timed(partial(scene.request, token, scene.table.execute, command, None))
+    scene.table.step_back(scene.who(scene.host), scene.eid, None, redo=False)
+    return took
 
 
-def asked(scene: Scene, command: Command, repeat: int) -> dict[str, list[float]]:
-    """The player's command waiting for the Host (202), the Host's card read and its answers."""
-    table, eid = scene.table, scene.eid
-    host = scene.who(scene.host)
-    table.set_settings(host, eid, {"npcs_decide": "ask"})
-    found: dict[str, list[float]] = {"command": [], "read": [], "answers": []}
-    for _ in range(repeat):
-        took, answer = timed(partial(scene.request, scene.player, table.execute, command, None))
-        assert "pending" in answer, answer
-        found["command"].append(took)
-        took, seen = timed(partial(scene.request, scene.host, table.decisions))
-        found["read"].append(took)
-        answers = {q["id"]: q["suggested"] for q in seen["decisions"]}
-        took, _ = timed(partial(scene.request, scene.host, table.answer_decisions, answers))
-        found["answers"].append(took)
-        table.step_back(host, eid, None, redo=False)
-    table.set_settings(host, eid, {"npcs_decide": "auto"})
-    return found
+ASKED = ("the command (202)", "the Host reads its card", "one submission of answers")
+
+
+def asked(scene: Scene, command: Command) -> list[float]:
+    """The player's command waiting for the Host (202), the Host's card read and its answers
+    (NPC decisions asked in ``scene``), undone after."""
+    table = scene.table
+    took, answer = timed(partial(scene.request, scene.player, table.execute, command, None))
+    assert "pending" in answer, answer
+    read, seen = timed(partial(scene.request, scene.host, table.decisions))
+    answers = {q["id"]: q["suggested"] for q in seen["decisions"]}
+    sending, _ = timed(partial(scene.request, scene.host, table.answer_decisions, answers))
+    table.step_back(scene.who(scene.host), scene.eid, None, redo=False)
+    return [took, read, sending]
 
 
 def cases(war: Scene, fight: Scene) -> Iterator[tuple[str, Scene, str, Command]]:
@@ -160,27 +152,31 @@ def cases(war: Scene, fight: Scene) -> Iterator[tuple[str, Scene, str, Command]]
 
 
 def run(repeat: int) -> None:
+    """Every case once per round, ``repeat`` rounds: a busy machine slows them alike."""
     with tempfile.TemporaryDirectory() as folder:
         table = WebTable(Store.open(f"sqlite:///{folder}/cost.db"))
         try:
             war, fight = war_scene(table), strife_scene(table)
-            print("In process (WebTable, SQLite), CPU per request:", flush=True)
-            stance = report(
-                "stance (Host)", sent(war, war.host, Command("stance", {"id": "Herald"}), repeat),
-                None,
-            )  # fmt: skip
-            for label, scene, token, command in cases(war, fight):
-                report(label, sent(scene, token, command, repeat), stance)
-            for what, scene, command in (
-                ("strike", war, Command("strike", STRIKE)),
-                ("attack", fight, Command("attack", ATTACK)),
-            ):
-                found = asked(scene, command, repeat)
-                report(f"{what}, NPC asked: the command (202)", found["command"], stance)
-                report(f"{what}, NPC asked: the Host reads its card", found["read"], stance)
-                report(f"{what}, NPC asked: one submission of answers", found["answers"], stance)
-                whole = [sum(t) for t in zip(*found.values(), strict=True)]
-                report(f"{what}, NPC asked: all three", whole, stance)
+            war_asks, fight_asks = war_scene(table), strife_scene(table)
+            for scene in (war_asks, fight_asks):
+                table.set_settings(scene.who(scene.host), scene.eid, {"npcs_decide": "ask"})
+            singles = [("stance (Host)", war, war.host, Command("stance", {"id": "Herald"})),
+                       *cases(war, fight)]  # fmt: skip
+            waits = (("strike", war_asks, Command("strike", STRIKE)),
+                     ("attack", fight_asks, Command("attack", ATTACK)))  # fmt: skip
+            samples: dict[str, list[float]] = {}
+            for _ in range(repeat):
+                for label, scene, token, command in singles:
+                    samples.setdefault(label, []).append(sent(scene, token, command))
+                for what, scene, command in waits:
+                    parts = asked(scene, command)
+                    for part, took in zip((*ASKED, "all three"), (*parts, sum(parts)),
+                                          strict=True):  # fmt: skip
+                        samples.setdefault(f"{what}, NPC asked: {part}", []).append(took)
+            print("In process (WebTable, SQLite), CPU per request, cases alternated:", flush=True)
+            stance = report("stance (Host)", samples.pop("stance (Host)"), None)
+            for label, found in samples.items():
+                report(label, found, stance)
         finally:
             table.store.close()
 

@@ -235,13 +235,17 @@ class Encounter(Generic[S]):
         The game lists the command's choices (``choices``, on a throwaway copy of its dice
         stream); a choice already asked is skipped. Taking a suggestion may open new choices
         (a Reaction taken opens its dice stage), so the listing repeats until nothing is taken,
-        except for choices of the kinds the game ``settles`` (taking them opens nothing).
+        except for choices of the kinds the game ``settles`` (taking them opens nothing), or
+        ``settles_for`` this command.
         """
         chooser = getattr(self.game, "choices", None)
         if chooser is None:
             return command, ()
         known = {r.choice.name for r in asked}
         settles: frozenset[str] = getattr(self.game, "settles", frozenset())
+        settling = getattr(self.game, "settles_for", None)
+        if settling is not None:
+            settles = settles | settling(command)
         for _ in range(REASK_LIMIT):
             taken = False
             found: list[Request] = []

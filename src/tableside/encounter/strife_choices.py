@@ -79,11 +79,25 @@ CAST_DEFAULTS: Mapping[str, Any] = {"spell_power": 0, "damage": None, "resists":
 
 LAWS_KEPT = 256
 """Exact attack laws kept (:func:`exact_law`): a few Actions' worth of Reactions."""
-_laws: OrderedDict[bytes, AttackOdds] = OrderedDict()
+_laws: OrderedDict[bytes, Weighed] = OrderedDict()
 _laws_lock = threading.Lock()
 
 
+@dataclass(frozen=True, slots=True)
+class Weighed:
+    """An attack's exact law and the figures a Reaction's option shows (exact fractions)."""
+
+    law: AttackOdds
+    dealt: Fraction  # P(damage > 0)
+    mean: Fraction  # damage on average
+
+
 def exact_law(setup: AttackSetup) -> AttackOdds:
+    """``attack_odds(setup)``, kept (:func:`weigh`)."""
+    return weigh(setup).law
+
+
+def weigh(setup: AttackSetup) -> Weighed:
     """``attack_odds(setup)``, kept for the next time the very same attack is weighed.
 
     The law follows only the setup (both sheets as they stand, current HP and items included,
@@ -100,11 +114,12 @@ def exact_law(setup: AttackSetup) -> AttackOdds:
             _laws.move_to_end(key)
             return found
     law = attack_odds(setup)
+    weighed = Weighed(law, 1 - law.damage.p(0), law.damage.mean)
     with _laws_lock:
-        _laws[key] = law
+        _laws[key] = weighed
         while len(_laws) > LAWS_KEPT:
             _laws.popitem(last=False)
-    return law
+    return weighed
 
 
 def strife_choices(
@@ -435,7 +450,7 @@ def reaction_options(
         candidate = item.model_copy(update={"reaction": value})
         try:
             setup = attack_setup(game, Pending(state), attacker, candidate)
-            law = exact_law(setup)
+            weighed = weigh(setup)
         except TablesideError:
             continue
         tried = put(command.args, ("attacks", index, "reaction"), value)
@@ -447,14 +462,14 @@ def reaction_options(
             if reaction is None
             else f"{REACTION_NAMES[value or '']} with {' and '.join(reaction.items)}"
         )
-        dealt = 1 - law.damage.p(0)
+        law, dealt = weighed.law, weighed.dealt
         odds = {
             "hit": probability(law.hits),
             "damage": probability(dealt),
             "defeat": probability(law.defeat),
-            "mean_damage": float(law.damage.mean),
+            "mean_damage": float(weighed.mean),
         }
-        found.append(ReactionOption(value, label, odds, dealt, law.damage.mean))
+        found.append(ReactionOption(value, label, odds, dealt, weighed.mean))
     return found
 
 

@@ -861,7 +861,8 @@ class WebTable:
         if command.kind == "add":
             self._require_room(encounter)
         strife = encounter.game.name == "strife-combat"
-        if strife and who.is_host and not self.host_decides(encounter_id, hidden):
+        physical = strife and bool(command.args.get("physical"))
+        if physical and who.is_host and not self.host_decides(encounter_id, hidden):
             command = players_roll(command, tables.secrecy(self.store, encounter_id).played)
         if strife and not who.is_host and command.dice is not None:
             self.refuse_typed_dice(who, encounter_id, encounter.state, command)
