@@ -43,6 +43,7 @@ HERALD = {"might": 42, "swiftness": 45, "control": 30}
 WARRIOR = {"might": 56, "swiftness": 22, "control": 40}
 STRIKE = {"striker": "Herald", "defender": "Warrior"}
 ATTACK = {"attacker": "Aldric", "attacks": [{"defender": "Goblin"}]}
+Where = tuple[int, dict[str, str], dict[str, str]]  # over HTTP: encounter, Host's, player's headers
 
 
 @dataclass
@@ -229,67 +230,77 @@ def over_http(repeat: int) -> None:
             for n, s, at in (("Aldric", "heroes", [0, 0, 0]), ("Goblin", "monsters", [1, 0, 0]))
         ] + [{"kind": "start"}]
         fight = scene("strife-combat", "Al", "Aldric", fight_adds)
-        for _ in range(4):
-            state = http.get(f"/api/encounters/{fight[0]}", headers=fight[1]).json()["state"]
-            if state["current"] == "Aldric":
-                break
-            http.post(f"/api/encounters/{fight[0]}/commands", headers=fight[1],
-                      json={"kind": "next"})  # fmt: skip
+
+        def turn_of_aldric(where: tuple[int, dict[str, str], dict[str, str]]) -> None:
+            for _ in range(4):
+                state = http.get(f"/api/encounters/{where[0]}", headers=where[1]).json()
+                if state["state"]["current"] == "Aldric":
+                    return
+                http.post(f"/api/encounters/{where[0]}/commands", headers=where[1],
+                          json={"kind": "next"})  # fmt: skip
+
+        turn_of_aldric(fight)
 
         def cpu(call: Callable[[], Any]) -> tuple[float, Any]:
             before = cpu_seconds(pid) or 0.0
             answer = call()
             return (cpu_seconds(pid) or 0.0) - before, answer
 
-        def case(where: tuple[int, dict[str, str], dict[str, str]], who: dict[str, str],
+        def once(where: tuple[int, dict[str, str], dict[str, str]], who: dict[str, str],
                  kind: str, args: dict[str, Any]) -> float:  # fmt: skip
             eid, host, _mine = where
-            spent = 0.0
-            for _ in range(repeat):
-                took, r = cpu(partial(http.post, f"/api/encounters/{eid}/commands", headers=who,
-                                      json={"kind": kind, "args": args}))  # fmt: skip
-                spent += took
-                assert r.status_code == 200, r.text
-                http.post(f"/api/encounters/{eid}/undo", headers=host, json={})
-            return spent / repeat * 1000
+            took, r = cpu(partial(http.post, f"/api/encounters/{eid}/commands", headers=who,
+                                  json={"kind": kind, "args": args}))  # fmt: skip
+            assert r.status_code == 200, r.text
+            http.post(f"/api/encounters/{eid}/undo", headers=host, json={})
+            return took
 
-        def line(label: str, ms: float, stance: float | None) -> None:
-            ratio = "" if stance is None else f"  {ms / stance:5.2f}x a stance"
-            print(f"HTTP: {label:<46} {ms:6.2f} ms CPU{ratio}", flush=True)
-
-        print("Over HTTP (tableside serve, SQLite), server CPU per request:", flush=True)
-        stance = case(war, war[1], "stance", {"id": "Herald"})
-        line("stance (Host)", stance, None)
-        given = {**STRIKE, "obstruction": 0, "mode": "best"}
-        line("strike, choices given (Host)", case(war, war[1], "strike", given), stance)
-        line("strike, NPC automatic (player)", case(war, war[2], "strike", STRIKE), stance)
-        react = {**ATTACK, "attacks": [{"defender": "Goblin", "reaction": None}]}
-        line("attack, Reaction given (Host)", case(fight, fight[1], "attack", react), stance)
-        line("attack, NPC automatic (player)", case(fight, fight[2], "attack", ATTACK), stance)
-        for what, where, kind, args in (("strike", war, "strike", STRIKE),
-                                        ("attack", fight, "attack", ATTACK)):  # fmt: skip
+        def waits(where: tuple[int, dict[str, str], dict[str, str]], kind: str,
+                  args: dict[str, Any]) -> list[float]:  # fmt: skip
             eid, host, mine = where
             api = f"/api/encounters/{eid}"
-            http.put(f"{api}/settings", headers=host, json={"npcs_decide": "ask"})
-            spent = {"command": 0.0, "read": 0.0, "answers": 0.0}
-            for _ in range(repeat):
-                took, r = cpu(partial(http.post, f"{api}/commands", headers=mine,
-                                      json={"kind": kind, "args": args}))  # fmt: skip
-                assert r.status_code == 202, r.text
-                spent["command"] += took
-                took, r = cpu(partial(http.get, f"{api}/decisions", headers=host))
-                spent["read"] += took
-                answers = {q["id"]: q["suggested"] for q in r.json()["decisions"]}
-                took, r = cpu(partial(http.post, f"{api}/decisions", headers=host,
-                                      json={"answers": answers}))  # fmt: skip
-                assert r.status_code == 200, r.text
-                spent["answers"] += took
-                http.post(f"{api}/undo", headers=host, json={})
-            http.put(f"{api}/settings", headers=host, json={"npcs_decide": "auto"})
-            for part, label in (("command", "the command (202)"),
-                                ("read", "the Host reads its card"),
-                                ("answers", "one submission of answers")):  # fmt: skip
-                line(f"{what}, NPC asked: {label}", spent[part] / repeat * 1000, stance)
+            took, r = cpu(partial(http.post, f"{api}/commands", headers=mine,
+                                  json={"kind": kind, "args": args}))  # fmt: skip
+            assert r.status_code == 202, r.text
+            read, r = cpu(partial(http.get, f"{api}/decisions", headers=host))
+            answers = {q["id"]: q["suggested"] for q in r.json()["decisions"]}
+            sending, r = cpu(partial(http.post, f"{api}/decisions", headers=host,
+                                     json={"answers": answers}))  # fmt: skip
+            assert r.status_code == 200, r.text
+            http.post(f"{api}/undo", headers=host, json={})
+            return [took, read, sending]
+
+        war_asks = scene("majesty-war", "Ann", "Herald", war_adds)
+        fight_asks = scene("strife-combat", "Al", "Aldric", fight_adds)
+        for where in (war_asks, fight_asks):
+            http.put(f"/api/encounters/{where[0]}/settings", headers=where[1],
+                     json={"npcs_decide": "ask"})  # fmt: skip
+        turn_of_aldric(fight_asks)
+        given = {**STRIKE, "obstruction": 0, "mode": "best"}
+        react = {**ATTACK, "attacks": [{"defender": "Goblin", "reaction": None}]}
+        singles: list[tuple[str, Where, dict[str, str], str, dict[str, Any]]] = [
+            ("stance (Host)", war, war[1], "stance", {"id": "Herald"}),
+            ("strike, choices given (Host)", war, war[1], "strike", given),
+            ("strike, NPC automatic (player)", war, war[2], "strike", STRIKE),
+            ("attack, Reaction given (Host)", fight, fight[1], "attack", react),
+            ("attack, NPC automatic (player)", fight, fight[2], "attack", ATTACK),
+        ]
+        spent: dict[str, float] = {}
+        for _ in range(repeat):
+            for label, where, who, kind, args in singles:
+                spent[label] = spent.get(label, 0.0) + once(where, who, kind, args)
+            for what, where, kind, args in (("strike", war_asks, "strike", STRIKE),
+                                            ("attack", fight_asks, "attack", ATTACK)):  # fmt: skip
+                for part, took in zip(ASKED, waits(where, kind, args), strict=True):
+                    label = f"{what}, NPC asked: {part}"
+                    spent[label] = spent.get(label, 0.0) + took
+        print("Over HTTP (tableside serve, SQLite), server CPU per request, alternated:",
+              flush=True)  # fmt: skip
+        stance = spent.pop("stance (Host)") / repeat * 1000
+        print(f"HTTP: {'stance (Host)':<46} {stance:6.2f} ms CPU", flush=True)
+        for label, total in spent.items():
+            ms = total / repeat * 1000
+            print(f"HTTP: {label:<46} {ms:6.2f} ms CPU  {ms / stance:5.2f}x a stance", flush=True)
         http.close()
 
 
