@@ -17,13 +17,14 @@ dice stream, so what the chooser sees is what the resolved command then does.
 from __future__ import annotations
 
 import copy
+import threading
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from tableside.dice import Rng
+from tableside.dice import Rng, ScriptedRng, SeededRng
 from tableside.dice.laws import probability
 from tableside.encounter.decisions import APPROVE, APPROVED, REJECTED, Choice, approval
 from tableside.encounter.log import JSON, Command, Event
@@ -111,13 +112,46 @@ class Trial:
     rng: Rng
 
     def run(self, args: Mapping[str, Any]) -> Seen | None:
-        """What the Strike does with ``args``; None when the War refuses them."""
+        """What the Strike does with ``args``; None when the War refuses them.
+
+        The same Strike (arguments, state and unused dice stream) is decided once: the options
+        of a card share some (``best`` Adjustments is the Obstruction question's no token).
+        """
+        from tableside.encounter.war import memo_key
+
         command = Command(self.command.kind, dict(args), self.command.dice)
+        rng = fresh(self.rng)
+        key = memo_key(command, rng)
+        with _tried_lock:
+            kept = _tried.get(key) if key is not None else None
+        if kept is not None and kept[0] is self.state:
+            return kept[1]
         try:
-            events = self.game.decide(self.state, command, copy.deepcopy(self.rng))
+            events = self.game.decide(self.state, command, rng)
         except TablesideError:
             return None
-        return seen(events, str(args.get("defender")))
+        found = seen(events, str(args.get("defender")))
+        if key is not None:
+            with _tried_lock:
+                _tried[key] = (self.state, found)
+                while len(_tried) > TRIED_KEPT:
+                    _tried.pop(next(iter(_tried)))
+        return found
+
+
+TRIED_KEPT = 64
+_tried: dict[str, tuple[WarState, Seen | None]] = {}
+_tried_lock = threading.Lock()
+
+
+def fresh(rng: Rng) -> Rng:
+    """A copy of a dice stream not yet drawn from, made anew (cheaper than a deep copy)."""
+    if isinstance(rng, SeededRng) and getattr(rng, "_generator", None) is None:
+        stream = getattr(rng, "_stream", None)
+        return SeededRng(rng.seed) if stream is None else SeededRng.stream(rng.seed, stream)
+    if isinstance(rng, ScriptedRng) and rng.used == 0:
+        return ScriptedRng(rng.faces, rng.label)
+    return copy.deepcopy(rng)
 
 
 def seen(events: list[Event], defender: str) -> Seen | None:

@@ -171,6 +171,13 @@ def secret_to(who: Principal, secrecy: Secrecy) -> IsSecret:
 
 def conceal(value: Any) -> Any:
     """The value with every leaf replaced by ``"secret"`` (objects keep their keys, lists empty)."""
+    kind = type(value)  # the JSON types first, without the ABC checks (a Strike's report is big)
+    if kind is dict:
+        return {key: conceal(item) for key, item in value.items()}
+    if kind is list or kind is tuple:
+        return []
+    if kind is str or kind is int or kind is float or kind is bool or value is None:
+        return SECRET
     if isinstance(value, Mapping):
         return {key: conceal(item) for key, item in value.items()}
     if isinstance(value, list | tuple):
