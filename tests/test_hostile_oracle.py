@@ -109,14 +109,20 @@ def verdict(r: Any) -> tuple[Any, ...]:
 def pair(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[list[Side]]:
     """Two tables: Boss's Guard and Precision (secret to Ann) 19 or 5 against Herald's 20."""
     with ExitStack() as stack:
-        sides = []
-        for n, value in enumerate((19, 5)):
-            folder = tmp_path / str(n)
-            folder.mkdir()
-            url = stack.enter_context(database_url(request.param, folder))
-            client = stack.enter_context(TestClient(create_app(url)))
-            sides.append(war(client, value))
-        yield sides
+        yield [war(client, value) for client, value in clients(stack, request, tmp_path, (19, 5))]
+
+
+def clients(
+    stack: ExitStack, request: pytest.FixtureRequest, tmp_path: Path, values: tuple[int, int]
+) -> list[tuple[TestClient, int]]:
+    """One application per secret value, each on its own new store of the backend."""
+    found = []
+    for n, value in enumerate(values):
+        folder = tmp_path / str(n)
+        folder.mkdir()
+        url = stack.enter_context(database_url(request.param, folder))
+        found.append((stack.enter_context(TestClient(create_app(url))), value))
+    return found
 
 
 def war(client: TestClient, boss_value: int) -> Side:
@@ -206,14 +212,8 @@ def test_w52_w16_a_defenders_answers_are_clamped_whatever_the_secret(pair: list[
 def fights(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[list[Any]]:
     """Two Realm of Strife fights: Brute's AC (secret to Al) 20 or 95."""
     with ExitStack() as stack:
-        found = []
-        for n, ac in enumerate((20, 95)):
-            folder = tmp_path / str(n)
-            folder.mkdir()
-            url = stack.enter_context(database_url(request.param, folder))
-            client = stack.enter_context(TestClient(create_app(url)))
-            found.append((client, *strife_ambush(client, ac=ac)))
-        yield found
+        pairs = clients(stack, request, tmp_path, (20, 95))
+        yield [(client, *strife_ambush(client, ac=ac)) for client, ac in pairs]
 
 
 def test_w52_strife_dice_typed_at_once_against_a_secret_sheet_tell_nothing(
