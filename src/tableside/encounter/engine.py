@@ -38,9 +38,10 @@ from tableside.encounter.decisions import (
     put,
 )
 from tableside.encounter.log import Command, Event, LogRecord, RecordKind
-from tableside.errors import StaleRevisionError, TablesideError
+from tableside.errors import StaleRevisionError, TablesideError, TooManyAdjustmentsError
 
 REASK_LIMIT = 8  # taking a suggestion may open new choices; a game never needs more rounds
+CLAMP_ROUNDS = 2  # a Check's steps may name both sides: each side's excess is dropped in turn
 
 S = TypeVar("S")
 R = TypeVar("R")
@@ -166,6 +167,7 @@ class Encounter(Generic[S]):
         expected_revision: int | None = None,
         exact: bool = True,
         asker: Asker | None = None,
+        clamp_steps: bool = False,
     ) -> LogRecord:
         """Decide and apply a command, or make it wait (D-1); on any refusal nothing changes.
 
@@ -178,21 +180,37 @@ class Encounter(Generic[S]):
             asker: The policy that says, for each choice the command involves, whether its
                 arguments stand, the suggestion is taken, or its owner is asked (None: the
                 arguments stand, as for the one-shot engine).
+            clamp_steps: Explicit Adjustment steps past what their side has are dropped instead
+                of refused, and the record's ``note`` tells the Host (W-52: the count may be
+                secret to the sender, and a refusal would tell it).
         """
         self.check_revision(expected_revision, exact)
         self.require_not_waiting()
+        notes: list[str] = []
+        while True:
+            try:
+                return self._execute(command, asker, notes)
+            except TooManyAdjustmentsError as over:
+                if not clamp_steps or len(notes) >= CLAMP_ROUNDS:
+                    raise
+                command, note = clamped(command, over)
+                notes.append(note)
+
+    def _execute(self, command: Command, asker: Asker | None, notes: list[str]) -> LogRecord:
+        """One try of :meth:`execute` (``notes``: the Host's, from steps clamped so far)."""
         seq = self.next_seq
         taken: list[Choice] = []
+        data = {"note": " ".join(notes)} if notes else None
         if asker is not None:
             command, questions = self.ask(command, seq, asker, (), taken)
             if questions:
                 # what the suggestions would refuse is refused now: never a command nobody can
                 # finish (issue 21: the Striker's own explicit steps the War refuses)
                 self.trial(PendingCommand(seq, command, questions))
-                return self._hold(command, seq, questions)
+                return self._hold(command, seq, questions, data)
         command, events = self.decide_taking(command, seq, taken)
         state = self.fold(self.state, events)
-        record = LogRecord(self.revision + 1, RecordKind.COMMAND, seq, command, events)
+        record = LogRecord(self.revision + 1, RecordKind.COMMAND, seq, command, events, data)
         self.applied.append(Applied(seq, command, events, state))
         self.redo_stack.clear()
         self.next_seq = seq + 1
@@ -252,7 +270,8 @@ class Encounter(Generic[S]):
         The game lists the command's choices (``choices``, on a throwaway copy of its dice
         stream); a choice already asked is skipped. Taking a suggestion may open new choices
         (a Reaction taken opens its dice stage), so the listing repeats until nothing is taken,
-        except for choices of the kinds the game ``settles`` (taking them opens nothing).
+        except for choices of the kinds the game ``settles`` (taking them opens nothing), or
+        ``settles_for`` this command.
         """
         chooser = getattr(self.game, "choices", None)
         if chooser is None:
@@ -260,6 +279,9 @@ class Encounter(Generic[S]):
         known = {r.choice.name for r in asked}
         settles: frozenset[str] = getattr(self.game, "settles", frozenset())
         took: list[tuple[Command, Choice]] = []  # the last listing's takes (SA-98)
+        settling = getattr(self.game, "settles_for", None)
+        if settling is not None:
+            settles = settles | settling(command)
         for _ in range(REASK_LIMIT):
             taken = False
             found: list[Request] = []
@@ -314,9 +336,15 @@ class Encounter(Generic[S]):
                 return tried
         return None
 
-    def _hold(self, command: Command, seq: int, questions: tuple[Request, ...]) -> LogRecord:
+    def _hold(
+        self,
+        command: Command,
+        seq: int,
+        questions: tuple[Request, ...],
+        extra: dict[str, Any] | None = None,
+    ) -> LogRecord:
         """Store ``command`` as waiting for ``questions`` (its dice stream reserved)."""
-        data = {"requests": [r.to_json() for r in questions]}
+        data = {"requests": [r.to_json() for r in questions], **(extra or {})}
         record = LogRecord(self.revision + 1, RecordKind.REQUEST, seq, command, (), data)
         self.pending = PendingCommand(seq, command, questions)
         self.redo_stack.clear()
@@ -615,6 +643,22 @@ class Encounter(Generic[S]):
             else:
                 replay.redo()
         return replay
+
+
+def clamped(command: Command, over: TooManyAdjustmentsError) -> tuple[Command, str]:
+    """``command`` without the explicit steps past the count, and the Host's note (W-52)."""
+    steps = command.args.get("steps")
+    if not isinstance(steps, list) or not over.drop or max(over.drop) >= len(steps):
+        raise over
+    kept = [step for place, step in enumerate(steps) if place not in set(over.drop)]
+    sides = {"striker": "striker", "roller": "striker", "defender": "defender",
+             "opponent": "defender", None: "striker"}  # fmt: skip
+    who = command.args.get(sides.get(over.side, "striker")) or f"The {over.side}"
+    note = (
+        f"{who} named {over.named} Adjustments; only the first {over.allowed} were made (the "
+        "rest are past what it has, W-52)."
+    )
+    return Command(command.kind, {**command.args, "steps": kept}, command.dice), note
 
 
 def describe(request: Request) -> str:

@@ -418,6 +418,31 @@ class StrifeFight:
         # A controlled model's choices are its controller's for the duration (SA-95).
         return [forced.to_controller(state, c) for c in strife_choices(self, state, command, rng)]
 
+    def settles_for(self, command: Command) -> frozenset[str]:
+        """The choices whose suggestion, taken, opens no other choice of ``command`` (item 8).
+
+        A Reaction taken opens nothing when the attack has no physical dice (no stage to ask)
+        and no two of its attacks share a defender (no later Reaction waits on it), so the
+        engine need not list the attack's choices a second time.
+        """
+        attacks = command.args.get("attacks")
+        if (
+            command.kind != "attack"
+            or command.args.get("physical")
+            or not isinstance(attacks, list)
+        ):
+            return frozenset()
+        defenders = [a.get("defender") if isinstance(a, dict) else None for a in attacks]
+        return frozenset({"reaction"}) if len(set(defenders)) == len(defenders) else frozenset()
+
+    def effects(
+        self, state: FightState, command: Command, rng: Rng, choice: Choice
+    ) -> list[dict[str, Any] | None]:
+        """What each option of an asked question does (read when the question is read)."""
+        from tableside.encounter.strife_choices import strife_effects
+
+        return strife_effects(self, state, command, choice)
+
     def pending(self, state: FightState, command: Command, rng: Rng, describe: bool) -> Pending:
         """Run a command's handler on a Pending copy of the fight (raise to refuse)."""
         handler = HANDLERS.get(command.kind)

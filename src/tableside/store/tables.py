@@ -389,6 +389,7 @@ class Access:
     table_id: int | None
     holder: Holder | None
     secrecy: Secrecy | None = None
+    audience: Audience | None = None
 
 
 def _access_query(credential: ColumnElement[Any]) -> Select[*tuple[Any, ...]]:
@@ -457,7 +458,8 @@ def access(
         if seat_id is None:
             return Access(info, table_id, None)
         seat = Seat(seat_id, table_id, seat_name, tuple(characters))
-        return Access(info, table_id, Holder(table_id, seat), _read_secrecy(connection, eid))
+        audience = _read_audience(connection, eid)
+        return Access(info, table_id, Holder(table_id, seat), audience.secrecy, audience)
 
 
 def append(store: Store, encounter_id: int, record: LogRecord, hidden: bool = False) -> None:
@@ -548,15 +550,20 @@ class Secrecy:
         return self.npcs_secret and combatant not in self.played
 
 
-# Built once: the setting (part 0), the Host's choices (part 1) and every seat's characters at
-# the encounter's table (part 2), in one statement. The seats' part comes first so that the
-# union's last column keeps the JSON type of ``characters``.
+# Built once: the setting (part 0), the Host's choices (part 1), every seat at the encounter's
+# table (part 2: its characters, id and name) and the decision settings (part 3: npcs_decide as
+# ``combatant``, trust_modifiers as ``flag``, decision_timeout as ``seat_id``, hidden_asks as
+# ``seat_name``), in one statement. The seats' part comes first so that the union's columns keep
+# their types (``characters`` is JSON).
 _SECRECY: CompoundSelect[Any] = union_all(
     select(
         literal_column("2").label("part"),
         null().label("combatant"),
         null().label("flag"),
         SeatRow.characters.label("characters"),
+        SeatRow.id.label("seat_id"),
+        SeatRow.name.label("seat_name"),
+        SeatRow.table_id.label("table_id"),
     )
     .join(TableEncounterRow, TableEncounterRow.table_id == SeatRow.table_id)
     .where(TableEncounterRow.encounter_id == bindparam("secrecy_id")),
@@ -565,37 +572,84 @@ _SECRECY: CompoundSelect[Any] = union_all(
         null(),
         EncounterSecrecyRow.npcs_secret,
         null(),
+        null(),
+        null(),
+        null(),
     ).where(EncounterSecrecyRow.encounter_id == bindparam("secrecy_id")),
     select(
         literal_column("1"),
         SecretValueRow.combatant,
         SecretValueRow.secret,
         null(),
+        null(),
+        null(),
+        null(),
     ).where(SecretValueRow.encounter_id == bindparam("secrecy_id")),
+    select(
+        literal_column("3"),
+        EncounterSettingsRow.npcs_decide,
+        EncounterSettingsRow.trust_modifiers,
+        null(),
+        EncounterSettingsRow.decision_timeout,
+        EncounterSettingsRow.hidden_asks,
+        null(),
+    ).where(EncounterSettingsRow.encounter_id == bindparam("secrecy_id")),
 )
+
+
+@dataclass(frozen=True, slots=True)
+class Audience:
+    """Who sits at an encounter's table and how its decisions are made, read with its secrecy.
+
+    A player's request reads it with the read that authorises it (issue 21, item 8: a command's
+    policy then reads nothing more).
+    """
+
+    secrecy: Secrecy
+    seats: list[Seat]
+    settings: DecisionSettings
+
+
+def audience(store: Store, encounter_id: int) -> tuple[Audience, frozenset[int]]:
+    """The encounter's :class:`Audience` and its hidden commands' ``seq``, in one transaction."""
+    with store._read() as connection:
+        found = _read_audience(connection, encounter_id)
+        hidden = frozenset(connection.execute(_HIDDEN, {"hidden_of": encounter_id}).scalars())
+    return found, hidden
 
 
 def secrecy(store: Store, encounter_id: int) -> Secrecy:
     """The encounter's secrecy settings and its table's seats, in one statement."""
     with store._read() as connection:
-        return _read_secrecy(connection, encounter_id)
+        return _read_audience(connection, encounter_id).secrecy
 
 
 def _read_secrecy(connection: Connection, encounter_id: int) -> Secrecy:
     """The encounter's secrecy on an open connection (one statement)."""
+    return _read_audience(connection, encounter_id).secrecy
+
+
+def _read_audience(connection: Connection, encounter_id: int) -> Audience:
+    """The encounter's secrecy, its table's seats and its decision settings (one statement)."""
     npcs_secret = True  # the default when the encounter has no setting stored
     choices: dict[str, bool] = {}
     played: set[str] = set()
-    for part, combatant, flag, characters in connection.execute(
+    seats: list[Seat] = []
+    settings = DecisionSettings()
+    for part, combatant, flag, characters, seat_id, seat_name, table_id in connection.execute(
         _SECRECY, {"secrecy_id": encounter_id}
     ):
         if part == 0:
             npcs_secret = bool(flag)
         elif part == 1:
             choices[combatant] = bool(flag)
-        else:
+        elif part == 2:
             played.update(characters)
-    return Secrecy(npcs_secret, choices, frozenset(played))
+            seats.append(Seat(seat_id, table_id, seat_name, tuple(characters)))
+        else:
+            settings = DecisionSettings(seat_id, str(combatant), bool(flag), str(seat_name))
+    seats.sort(key=lambda seat: seat.id)
+    return Audience(Secrecy(npcs_secret, choices, frozenset(played)), seats, settings)
 
 
 def set_npcs_secret(store: Store, encounter_id: int, npcs_secret: bool) -> None:

@@ -225,7 +225,7 @@ def preview(table: WebTable, who: Principal, encounter_id: int, command: Command
     """
     snap = authorised(table, who, encounter_id, command)
     secret = table.secret_to(who, encounter_id)
-    refuse_secret_preview(involved(snap.state, command.args), secret)
+    refuse_secret_preview(involved(snap.state, command.args), secret, snap.game.name)
     rng = preview_rng(command.dice)
     with table.refusals(who, encounter_id, snap.game.name, snap.state, command, secret):
         events = tuple(snap.game.decide(snap.state, command, rng))
@@ -247,14 +247,23 @@ def preview(table: WebTable, who: Principal, encounter_id: int, command: Command
 SOMEONE = "a combatant"
 
 
-def refuse_secret_preview(named: list[str], secret: IsSecret) -> None:
-    """Refuse a player a preview that involves a combatant secret to it (W-10)."""
+def refuse_secret_preview(named: list[str], secret: IsSecret, game: str = "majesty-war") -> None:
+    """Refuse a player a preview that involves a combatant secret to it (W-10).
+
+    In Realm of Strife the dice typed all at once are refused too (W-52): the sentence says to
+    roll at the table stage by stage instead.
+    """
     hidden = [c for c in named if secret(c)]
     if hidden:
         names = " and ".join(hidden)
+        instead = (
+            "Roll at the table stage by stage instead (W-52)."
+            if game == "strife-combat"
+            else "Send the command with your dice instead."
+        )
         raise ForbiddenError(
             f"Previews involving {names} are not shown to players: the outcome would follow "
-            "values that are secret to you (W-10). Send the command with your dice instead."
+            f"values that are secret to you (W-10). {instead}"
         )
 
 

@@ -147,10 +147,19 @@ DAMAGE_PUBLIC = frozenset({"dice", "rolls", "basis"})
 DAMAGE_ATTACKER = frozenset({"strength_modifier", "flat", "crushing_blow", "crit_multiplier"})
 
 
+def host_view(_combatant: object) -> bool:
+    """The Host's secrecy: nothing is secret to it."""
+    return False
+
+
+HOST_VIEW: IsSecret = host_view
+"""The Host's :data:`IsSecret` (the redactions keep the Host-only parts for it alone)."""
+
+
 def secret_to(who: Principal, secrecy: Secrecy) -> IsSecret:
     """Which combatant ids are secret to ``who``: none for the Host, never a player's own."""
     if who.is_host:
-        return lambda _combatant: False
+        return HOST_VIEW
 
     def secret(combatant: object) -> bool:
         if combatant is UNNAMED:
@@ -162,6 +171,13 @@ def secret_to(who: Principal, secrecy: Secrecy) -> IsSecret:
 
 def conceal(value: Any) -> Any:
     """The value with every leaf replaced by ``"secret"`` (objects keep their keys, lists empty)."""
+    kind = type(value)  # the JSON types first, without the ABC checks (a Strike's report is big)
+    if kind is dict:
+        return {key: conceal(item) for key, item in value.items()}
+    if kind is list or kind is tuple:
+        return []
+    if kind is str or kind is int or kind is float or kind is bool or value is None:
+        return SECRET
     if isinstance(value, Mapping):
         return {key: conceal(item) for key, item in value.items()}
     if isinstance(value, list | tuple):
@@ -582,6 +598,8 @@ REQUEST_PUBLIC = frozenset(
 PUBLIC_WORDED_KINDS = frozenset({"approve", "dice", "obstruction", "adjustments"})
 OPTION_PUBLIC = frozenset({"value", "label", "count", "sides"})  # a dice stage's dice are public
 ANSWER_DATA_PUBLIC = frozenset({"answer", "requests", "outcome"})
+HOST_ONLY = frozenset({"note"})
+"""A record's data only the Host reads: a player's view leaves the key out altogether (W-52)."""
 
 
 def command_sides(command: Mapping[str, Any] | None) -> list[object]:
@@ -659,7 +677,11 @@ def redact_decision_data(
     data: Mapping[str, Any], command: Mapping[str, Any] | None, secret: IsSecret
 ) -> Json:
     """A request's or answer's ``data`` as a player may see it: its requests redacted."""
-    out = {k: v if k in ANSWER_DATA_PUBLIC else conceal(v) for k, v in data.items()}
+    out = {
+        k: v if k in ANSWER_DATA_PUBLIC or secret is HOST_VIEW else conceal(v)
+        for k, v in data.items()
+        if k not in HOST_ONLY or secret is HOST_VIEW
+    }
     requests = data.get("requests")
     if isinstance(requests, list):
         out["requests"] = [

@@ -136,6 +136,7 @@ class WebTable:
         self._live: dict[int, Encounter[Any]] = {}
         self._seen = threading.local()  # this request's read: (encounter id, stored revision)
         self._secrecy = threading.local()  # this request's read: (who, encounter id, Secrecy)
+        self._audience = threading.local()  # its seats and settings: (who, encounter id, Audience)
         self.clock: Callable[[], float] = time.time  # deadlines' clock (D-5); tests move it
         self._stuck: set[tuple[int, int]] = set()  # (encounter, revision): a refused suggestion
 
@@ -174,11 +175,28 @@ class WebTable:
         table_id: int,
         vetted: frozenset[str] = frozenset(),
         answering: bool = False,
+        audience: tables.Audience | None = None,
     ) -> TablePolicy:
-        """The decision policy of ``who`` (None: the table itself) in this encounter, now."""
-        seats, settings = tables.seats_and_settings(self.store, table_id, encounter_id)
+        """The decision policy of ``who`` (None: the table itself) in this encounter, now.
+
+        The seats and settings a player's authorising read fetched for this very ``who`` and
+        encounter are used (once, issue 21, item 8), else ``audience``'s, else they are read.
+        """
+        found = self._take_audience(who, encounter_id) if audience is None else audience
+        if found is None:
+            seats, settings = tables.seats_and_settings(self.store, table_id, encounter_id)
+        else:
+            seats, settings = found.seats, found.settings
         return TablePolicy(who, tuple(seats), settings, self.clock(), vetted,
                            answering=answering)  # fmt: skip
+
+    def _take_audience(self, who: Principal | None, encounter_id: int) -> tables.Audience | None:
+        """The audience read with ``who``'s authorising read in this request (used once)."""
+        read: tuple[Principal, int, tables.Audience] | None = getattr(self._audience, "read", None)
+        self._audience.read = None
+        if read is not None and read[0] is who and read[1] == encounter_id:
+            return read[2]
+        return None
 
     def _expire(self, encounter_id: int, encounter: Encounter[Any]) -> None:
         """Take the suggestion of every overdue decision (D-5), stored and announced.
@@ -290,7 +308,11 @@ class WebTable:
         return pending.seq in tables.hidden_seqs(self.store, encounter_id)
 
     def deciders(
-        self, encounter_id: int, seats: list[tables.Seat], hidden: bool
+        self,
+        encounter_id: int,
+        seats: list[tables.Seat],
+        hidden: bool,
+        settings: tables.DecisionSettings | None = None,
     ) -> list[tables.Seat]:
         """The seats whose characters' choices their players decide in the waiting command.
 
@@ -298,6 +320,8 @@ class WebTable:
         ``host``: then none, so every choice of it is the Host's to decide, and every screen
         reads "the Host" (issue 21, D-4).
         """
+        if settings is not None:
+            return [] if hidden and settings.hidden_asks == "host" else seats
         return [] if self.host_decides(encounter_id, hidden) else seats
 
     def host_decides(self, encounter_id: int, hidden: bool) -> bool:
@@ -338,12 +362,14 @@ class WebTable:
         hidden = False
         with self.lock(encounter_id):
             encounter = self.live(encounter_id)
+            audience, seqs = tables.audience(self.store, encounter_id)  # one read for all
             saved = encounter.snapshot()
             records: list[LogRecord] = []
             try:
                 for request_id, value in answers.items():
-                    record, hidden = self._answer_one(who, encounter_id, encounter,
-                                                      request_id, value)  # fmt: skip
+                    record, hidden = self._answer_one(
+                        who, encounter_id, encounter, request_id, value, (audience, seqs)
+                    )
                     records.append(record)
             except BaseException:
                 encounter.restore(saved)
@@ -355,10 +381,9 @@ class WebTable:
                 self.forget(encounter_id)
                 raise
         self.notifier.publish(encounter_id)
-        seqs = tables.hidden_seqs(self.store, encounter_id)
-        last = records[-1]
+        last = records[-1]  # answers share their command's seq: the hidden ones are as read
         found = self.answer(who, encounter_id, record_view(last, seqs), state_view(encounter),
-                            encounter)  # fmt: skip
+                            encounter, audience.seats)  # fmt: skip
         if hidden and not who.is_host:  # its own answer taken; the hidden record stays hidden
             found["record"] = {"kind": last.kind.value, "hidden": True}
         return found
@@ -370,20 +395,27 @@ class WebTable:
         encounter: Encounter[Any],
         request_id: str,
         value: Any,
+        read: tuple[tables.Audience, frozenset[int]],
     ) -> tuple[LogRecord, bool]:
-        """One answer applied to the live encounter (the caller stores it), and hidden or not."""
+        """One answer applied to the live encounter (the caller stores it), and hidden or not.
+
+        ``read``: the encounter's audience and hidden commands, read once for the submission.
+        """
         pending = encounter.pending
         request = find_open(pending, request_id)
         assert pending is not None
-        hidden = self.hidden(encounter_id, pending)
-        seats = self.deciders(encounter_id, tables.seats(self.store, who.table_id), hidden)
+        audience, seqs = read
+        hidden = pending.seq in seqs
+        host_decides = hidden and audience.settings.hidden_asks == "host"
+        seats = [] if host_decides else audience.seats
         if not who.is_host and hidden and not may_answer(who, request.choice, seats):
             raise NoSuchDecisionError(f"There is no open decision {request_id!r}.")
         if not may_answer(who, request.choice, seats):
             raise ForbiddenError(refusal(request.choice, seats))
         check_answer(request, value)
         vetted = frozenset() if who.is_host else self.vetted(encounter, pending)
-        asker = self.policy(who, encounter_id, who.table_id, vetted, answering=True)
+        asker = self.policy(who, encounter_id, who.table_id, vetted, answering=True,
+                            audience=audience)  # fmt: skip
         by = "host" if who.seat is None else f"seat:{who.seat.id}"
         game = encounter.game.name
         with self.refusals(who, encounter_id, game, encounter.state, pending.command):
@@ -402,6 +434,7 @@ class WebTable:
         A question already asked keeps its deadline; the new timeout counts for the next.
         """
         require_host(who, "change the decision settings")
+        self._audience.read = None  # this thread's next command reads the new settings
         current = tables.decision_settings(self.store, encounter_id).to_json()
         settings = tables.DecisionSettings(**{**current, **changes})
         tables.set_decision_settings(self.store, encounter_id, settings)
@@ -441,13 +474,15 @@ class WebTable:
         computed now, when it is read, not when the command was sent (issue 21). ``cards``
         gathers the questions of the waiting command (one card: one *Apply*).
         """
-        settings = tables.decision_settings(self.store, encounter_id).to_json()
         with self.lock(encounter_id):
             encounter = self.live(encounter_id)
+            audience, seqs = tables.audience(self.store, encounter_id)  # one read (item 8)
+            settings = audience.settings.to_json()
             pending = encounter.pending
             if pending is None:
                 return {"decisions": [], "waiting": [], "cards": [], "settings": settings}
-            seen = self.seen(who, encounter_id, pending)
+            secret = secret_to(who, audience.secrecy)
+            seen = Seen(audience.seats, pending.seq in seqs, secret, audience.settings)
             mine = self.pending_view(who, encounter_id, pending, only_mine=True,
                                      effects=encounter.effects, seen=seen)  # fmt: skip
         return {
@@ -474,7 +509,7 @@ class WebTable:
         """
         seen = seen or self.seen(who, encounter_id, pending)
         hidden, secret = seen.hidden, seen.secret
-        seats = self.deciders(encounter_id, seen.seats, hidden)
+        seats = self.deciders(encounter_id, seen.seats, hidden, seen.settings)
         command = pending.command.to_json()
         shown: list[dict[str, Any]] = []
         for request in pending.open:
@@ -524,7 +559,7 @@ class WebTable:
         """
         seen = seen or self.seen(who, encounter_id, pending)
         seats, hidden = seen.seats, seen.hidden
-        deciders = self.deciders(encounter_id, seats, hidden)
+        deciders = self.deciders(encounter_id, seats, hidden, seen.settings)
 
         def entry(r: Request) -> dict[str, Any]:
             return {"id": r.id, "kind": r.choice.kind, "combatant": r.choice.combatant,
@@ -611,6 +646,7 @@ class WebTable:
         such encounter (404), or another table's token (403).
         """
         self._secrecy.read = None
+        self._audience.read = None
         given = presented(token)
         if given is not None:
             found = tables.access(self.store, given.hash, encounter_id, given.session)
@@ -619,6 +655,9 @@ class WebTable:
                 self._seen.revision = (encounter_id, found.info.revision)
                 if found.secrecy is not None:
                     self._secrecy.read = (who, encounter_id, found.secrecy)
+                self._audience.read = (
+                    None if found.audience is None else (who, encounter_id, found.audience)
+                )
                 return who, found.info
         return self._refuse_at_encounter(token, encounter_id)
 
@@ -676,6 +715,7 @@ class WebTable:
         ``client``: the address asking, counted against ``seats_per_minute`` (None: not counted).
         """
         require_host(who, "add players")
+        self._audience.read = None
         held = len(tables.seats(self.store, table_id))
         if held >= self.limits.max_seats:
             raise TooLargeError(
@@ -703,6 +743,7 @@ class WebTable:
     def remove_player(self, who: Principal, table_id: int, seat_id: int) -> tables.Seat:
         """The Host removes a seat (W-12): its token and sessions are refused at once."""
         require_host(who, "remove players")
+        self._audience.read = None
         seat = tables.remove_seat(self.store, table_id, seat_id)
         self.wake_table(table_id)
         return seat
@@ -716,6 +757,7 @@ class WebTable:
         what each reads is decided by the seat as it is now.
         """
         require_host(who, "change players' seats")
+        self._audience.read = None
         seat = tables.edit_seat(self.store, table_id, seat_id, name, characters)
         self.wake_table(table_id)
         return seat
@@ -825,13 +867,18 @@ class WebTable:
         if command.kind == "add":
             self._require_room(encounter)
         strife = encounter.game.name == "strife-combat"
-        if strife and who.is_host and not self.host_decides(encounter_id, hidden):
+        physical = strife and bool(command.args.get("physical"))
+        if physical and who.is_host and not self.host_decides(encounter_id, hidden):
             command = players_roll(command, tables.secrecy(self.store, encounter_id).played)
+        if strife and not who.is_host and command.dice is not None:
+            self.refuse_typed_dice(who, encounter_id, encounter.state, command)
         asker = None
         if getattr(encounter.game, "choices", None) is not None:
             asker = LazyAsker(lambda: self.policy(who, encounter_id, who.table_id), who.is_host)
         with self.refusals(who, encounter_id, encounter.game.name, encounter.state, command):
-            record = encounter.execute(command, revision, exact, asker=asker)
+            record = encounter.execute(
+                command, revision, exact, asker=asker, clamp_steps=not who.is_host
+            )
         try:
             tables.append(self.store, encounter_id, record, hidden)
         except BaseException:
@@ -883,6 +930,26 @@ class WebTable:
                 )
             return None
         return current if first or current == before else None
+
+    def refuse_typed_dice(
+        self, who: Principal, encounter_id: int, state: Any, command: Command
+    ) -> None:
+        """Refuse a player's Strife dice typed all at once when a model secret to it is involved.
+
+        How many of them the command reads (a damage roll only after a hit, a Block's d20 …)
+        follows that model's values, so accepting or refusing them would tell the player a
+        secret (W-52). The refusal is decided before any die is read, from the arguments and the
+        secrecy alone: the same whatever the dice and whatever the secret values.
+        """
+        secret = self.secret_to(who, encounter_id)
+        hidden = [c for c in involved(state, command.args) if secret(c)]
+        if hidden:
+            raise ForbiddenError(
+                f"Dice typed all at once are not taken for a {command.kind} involving "
+                f"{' and '.join(hidden)}: which of them are read follows values that are secret "
+                "to you (W-52). Roll at the table stage by stage (each die asked when it comes), "
+                "or let the server roll."
+            )
 
     def _require_room(self, encounter: Encounter[Any]) -> None:
         """Refuse an ``add`` to a roster already at ``max_combatants`` (W-13)."""
@@ -1044,6 +1111,7 @@ class Seen:
     seats: list[tables.Seat]
     hidden: bool
     secret: IsSecret
+    settings: tables.DecisionSettings | None = None  # None: read when needed
 
 
 class LazyAsker:

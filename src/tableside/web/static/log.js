@@ -386,6 +386,11 @@ logCard = r => {
   const main = line(say(r), 'say');
   if (r.hidden) main.prepend(el('span', 'Hidden from players: ', 'tag'));
   card.append(main);
+  // the Host's note (W-52: steps past what a side has were dropped); a player's copy has none
+  if (isObject(r.data) && typeof r.data.note === 'string') {
+    const note = line(r.data.note, 'host-note'); note.prepend(el('span', 'Host only: ', 'tag'));
+    card.append(note);
+  }
   for (const e of list(r.events)) {
     const s = resultOf(e);
     const chips = s && s.schema === 'tableside/majesty-strike' ? strikeChips(s, r, typed)

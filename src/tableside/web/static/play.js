@@ -415,6 +415,9 @@ $('use-dice').addEventListener('click', async () => {
     body: JSON.stringify({kind: KIND, args: args, dice: d})});
   if (!r) return;
   const answer = await jsonOf(r);
+  if (!r.ok && r.status === 403 && /\(W-52\)/.test(answer.error)) {  // Strife: stage by stage
+    report(answer.error); hideSuggestion(); return;
+  }
   if (!r.ok && r.status === 403 && /\(W-10\)/.test(answer.error)) {
     report(''); pending = {args: args, dice: d, steps: []};
     $('suggestion-head').textContent = answer.error + ' Accept sends these dice as they are.';
