@@ -10,9 +10,14 @@ the page, and any change to the roster draws new dice.
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
+import sys
 import time
+from pathlib import Path
 from typing import Any
 
+from tableside.simulate import disk_cache
 from tableside.simulate.driver import simulate
 from tableside.simulate.fast import why_not_fast
 from tableside.simulate.runs import load_start
@@ -27,6 +32,34 @@ WARM_ROSTER = (  # the warm-up War: one Sword against one Axe, 2" apart
 )
 ATTRIBUTES = ("might", "swiftness", "control", "endurance", "resolve", "passion")
 WARM_FIGHT = (("Warm-hero", "heroes", "Aldric", 0.0), ("Warm-monster", "monsters", "Goblin", 6.0))
+QUICK_RUNS = 50  # runs on the full engine while the fast engines are being compiled (F-52)
+COMPILING = (
+    "the fast engines are still being compiled after an installation: a first estimate "
+    f"of at most {QUICK_RUNS} runs on the full engine"
+)
+KERNEL_SOURCES = ("fast_kernel.py", "fast_strife_kernel.py")  # the modules numba compiles
+
+
+def warm_marker() -> Path:
+    """The file :func:`warm` leaves once the kernels of these sources are compiled (F-52).
+
+    In the user's cache folder beside the kernels' machine code, named by a digest of the
+    kernels' sources, numba's and Python's versions: any other source or version has no marker
+    (a server then compiles in a process of its own first, ``tableside warm``).
+    """
+    import numba
+
+    here = Path(__file__).parent
+    digest = hashlib.sha256()
+    for name in KERNEL_SOURCES:
+        digest.update((here / name).read_bytes())
+    digest.update(f"{numba.__version__} {sys.version}".encode())
+    return disk_cache.user_folder() / "numba" / f"warm-{digest.hexdigest()[:16]}"
+
+
+def warmed() -> bool:
+    """Whether :func:`warm` has finished for these sources on this machine (F-52)."""
+    return warm_marker().exists()
 
 
 def warm_document(game: str = "majesty-war") -> dict[str, Any]:
@@ -74,7 +107,17 @@ def warm() -> list[dict[str, Any]]:
         The two warm-up balances (of no interest but to the tests).
     """
     games = ("majesty-war", "strife-combat")
-    return [balance(warm_document(game), WARM_RUNS, 0) for game in games]
+    found = [balance(warm_document(game), WARM_RUNS, 0) for game in games]
+    mark_warmed()
+    return found
+
+
+def mark_warmed() -> None:
+    """Leave :func:`warm_marker` (a folder that cannot be written: no marker, no error)."""
+    marker = warm_marker()
+    with contextlib.suppress(OSError):
+        marker.parent.mkdir(parents=True, exist_ok=True)
+        marker.write_text("the fast engines' kernels are compiled for these sources\n")
 
 
 def balance_seed(encounter_seed: int, revision: int) -> int:
@@ -91,7 +134,10 @@ def balance_seed(encounter_seed: int, revision: int) -> int:
 
 
 def encounter_balance(
-    document: dict[str, Any], runs: int, full_engine_runs: int | None = None
+    document: dict[str, Any],
+    runs: int,
+    full_engine_runs: int | None = None,
+    compiled: bool = True,
 ) -> dict[str, Any]:
     """The balance of an exported encounter as it stands, seeded from its seed and revision.
 
@@ -105,12 +151,18 @@ def encounter_balance(
         full_engine_runs: When given, the most runs asked of an encounter the fast engines do
             not cover (F-24: the page's wait stays in seconds); the answer then says why, under
             ``fallback``.
+        compiled: False while the fast engines' kernels are being compiled (F-52): then at
+            most :data:`QUICK_RUNS` runs on the full engine, which needs no compilation, and
+            ``fallback`` says so.
 
     Raises:
         SimulationError: The encounter cannot be simulated (one side, ended, bad runs).
     """
     revision = len(document.get("records", []))
     seed = balance_seed(int(document.get("seed", 0)), revision)
+    if not compiled:
+        quick = balance(document, min(runs, QUICK_RUNS), seed, engine="full")
+        return {"revision": revision, **quick, "fallback": COMPILING}
     fallback = None
     if full_engine_runs is not None and runs > full_engine_runs:
         start = load_start(document)
@@ -120,13 +172,14 @@ def encounter_balance(
     return {**found, "fallback": fallback} if fallback is not None else found
 
 
-def balance(document: Any, runs: int, seed: int) -> dict[str, Any]:
+def balance(document: Any, runs: int, seed: int, engine: str = "fast") -> dict[str, Any]:
     """Simulate an exported encounter ``runs`` times: each side's chance to win (F-6, F-7).
 
     Args:
         document: A ``tableside/encounter`` v1 document (as the store exports it).
         runs: How many runs.
         seed: The base seed (see :func:`balance_seed`).
+        engine: "fast" (the fast engines where they play the encounter) or "full".
 
     Returns:
         JSON: ``runs``, ``seed``, ``engine``, ``policy``, ``seconds``, ``sides`` (one
@@ -137,7 +190,7 @@ def balance(document: Any, runs: int, seed: int) -> dict[str, Any]:
         SimulationError: The encounter cannot be simulated (one side, ended, bad runs).
     """
     began = time.perf_counter()
-    found = simulate(document, runs, seed=seed, workers=1, engine="fast")
+    found = simulate(document, runs, seed=seed, workers=1, engine=engine)
     seconds = time.perf_counter() - began
     outcome = found["outcome"]
     return {

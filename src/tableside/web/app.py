@@ -248,6 +248,8 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         balances = app.state.balances
         simulator = (lambda: balances.warm().result()) if warm and warm_wanted() else None
+        if simulator is not None:
+            balances.expect_warm()  # from the start, balances answer without compiling (F-52)
         app.state.warming = warm_in_background(simulator)
         if table.store.backend == "postgresql":
             listener.append(Listener(table.store, table.notifier))

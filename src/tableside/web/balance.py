@@ -16,10 +16,13 @@ one sentence.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import queue
 import re
+import subprocess
+import sys
 import threading
 import time
 from collections import OrderedDict
@@ -43,6 +46,7 @@ RUNS_MAX = 10_000  # runs of one balance from the web (a War's 10,000 take about
 UNSIMULABLE = 422
 KEPT = 64  # answers kept: (encounter, revision, runs) -> the balance; a reload reads it again
 WATCH_SECONDS = 900.0  # an encounter's balance asked this recently is started early (F-23)
+COMPILE_NICENESS = 10  # the compiling process yields the cores to the server's requests (F-52)
 ROSTER_KINDS = frozenset({"add", "remove"})  # the commands that change who fights
 Key = tuple[int, int, int]  # (encounter, revision, runs)
 Answer = dict[str, Any] | SimulationError
@@ -119,32 +123,68 @@ class Balances:
         self.watched: dict[int, tuple[int, float]] = {}  # encounter -> (runs, when asked)
         self.pool = Worker("tableside-balance")
         self.started = 0  # early starts (for the tests and the bench)
+        self.quick = 0  # balances answered on the full engine while the kernels compiled (F-52)
         self.warming: Future[Any] | None = None
+        # set: the fast engines may be asked (an app that does not warm compiles on demand)
+        self.ready = threading.Event()
+        self.ready.set()
 
-    def warm(self) -> Future[Any]:
-        """Warm the simulator on the balance thread (F-25, ``simulate.balance.warm``).
+    def expect_warm(self) -> None:
+        """A warm-up follows (:meth:`warm`): until it is over, balances answer quickly (F-52)."""
+        self.ready.clear()
 
-        A balance asked meanwhile waits for it on the same thread (it would have paid the same
-        loading itself). A failure is logged, never raised: the first balance then pays it.
+    def warm(self, compile_first: Callable[[], None] | None = None) -> Future[Any]:
+        """Warm the simulator on a thread of its own (F-25, F-52); its future ends with it.
+
+        When this machine has not compiled the fast engines' kernels for these sources yet
+        (``simulate.balance.warmed``: ``make setup`` runs ``tableside warm``), they are compiled
+        first in a process of its own at a lower priority (``compile_first``, by default
+        :func:`compile_apart`), so the server's memory and its requests are not held by the
+        compiler; then this process plays the warm-up, which only loads them. Until then, a
+        balance is answered at once on the full engine (``encounter_balance(compiled=False)``)
+        and not kept. A failure is logged, never raised: the first balance then pays it.
         """
-        self.warming = self.pool.submit(self._warm)
-        return self.warming
+        self.expect_warm()
+        future: Future[Any] = Future()
 
-    def _warm(self) -> None:
-        try:
-            simulated.warm()
-        except Exception:  # pragma: no cover - a broken numba cache, say
-            LOG.exception("warming the simulator failed")
+        def run() -> None:
+            try:
+                if not simulated.warmed():
+                    (compile_first or compile_apart)()
+                simulated.warm()
+            except Exception:  # pragma: no cover - a broken numba cache, say
+                LOG.exception("warming the simulator failed")
+            finally:
+                self.ready.set()
+                future.set_result(None)
+
+        threading.Thread(target=run, name="tableside-warm", daemon=True).start()
+        self.warming = future
+        return future
 
     def answer(self, encounter_id: int, runs: int, document: dict[str, Any]) -> Answer:
-        """The balance of the document as it stands: kept, joined, or simulated now."""
+        """The balance of the document as it stands: kept, joined, or simulated now.
+
+        While the kernels are being compiled (F-52), a first estimate on the full engine,
+        simulated now and not kept.
+        """
         key = (encounter_id, len(document["records"]), runs)
         with self.lock:
             self.watched[encounter_id] = (runs, time.monotonic())
             if key in self.kept:
                 return self.kept[key]
-            future = self.running.get(key) or self._start(key, document)
+            if self.ready.is_set():
+                future = self.running.get(key) or self._start(key, document)
+            else:
+                self.quick += 1
+                future = self.pool.submit(self._quick, key, document)
         return future.result()
+
+    def _quick(self, key: Key, document: dict[str, Any]) -> Answer:
+        try:
+            return {"encounter": key[0], **encounter_balance(document, key[2], compiled=False)}
+        except SimulationError as error:
+            return error
 
     def changed(self, encounter_id: int) -> None:
         """An encounter changed: start its balance early if it is watched (any thread)."""
@@ -157,6 +197,8 @@ class Balances:
             self.pool.submit(self._early, encounter_id, watched[0])
 
     def _early(self, encounter_id: int, runs: int) -> None:
+        if not self.ready.is_set():  # no early start while the kernels compile (F-52)
+            return
         document = self.table.store.export_encounter(encounter_id)
         records = document["records"]
         last = (records[-1].get("command") or {}).get("kind") if records else None
@@ -195,6 +237,20 @@ class Balances:
                 while len(self.kept) > KEPT:
                     self.kept.popitem(last=False)
         future.set_result(found)
+
+
+def compile_apart() -> None:
+    """Compile the kernels in a process of its own, at a lower priority, and wait (F-52).
+
+    It does ``tableside warm``'s work; a failure is logged (the first balance then compiles).
+    """
+    code = "from tableside.simulate.balance import warm; warm()"
+    with subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.DEVNULL) as child:
+        if hasattr(os, "setpriority"):
+            with contextlib.suppress(OSError):  # not allowed here: at the same priority
+                os.setpriority(os.PRIO_PROCESS, child.pid, COMPILE_NICENESS)
+        if child.wait() != 0:
+            LOG.warning("compiling the simulator's kernels failed (exit %s)", child.returncode)
 
 
 def add_balance(app: FastAPI, table: WebTable) -> None:
