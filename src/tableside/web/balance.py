@@ -25,9 +25,10 @@ import subprocess
 import sys
 import threading
 import time
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from collections.abc import Callable
 from concurrent.futures import Future
+from dataclasses import dataclass, field
 from typing import Annotated, Any
 
 from fastapi import FastAPI, Header, Query
@@ -37,7 +38,7 @@ from tableside.errors import DataError
 from tableside.limits import shown
 from tableside.simulate import SimulationError
 from tableside.simulate import balance as simulated
-from tableside.simulate.balance import BALANCE_RUNS, FULL_ENGINE_RUNS, encounter_balance
+from tableside.simulate.balance import BALANCE_RUNS, FULL_ENGINE_RUNS, Sliced
 from tableside.web.auth import require_host
 from tableside.web.setup import bearer
 from tableside.web.table import WebTable
@@ -46,6 +47,7 @@ RUNS_MAX = 10_000  # runs of one balance from the web (a War's 10,000 take about
 UNSIMULABLE = 422
 KEPT = 64  # answers kept: (encounter, revision, runs) -> the balance; a reload reads it again
 WATCH_SECONDS = 900.0  # an encounter's balance asked this recently is started early (F-23)
+TRACED = 256  # the last slices run, remembered for the tests (F-53)
 COMPILE_NICENESS = 10  # the compiling process yields the cores to the server's requests (F-52)
 ROSTER_KINDS = frozenset({"add", "remove"})  # the commands that change who fights
 Key = tuple[int, int, int]  # (encounter, revision, runs)
@@ -120,7 +122,9 @@ class Balances:
         self.lock = threading.Lock()
         self.kept: OrderedDict[Key, dict[str, Any]] = OrderedDict()
         self.running: dict[Key, Future[Answer]] = {}
-        self.watched: dict[int, tuple[int, float]] = {}  # encounter -> (runs, when asked)
+        self.watched: dict[int, tuple[int, float, int]] = {}  # encounter -> runs, when, table
+        self.tables: dict[int, deque[Job]] = {}  # balances under way, by table (F-53)
+        self.trace: deque[tuple[int, int]] = deque(maxlen=TRACED)  # slices run: table, encounter
         self.pool = Worker("tableside-balance")
         self.started = 0  # early starts (for the tests and the bench)
         self.quick = 0  # balances answered on the full engine while the kernels compiled (F-52)
@@ -162,29 +166,31 @@ class Balances:
         self.warming = future
         return future
 
-    def answer(self, encounter_id: int, runs: int, document: dict[str, Any]) -> Answer:
+    def answer(
+        self, encounter_id: int, runs: int, document: dict[str, Any], table_id: int = 0
+    ) -> Answer:
         """The balance of the document as it stands: kept, joined, or simulated now.
 
         While the kernels are being compiled (F-52), a first estimate on the full engine,
         simulated now and not kept.
         """
+        return self.submit(encounter_id, runs, document, table_id).result()
+
+    def submit(
+        self, encounter_id: int, runs: int, document: dict[str, Any], table_id: int = 0
+    ) -> Future[Answer]:
+        """:meth:`answer`'s future: a kept answer at once, else the balance's, queued (F-53)."""
         key = (encounter_id, len(document["records"]), runs)
         with self.lock:
-            self.watched[encounter_id] = (runs, time.monotonic())
+            self.watched[encounter_id] = (runs, time.monotonic(), table_id)
             if key in self.kept:
-                return self.kept[key]
+                done: Future[Answer] = Future()
+                done.set_result(self.kept[key])
+                return done
             if self.ready.is_set():
-                future = self.running.get(key) or self._start(key, document)
-            else:
-                self.quick += 1
-                future = self.pool.submit(self._quick, key, document)
-        return future.result()
-
-    def _quick(self, key: Key, document: dict[str, Any]) -> Answer:
-        try:
-            return {"encounter": key[0], **encounter_balance(document, key[2], compiled=False)}
-        except SimulationError as error:
-            return error
+                return self.running.get(key) or self._start(key, document, table_id)
+            self.quick += 1
+            return self._queue(Job(key, document, table_id, keep=False, compiled=False))
 
     def changed(self, encounter_id: int) -> None:
         """An encounter changed: start its balance early if it is watched (any thread)."""
@@ -194,9 +200,9 @@ class Balances:
                 del self.watched[encounter_id]
                 watched = None
         if watched is not None:
-            self.pool.submit(self._early, encounter_id, watched[0])
+            self.pool.submit(self._early, encounter_id, watched[0], watched[2])
 
-    def _early(self, encounter_id: int, runs: int) -> None:
+    def _early(self, encounter_id: int, runs: int, table_id: int) -> None:
         if not self.ready.is_set():  # no early start while the kernels compile (F-52)
             return
         document = self.table.store.export_encounter(encounter_id)
@@ -208,35 +214,93 @@ class Balances:
         with self.lock:
             if key not in self.kept and key not in self.running:
                 self.started += 1
-                self._start(key, document)
+                self._start(key, document, table_id)
 
-    def _start(self, key: Key, document: dict[str, Any]) -> Future[Answer]:
-        """Queue the simulation of ``key`` (call with the lock held)."""
-        future: Future[Answer] = Future()
+    def _start(self, key: Key, document: dict[str, Any], table_id: int) -> Future[Answer]:
+        """Queue the balance of ``key``, joinable while it runs (call with the lock held)."""
+        future = self._queue(Job(key, document, table_id))
         self.running[key] = future
-        self.pool.submit(self._simulate, key, document, future)
         return future
 
-    def _simulate(self, key: Key, document: dict[str, Any], future: Future[Answer]) -> None:
-        try:
-            found: Answer = {
-                "encounter": key[0],
-                **encounter_balance(document, key[2], FULL_ENGINE_RUNS),  # F-24
-            }
-        except SimulationError as error:
-            found = error
-        except BaseException as error:  # reported to whoever waits (a 500 there)
-            with self.lock:
-                self.running.pop(key, None)
-            future.set_exception(error)
-            return
+    def _queue(self, job: Job) -> Future[Answer]:
+        """Add ``job`` to its table's balances; the table gets a turn if it had none (F-53)."""
+        balances = self.tables.setdefault(job.table_id, deque())
+        balances.append(job)
+        if len(balances) == 1:
+            self.pool.submit(self._turn, job.table_id)
+        return job.future
+
+    def _turn(self, table_id: int) -> None:
+        """One slice of the table's first balance; then the table's next turn, behind the others.
+
+        Each table with balances under way has exactly one turn queued on the balance thread,
+        which runs turns in order: the tables take turns, a slice each (F-53), and a table's
+        own balances take turns among its slices.
+        """
         with self.lock:
-            self.running.pop(key, None)
-            if isinstance(found, dict):
-                self.kept[key] = found
-                while len(self.kept) > KEPT:
-                    self.kept.popitem(last=False)
-        future.set_result(found)
+            job = self.tables[table_id].popleft()
+        try:
+            finished = job.step()
+            self.trace.append((table_id, job.key[0]))
+        except SimulationError as error:
+            finished, job.found = True, error
+        except BaseException as error:  # reported to whoever waits (a 500 there)
+            finished, job.failed = True, error
+        with self.lock:
+            balances = self.tables[table_id]
+            if finished:
+                self._finish(job)
+            else:
+                balances.append(job)
+            if balances:
+                self.pool.submit(self._turn, table_id)
+            else:
+                del self.tables[table_id]
+        if finished:
+            job.settle()
+
+    def _finish(self, job: Job) -> None:
+        """A balance is over: kept (unless a first estimate), no longer joinable (lock held)."""
+        if job.keep:
+            self.running.pop(job.key, None)
+        if job.keep and isinstance(job.found, dict):
+            self.kept[job.key] = job.found
+            while len(self.kept) > KEPT:
+                self.kept.popitem(last=False)
+
+
+@dataclass(eq=False)
+class Job:
+    """One balance under way: its slices (:class:`~tableside.simulate.balance.Sliced`)."""
+
+    key: Key
+    document: dict[str, Any]
+    table_id: int
+    keep: bool = True  # kept once done (a first estimate while compiling is not, F-52)
+    compiled: bool = True
+    sliced: Sliced | None = None
+    found: Answer | None = None
+    failed: BaseException | None = None
+    future: Future[Answer] = field(default_factory=Future)
+
+    def step(self) -> bool:
+        """Play one slice (the first builds the balance); whether the balance is over."""
+        if self.sliced is None:
+            runs = self.key[2]
+            self.sliced = Sliced(self.document, runs, FULL_ENGINE_RUNS, self.compiled)  # F-24
+        self.sliced.step()
+        if not self.sliced.finished:
+            return False
+        self.found = {"encounter": self.key[0], **self.sliced.result()}
+        return True
+
+    def settle(self) -> None:
+        """Give the balance (or its failure) to whoever waits."""
+        if self.failed is not None:
+            self.future.set_exception(self.failed)
+        else:
+            assert self.found is not None
+            self.future.set_result(self.found)
 
 
 def compile_apart() -> None:
@@ -268,7 +332,8 @@ def add_balance(app: FastAPI, table: WebTable) -> None:
         who, _info = table.at_encounter(bearer(authorization), encounter_id)
         require_host(who, "see the balance (it reads secret NPC values)")
         count = runs_asked(runs)
-        found = balances.answer(encounter_id, count, table.store.export_encounter(encounter_id))
+        document = table.store.export_encounter(encounter_id)
+        found = balances.answer(encounter_id, count, document, who.table_id)
         if isinstance(found, SimulationError):
             return JSONResponse({"error": str(found)}, status_code=UNSIMULABLE)
         return found
