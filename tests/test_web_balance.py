@@ -119,10 +119,10 @@ def test_f7_the_setup_page_has_the_balance_panel_and_its_script(client: TestClie
     host = Host(client)
     war, fight = host.encounter("majesty-war"), host.encounter("strife-combat", "Ambush")
     page = host.get(f"/tables/{host.tid}/encounters/{war}/setup").text
-    assert f'data-balance="/api/encounters/{war}/balance?runs=2000"' in page
+    assert f'data-balance="/api/encounters/{war}/balance?runs=10000"' in page
     assert "Computing the balance" in page  # the panel's script is on the page
     page = host.get(f"/tables/{host.tid}/encounters/{fight}/setup").text
-    assert f'data-balance="/api/encounters/{fight}/balance?runs=2000"' in page  # F-24
+    assert f'data-balance="/api/encounters/{fight}/balance?runs=10000"' in page  # F-24
 
 
 def with_weapon(document: dict[str, Any], who: str, weapon: str) -> dict[str, Any]:

@@ -205,6 +205,7 @@ class Sliced:
         uncovered = why_not_fast(start.game, start.state)
         self.engine = "fast" if compiled else "full"  # asked of simulate
         self.fallback = None if compiled else COMPILING
+        self.quick = not compiled
         if not compiled:
             runs = min(runs, QUICK_RUNS)
         elif full_engine_runs is not None and runs > full_engine_runs and uncovered is not None:
@@ -260,7 +261,9 @@ class Sliced:
             "draws": share(self.draws, self.done),
             "unfinished": share(self.unfinished, self.done),
         }
-        return {**found, "fallback": self.fallback} if self.fallback is not None else found
+        if self.fallback is None:
+            return found
+        return {**found, "fallback": self.fallback, **({"compiling": True} if self.quick else {})}
 
 
 def combatants_of(game: str) -> str:
