@@ -74,11 +74,13 @@ bench-war: $(STAMP)
 	$(BIN)/python bench/war_rate.py
 
 # The web table under load on loopback (tableside serve; 50 tables x 4 clients): commands per
-# second, p50/p99 latency and server CPU per command against the same commands on a WebTable in
+# second, p50/p99 latency and server CPU per command against the reference server (FastAPI +
+# uvicorn, one SQLite row per command, same clients) and the same commands on a WebTable in
 # process, on SQLite, and on PostgreSQL (1 process and --workers 2) when
-# TABLESIDE_TEST_POSTGRES_URL is set.
+# TABLESIDE_TEST_POSTGRES_URL is set; then the server's CPU per request by kind.
 bench-web: $(STAMP)
 	$(BIN)/python bench/web_load.py
+	$(BIN)/python bench/web_kinds.py
 
 # Whole fights simulated per second (4-against-4 War, Realm of Strife ambush): plain engine
 # baseline, then tableside simulate on 1 and 2 worker processes (figures in docs/simulate.md).
