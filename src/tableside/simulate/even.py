@@ -91,30 +91,55 @@ def with_count(document: Any, count: Count, how_many: int) -> Any:
     """The encounter with ``how_many − 1`` copies of the combatant added beside it."""
     doc, records = parse_encounter(document)
     encounter: Encounter[Any] = Encounter.from_records(game_for(doc.game), doc.seed, records)
-    added = next(
-        (r.command.args for r in records
-         if r.command is not None and r.command.kind == "add"
-         and r.command.args.get("id") == count.combatant),
-        None,
-    )  # fmt: skip
-    if added is None:
-        raise SimulationError(f"The encounter has no combatant {count.combatant!r} to count.")
-    x, y, z = [*(added.get("position") or []), 0.0, 0.0, 0.0][:3]
-    for n in range(1, how_many):
-        args = {**added, "id": f"{count.combatant}.{n + 1}",
-                "position": [x, y + n * COPY_STEP, z]}  # fmt: skip
+    for command in copy_commands(document, count.combatant, how_many):
         try:
-            encounter.execute(Command("add", args))
+            encounter.execute(command)
         except Exception as error:  # a rule refused it (a fight already started, W-26)
             raise SimulationError(f"{count.combatant!r} cannot be copied: {error}") from None
     return encounter_document(doc.name, doc.game, doc.seed, encounter.records)
 
 
+def added_args(document: Any, combatant: str) -> dict[str, Any]:
+    """The arguments of the ``add`` command that brought ``combatant`` into the encounter."""
+    for record in document.get("records", []):
+        command = record.get("command") or {}
+        args = command.get("args") or {}
+        if command.get("kind") == "add" and args.get("id") == combatant:
+            return dict(args)
+    raise SimulationError(f"The encounter has no combatant {combatant!r} to change.")
+
+
+def copy_commands(document: Any, combatant: str, how_many: int) -> list[Command]:
+    """The ``add`` commands of ``how_many − 1`` copies of ``combatant``, 1" apart beside it."""
+    added = added_args(document, combatant)
+    x, y, z = [*(added.get("position") or []), 0.0, 0.0, 0.0][:3]
+    return [
+        Command("add", {**added, "id": f"{combatant}.{n + 1}",
+                        "position": [x, y + n * COPY_STEP, z]})
+        for n in range(1, how_many)
+    ]  # fmt: skip
+
+
+def change_commands(document: Any, change: Sweep | Count, value: int) -> list[Command]:
+    """The Host's commands that make a proposal so (F-54).
+
+    The copies added, or the combatant removed and added again, where it stood, with the
+    number changed.
+    """
+    if isinstance(change, Count):
+        return copy_commands(document, change.combatant, value)
+    changed = added_args(with_value(document, change, value), change.combatant)
+    return [Command("remove", {"id": change.combatant}), Command("add", changed)]
+
+
 def make_even(
     document: Any, target: Target, change: Sweep | Count, runs: int, *,
     seed: int | None = None, workers: int = 1, cluster: str | None = None,
+    fresh_processes: bool = False,
 ) -> dict[str, Any]:  # fmt: skip
     """Simulate every value of the change; the one whose chance is closest to the target.
+
+    ``fresh_processes``: local worker processes are spawned, not forked (a threaded server's).
 
     Raises:
         SimulationError: A bad change, side or encounter, or a cluster that cannot be used.
@@ -130,7 +155,7 @@ def make_even(
     if cluster is not None:
         reports = cluster_reports(spread(1), documents, cluster)
     else:
-        reports = local_reports(spread(1), documents, workers, spread)
+        reports = local_reports(spread(1), documents, workers, spread, fresh_processes)
     sides = list(reports[0]["outcome"]["wins"])
     if target.side not in sides:
         raise SimulationError(

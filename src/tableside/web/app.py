@@ -43,6 +43,7 @@ from tableside.web.auth import Credential, ForbiddenError, UnauthorisedError, cr
 from tableside.web.balance import add_balance, warm_wanted
 from tableside.web.chat import ChatRoom, add_chat, chat_feed
 from tableside.web.decisions import FightWaitingError, NoSuchDecisionError
+from tableside.web.even import add_even
 from tableside.web.hub import end_streams_on_stop, record_stream, watch
 from tableside.web.map import add_map
 from tableside.web.notify import Listener
@@ -310,6 +311,7 @@ def create_app(
     add_setup(app, table)
     add_roster(app, table)
     add_balance(app, table)
+    add_even(app, table)  # make it even (F-54)
     add_seats(app, table)
     # pages and answers of 1 KB or more compressed for a client that accepts it (W-70); live
     # streams (text/event-stream) never are
