@@ -60,15 +60,21 @@ def compiling(
     cache: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> Iterator[tuple[TestClient, Compiler, list[int]]]:
     """A served app (``warm=True``) on a machine whose kernels are not compiled yet."""
+    compiler, warmed = stand_ins(monkeypatch)
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'ready.db'}", warm=True)) as client:
+        yield client, compiler, warmed
+        compiler.release.set()
+
+
+def stand_ins(monkeypatch: pytest.MonkeyPatch) -> tuple[Compiler, list[int]]:
+    """The compiler and the warm-up stood in for (counted), the warm-up at once."""
     compiler = Compiler()
     warmed: list[int] = []
     monkeypatch.setattr("tableside.web.balance.compile_apart", compiler)
     monkeypatch.setattr(simulated, "warm", lambda: warmed.append(1))
     monkeypatch.setattr("tableside.web.app.WARM_AFTER", 0.0)
     monkeypatch.delenv("TABLESIDE_WARM", raising=False)
-    with TestClient(create_app(f"sqlite:///{tmp_path / 'ready.db'}", warm=True)) as client:
-        yield client, compiler, warmed
-        compiler.release.set()
+    return compiler, warmed
 
 
 def war(client: TestClient) -> tuple[Host, int]:
@@ -113,13 +119,8 @@ def test_f52_a_machine_set_up_compiles_nothing_at_the_start(
 ) -> None:
     """F-52: with the marker (``make setup`` ran ``tableside warm``), no compiling process."""
     simulated.mark_warmed()
-    compiler = Compiler()
+    compiler, warmed = stand_ins(monkeypatch)
     compiler.release.set()
-    warmed: list[int] = []
-    monkeypatch.setattr("tableside.web.balance.compile_apart", compiler)
-    monkeypatch.setattr(simulated, "warm", lambda: warmed.append(1))
-    monkeypatch.setattr("tableside.web.app.WARM_AFTER", 0.0)
-    monkeypatch.delenv("TABLESIDE_WARM", raising=False)
     with TestClient(create_app(f"sqlite:///{tmp_path / 'set.db'}", warm=True)) as client:
         client.app.state.warming.join(timeout=60)  # type: ignore[attr-defined]
         assert client.app.state.balances.ready.is_set()  # type: ignore[attr-defined]

@@ -150,15 +150,8 @@ def run_sweep_command(document: Any, text: str | None, plot: Path | None, option
     if json_out:
         print_json(result)
         return
-    table = Table(title=f"{result['combatant']}.{result['field']}: side {result['side']} wins, "
-                        f"{result['runs']} runs per value")  # fmt: skip
-    for column in ("value", "probability", "95% CI (Wilson)"):
-        table.add_column(column, justify="right")
-    for point in result["points"]:
-        centre, spread = interval(point["wins"], 3)
-        table.add_row(str(point["value"]), centre, spread)
-    console = Console(highlight=False)
-    console.print(table)
+    console = points_table(f"{result['combatant']}.{result['field']}: side {result['side']} "
+                           f"wins, {result['runs']} runs per value", result["points"])  # fmt: skip
     console.print(f"closest to an even fight: {result['combatant']}.{result['field']} = "
                   f"{result['closest_to_even']}")  # fmt: skip
 
@@ -177,18 +170,25 @@ def run_even_command(document: Any, target: str | None, change: str | None,
     what = result["change"]
     named = f"{what['combatant']}.{what['field']}" if what["kind"] == "number" else (
         f"how many {what['combatant']}")  # fmt: skip
-    table = Table(title=f"{named}: side {result['side']} wins (target {result['target']:.0%}), "
-                        f"{result['runs']} runs per value")  # fmt: skip
+    console = points_table(f"{named}: side {result['side']} wins (target "
+                           f"{result['target']:.0%}), {result['runs']} runs per value",
+                           result["points"])  # fmt: skip
+    reached = "within its interval" if result["reached"] else "the closest, not within reach"
+    console.print(f"proposal: {named} = {result['proposal']} ({result['side']} wins "
+                  f"{result['p']:.1%}; the target {reached})")  # fmt: skip
+
+
+def points_table(title: str, points: list[dict[str, Any]]) -> Console:
+    """Print each value's win chance with its interval; the console, to print more."""
+    table = Table(title=title)
     for column in ("value", "probability", "95% CI (Wilson)"):
         table.add_column(column, justify="right")
-    for point in result["points"]:
+    for point in points:
         centre, spread = interval(point["wins"], 3)
         table.add_row(str(point["value"]), centre, spread)
     console = Console(highlight=False)
     console.print(table)
-    reached = "within its interval" if result["reached"] else "the closest, not within reach"
-    console.print(f"proposal: {named} = {result['proposal']} ({result['side']} wins "
-                  f"{result['p']:.1%}; the target {reached})")  # fmt: skip
+    return console
 
 
 def interval(block: dict[str, Any] | None, digits: int = 2) -> tuple[str, str]:
