@@ -14,6 +14,7 @@ import contextlib
 import hashlib
 import sys
 import time
+from importlib import metadata
 from pathlib import Path
 from typing import Any
 
@@ -52,13 +53,11 @@ def warm_marker() -> Path:
     kernels' sources, numba's and Python's versions: any other source or version has no marker
     (a server then compiles in a process of its own first, ``tableside warm``).
     """
-    import numba
-
     here = Path(__file__).parent
     digest = hashlib.sha256()
     for name in KERNEL_SOURCES:
         digest.update((here / name).read_bytes())
-    digest.update(f"{numba.__version__} {sys.version}".encode())
+    digest.update(f"{metadata.version('numba')} {sys.version}".encode())  # numba not imported
     return disk_cache.user_folder() / "numba" / f"warm-{digest.hexdigest()[:16]}"
 
 

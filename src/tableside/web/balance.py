@@ -134,8 +134,13 @@ class Balances:
         self.ready.set()
 
     def expect_warm(self) -> None:
-        """A warm-up follows (:meth:`warm`): until it is over, balances answer quickly (F-52)."""
-        self.ready.clear()
+        """A warm-up follows (:meth:`warm`): if it must compile, balances answer quickly (F-52).
+
+        With the kernels compiled at set-up, a balance asked while the warm-up loads them
+        waits for numba's loading as it would have done itself, and is the fast engines'.
+        """
+        if not simulated.warmed():
+            self.ready.clear()
 
     def warm(self, compile_first: Callable[[], None] | None = None) -> Future[Any]:
         """Warm the simulator on a thread of its own (F-25, F-52); its future ends with it.
@@ -144,9 +149,10 @@ class Balances:
         (``simulate.balance.warmed``: ``make setup`` runs ``tableside warm``), they are compiled
         first in a process of its own at a lower priority (``compile_first``, by default
         :func:`compile_apart`), so the server's memory and its requests are not held by the
-        compiler; then this process plays the warm-up, which only loads them. Until then, a
-        balance is answered at once on the full engine (``encounter_balance(compiled=False)``)
-        and not kept. A failure is logged, never raised: the first balance then pays it.
+        compiler; then this process plays the warm-up, which only loads them. Until then (only
+        when they had to be compiled), a balance is answered at once on the full engine
+        (``encounter_balance(compiled=False)``) and not kept. A failure is logged, never
+        raised: the first balance then pays it.
         """
         self.expect_warm()
         future: Future[Any] = Future()
