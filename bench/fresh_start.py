@@ -97,11 +97,14 @@ def main() -> None:
     parser.add_argument("--patience", type=float, default=900.0,
                         help="seconds to wait for the first fast answer")  # fmt: skip
     parser.add_argument("--fresh-only", action="store_true")
+    parser.add_argument("--set-up-only", action="store_true")
     args = parser.parse_args()
     env = {**os.environ, **UNTHROTTLED}
     env.pop("TABLESIDE_WARM", None)
     if not args.fresh_only:
         run("set up (tableside warm ran)", env, args.patience)
+    if args.set_up_only:
+        return
     with tempfile.TemporaryDirectory() as home:
         fresh = {**env, "XDG_CACHE_HOME": f"{home}/cache", "HOME": home}
         run("fresh machine (nothing compiled)", fresh, args.patience)
