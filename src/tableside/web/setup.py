@@ -739,7 +739,7 @@ def render_encounter(
         lists=again.lists,
         error_form=again.form,
         script=SETUP_SCRIPT + BALANCE_SCRIPT,
-        balance_runs=PAGE_RUNS.get(info.game, 2000),
+        balance_runs=PAGE_RUNS.get(info.game, 10_000),
         csrf=csrf,
         base=f"/tables/{view['id']}/encounters/{encounter_id}",
         games=GAMES,
@@ -762,8 +762,9 @@ def started(state: dict[str, Any]) -> bool:
 
 SETUP_SCRIPT = pages.STATIC.joinpath("setup.js").read_text("utf-8")
 BALANCE_SCRIPT = pages.STATIC.joinpath("balance.js").read_text("utf-8")
-PAGE_RUNS = {MAJESTY: 2000, STRIFE: 2000}  # the Balance panel's runs (F-7); an encounter the
-# fast engines do not cover gets 200 (F-24: the full engine plays 30 to 80 runs a second)
+PAGE_RUNS = {MAJESTY: 10_000, STRIFE: 10_000}  # the Balance panel's most runs (F-7), fewer once
+# each side is known within 1.5 points (F-53); an encounter the fast engines do not cover gets
+# 200 (F-24: the full engine plays 30 to 80 runs a second)
 
 
 def choice_name(row: dict[str, Any]) -> str:
