@@ -599,9 +599,8 @@ function heard(ev) {
     svg.querySelector('.pings').replaceWith(pingLayer());
     setTimeout(() => { const g = svg.querySelector('.pings'); if (g) g.replaceWith(pingLayer()); },
       4100); }
-  if (m.kind === 'map') loadMap();
+  if (m.kind === 'map') { loadMap(); refresh(); }  // the fog may hide or show combatants
 }
-window.mapHeard = window.mapHeard || [];
 if (typeof source !== 'undefined') source.addEventListener('map', heard);
 async function loadMap() {
   const r = await fetch(api + '/map-layers', {headers: auth}).catch(() => null);
