@@ -408,12 +408,10 @@ function applyView() {
     .join(' '));
   svg.dataset.zoom = view ? 'kept' : 'fit';
 }
-let saving = 0;
 function keepView() {
-  applyView(); clearTimeout(saving);
-  saving = setTimeout(() => { try { if (view) localStorage.setItem(VIEW_KEY,
-    JSON.stringify(view)); else localStorage.removeItem(VIEW_KEY); } catch (e) { /* private */ }
-  }, 150);
+  applyView();
+  try { if (view) localStorage.setItem(VIEW_KEY, JSON.stringify(view));
+    else localStorage.removeItem(VIEW_KEY); } catch (e) { /* storage off: kept until reload */ }
 }
 // the inches one screen pixel spans, and the inch under a screen point
 const perPixel = () => { const m = svg.getScreenCTM(); return m ? 1 / m.a : 0.05; };
@@ -478,7 +476,7 @@ function spread() {
 }
 svg.addEventListener('pointerdown', ev => {
   touching.set(ev.pointerId, [ev.clientX, ev.clientY]);
-  svg.setPointerCapture(ev.pointerId);
+  try { svg.setPointerCapture(ev.pointerId); } catch (e) { /* a pointer already gone */ }
   clearTimeout(holding);
   if (touching.size === 2) { drag = null; pinch = spread(); return; }
   if (touching.size > 2) return;
@@ -530,7 +528,8 @@ svg.addEventListener('pointerup', ev => {
   if (!d || wasPinch || d.pinged || d.panned) return;
   if (d.moved && plan && d.id) { planMove(plan.to); return; }
   const p = point(ev); if (!p) return;
-  if (ruler) { const r = d.id && row(d.id); measure(r ? r.position : [p[0], p[1], 0]); return; }
+  if (ruler) { const r = d.id && row(d.id);  // a token's place, else the half inch
+    measure(r ? r.position : [snap(p[0]), snap(p[1]), 0]); return; }
   if (fogTool && fogTap(p)) return;
   if (d.id) { aim(d.id); return; }
   const r = row(actor);
