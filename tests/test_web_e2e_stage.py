@@ -329,3 +329,23 @@ def test_w68_dragging_a_token_prices_the_move_and_one_tap_confirms_it(
     moved = server.table.state(_demo.encounter_id, Principal(_demo.table_id, None))
     jackal = next(c for c in moved["combatants"] if c["id"] == "Jackal")
     assert jackal["position"][0] == pytest.approx(5.5, abs=0.5)
+
+
+def test_w68_the_host_drags_any_token_to_place_it(
+    server: LiveServer, browsers: tuple[WebDriver, WebDriver]
+) -> None:
+    demo, host, _player = open_war(server, browsers, DESKTOP)
+    token = host.driver.find_element(By.CSS_SELECTOR, '#map .token[data-combatant="Brute"]')
+    sx, sy = host.screen(8, 6)
+    tx, ty = host.screen(10, 6)
+    ActionChains(host.driver).move_to_element(token).click_and_hold().move_by_offset(
+        int((tx - sx) / 2), 0
+    ).move_by_offset(int((tx - sx) / 2), int(ty - sy)).release().perform()
+    host.wait(
+        "the place button", lambda p: p.driver.find_element(By.ID, "map-place").is_displayed()
+    )
+    host.driver.find_element(By.ID, "map-place").click()
+    host.wait("placed", lambda p: p.text("revision") == "10")
+    state = server.table.state(demo.encounter_id, Principal(demo.table_id, None))
+    brute = next(c for c in state["combatants"] if c["id"] == "Brute")
+    assert brute["position"][:2] == pytest.approx([10, 6], abs=0.5)
