@@ -101,6 +101,15 @@ class Person(Seat):
             svg, int(px - r["left"] - r["width"] / 2), int(py - r["top"] - r["height"] / 2)
         )
 
+    def drag(self, name: str, start: tuple[float, float], end: tuple[float, float]) -> None:
+        """A real pointer's drag of a token from ``start`` to ``end`` (inches), in two steps."""
+        token = self.driver.find_element(By.CSS_SELECTOR, f'#map .token[data-combatant="{name}"]')
+        sx, sy = self.screen(*start)
+        tx, ty = self.screen(*end)
+        ActionChains(self.driver).move_to_element(token).click_and_hold().move_by_offset(
+            int((tx - sx) / 2), 0
+        ).move_by_offset(int((tx - sx) / 2), int(ty - sy)).release().perform()
+
     def call(self, method: str, path: str, body: str, kind: str = "json") -> tuple[int, str]:
         found = self.driver.execute_async_script(FETCH, method, path, body, kind)
         return int(found[0]), str(found[1])
@@ -316,12 +325,7 @@ def test_w68_dragging_a_token_prices_the_move_and_one_tap_confirms_it(
     server: LiveServer, browsers: tuple[WebDriver, WebDriver], size: Any
 ) -> None:
     _demo, host, player = open_war(server, browsers, size)
-    token = player.driver.find_element(By.CSS_SELECTOR, '#map .token[data-combatant="Jackal"]')
-    sx, sy = player.screen(8, 2)
-    tx, ty = player.screen(5.5, 2)
-    ActionChains(player.driver).move_to_element(token).click_and_hold().move_by_offset(
-        int((tx - sx) / 2), 0
-    ).move_by_offset(int((tx - sx) / 2), int(ty - sy)).release().perform()
+    player.drag("Jackal", (8, 2), (5.5, 2))
     player.wait("the cost", lambda p: p.text("map-confirm").startswith("Move here ("))
     assert host.text("revision") == "9"  # nothing sent before the tap
     player.driver.find_element(By.ID, "map-confirm").click()
@@ -335,12 +339,7 @@ def test_w68_the_host_drags_any_token_to_place_it(
     server: LiveServer, browsers: tuple[WebDriver, WebDriver]
 ) -> None:
     demo, host, _player = open_war(server, browsers, DESKTOP)
-    token = host.driver.find_element(By.CSS_SELECTOR, '#map .token[data-combatant="Brute"]')
-    sx, sy = host.screen(8, 6)
-    tx, ty = host.screen(10, 6)
-    ActionChains(host.driver).move_to_element(token).click_and_hold().move_by_offset(
-        int((tx - sx) / 2), 0
-    ).move_by_offset(int((tx - sx) / 2), int(ty - sy)).release().perform()
+    host.drag("Brute", (8, 6), (10, 6))
     host.wait(
         "the place button", lambda p: p.driver.find_element(By.ID, "map-place").is_displayed()
     )
