@@ -18,6 +18,7 @@ from fastapi.testclient import TestClient
 from PIL import Image
 from sqlalchemy import inspect
 from test_store_support import BACKENDS, database_url
+from test_web_play import new_table, seat
 from test_web_tokens import Table, bearer, make_table
 
 from tableside.store import Store
@@ -195,3 +196,23 @@ def test_migration_0010_adds_map_layers_and_takes_them_back(url: str) -> None:
         upgrade(store.engine)
         assert "map_layers" in inspect(store.engine).get_table_names()
         assert current_revision(store.engine) == head_revision()
+
+
+def test_w66_a_model_hiding_by_the_rules_is_absent_for_players_s22(url: str) -> None:
+    """A Goblin added hiding (S-22, SA-16) is in the Host's state only; Ann sees her Aldric."""
+    with TestClient(create_app(url)) as client:
+        tid, host, eid = new_table(client, "strife-combat", 5)
+        ann = seat(client, tid, host, ["Aldric"])
+        adds = [{"id": "Aldric", "model": "Aldric", "side": "heroes"},
+                {"id": "Lurker", "model": "Goblin", "side": "monsters", "position": [4, 0, 0],
+                 "hiding": True}]  # fmt: skip
+        for args in adds:
+            r = client.post(f"/api/encounters/{eid}/commands", headers=host,
+                            json={"kind": "add", "args": args})  # fmt: skip
+            assert r.status_code == 200, r.text
+        seen = "".join(
+            client.get(f"/api/encounters/{eid}{p}", headers=ann).text
+            for p in ("", "/log", "/options")
+        )
+        assert "Lurker" not in seen and '"Aldric"' in seen
+        assert "Lurker" in client.get(f"/api/encounters/{eid}", headers=host).text
