@@ -164,7 +164,8 @@ function token(r) {
   return g;
 }
 // The health ring (W-63): War, three arcs (Endurance, Resolve, Passion), each as long as what
-// Wear has left of it; Realm of Strife, one arc of the hit points left (of the most seen). A
+// Wear has left of it; Realm of Strife, one arc of the hit points left of hp_max (when secret,
+// of the most seen). A
 // value secret to the viewer draws no arc.
 const HP_SEEN = {};
 function arc(from, part, cls) {
@@ -183,7 +184,8 @@ function health(r) {
       g.append(arc(i / 3 + 0.01, (1 - w[k] / r[max]) / 3 - 0.02, 'wear-' + k));
     });
   } else if (typeof r.hp === 'number') {
-    const most = HP_SEEN[r.id] = Math.max(HP_SEEN[r.id] || 0, r.hp);
+    const most = typeof r.hp_max === 'number' && r.hp_max > 0 ? r.hp_max
+      : HP_SEEN[r.id] = Math.max(HP_SEEN[r.id] || 0, r.hp);
     if (most > 0) g.append(arc(0, r.hp / most, r.hp / most > 0.5 ? 'high' : 'low'));
   }
   return g;
