@@ -155,6 +155,7 @@ def test_w66_fog_and_hide_unseen_except_ones_own_and_by_the_host() -> None:
     seen = without_unseen(state, frozenset({"Goblin", "Rat"}))
     assert [m["id"] for m in seen["models"]] == ["Sera", "Troll"]
     assert seen["order"] == ["Sera", "Troll"] and seen["current"] is None
+    assert seen["unseen_turn"] is True
 
 
 def test_w66_hostile_fog_bodies_are_refused(table: Table) -> None:

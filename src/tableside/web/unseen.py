@@ -7,7 +7,7 @@ A combatant is *unseen* by a player when the player does not play it and either
 - the rules hide it: a Realm of Strife model that is hidden (Hide, Stealth: S-22, SA-16).
 
 An unseen combatant is absent from what the player is sent, not greyed: its row and its Turn
-order entry leave the state (the current Turn, if it is its, reads null), every record that
+order entry leave the state (the current Turn, if it is its, reads null, and ``unseen_turn`` true), every record that
 names it leaves the log and the stream (as a hidden record does: the stream says only that the
 table moved on), and the play panel offers it as no target. The Host sees everyone.
 """
@@ -105,6 +105,7 @@ def without_unseen(state: Json, ids: frozenset[str]) -> Json:
         out["order"] = [t for t in state["order"] if not names_any(t, ids)]
     if state.get("current") in ids:
         out["current"] = None
+        out["unseen_turn"] = True
     return out
 
 
