@@ -7,9 +7,10 @@ A combatant is *unseen* by a player when the player does not play it and either
 - the rules hide it: a Realm of Strife model that is hidden (Hide, Stealth: S-22, SA-16).
 
 An unseen combatant is absent from what the player is sent, not greyed: its row and its Turn
-order entry leave the state (the current Turn, if it is its, reads null, and ``unseen_turn`` true), every record that
-names it leaves the log and the stream (as a hidden record does: the stream says only that the
-table moved on), and the play panel offers it as no target. The Host sees everyone.
+order entry leave the state (the current Turn, if it is its, reads null, and ``unseen_turn``
+true), every record that names it leaves the log and the stream (as a hidden record does: the
+stream says only that the table moved on), and the play panel offers it as no target. The Host
+sees everyone.
 """
 
 from __future__ import annotations
