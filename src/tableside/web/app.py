@@ -52,6 +52,7 @@ from tableside.web.sessions import SessionMiddleware, csrf_of, enter
 from tableside.web.setup import add_setup
 from tableside.web.setup_roster import add_roster
 from tableside.web.setup_seats import add_seats
+from tableside.web.stage import add_stage, with_map
 from tableside.web.strict import StrictRoute, strict_args
 from tableside.web.table import WebTable
 
@@ -307,6 +308,7 @@ def create_app(
     add_map(app, table)
     add_stream(app, table, stream_poll, room)
     add_chat(app, room, table.at_encounter)
+    add_stage(app, table)
     add_pages(app, table)
     add_setup(app, table)
     add_roster(app, table)
@@ -537,7 +539,7 @@ def add_stream(app: FastAPI, table: WebTable, poll: Callable[[], float], room: C
             start,
             poll,
             alive=lambda: table.holds(given, who),
-            extra=chat_feed(room, who, encounter_id),
+            extra=with_map(table, encounter_id, chat_feed(room, who, encounter_id)),
         )
         headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
         return CountedStream(give_back, events, media_type="text/event-stream", headers=headers)

@@ -40,7 +40,15 @@ from tableside.strife.penalties import armour_class, usable_reach
 from tableside.strife.records import total
 from tableside.web.auth import ForbiddenError, Principal, authorise_command, commander, commands
 from tableside.web.redact import IsSecret, redact_record
-from tableside.web.table import WebTable, current_actor, involved, record_view, seat_view
+from tableside.web.table import (
+    WebTable,
+    current_actor,
+    involved,
+    record_view,
+    seat_view,
+    state_view,
+)
+from tableside.web.unseen import unseen
 
 # The dry run that checks a command before its odds rolls dice nobody sees: any fixed stream will
 # do, since its events are thrown away (the engine's refusals come before any die is rolled).
@@ -306,8 +314,19 @@ def options(table: WebTable, who: Principal, encounter_id: int) -> dict[str, Any
         "seat": None if who.seat is None else seat_view(who.seat),
     }  # fmt: skip
     if snap.game.name == "majesty-war":
-        return {**common, "kind": "strike", **war_options(snap, who)}
-    return {**common, "kind": "attack", **fight_options(snap, who)}
+        found = {**common, "kind": "strike", **war_options(snap, who)}
+    else:
+        found = {**common, "kind": "attack", **fight_options(snap, who)}
+    if who.is_host:
+        return found
+    with table.lock(encounter_id):
+        view = state_view(table.live(encounter_id))
+    ids = unseen(table.store, view, who, encounter_id)  # W-66
+    for actor in found.get("actors", []) if ids else []:
+        actor["targets"] = [t for t in actor.get("targets", []) if t.get("id") not in ids]
+        if actor.get("nearest") in ids:
+            actor["nearest"] = None
+    return found
 
 
 def turn_is_yours(

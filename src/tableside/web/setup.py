@@ -108,6 +108,16 @@ def combatant_id(given: str | None, name: object) -> str:
     return str(name or "").strip().replace(" ", "_")
 
 
+def unique_id(base: str, taken: list[str]) -> str:
+    """``base``, or ``base_2``, ``base_3``… the first not ``taken`` (W-62), at most 40 long."""
+    if base not in taken:
+        return base
+    n = 2
+    while f"{base[:36]}_{n}" in taken:
+        n += 1
+    return f"{base[:36]}_{n}"
+
+
 def add_args(game: str, spec: NewCharacter) -> dict[str, Any]:
     """The ``add`` command's arguments for the encounter's game, checked first."""
     position = list(spec.position)
@@ -146,6 +156,8 @@ def add_character(
     require_host(who, "add characters")
     game = table.store.encounter(encounter_id).game
     args = add_args(game, spec)
+    if spec.id is None:  # a second Goblin is Goblin_2, shown "Goblin 2" (W-62)
+        args["id"] = unique_id(args["id"], combatant_ids(table.state(encounter_id, who)))
     if spec.secret is None:
         return table.execute(who, encounter_id, Command("add", args), spec.revision)
     before = tables.secrecy(table.store, encounter_id).choices.get(args["id"])

@@ -79,6 +79,7 @@ from tableside.web.redact import (
     secret_to,
 )
 from tableside.web.strict import check_args
+from tableside.web.unseen import names_any, unseen, without_unseen
 
 SEED_BITS = 62
 NPC_STEPS_MAX = 12  # commands one press of "Play the NPC's Turn" sends at most (SA-98)
@@ -1081,7 +1082,10 @@ class WebTable:
         """The encounter's current state as ``who`` may see it."""
         secret = self.secret_to(who, encounter_id)
         with self.lock(encounter_id):
-            return redact_state(state_view(self.live(encounter_id)), secret)
+            view = redact_state(state_view(self.live(encounter_id)), secret)
+        if who.is_host:
+            return view
+        return without_unseen(view, unseen(self.store, view, who, encounter_id))  # W-66
 
     def visible_after(
         self, who: Principal, encounter_id: int, after: int
@@ -1095,7 +1099,13 @@ class WebTable:
         reached = records[-1].revision if records else after
         shown = [r for r in records if who.is_host or r.seq not in hidden]
         secret = self.secret_to(who, encounter_id, fresh=True)
-        return [redact_record(record_view(r, hidden), secret) for r in shown], reached
+        views = [redact_record(record_view(r, hidden), secret) for r in shown]
+        if not who.is_host and views:  # a record naming a combatant unseen now is not sent (W-66)
+            with self.lock(encounter_id):
+                now = redact_state(state_view(self.live(encounter_id)), secret)
+            ids = unseen(self.store, now, who, encounter_id)
+            views = [v for v in views if not names_any(v, ids)] if ids else views
+        return views, reached
 
     def log(self, who: Principal, encounter_id: int) -> list[dict[str, Any]]:
         """The whole log as ``who`` may see it (overdue decisions expired first, D-5)."""

@@ -211,7 +211,15 @@ function commandWords(c) {
   return actorOf(c) ? actorOf(c) + "'s " + what : 'the ' + what;
 }
 const capital = t => t.charAt(0).toUpperCase() + t.slice(1);
-const resultOf = e => isObject(e.data) && isObject(e.data.result) ? e.data.result : null;
+// a roll's result, its combatants named as in this encounter (W-62): the event's ids, never the
+// sheet's name ("Brute strikes Goblin 2", not "Fallen Warrior strikes Goblin")
+const ROLES = ['striker', 'defender', 'attacker', 'caster', 'target'];
+function resultOf(e) {
+  if (!isObject(e.data) || !isObject(e.data.result)) return null;
+  const out = {...e.data.result};
+  for (const k of ROLES) if (typeof e.data[k] === 'string' && k in out) out[k] = nameOf(e.data[k]);
+  return out;
+}
 function sentence(r) {
   const phrases = [], events = list(r.events);
   let roll = false;
