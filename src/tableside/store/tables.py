@@ -33,6 +33,7 @@ from sqlalchemy.sql.selectable import CompoundSelect, Select
 
 from tableside.encounter.log import LogRecord
 from tableside.errors import DataError
+from tableside.store.bindings import Binding, played_by, read_bindings
 from tableside.store.db import (
     _NOTIFY,
     EncounterInfo,
@@ -191,11 +192,18 @@ def add_seat(
     return Seat(seat_id, table_id, name, characters)
 
 
-def seats(store: Store, table_id: int) -> list[Seat]:
-    """Every seat of a table, oldest first."""
+def seats(store: Store, table_id: int, encounter_id: int | None = None) -> list[Seat]:
+    """Every seat of a table, oldest first.
+
+    With ``encounter_id`` each seat's characters are the combatants it plays in that encounter
+    (CH-2: bound ones by their roster character's owner); without, the ids the seat lists.
+    """
     with store._read() as connection:
         rows = connection.execute(_TABLE_SEATS, {"seats_of": table_id}).all()
-    return [Seat(i, t, n, tuple(c)) for i, t, n, c in rows]
+        if encounter_id is None:
+            return [Seat(i, t, n, tuple(c)) for i, t, n, c in rows]
+        bound = read_bindings(connection, encounter_id)
+    return [Seat(i, t, n, played_by(i, c, bound)) for i, t, n, c in rows]
 
 
 def holder(store: Store, token_hash: str, session: bool = False) -> Holder | None:
@@ -456,8 +464,9 @@ def access(
             return Access(info, table_id, Holder(table_id, None))
         if seat_id is None:
             return Access(info, table_id, None)
-        seat = Seat(seat_id, table_id, seat_name, tuple(characters))
-        return Access(info, table_id, Holder(table_id, seat), _read_secrecy(connection, eid))
+        bound = read_bindings(connection, eid)
+        seat = Seat(seat_id, table_id, seat_name, played_by(seat_id, characters, bound))
+        return Access(info, table_id, Holder(table_id, seat), _read_secrecy(connection, eid, bound))
 
 
 def append(store: Store, encounter_id: int, record: LogRecord, hidden: bool = False) -> None:
@@ -581,8 +590,14 @@ def secrecy(store: Store, encounter_id: int) -> Secrecy:
         return _read_secrecy(connection, encounter_id)
 
 
-def _read_secrecy(connection: Connection, encounter_id: int) -> Secrecy:
-    """The encounter's secrecy on an open connection (one statement)."""
+def _read_secrecy(
+    connection: Connection, encounter_id: int, bound: dict[str, Binding] | None = None
+) -> Secrecy:
+    """The encounter's secrecy on an open connection (one statement, two without ``bound``).
+
+    A combatant bound to the roster is played when its character has an owner seat; an unbound
+    one when a seat lists its id (CH-2).
+    """
     npcs_secret = True  # the default when the encounter has no setting stored
     choices: dict[str, bool] = {}
     played: set[str] = set()
@@ -595,6 +610,10 @@ def _read_secrecy(connection: Connection, encounter_id: int) -> Secrecy:
             choices[combatant] = bool(flag)
         else:
             played.update(characters)
+    if bound is None:
+        bound = read_bindings(connection, encounter_id)
+    played.difference_update(bound)
+    played.update(b.combatant for b in bound.values() if b.owner is not None)
     return Secrecy(npcs_secret, choices, frozenset(played))
 
 
@@ -697,7 +716,8 @@ def seats_and_settings(
     with store._read() as connection:
         rows = connection.execute(_TABLE_SEATS, {"seats_of": table_id}).all()
         settings = _read_settings(connection, encounter_id)
-    return [Seat(i, t, n, tuple(c)) for i, t, n, c in rows], settings
+        bound = read_bindings(connection, encounter_id)
+    return [Seat(i, t, n, played_by(i, c, bound)) for i, t, n, c in rows], settings
 
 
 # Built once (a command's policy reads them: issue 21, item 8)

@@ -23,6 +23,7 @@ from tableside.encounter.log import Command
 from tableside.errors import DataError, TablesideError
 from tableside.limits import json_document
 from tableside.service import game_for, open_encounter
+from tableside.store import roster
 from tableside.store.formats import parse_encounter
 from tableside.web.auth import Principal, require_host
 from tableside.web.guards import TooLargeError
@@ -109,6 +110,8 @@ def load_roster(
                 f"Nothing was added: {entry_name(index, command)} cannot join: {error}"
             ) from None
     done = 0
+    ids = [str(c.args.get("id")) for c in adds]
+    roster.bind_to_host(table.store, encounter_id, ids)  # a file's combatants: the Host's (CH-2)
     try:
         for command in adds:
             table.execute(who, encounter_id, command, None)
@@ -116,10 +119,10 @@ def load_roster(
     except TablesideError as error:
         for _ in range(done):
             table.step_back(who, encounter_id, None, redo=False)
+        roster.unbind(table.store, encounter_id, ids)
         raise DataError(
             f"Nothing was added: {entry_name(done, adds[done])} cannot join: {error}"
         ) from None
-    ids = [str(c.args.get("id")) for c in adds]
     return {"added": ids, "revision": table.store.encounter(encounter_id).revision}
 
 

@@ -277,7 +277,9 @@ class WebTable:
         hidden = self.hidden(encounter_id, pending)
         if not who.is_host and hidden:
             return "the Host"
-        seats = self.deciders(encounter_id, tables.seats(self.store, who.table_id), hidden)
+        seats = self.deciders(
+            encounter_id, tables.seats(self.store, who.table_id, encounter_id), hidden
+        )
         return "; ".join(waiting_for(r, seats) for r in pending.open) or "an answer"
 
     def hidden(self, encounter_id: int, pending: PendingCommand) -> bool:
@@ -371,7 +373,9 @@ class WebTable:
         request = find_open(pending, request_id)
         assert pending is not None
         hidden = self.hidden(encounter_id, pending)
-        seats = self.deciders(encounter_id, tables.seats(self.store, who.table_id), hidden)
+        seats = self.deciders(
+            encounter_id, tables.seats(self.store, who.table_id, encounter_id), hidden
+        )
         if not who.is_host and hidden and not may_answer(who, request.choice, seats):
             raise NoSuchDecisionError(f"There is no open decision {request_id!r}.")
         if not may_answer(who, request.choice, seats):
@@ -416,7 +420,7 @@ class WebTable:
         written = False
         with self.lock(encounter_id):
             encounter = self.live(encounter_id)
-            seats = tables.seats(self.store, table_id)
+            seats = tables.seats(self.store, table_id, encounter_id)
             asker = self.policy(None, encounter_id, table_id)
             written, _ = self._answer_each(
                 encounter_id,
@@ -502,7 +506,7 @@ class WebTable:
     ) -> Seen:
         """What the views of a waiting command need, each read once (issue 21, item 8)."""
         return Seen(
-            tables.seats(self.store, who.table_id) if seats is None else seats,
+            tables.seats(self.store, who.table_id, encounter_id) if seats is None else seats,
             pending.seq in tables.hidden_seqs(self.store, encounter_id),
             self.secret_to(who, encounter_id, fresh=True) if secret is None else secret,
         )
