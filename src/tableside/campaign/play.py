@@ -139,8 +139,15 @@ def proposal(store: Store, encounter_id: int, options: Options) -> list[dict[str
         after, changes = carry(game, character.sheet, fought, applied, options)
         proposed.append({"combatant": binding.combatant, "character": character.id,
                          "name": character.name, "sheet": after,
-                         "changes": [c.to_json() for c in changes]})  # fmt: skip
+                         "changes": [c.to_json() for c in changes],
+                         "notes": _notes(game, after)})  # fmt: skip
     return proposed
+
+
+def _notes(game: str, sheet: dict[str, Any]) -> list[str]:
+    if game != MAJESTY and "Honor" in sheet.get("resources", {}):
+        return ["Honor oaths and virtues may be changed at the start of the next combat (CH-6)."]
+    return []
 
 
 def apply(store: Store, encounter_id: int, options: Options) -> list[dict[str, Any]]:
