@@ -40,6 +40,7 @@ from tableside.store.tables import UnknownSeatError, UnknownTableError
 from tableside.web import contract, guards, play
 from tableside.web.auth import Credential, ForbiddenError, UnauthorisedError, credential
 from tableside.web.balance import add_balance, warm_wanted
+from tableside.web.characters import add_characters
 from tableside.web.chat import ChatRoom, add_chat, chat_feed
 from tableside.web.decisions import FightWaitingError, NoSuchDecisionError
 from tableside.web.hub import end_streams_on_stop, record_stream, watch
@@ -306,6 +307,7 @@ def create_app(
     add_roster(app, table)
     add_balance(app, table)
     add_seats(app, table)
+    add_characters(app, table)
     app.add_middleware(SessionMiddleware)
     app.add_middleware(guards.PlainHeaders)
     contract.install(app)  # the OpenAPI document as the contract (W-51)

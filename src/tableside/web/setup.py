@@ -84,6 +84,7 @@ class NewCharacter(Body):
     secret: Flag | None = None
     perched: Flag | None = None  # Realm of Strife, above the ground: stands (true) or flies (SA-93)
     revision: int | None = Field(default=None, ge=0, le=SEED_MAX)
+    roster: int | None = Field(default=None, ge=1, le=2**31 - 1)  # a roster character (CH-2)
 
 
 class NpcSetting(Body):
@@ -144,6 +145,10 @@ def add_character(
     the new record before it; a refused command puts the previous choice back.
     """
     require_host(who, "add characters")
+    if spec.roster is not None:
+        from tableside.web.characters import add_to_encounter
+
+        return add_to_encounter(table, who, encounter_id, spec.roster, spec)
     game = table.store.encounter(encounter_id).game
     args = add_args(game, spec)
     if spec.secret is None:

@@ -1,0 +1,154 @@
+"""The roster's API (issue 25) on both backends: ownership, secrets, approval, carry-over, files.
+
+CH-13: a player edits only its own characters, and a change to a rule-fixed number waits for
+the Host unless the table trusts its players (CH-14). CH-16: a player sees only the names of
+others' characters. CH-2, CH-9: a roster character joins a fight, its seat plays it there, and
+the carry-over is proposed at the end and applied by the Host. CH-17: the table's file has no
+token and imports all or nothing.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from test_store_support import BACKENDS, database_url
+
+from tableside.web import create_app
+
+BRANNOC: dict[str, Any] = {
+    "name": "Brannoc", "stats": {"STR": 17, "AGIL": 9, "INT": 8, "WIS": 11, "STAM": 15},
+    "initiative": 4, "movement": 5, "ac": 10, "dodge": 5, "hp": 32, "hp_max": 32,
+    "resources": {"Vigor": {"current": 3, "maximum": 10}}, "main_hand": "Long Sword",
+}  # fmt: skip
+SECRET_HP = 29  # Bo's character's HP: never sent to Ann
+
+
+@pytest.fixture(params=BACKENDS)
+def client(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[TestClient]:
+    with database_url(request.param, tmp_path) as url, TestClient(create_app(url)) as c:
+        yield c
+
+
+def auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+class Table:
+    """A table with a Host and two players, Ann and Bo, each owning one character."""
+
+    def __init__(self, client: TestClient) -> None:
+        self.client = client
+        made = client.post("/api/tables", json={"name": "Friday"}).json()
+        self.tid, self.host = made["id"], made["host_token"]
+        self.ann = self.seat("Ann")
+        self.bo = self.seat("Bo")
+        self.brannoc = self.add(BRANNOC, self.ann["id"])
+        self.bos = self.add({**BRANNOC, "name": "Wren", "hp": SECRET_HP}, self.bo["id"])
+
+    def seat(self, name: str) -> dict[str, Any]:
+        body = {"name": name, "characters": []}
+        found: dict[str, Any] = self.client.post(
+            f"/api/tables/{self.tid}/players", headers=auth(self.host), json=body
+        ).json()
+        return found
+
+    def add(self, sheet: dict[str, Any], owner: int | None) -> int:
+        body = {"game": "strife-combat", "sheet": sheet, "owner": owner}
+        r = self.client.post(f"/api/tables/{self.tid}/characters", headers=auth(self.host),
+                             json=body)  # fmt: skip
+        assert r.status_code == 201, r.text
+        return int(r.json()["id"])
+
+    def call(self, method: str, path: str, token: str, body: Any = None) -> Any:
+        return self.client.request(method, path, headers=auth(token), json=body)
+
+
+def test_ch13_ch16_a_player_sees_and_edits_only_its_own(client: TestClient) -> None:
+    t = Table(client)
+    ann = t.ann["token"]
+    listed = t.call("GET", f"/api/tables/{t.tid}/characters", ann)
+    assert listed.status_code == 200
+    by_name = {c["name"]: c for c in listed.json()["characters"]}
+    assert by_name["Brannoc"]["sheet"]["hp"] == 32
+    assert by_name["Wren"] == {"id": t.bos, "name": "Wren", "game": "strife-combat"}  # CH-16
+    assert f'"hp":{SECRET_HP}' not in listed.text.replace(" ", "")
+    for method, body in (("GET", None), ("PATCH", {"sheet": BRANNOC})):
+        refused = t.call(method, f"/api/characters/{t.bos}", ann, body)
+        assert refused.status_code == 403 and "not yours" in refused.json()["error"]
+    refused = t.call("POST", f"/api/tables/{t.tid}/characters", ann,
+                     {"game": "strife-combat", "sheet": BRANNOC, "owner": t.ann["id"]})  # fmt: skip
+    assert refused.status_code == 403
+    # A name applies at once; a number waits for the Host, who approves it (CH-13).
+    renamed = t.call("PATCH", f"/api/characters/{t.brannoc}", ann,
+                     {"sheet": {**BRANNOC, "name": "Bran"}}).json()  # fmt: skip
+    assert renamed["name"] == "Bran" and renamed["pending"] is None
+    waiting = t.call("PATCH", f"/api/characters/{t.brannoc}", ann,
+                     {"sheet": {**BRANNOC, "name": "Bran", "ac": 40}}).json()  # fmt: skip
+    assert waiting["sheet"]["ac"] == 10 and waiting["pending"]["fields"] == ["ac"]
+    assert (
+        t.call("PATCH", f"/api/characters/{t.brannoc}", ann, {"approve": True}).status_code == 403
+    )
+    approved = t.call("PATCH", f"/api/characters/{t.brannoc}", t.host, {"approve": True}).json()
+    assert approved["sheet"]["ac"] == 40 and approved["pending"] is None
+    # A table that trusts its players applies their numbers at once (CH-14).
+    assert t.call("PUT", f"/api/tables/{t.tid}/roster-settings", ann,
+                  {"trust_players": True}).status_code == 403  # fmt: skip
+    t.call("PUT", f"/api/tables/{t.tid}/roster-settings", t.host, {"trust_players": True})
+    trusted = t.call("PATCH", f"/api/characters/{t.brannoc}", ann,
+                     {"sheet": {**BRANNOC, "ac": 12}}).json()  # fmt: skip
+    assert trusted["sheet"]["ac"] == 12
+    bad = t.call("PATCH", f"/api/characters/{t.brannoc}", ann, {"sheet": {**BRANNOC, "hp_max": 0}})
+    assert bad.status_code == 400 and "hp_max" in bad.json()["error"]
+    assert t.call("GET", "/api/characters/999", t.host).status_code == 404
+
+
+def test_ch2_ch9_into_a_fight_and_back_by_the_api(client: TestClient) -> None:
+    t = Table(client)
+    eid = t.call("POST", f"/api/tables/{t.tid}/encounters", t.host,
+                 {"game": "strife-combat", "name": "Mill", "seed": 7}).json()["id"]  # fmt: skip
+    added = t.call("POST", f"/api/encounters/{eid}/characters", t.host,
+                   {"roster": t.brannoc, "side": "heroes"})  # fmt: skip
+    assert added.status_code == 201, added.text
+    assert added.json()["combatant"] == "Brannoc"
+    goblin = {**BRANNOC, "name": "Goblin", "resources": {}}
+    body = {"id": "Goblin", "sheet": goblin, "side": "monsters", "position": [30, 0, 0]}
+    t.call("POST", f"/api/encounters/{eid}/characters", t.host, body)
+    early = t.call("GET", f"/api/encounters/{eid}/carry-over", t.host)
+    assert early.status_code == 409 and "has not ended" in early.json()["error"]
+    for kind, args in (("start", {}), ("host_set", {"id": "Brannoc", "field": "hp", "value": 20}),
+                       ("host_set", {"id": "Goblin", "field": "hp", "value": 0})):  # fmt: skip
+        r = t.call("POST", f"/api/encounters/{eid}/commands", t.host, {"kind": kind, "args": args})
+        assert r.status_code == 200, r.text
+    seen = t.call("GET", f"/api/encounters/{eid}", t.ann["token"]).json()
+    assert seen["role"] == "player"
+    assert t.call("GET", f"/api/encounters/{eid}/carry-over", t.ann["token"]).status_code == 403
+    proposed = t.call("GET", f"/api/encounters/{eid}/carry-over", t.host).json()["proposed"]
+    assert {c["name"]: (c["before"], c["after"]) for c in proposed[0]["changes"]} == {
+        "HP": (32, 20), "Vigor": (3, 10)}  # fmt: skip
+    applied = t.call("POST", f"/api/encounters/{eid}/carry-over", t.host, {})
+    assert applied.status_code == 200 and len(applied.json()["applied"]) == 1
+    sheet = t.call("GET", f"/api/characters/{t.brannoc}", t.ann["token"]).json()
+    assert sheet["sheet"]["hp"] == 20 and sheet["carried"]["encounter"] == eid
+    assert sheet["history"][0]["encounter"] == eid and sheet["history"][0]["winner"] == "heroes"
+    rested = t.call("POST", f"/api/characters/{t.brannoc}/rest", t.host, {"amount": 5}).json()
+    assert rested["sheet"]["hp"] == 25
+    # The whole table's file has no token, and imports as a new table.
+    exported = t.call("GET", f"/api/tables/{t.tid}/export", t.host)
+    assert t.host not in exported.text and t.ann["token"] not in exported.text
+    document = exported.json()
+    made = client.post("/api/tables/import", json=document)
+    assert made.status_code == 201, made.text
+    new = made.json()
+    again = t.call("GET", f"/api/tables/{new['id']}/characters", new["host_token"]).json()
+    assert [c["name"] for c in again["characters"]] == ["Brannoc", "Wren"]
+    again_file = t.call("GET", f"/api/tables/{new['id']}/export", new["host_token"]).json()
+    assert again_file["encounters"][0]["encounter"] == document["encounters"][0]["encounter"]
+    broken = json.loads(json.dumps(document))
+    broken["characters"][1]["sheet"]["hp_max"] = 0
+    refused = client.post("/api/tables/import", json=broken)
+    assert refused.status_code == 400 and "characters.1" in refused.json()["error"]
