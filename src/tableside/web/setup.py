@@ -48,6 +48,7 @@ from tableside.strife.catalog import builtin_catalog as strife_catalog
 from tableside.web import pages
 from tableside.web.auth import Credential, Principal, credential, require_host
 from tableside.web.guards import LimitError
+from tableside.web.public import public_base, reach_warning
 from tableside.web.qr import qr_svg
 from tableside.web.sessions import csrf_of, enter, set_session
 from tableside.web.strife_sheet import sheet_choices, sheet_from_form, sides_of
@@ -413,8 +414,8 @@ def flat(form: Form) -> dict[str, str]:
 
 
 def page_link(request: Request, path: str) -> str:
-    """An absolute link on this server (what a Host copies and shares)."""
-    return str(request.base_url).rstrip("/") + path
+    """An absolute link on this server (what a Host copies and shares) at its public address."""
+    return public_base(request) + path
 
 
 def add_setup_pages(app: FastAPI, table: WebTable) -> None:
@@ -649,6 +650,7 @@ def created_page(
     """The page that shows a new secret link once, with a Copy button and its QR code (W-28)."""
     return pages.html("setup_created.html", nonce=secrets.token_urlsafe(16), title=title,
                       link=link, warning=warning, back=back or link, back_text=back_text,
+                      reach=reach_warning(link),
                       qr=qr_svg(link, f"QR code of the link: {title}"),
                       script=SETUP_SCRIPT)  # fmt: skip
 
