@@ -152,3 +152,24 @@ def test_ch2_ch9_into_a_fight_and_back_by_the_api(client: TestClient) -> None:
     broken["characters"][1]["sheet"]["hp_max"] = 0
     refused = client.post("/api/tables/import", json=broken)
     assert refused.status_code == 400 and "characters.1" in refused.json()["error"]
+
+
+def test_w83_the_sheet_pages_show_a_player_only_its_own(client: TestClient) -> None:
+    t = Table(client)
+    ann, host = t.ann["token"], t.host
+    roster_page = t.call("GET", f"/tables/{t.tid}/characters", ann)
+    assert roster_page.status_code == 200
+    assert f'href="/characters/{t.brannoc}"' in roster_page.text
+    assert "Wren" in roster_page.text and f'href="/characters/{t.bos}"' not in roster_page.text
+    page = t.call("GET", f"/characters/{t.brannoc}", ann)
+    assert page.status_code == 200 and "Brannoc" in page.text and 'id="approve"' not in page.text
+    assert t.call("GET", f"/characters/{t.bos}", ann).status_code == 403
+    t.call("PATCH", f"/api/characters/{t.brannoc}", ann, {"sheet": {**BRANNOC, "hp": 30}})
+    hosts = t.call("GET", f"/characters/{t.brannoc}", host).text
+    assert 'id="pending"' in hosts and 'id="approve"' in hosts
+    majesty = {"name": "Herald", "attributes": {"might": 42, "swiftness": 31, "control": 30,
+               "endurance": 60, "resolve": 48, "passion": 72}}  # fmt: skip
+    body = {"game": "majesty", "sheet": majesty, "owner": t.ann["id"]}
+    herald = t.call("POST", f"/api/tables/{t.tid}/characters", host, body).json()["id"]
+    page = t.call("GET", f"/characters/{herald}", ann)
+    assert page.status_code == 200 and "Endurance" in page.text and "Wear E" in page.text

@@ -164,6 +164,9 @@ def add_characters(app: FastAPI, table: WebTable) -> None:
     add_roster_routes(app, table)
     add_fight_routes(app, table)
     add_file_routes(app, table)
+    from tableside.web.sheet_page import add_sheet_pages
+
+    add_sheet_pages(app, table)
 
 
 def add_roster_routes(app: FastAPI, table: WebTable) -> None:
