@@ -119,11 +119,14 @@ def test_ch2_ch9_into_a_fight_and_back_by_the_api(client: TestClient) -> None:
     body = {"id": "Goblin", "sheet": goblin, "side": "monsters", "position": [30, 0, 0]}
     t.call("POST", f"/api/encounters/{eid}/characters", t.host, body)
     early = t.call("GET", f"/api/encounters/{eid}/carry-over", t.host)
+    assert early.json() == {"ended": False, "proposed": []}
+    early = t.call("POST", f"/api/encounters/{eid}/carry-over", t.host, {})
     assert early.status_code == 409 and "has not ended" in early.json()["error"]
     for kind, args in (("start", {}), ("host_set", {"id": "Brannoc", "field": "hp", "value": 20}),
                        ("host_set", {"id": "Goblin", "field": "hp", "value": 0})):  # fmt: skip
         r = t.call("POST", f"/api/encounters/{eid}/commands", t.host, {"kind": kind, "args": args})
         assert r.status_code == 200, r.text
+    assert r.json()["carry_over"][0]["name"] == "Brannoc"  # the end answers with it (CH-9)
     seen = t.call("GET", f"/api/encounters/{eid}", t.ann["token"]).json()
     assert seen["role"] == "player"
     assert t.call("GET", f"/api/encounters/{eid}/carry-over", t.ann["token"]).status_code == 403

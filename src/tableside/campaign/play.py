@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from tableside.campaign.carry import Options, carry
 from tableside.campaign.sheets import MAJESTY
-from tableside.encounter.log import Command
+from tableside.encounter.log import Command, LogRecord
 from tableside.errors import DataError, TablesideError
 from tableside.service import open_encounter
 from tableside.store import roster, tables
@@ -101,6 +101,15 @@ def join(
         roster.unbind(store, encounter_id, [made])
         raise
     return made, answer
+
+
+ENDS = frozenset({"war_ended", "fight_ended"})
+"""The events that end a fight: a command that emits one answers with the carry-over."""
+
+
+def ends_fight(record: LogRecord) -> bool:
+    """Whether this record ended its fight."""
+    return any(event.kind in ENDS for event in record.events)
 
 
 def _fought(game: str, state: Any, combatant: str) -> dict[str, Any] | None:

@@ -233,7 +233,11 @@ def add_fight_routes(app: FastAPI, table: WebTable) -> None:
         who, _info = table.at_encounter(bearer(authorization), encounter_id)
         require_host(who, "see the carry-over")
         options = Options(wave, battle_soon, keep_exertion)
-        return {"proposed": play.proposal(table.store, encounter_id, options)}
+        try:
+            proposed = play.proposal(table.store, encounter_id, options)
+        except play.NotEndedError:  # nothing to carry yet: said, not refused
+            return {"ended": False, "proposed": []}
+        return {"ended": True, "proposed": proposed}
 
     @app.post("/api/encounters/{encounter_id}/carry-over")
     def carry_over(

@@ -25,6 +25,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
+from tableside.campaign.carry import Options
+from tableside.campaign.play import ends_fight, proposal
 from tableside.encounter.decisions import (
     Ask,
     Choice,
@@ -801,8 +803,11 @@ class WebTable:
         self.notifier.publish(encounter_id)
         seqs = frozenset({record.seq}) if hidden and record.seq is not None else frozenset()
         seats = None if asker is None or asker.policy is None else list(asker.policy.seats)
-        return self.answer(who, encounter_id, record_view(record, seqs), state_view(encounter),
-                           encounter, seats)  # fmt: skip
+        answer = self.answer(who, encounter_id, record_view(record, seqs), state_view(encounter),
+                             encounter, seats)  # fmt: skip
+        if who.is_host and ends_fight(record):  # the end answers with the carry-over (CH-9)
+            answer["carry_over"] = proposal(self.store, encounter_id, Options())
+        return answer
 
     def _decide_and_append(
         self,
