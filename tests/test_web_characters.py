@@ -176,3 +176,23 @@ def test_w83_the_sheet_pages_show_a_player_only_its_own(client: TestClient) -> N
     herald = t.call("POST", f"/api/tables/{t.tid}/characters", host, body).json()["id"]
     page = t.call("GET", f"/characters/{herald}", ann)
     assert page.status_code == 200 and "Endurance" in page.text and "Wear E" in page.text
+
+
+def test_ch2_loading_war_4v4_does_not_give_its_herald_to_a_seat_named_herald(
+    client: TestClient,
+) -> None:
+    """The reported bug: a seat listing "Herald" (an earlier War's) took the file's Herald."""
+    t = Table(client)
+    herald_seat = t.client.post(f"/api/tables/{t.tid}/players", headers=auth(t.host),
+                                json={"name": "Cy", "characters": ["Herald"]}).json()  # fmt: skip
+    war = t.call("POST", f"/api/tables/{t.tid}/encounters", t.host,
+                 {"game": "majesty-war", "name": "Ford", "seed": 7}).json()["id"]  # fmt: skip
+    document = json.loads((Path(__file__).parent.parent / "examples" / "war_4v4.json").read_text())
+    loaded = t.call("POST", f"/api/encounters/{war}/roster", t.host, {"document": document})
+    assert loaded.status_code == 201, loaded.text
+    cy = herald_seat["token"]
+    moved = t.call("POST", f"/api/encounters/{war}/commands", cy,
+                   {"kind": "stance", "args": {"id": "Herald"}})  # fmt: skip
+    assert moved.status_code == 403, moved.text
+    secrets = t.call("GET", f"/api/encounters/{war}/secrets", t.host).json()["combatants"]
+    assert {c["id"]: c["npc"] for c in secrets}["Herald"] is True
