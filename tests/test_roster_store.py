@@ -8,10 +8,8 @@ an old database (at 0009) is upgraded with its encounter still working, and goes
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
-from test_store_support import BACKENDS, database_url
+from test_store_ids import a_hash, url
 
 from tableside.encounter.log import Command
 from tableside.service import run_command
@@ -19,18 +17,9 @@ from tableside.store import Store, roster, tables
 from tableside.store.errors import StoreError
 from tableside.store.migrate import current_revision, downgrade, head_revision, upgrade
 
+__all__ = ["url"]  # the fixture, on both backends
 HERALD = {"name": "Herald", "attributes": {"might": 42, "swiftness": 31, "control": 30,
           "endurance": 60, "resolve": 48, "passion": 72}}  # fmt: skip
-
-
-def a_hash(n: int) -> str:
-    return f"{n:064x}"
-
-
-@pytest.fixture(params=BACKENDS)
-def url(request: pytest.FixtureRequest, tmp_path: Path) -> object:
-    with database_url(request.param, tmp_path) as found:
-        yield found
 
 
 def add_herald(store: Store, encounter_id: int, who: str = "Herald") -> None:

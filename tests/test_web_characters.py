@@ -10,15 +10,11 @@ token and imports all or nothing.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
 from fastapi.testclient import TestClient
-from test_store_support import BACKENDS, database_url
-
-from tableside.web import create_app
+from test_web_setup_roster import auth, client
 
 BRANNOC: dict[str, Any] = {
     "name": "Brannoc", "stats": {"STR": 17, "AGIL": 9, "INT": 8, "WIS": 11, "STAM": 15},
@@ -26,16 +22,7 @@ BRANNOC: dict[str, Any] = {
     "resources": {"Vigor": {"current": 3, "maximum": 10}}, "main_hand": "Long Sword",
 }  # fmt: skip
 SECRET_HP = 29  # Bo's character's HP: never sent to Ann
-
-
-@pytest.fixture(params=BACKENDS)
-def client(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[TestClient]:
-    with database_url(request.param, tmp_path) as url, TestClient(create_app(url)) as c:
-        yield c
-
-
-def auth(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
+__all__ = ["client"]  # the fixture, on both backends
 
 
 class Table:
