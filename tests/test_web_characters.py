@@ -183,3 +183,27 @@ def test_ch2_loading_war_4v4_does_not_give_its_herald_to_a_seat_named_herald(
     assert moved.status_code == 403, moved.text
     secrets = t.call("GET", f"/api/encounters/{war}/secrets", t.host).json()["combatants"]
     assert {c["id"]: c["npc"] for c in secrets}["Herald"] is True
+
+
+def test_w86_the_hosts_roster_page_lists_the_carry_over_to_confirm(client: TestClient) -> None:
+    t = Table(client)
+    eid = t.call("POST", f"/api/tables/{t.tid}/encounters", t.host,
+                 {"game": "strife-combat", "name": "Mill", "seed": 7}).json()["id"]  # fmt: skip
+    t.call("POST", f"/api/encounters/{eid}/characters", t.host,
+           {"roster": t.brannoc, "side": "heroes"})  # fmt: skip
+    page = t.call("GET", f"/tables/{t.tid}/encounters/{eid}/carry-over", t.host).text
+    assert 'id="not-ended"' in page
+    t.call("POST", f"/api/encounters/{eid}/commands", t.host,
+           {"kind": "end_combat", "args": {"battle_within_2_minutes": True}})  # fmt: skip
+    listed = t.call("GET", f"/tables/{t.tid}/characters", t.host).text
+    assert f'href="/tables/{t.tid}/encounters/{eid}/carry-over">Mill</a>: 1 character' in listed
+    assert 'id="waiting-carry"' not in t.call("GET", f"/tables/{t.tid}/characters",
+                                               t.ann["token"]).text  # fmt: skip
+    page = t.call("GET", f"/tables/{t.tid}/encounters/{eid}/carry-over?wave=true", t.host)
+    assert page.status_code == 200 and "Vigor: 3 → 10" in page.text and 'id="apply"' in page.text
+    refused = t.call("GET", f"/tables/{t.tid}/encounters/{eid}/carry-over", t.ann["token"])
+    assert refused.status_code == 403
+    t.call("POST", f"/api/encounters/{eid}/carry-over", t.host, {})
+    assert 'id="nothing"' in t.call("GET", f"/tables/{t.tid}/encounters/{eid}/carry-over",
+                                    t.host).text  # fmt: skip
+    assert 'id="waiting-carry"' not in t.call("GET", f"/tables/{t.tid}/characters", t.host).text

@@ -1,9 +1,10 @@
-"""The player's sheet on a phone (390 × 844), as a player and the Host meet it (issue 25, W-83).
+"""The player's sheet on a phone (390 × 844), as a player and the Host meet it (issue 25).
 
-A Realm of Strife character of the roster fought one fight and its carry-over was applied: its
-player joins from the link, finds "Your characters", opens its sheet and sees HP 20 of 32 and
-what carried over; it proposes HP 25, which waits; the Host, in another browser, opens the same
-sheet, approves, and the player's sheet then says 25.
+A Realm of Strife character of the roster fought one fight; the Host confirms its carry-over
+from the roster page (W-86). Its player joins from the link, finds "Your characters", opens its
+sheet and sees HP 20 of 32 and what carried over (W-83); it proposes HP 25, which waits; the
+Host, in another browser, opens the same sheet, approves, and the player's sheet then says 25
+(W-84).
 """
 
 from __future__ import annotations
@@ -17,7 +18,6 @@ from selenium.webdriver.remote.webdriver import WebDriver
 from test_web_e2e import LiveServer, Seat, chromiums, live_server
 
 from tableside.campaign import play
-from tableside.campaign.carry import Options
 from tableside.campaign.sheets import validated
 from tableside.encounter.log import Command
 from tableside.service import run_command
@@ -65,15 +65,22 @@ def one_fight(server: LiveServer) -> tuple[int, int, str, str]:
                        ("start", {}), ("host_set", {"id": "Brannoc", "field": "hp", "value": 20}),
                        ("host_set", {"id": "Goblin", "field": "hp", "value": 0})):  # fmt: skip
         run_command(store, eid, Command(kind, args))
-    play.apply(store, eid, Options())
     return tid, cid, host, ann
 
 
 def test_w83_a_player_sees_hp_carried_over_and_proposes_a_change_the_host_approves(
     server: LiveServer, browsers: tuple[WebDriver, WebDriver]
 ) -> None:
-    _tid, cid, host_token, ann_token = one_fight(server)
+    tid, cid, host_token, ann_token = one_fight(server)
     host, ann = Seat("Host", browsers[0]), Seat("Ann", browsers[1])
+    # The Host confirms the carry-over from the roster page (W-86).
+    host.driver.get(f"{server.base}/join/{host_token}")
+    host.driver.get(f"{server.base}/tables/{tid}/characters")
+    host.driver.find_element(By.LINK_TEXT, "The mill").click()
+    host.wait("the changes", lambda s: "HP: 32 → 20" in s.text("carry"))
+    host.driver.find_element(By.ID, "apply").click()
+    host.wait("the roster again", lambda s: s.driver.find_elements(By.ID, "mine"))
+    assert not host.driver.find_elements(By.ID, "waiting-carry")
     ann.driver.get(f"{server.base}/join/{ann_token}")
     ann.driver.find_element(By.ID, "roster-link").click()
     ann.driver.find_element(By.LINK_TEXT, "Brannoc").click()
@@ -89,7 +96,6 @@ def test_w83_a_player_sees_hp_carried_over_and_proposes_a_change_the_host_approv
     ann.wait("the change waiting", lambda s: s.driver.find_elements(By.ID, "pending"))
     assert ann.driver.execute_script(NOW, "HP") == "20"  # not before the Host approves
     assert not ann.driver.find_elements(By.ID, "approve")
-    host.driver.get(f"{server.base}/join/{host_token}")
     host.driver.get(f"{server.base}/characters/{cid}")
     host.wait("the change to approve", lambda s: s.driver.find_elements(By.ID, "approve"))
     assert "hp: 20 →" in host.text("pending") and "25" in host.text("pending")

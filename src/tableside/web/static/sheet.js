@@ -6,11 +6,11 @@
   const said = document.getElementById('said');
   const headers = {'X-CSRF-Token': boot.csrf, 'Content-Type': 'application/json'};
 
-  async function send(body, done) {
+  async function send(body, done, method = 'PATCH', url = api) {
     said.textContent = 'Sending…';
     let r = null;
     try {
-      r = await fetch(api, {method: 'PATCH', headers: headers, body: JSON.stringify(body)});
+      r = await fetch(url, {method: method, headers: headers, body: JSON.stringify(body)});
     } catch (e) {
       said.textContent = 'Not sent: the table cannot be reached.';
       return;
@@ -41,6 +41,8 @@
     send({sheet: edited()}, (a) => a.pending ? 'Sent: it waits for the Host\'s approval.'
       : 'Saved.');
   });
+  const rest = document.getElementById('rest');
+  if (rest) rest.addEventListener('click', () => send({}, () => 'Rested.', 'POST', api + '/rest'));
   for (const [id, approve] of [['approve', true], ['refuse', false]]) {
     const button = document.getElementById(id);
     if (button) button.addEventListener('click', () => send({approve: approve},
