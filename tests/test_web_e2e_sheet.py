@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from a11y import assert_accessible, axe_source
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from test_web_e2e import LiveServer, Seat, chromiums, live_server
@@ -43,6 +44,7 @@ def server() -> Iterator[LiveServer]:
 
 @pytest.fixture(scope="module")
 def browsers(server: LiveServer) -> Iterator[tuple[WebDriver, WebDriver]]:
+    axe_source()
     with chromiums("host", "player") as drivers:
         for driver in drivers:
             driver.set_window_size(*PHONE)
@@ -78,6 +80,7 @@ def test_w83_a_player_sees_hp_carried_over_and_proposes_a_change_the_host_approv
     host.driver.get(f"{server.base}/tables/{tid}/characters")
     host.driver.find_element(By.LINK_TEXT, "The mill").click()
     host.wait("the changes", lambda s: "HP: 32 → 20" in s.text("carry"))
+    assert_accessible(host.driver)
     host.driver.find_element(By.ID, "apply").click()
     host.wait("the roster again", lambda s: s.driver.find_elements(By.ID, "mine"))
     assert not host.driver.find_elements(By.ID, "waiting-carry")
@@ -89,6 +92,7 @@ def test_w83_a_player_sees_hp_carried_over_and_proposes_a_change_the_host_approv
     carried = ann.text("carried")
     assert "HP: 32 → 20" in carried
     assert ann.driver.execute_script(PAGE_FITS), "the sheet scrolls sideways on a phone"
+    assert_accessible(ann.driver)
     hp = ann.driver.find_element(By.CSS_SELECTOR, 'input[data-path="hp"]')
     hp.clear()
     hp.send_keys("25")
@@ -98,6 +102,7 @@ def test_w83_a_player_sees_hp_carried_over_and_proposes_a_change_the_host_approv
     assert not ann.driver.find_elements(By.ID, "approve")
     host.driver.get(f"{server.base}/characters/{cid}")
     host.wait("the change to approve", lambda s: s.driver.find_elements(By.ID, "approve"))
+    assert_accessible(host.driver)
     assert "hp: 20 →" in host.text("pending") and "25" in host.text("pending")
     host.driver.find_element(By.ID, "approve").click()
     host.wait("HP 25", lambda s: s.driver.execute_script(NOW, "HP") == "25")
