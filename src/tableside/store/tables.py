@@ -94,12 +94,26 @@ class TableInfo:
 
 @dataclass(frozen=True, slots=True)
 class Seat:
-    """A player's seat: the combatant ids it plays."""
+    """A player's seat: the combatant ids it plays.
+
+    Read for one encounter, ``characters`` are the combatants it plays there (CH-2) and
+    ``listed`` the ids the seat lists (None: the same as ``characters``).
+    """
 
     id: int
     table_id: int
     name: str
     characters: tuple[str, ...]
+    listed: tuple[str, ...] | None = None
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The ids the seat lists, whatever encounter it was read for."""
+        return self.characters if self.listed is None else self.listed
+
+    def same_as(self, other: Seat) -> bool:
+        """The same seat with the same name and listed ids (read for any encounter)."""
+        return (self.id, self.name, self.names) == (other.id, other.name, other.names)
 
 
 @dataclass(frozen=True, slots=True)
@@ -203,7 +217,7 @@ def seats(store: Store, table_id: int, encounter_id: int | None = None) -> list[
         if encounter_id is None:
             return [Seat(i, t, n, tuple(c)) for i, t, n, c in rows]
         bound = read_bindings(connection, encounter_id)
-    return [Seat(i, t, n, played_by(i, c, bound)) for i, t, n, c in rows]
+    return [Seat(i, t, n, played_by(i, c, bound), tuple(c)) for i, t, n, c in rows]
 
 
 def holder(store: Store, token_hash: str, session: bool = False) -> Holder | None:
@@ -465,7 +479,8 @@ def access(
         if seat_id is None:
             return Access(info, table_id, None)
         bound = read_bindings(connection, eid)
-        seat = Seat(seat_id, table_id, seat_name, played_by(seat_id, characters, bound))
+        plays = played_by(seat_id, characters, bound)
+        seat = Seat(seat_id, table_id, seat_name, plays, tuple(characters))
         return Access(info, table_id, Holder(table_id, seat), _read_secrecy(connection, eid, bound))
 
 
@@ -717,7 +732,7 @@ def seats_and_settings(
         rows = connection.execute(_TABLE_SEATS, {"seats_of": table_id}).all()
         settings = _read_settings(connection, encounter_id)
         bound = read_bindings(connection, encounter_id)
-    return [Seat(i, t, n, played_by(i, c, bound)) for i, t, n, c in rows], settings
+    return [Seat(i, t, n, played_by(i, c, bound), tuple(c)) for i, t, n, c in rows], settings
 
 
 # Built once (a command's policy reads them: issue 21, item 8)

@@ -17,14 +17,14 @@ from pydantic import Field
 from tableside.campaign import files, play
 from tableside.campaign.carry import Options, rest
 from tableside.campaign.sheets import game_named, numbers, rule_fixed, validated
-from tableside.encounter.log import Command
 from tableside.errors import DataError
 from tableside.limits import Flag
 from tableside.store import roster, tables
 from tableside.store.roster import RosterCharacter, UnknownRosterCharacterError
 from tableside.store.table_files import import_table
 from tableside.web import guards
-from tableside.web.auth import ForbiddenError, Principal, new_token, require_host, token_hash
+from tableside.web.auth import Principal, new_token, require_host, token_hash
+from tableside.web.roster_access import at_character, owns
 from tableside.web.setup import Body, bearer
 from tableside.web.table import WebTable
 
@@ -72,11 +72,6 @@ class TrustBody(Body):
     trust_players: Flag
 
 
-def owns(who: Principal, character: RosterCharacter) -> bool:
-    """Whether ``who`` is the character's owner seat."""
-    return who.seat is not None and character.owner == who.seat.id
-
-
 def full_view(table: WebTable, character: RosterCharacter) -> dict[str, Any]:
     """Everything of a character, for its owner and the Host."""
     return {"id": character.id, "name": character.name, "game": character.game,
@@ -88,17 +83,6 @@ def full_view(table: WebTable, character: RosterCharacter) -> dict[str, Any]:
 def name_view(character: RosterCharacter) -> dict[str, Any]:
     """What a player sees of another's character: its name (CH-16)."""
     return {"id": character.id, "name": character.name, "game": character.game}
-
-
-def at_character(
-    table: WebTable, authorization: str | None, character_id: int
-) -> tuple[Principal, RosterCharacter]:
-    """The token's holder and the character, refused (403) unless its owner or the Host."""
-    character = roster.character(table.store, character_id)
-    who = table.at_table(bearer(authorization), character.table_id)
-    if not who.is_host and not owns(who, character):
-        raise ForbiddenError(f"Roster character {character_id} is not yours.")
-    return who, character
 
 
 def edit(table: WebTable, who: Principal, character: RosterCharacter, body: CharacterEdit) -> Any:
@@ -123,22 +107,6 @@ def edit(table: WebTable, who: Principal, character: RosterCharacter, body: Char
         return roster.edit_character(store, character.id, sheet=sheet)
     waiting = {"sheet": sheet, "fields": fixed, "by": who.seat.id if who.seat else None}
     return roster.edit_character(store, character.id, pending=waiting)
-
-
-def add_to_encounter(
-    table: WebTable, who: Principal, encounter_id: int, character_id: int, spec: Any
-) -> dict[str, Any]:
-    """Add a roster character to an encounter with its current sheet (CH-2; the Host)."""
-    require_host(who, "add characters")
-    side = spec.side or "players"
-
-    def run(command: Command) -> Any:
-        return table.execute(who, encounter_id, command, spec.revision)
-
-    combatant, answer = play.join(
-        table.store, encounter_id, character_id, run, spec.id, tuple(spec.position), side
-    )
-    return {**answer, "combatant": combatant}
 
 
 def import_table_file(store: Any, part: Any) -> tuple[int, str, list[tuple[int, str, str]]]:

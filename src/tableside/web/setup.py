@@ -147,7 +147,7 @@ def add_character(
     """
     require_host(who, "add characters")
     if spec.roster is not None:
-        from tableside.web.characters import add_to_encounter
+        from tableside.web.roster_access import add_to_encounter
 
         return add_to_encounter(table, who, encounter_id, spec.roster, spec)
     game = table.store.encounter(encounter_id).game

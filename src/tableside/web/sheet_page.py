@@ -26,6 +26,7 @@ from tableside.store import roster, tables
 from tableside.store.roster import RosterCharacter
 from tableside.web import pages
 from tableside.web.auth import ForbiddenError, require_host
+from tableside.web.roster_access import at_character, owns
 from tableside.web.sessions import csrf_of
 from tableside.web.setup import bearer
 from tableside.web.table import WebTable
@@ -124,7 +125,6 @@ def carry_page(
 
 def add_sheet_pages(app: FastAPI, table: WebTable) -> None:
     """The roster page and the sheet page."""
-    from tableside.web.characters import at_character, owns
 
     @app.get("/tables/{table_id}/characters", response_class=HTMLResponse)
     def roster_page(table_id: int, authorization: Authorization = None) -> Any:

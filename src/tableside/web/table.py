@@ -590,8 +590,10 @@ class WebTable:
         found = tables.holder(self.store, given.hash, given.session)
         if found is None or found.table_id != who.table_id:
             return False
-        if Principal(found.table_id, found.seat) == who:
+        if found.seat is None and who.seat is None:
             return True
+        if found.seat is not None and who.seat is not None and found.seat.same_as(who.seat):
+            return True  # read for an encounter, its characters are that encounter's (CH-2)
         changed = found.seat is not None and who.seat is not None and found.seat.id == who.seat.id
         return None if changed else False
 
