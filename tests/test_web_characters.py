@@ -183,6 +183,13 @@ def test_ch2_loading_war_4v4_does_not_give_its_herald_to_a_seat_named_herald(
     assert moved.status_code == 403, moved.text
     secrets = t.call("GET", f"/api/encounters/{war}/secrets", t.host).json()["combatants"]
     assert {c["id"]: c["npc"] for c in secrets}["Herald"] is True
+    # The Host gives the file's Watcher to Cy by adding its id to Cy's seat: now Cy's.
+    edit = {"name": "Cy", "characters": ["Herald", "Watcher"]}
+    edited = t.call("PATCH", f"/api/tables/{t.tid}/players/{herald_seat['id']}", t.host, edit)
+    assert edited.status_code == 200, edited.text
+    secrets = t.call("GET", f"/api/encounters/{war}/secrets", t.host).json()["combatants"]
+    assert {c["id"]: c["npc"] for c in secrets}["Watcher"] is False
+    assert {c["id"]: c["npc"] for c in secrets}["Herald"] is True
 
 
 def test_w86_the_hosts_roster_page_lists_the_carry_over_to_confirm(client: TestClient) -> None:

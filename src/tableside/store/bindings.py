@@ -8,10 +8,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from sqlalchemy import select
+from sqlalchemy import delete, select
 from sqlalchemy.engine import Connection
 
-from tableside.store.models import EncounterCombatantRow, RosterCharacterRow
+from tableside.store.models import EncounterCombatantRow, RosterCharacterRow, TableEncounterRow
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,3 +57,21 @@ def played_by(seat_id: int, names: Iterable[str], bound: Mapping[str, Binding]) 
     named = tuple(n for n in names if n not in bound)
     owned = tuple(b.combatant for b in bound.values() if b.owner == seat_id)
     return tuple(dict.fromkeys((*named, *owned)))
+
+
+def release(connection: Connection, table_id: int, listed: Iterable[str]) -> None:
+    """The Host lists ids on a seat: the table's combatants so named stop being the Host's.
+
+    A combatant loaded from a file is the Host's (CH-2) until the Host adds its id to a seat's
+    list (a new seat, or an id new to the seat); a roster character's stays its owner's.
+    """
+    names = tuple(listed)
+    if not names:
+        return
+    of_table = select(TableEncounterRow.encounter_id).where(TableEncounterRow.table_id == table_id)
+    connection.execute(
+        delete(EncounterCombatantRow)
+        .where(EncounterCombatantRow.character_id.is_(None))
+        .where(EncounterCombatantRow.combatant.in_(names))
+        .where(EncounterCombatantRow.encounter_id.in_(of_table))
+    )

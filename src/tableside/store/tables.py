@@ -33,7 +33,7 @@ from sqlalchemy.sql.selectable import CompoundSelect, Select
 
 from tableside.encounter.log import LogRecord
 from tableside.errors import DataError
-from tableside.store.bindings import Binding, played_by, read_bindings
+from tableside.store.bindings import Binding, played_by, read_bindings, release
 from tableside.store.db import (
     _NOTIFY,
     EncounterInfo,
@@ -203,6 +203,7 @@ def add_seat(
             .values(table_id=table_id, name=name, token_hash=token_hash, characters=characters)
             .returning(SeatRow.id)
         ).scalar_one()
+        release(connection, table_id, characters)
     return Seat(seat_id, table_id, name, characters)
 
 
@@ -314,10 +315,11 @@ def edit_seat(
     """
     _require_text(name, "A player's name", NAME_LENGTH)
     with store._write() as connection:
-        _seat(connection, table_id, seat_id)
+        before, _hash = _seat(connection, table_id, seat_id)
         connection.execute(
             update(SeatRow).where(SeatRow.id == seat_id).values(name=name, characters=characters)
         )
+        release(connection, table_id, tuple(c for c in characters if c not in before.characters))
     return Seat(seat_id, table_id, name, characters)
 
 
