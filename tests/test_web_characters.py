@@ -127,6 +127,15 @@ def test_ch2_ch9_into_a_fight_and_back_by_the_api(client: TestClient) -> None:
     assert sheet["history"][0]["encounter"] == eid and sheet["history"][0]["winner"] == "heroes"
     rested = t.call("POST", f"/api/characters/{t.brannoc}/rest", t.host, {"amount": 5}).json()
     assert rested["sheet"]["hp"] == 25
+    # One character's file imports into a roster (the Host's), a bad one names the field.
+    single = t.call("GET", f"/api/characters/{t.brannoc}/export", t.ann["token"]).json()
+    assert single["format"] == "tableside/roster-character" and single["sheet"]["hp"] == 25
+    copied = t.call("POST", f"/api/tables/{t.tid}/characters/import", t.host, single)
+    assert copied.status_code == 201
+    bad = t.call("POST", f"/api/tables/{t.tid}/characters/import", t.host, {**single, "version": 2})
+    assert bad.status_code == 400 and "version" in bad.json()["error"]
+    assert t.call("POST", f"/api/tables/{t.tid}/characters/import", t.ann["token"],
+                  single).status_code == 403  # fmt: skip
     # The whole table's file has no token, and imports as a new table.
     exported = t.call("GET", f"/api/tables/{t.tid}/export", t.host)
     assert t.host not in exported.text and t.ann["token"] not in exported.text
@@ -135,7 +144,7 @@ def test_ch2_ch9_into_a_fight_and_back_by_the_api(client: TestClient) -> None:
     assert made.status_code == 201, made.text
     new = made.json()
     again = t.call("GET", f"/api/tables/{new['id']}/characters", new["host_token"]).json()
-    assert [c["name"] for c in again["characters"]] == ["Brannoc", "Wren"]
+    assert [c["name"] for c in again["characters"]] == ["Brannoc", "Wren", "Brannoc"]
     again_file = t.call("GET", f"/api/tables/{new['id']}/export", new["host_token"]).json()
     assert again_file["encounters"][0]["encounter"] == document["encounters"][0]["encounter"]
     broken = json.loads(json.dumps(document))

@@ -224,6 +224,15 @@ def add_file_routes(app: FastAPI, table: WebTable) -> None:
         _who, character = at_character(table, authorization, character_id)
         return files.character_file(character)
 
+    @app.post("/api/tables/{table_id}/characters/import", status_code=201)
+    def import_character(
+        table_id: int, body: dict[str, Any], authorization: Authorization = None
+    ) -> dict[str, Any]:
+        who = table.at_table(bearer(authorization), table_id)
+        require_host(who, "import characters")
+        game, sheet = files.parse_character_file(body)
+        return {"id": roster.add_character(table.store, table_id, game, sheet, None)}
+
     @app.get("/api/tables/{table_id}/export")
     def export_table(table_id: int, authorization: Authorization = None) -> Any:
         who = table.at_table(bearer(authorization), table_id)
