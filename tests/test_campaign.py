@@ -152,6 +152,8 @@ def test_ch3_to_ch7_two_strife_fights_carry_every_line_of_the_combat_page(store:
     history = play.history(store, cid)
     assert [(h["encounter"], h["ended"], h["winner"]) for h in history] == [
         (one, True, None), (two, True, "heroes")]  # fmt: skip
+    # What the fight itself changed (its Fury decays only in the carry-over, CH-7).
+    assert history[1]["changed"] == [{"name": "HP", "before": 20, "after": 12}]
 
 
 def test_ch5_fury_halves_and_is_lost_without_a_battle_soon(store: Store) -> None:

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from tableside.campaign.carry import Options, carry
-from tableside.campaign.sheets import MAJESTY
+from tableside.campaign.sheets import MAJESTY, numbers, validated
 from tableside.encounter.log import Command, LogRecord
 from tableside.errors import DataError, TablesideError
 from tableside.service import open_encounter
@@ -175,7 +175,8 @@ def history(store: Store, character_id: int) -> list[dict[str, Any]]:
     """A roster character's fights, read from the encounters' logs (nothing kept twice, CH-15).
 
     Per fight: the encounter, the combatant, how many commands it sent (those whose arguments
-    name it as the actor), and how the fight ended (its winner, or still going).
+    name it as the actor) and of which kinds, how the fight ended (its winner, or still going),
+    and its numbers that the fight changed (as it came in, as it stands now).
     """
     fights = []
     for encounter_id, combatant in roster.fights_of(store, character_id):
@@ -186,8 +187,26 @@ def history(store: Store, character_id: int) -> list[dict[str, Any]]:
         state = open_encounter(store, encounter_id).state
         fights.append({"encounter": encounter_id, "name": info.name, "combatant": combatant,
                        "commands": len(acts), "kinds": sorted(set(acts)),
-                       "ended": bool(state.ended), "winner": state.winner})  # fmt: skip
+                       "ended": bool(state.ended), "winner": state.winner,
+                       "changed": _changed(info.game, records, state, combatant)})  # fmt: skip
     return fights
+
+
+def _changed(
+    game: str, records: list[LogRecord], state: Any, combatant: str
+) -> list[dict[str, Any]]:
+    """The numbers of ``combatant`` that differ between its ``add`` and the fight's state."""
+    adds = (r.command for r in records if r.command is not None and r.command.kind == "add")
+    came = next((c.args for c in adds if c.args.get("id") == combatant), None)
+    now = _fought(game, state, combatant)
+    if came is None or now is None:
+        return []
+    sheet = came.get("character") if game == MAJESTY else came.get("sheet")
+    if not isinstance(sheet, dict):
+        return []
+    before = {n["name"]: n["current"] for n in numbers(game, validated(game, sheet))}
+    return [{"name": n["name"], "before": before.get(n["name"]), "after": n["current"]}
+            for n in numbers(game, now) if before.get(n["name"]) != n["current"]]  # fmt: skip
 
 
 _ACTOR_KEYS = ("striker", "attacker", "caster", "id", "actor")
