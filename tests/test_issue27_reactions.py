@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_cli_fight import Cli
+from clirun import Cli
 from test_decisions_strife import SEED, ask_open, choices, do, goblin_attack, values
 
 from tableside.encounter.engine import Encounter

@@ -293,6 +293,9 @@ CLI_BOUNDS: dict[str, tuple[float, float]] = {
     "encounter_id": _ROW,
     "character_id": _ROW,
     "replace_id": _ROW,
+    "table": _ROW,  # tableside table … (issue 25)
+    "owner": _ROW,
+    "character": _ROW,
     "port": (1, 65_535),
     "idle": (1, 604_800),  # seconds the command daemon waits for a command (a week at most)
     # the web table's limits (W-13, tableside.web_limits), set by `tableside serve`

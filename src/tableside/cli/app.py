@@ -48,6 +48,10 @@ GROUPS: dict[str, tuple[str, str]] = {
         "Exact odds (or Monte Carlo) of Allies of Majesty Strikes and Checks and of Realm of "
         "Strife attacks.",
     ),
+    "table": (
+        "tableside.cli.table_cmds",
+        "A web table's roster of characters, and the whole table as one file.",
+    ),
     "daemon": (
         "tableside.cli.daemon_cmds",
         "The command daemon: start it once and every War command answers in a fraction of the "

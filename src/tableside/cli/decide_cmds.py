@@ -38,7 +38,7 @@ def table_seats(store: Store | LiteLog, encounter_id: int) -> tuple[int, tuple[S
     table_id = tables.table_of(store, encounter_id)
     if table_id is None:
         return None
-    return table_id, tuple(tables.seats(store, table_id))
+    return table_id, tuple(tables.seats(store, table_id, encounter_id))
 
 
 def asker_for(store: Store | LiteLog, encounter_id: int) -> Asker | None:

@@ -60,6 +60,24 @@ def link_base(host: str, port: int) -> str:
     return f"http://{shown}:{port}"
 
 
+def shared_base(host: str, port: int, public_url: str | None) -> str:
+    """The base of shared links (W-80), which the web table's pages use too.
+
+    ``--public-url``, else the LAN address when listening on every address (W-82), else the
+    printed base (the pages then use the address the Host's browser used).
+    """
+    from tableside.web.public import PUBLIC_URL_ENV, checked_public_url, lan_address
+
+    if public_url is not None:
+        base = checked_public_url(public_url)
+    elif host in ("0.0.0.0", "::", "") and (found := lan_address()) is not None:
+        base = f"http://{found}:{port}"
+    else:
+        return link_base(host, port)
+    os.environ[PUBLIC_URL_ENV] = base
+    return base
+
+
 def require_free(host: str, port: int) -> None:
     """Refuse an address the server could not listen on, before anything is created."""
     try:
@@ -160,6 +178,13 @@ def serve(
     ] = None,
     chat_per_minute: Annotated[int | None, limit_option("chat_per_minute")] = None,
     table_chat_per_minute: Annotated[int | None, limit_option("table_chat_per_minute")] = None,
+    public_url: Annotated[
+        str | None,
+        typer.Option(
+            help="The address the group's phones reach this server at, for join links and QR "
+            "codes (default: the LAN address when --host is 0.0.0.0)."
+        ),
+    ] = None,
 ) -> None:
     """Serve the web table: Host and players around one fight, live in the browser.
 
@@ -182,7 +207,7 @@ def serve(
     if workers > 1:
         require_postgresql(url, workers)
     require_free(host, port)
-    base = link_base(host, port)
+    base = shared_base(host, port, public_url)
     if workers == 1:
         serve_one(url, host, port, base, demo)
     else:

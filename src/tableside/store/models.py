@@ -3,7 +3,8 @@
 The web table's tables, seats and hidden commands came with migration 0002; which combatants'
 values are secret from players, with 0003; the browsers' sessions (W-11), with 0004; a log
 record's ``data`` (a request's decisions or an answer's choice, D-1), with 0005; an encounter's
-decision settings (D-4, D-5), with 0006; the fight's chat and free rolls (W-30 … W-33), with 0007.
+decision settings (D-4, D-5), with 0006; the fight's chat and free rolls (W-30 … W-33), with 0007;
+the table's roster and its bindings (CH-1, CH-2), with 0011.
 
 The Alembic migrations in ``migrations/versions`` build exactly these tables;
 ``tests/test_store.py`` checks that the migrated schema and these models agree.
@@ -26,6 +27,7 @@ from sqlalchemy import (
     LargeBinary,
     MetaData,
     String,
+    false,
     func,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
@@ -119,6 +121,8 @@ class GameTableRow(Base):
     name: Mapped[str] = mapped_column(String(NAME_LENGTH))
     host_token_hash: Mapped[str] = mapped_column(String(TOKEN_HASH_LENGTH), unique=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+    # Players' edits of rule-fixed numbers apply without the Host's approval (CH-14; 0011).
+    trust_players: Mapped[bool] = mapped_column(Boolean, server_default=false())
 
 
 class TableEncounterRow(Base):
@@ -289,3 +293,54 @@ class MapLayersRow(Base):
     image_width: Mapped[float | None] = mapped_column(Float, nullable=True)
     image_height: Mapped[float | None] = mapped_column(Float, nullable=True)
     fog: Mapped[list[Any] | None] = mapped_column(JSON(none_as_null=True), nullable=True)
+
+
+class RosterCharacterRow(Base):
+    """A character of a table's roster (CH-1): its sheet with current values, and its owner.
+
+    ``sheet`` is the game's own validated sheet (a Realm of Strife sheet, or an Allies of
+    Majesty character document) holding the current values (HP, resources, Wear…).
+    ``owner_seat_id`` NULL is the Host's. ``pending`` is a player's edit waiting for the Host's
+    approval (CH-13); ``carried`` what the last carry-over changed (CH-10).
+    """
+
+    __tablename__ = "roster_characters"
+    __table_args__ = NEVER_REUSED
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[int] = mapped_column(
+        Integer, ForeignKey("game_tables.id", ondelete="CASCADE"), index=True
+    )
+    game: Mapped[str] = mapped_column(String(GAME_LENGTH))
+    name: Mapped[str] = mapped_column(String(NAME_LENGTH))
+    sheet: Mapped[dict[str, Any]] = mapped_column(JSON)
+    owner_seat_id: Mapped[int | None] = mapped_column(
+        Integer, ForeignKey("seats.id", ondelete="SET NULL"), nullable=True
+    )
+    pending: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True), nullable=True)
+    carried: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True), nullable=True)
+    updated_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), server_default=func.now(), onupdate=func.now()
+    )
+
+
+class EncounterCombatantRow(Base):
+    """A combatant's binding in one encounter (CH-2): the roster character it was made from.
+
+    ``character_id`` NULL: the Host's (a combatant from a file), whatever a seat's names say.
+    ``carried`` is set once its carry-over was applied (CH-9).
+    """
+
+    __tablename__ = "encounter_combatants"
+
+    encounter_id: Mapped[int] = mapped_column(
+        Integer,
+        ForeignKey("encounters.id", ondelete="CASCADE"),
+        primary_key=True,
+        autoincrement=False,
+    )
+    combatant: Mapped[str] = mapped_column(String(COMBATANT_LENGTH), primary_key=True)
+    character_id: Mapped[int | None] = mapped_column(
+        Integer, ForeignKey("roster_characters.id", ondelete="SET NULL"), nullable=True, index=True
+    )
+    carried: Mapped[bool] = mapped_column(Boolean)

@@ -33,6 +33,7 @@ from sqlalchemy.sql.selectable import CompoundSelect, Select
 
 from tableside.encounter.log import LogRecord
 from tableside.errors import DataError
+from tableside.store.bindings import Binding, played_by, read_bindings, release
 from tableside.store.db import (
     _NOTIFY,
     EncounterInfo,
@@ -93,12 +94,26 @@ class TableInfo:
 
 @dataclass(frozen=True, slots=True)
 class Seat:
-    """A player's seat: the combatant ids it plays."""
+    """A player's seat: the combatant ids it plays.
+
+    Read for one encounter, ``characters`` are the combatants it plays there (CH-2) and
+    ``listed`` the ids the seat lists (None: the same as ``characters``).
+    """
 
     id: int
     table_id: int
     name: str
     characters: tuple[str, ...]
+    listed: tuple[str, ...] | None = None
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The ids the seat lists, whatever encounter it was read for."""
+        return self.characters if self.listed is None else self.listed
+
+    def same_as(self, other: Seat) -> bool:
+        """The same seat with the same name and listed ids (read for any encounter)."""
+        return (self.id, self.name, self.names) == (other.id, other.name, other.names)
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,14 +203,22 @@ def add_seat(
             .values(table_id=table_id, name=name, token_hash=token_hash, characters=characters)
             .returning(SeatRow.id)
         ).scalar_one()
+        release(connection, table_id, characters)
     return Seat(seat_id, table_id, name, characters)
 
 
-def seats(store: Store, table_id: int) -> list[Seat]:
-    """Every seat of a table, oldest first."""
+def seats(store: Store, table_id: int, encounter_id: int | None = None) -> list[Seat]:
+    """Every seat of a table, oldest first.
+
+    With ``encounter_id`` each seat's characters are the combatants it plays in that encounter
+    (CH-2: bound ones by their roster character's owner); without, the ids the seat lists.
+    """
     with store._read() as connection:
         rows = connection.execute(_TABLE_SEATS, {"seats_of": table_id}).all()
-    return [Seat(i, t, n, tuple(c)) for i, t, n, c in rows]
+        if encounter_id is None:
+            return [Seat(i, t, n, tuple(c)) for i, t, n, c in rows]
+        bound = read_bindings(connection, encounter_id)
+    return [Seat(i, t, n, played_by(i, c, bound), tuple(c)) for i, t, n, c in rows]
 
 
 def holder(store: Store, token_hash: str, session: bool = False) -> Holder | None:
@@ -292,10 +315,11 @@ def edit_seat(
     """
     _require_text(name, "A player's name", NAME_LENGTH)
     with store._write() as connection:
-        _seat(connection, table_id, seat_id)
+        before, _hash = _seat(connection, table_id, seat_id)
         connection.execute(
             update(SeatRow).where(SeatRow.id == seat_id).values(name=name, characters=characters)
         )
+        release(connection, table_id, tuple(c for c in characters if c not in before.characters))
     return Seat(seat_id, table_id, name, characters)
 
 
@@ -457,8 +481,10 @@ def access(
             return Access(info, table_id, Holder(table_id, None))
         if seat_id is None:
             return Access(info, table_id, None)
-        seat = Seat(seat_id, table_id, seat_name, tuple(characters))
-        audience = _read_audience(connection, eid)
+        bound = read_bindings(connection, eid)
+        plays = played_by(seat_id, characters, bound)
+        seat = Seat(seat_id, table_id, seat_name, plays, tuple(characters))
+        audience = _read_audience(connection, eid, bound)
         return Access(info, table_id, Holder(table_id, seat), audience.secrecy, audience)
 
 
@@ -624,17 +650,26 @@ def secrecy(store: Store, encounter_id: int) -> Secrecy:
         return _read_audience(connection, encounter_id).secrecy
 
 
-def _read_secrecy(connection: Connection, encounter_id: int) -> Secrecy:
-    """The encounter's secrecy on an open connection (one statement)."""
-    return _read_audience(connection, encounter_id).secrecy
+def _read_secrecy(
+    connection: Connection, encounter_id: int, bound: dict[str, Binding] | None = None
+) -> Secrecy:
+    """The encounter's secrecy on an open connection (one statement, two without ``bound``)."""
+    return _read_audience(connection, encounter_id, bound).secrecy
 
 
-def _read_audience(connection: Connection, encounter_id: int) -> Audience:
-    """The encounter's secrecy, its table's seats and its decision settings (one statement)."""
+def _read_audience(
+    connection: Connection, encounter_id: int, bound: dict[str, Binding] | None = None
+) -> Audience:
+    """The encounter's secrecy, its table's seats and its decision settings.
+
+    One statement, two without ``bound``. A combatant bound to the roster is played when its
+    character has an owner seat, by that seat only; an unbound one when a seat lists its id
+    (CH-2).
+    """
     npcs_secret = True  # the default when the encounter has no setting stored
     choices: dict[str, bool] = {}
     played: set[str] = set()
-    seats: list[Seat] = []
+    listed: list[tuple[int, int, str, tuple[str, ...]]] = []
     settings = DecisionSettings()
     for part, combatant, flag, characters, seat_id, seat_name, table_id in connection.execute(
         _SECRECY, {"secrecy_id": encounter_id}
@@ -645,10 +680,17 @@ def _read_audience(connection: Connection, encounter_id: int) -> Audience:
             choices[combatant] = bool(flag)
         elif part == 2:
             played.update(characters)
-            seats.append(Seat(seat_id, table_id, seat_name, tuple(characters)))
+            listed.append((seat_id, table_id, str(seat_name), tuple(characters)))
         else:
             settings = DecisionSettings(seat_id, str(combatant), bool(flag), str(seat_name))
-    seats.sort(key=lambda seat: seat.id)
+    if bound is None:
+        bound = read_bindings(connection, encounter_id)
+    played.difference_update(bound)
+    played.update(b.combatant for b in bound.values() if b.owner is not None)
+    seats = [
+        Seat(seat_id, table_id, name, played_by(seat_id, names, bound), names)
+        for seat_id, table_id, name, names in sorted(listed)
+    ]
     return Audience(Secrecy(npcs_secret, choices, frozenset(played)), seats, settings)
 
 
@@ -751,7 +793,8 @@ def seats_and_settings(
     with store._read() as connection:
         rows = connection.execute(_TABLE_SEATS, {"seats_of": table_id}).all()
         settings = _read_settings(connection, encounter_id)
-    return [Seat(i, t, n, tuple(c)) for i, t, n, c in rows], settings
+        bound = read_bindings(connection, encounter_id)
+    return [Seat(i, t, n, played_by(i, c, bound), tuple(c)) for i, t, n, c in rows], settings
 
 
 # Built once (a command's policy reads them: issue 21, item 8)

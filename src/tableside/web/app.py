@@ -41,6 +41,7 @@ from tableside.store.tables import UnknownSeatError, UnknownTableError
 from tableside.web import contract, guards, play
 from tableside.web.auth import Credential, ForbiddenError, UnauthorisedError, credential
 from tableside.web.balance import add_balance, warm_wanted
+from tableside.web.characters import add_characters
 from tableside.web.chat import ChatRoom, add_chat, chat_feed
 from tableside.web.decisions import FightWaitingError, NoSuchDecisionError
 from tableside.web.even import add_even
@@ -315,6 +316,7 @@ def create_app(
     add_balance(app, table)
     add_even(app, table)  # make it even (F-54)
     add_seats(app, table)
+    add_characters(app, table)
     # pages and answers of 1 KB or more compressed for a client that accepts it (W-70); live
     # streams (text/event-stream) never are
     app.add_middleware(GZipMiddleware, minimum_size=GZIP_MINIMUM, compresslevel=GZIP_LEVEL)

@@ -48,6 +48,7 @@ from tableside.strife.catalog import builtin_catalog as strife_catalog
 from tableside.web import pages
 from tableside.web.auth import Credential, Principal, credential, require_host
 from tableside.web.guards import LimitError
+from tableside.web.public import public_base, reach_warning
 from tableside.web.qr import qr_svg
 from tableside.web.sessions import csrf_of, enter, set_session
 from tableside.web.strife_sheet import sheet_choices, sheet_from_form, sides_of
@@ -84,6 +85,7 @@ class NewCharacter(Body):
     secret: Flag | None = None
     perched: Flag | None = None  # Realm of Strife, above the ground: stands (true) or flies (SA-93)
     revision: int | None = Field(default=None, ge=0, le=SEED_MAX)
+    roster: int | None = Field(default=None, ge=1, le=2**31 - 1)  # a roster character (CH-2)
 
 
 class NpcSetting(Body):
@@ -154,6 +156,10 @@ def add_character(
     the new record before it; a refused command puts the previous choice back.
     """
     require_host(who, "add characters")
+    if spec.roster is not None:
+        from tableside.web.roster_access import add_to_encounter
+
+        return add_to_encounter(table, who, encounter_id, spec.roster, spec)
     game = table.store.encounter(encounter_id).game
     args = add_args(game, spec)
     if spec.id is None:  # a second Goblin is Goblin_2, shown "Goblin 2" (W-62)
@@ -420,8 +426,8 @@ def flat(form: Form) -> dict[str, str]:
 
 
 def page_link(request: Request, path: str) -> str:
-    """An absolute link on this server (what a Host copies and shares)."""
-    return str(request.base_url).rstrip("/") + path
+    """An absolute link on this server (what a Host copies and shares) at its public address."""
+    return public_base(request) + path
 
 
 def add_setup_pages(app: FastAPI, table: WebTable) -> None:
@@ -685,6 +691,7 @@ def created_page(
     """The page that shows a new secret link once, with a Copy button and its QR code (W-28)."""
     return pages.html("setup_created.html", nonce=secrets.token_urlsafe(16), title=title,
                       link=link, warning=warning, back=back or link, back_text=back_text,
+                      reach=reach_warning(link),
                       qr=qr_svg(link, f"QR code of the link: {title}"),
                       script=SETUP_SCRIPT)  # fmt: skip
 

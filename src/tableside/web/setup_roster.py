@@ -23,6 +23,7 @@ from tableside.encounter.log import Command
 from tableside.errors import DataError, TablesideError
 from tableside.limits import json_document
 from tableside.service import game_for, open_encounter
+from tableside.store import roster
 from tableside.store.formats import parse_encounter
 from tableside.web.auth import Principal, require_host
 from tableside.web.guards import TooLargeError
@@ -120,6 +121,8 @@ def all_or_nothing(
                 f"Nothing was added: {entry_name(index, command)} cannot join: {error}"
             ) from None
     done = 0
+    ids = [str(c.args.get("id")) for c in commands if c.kind == "add"]
+    roster.bind_to_host(table.store, encounter_id, ids)  # a file's combatants: the Host's (CH-2)
     try:
         for command in commands:
             table.execute(who, encounter_id, command, None)
@@ -127,10 +130,10 @@ def all_or_nothing(
     except TablesideError as error:
         for _ in range(done):
             table.step_back(who, encounter_id, None, redo=False)
+        roster.unbind(table.store, encounter_id, ids)
         raise DataError(
             f"Nothing was added: {entry_name(done, commands[done])} cannot join: {error}"
         ) from None
-    ids = [str(c.args.get("id")) for c in commands if c.kind == "add"]
     return {"added": ids, "revision": table.store.encounter(encounter_id).revision}
 
 

@@ -25,6 +25,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
+from tableside.campaign.carry import Options
+from tableside.campaign.play import ends_fight, proposal
 from tableside.encounter.decisions import (
     APPROVE,
     Ask,
@@ -301,7 +303,9 @@ class WebTable:
         hidden = self.hidden(encounter_id, pending)
         if not who.is_host and hidden:
             return "the Host"
-        seats = self.deciders(encounter_id, tables.seats(self.store, who.table_id), hidden)
+        seats = self.deciders(
+            encounter_id, tables.seats(self.store, who.table_id, encounter_id), hidden
+        )
         return "; ".join(waiting_for(r, seats) for r in pending.open) or "an answer"
 
     def hidden(self, encounter_id: int, pending: PendingCommand) -> bool:
@@ -455,7 +459,7 @@ class WebTable:
         written = False
         with self.lock(encounter_id):
             encounter = self.live(encounter_id)
-            seats = tables.seats(self.store, table_id)
+            seats = tables.seats(self.store, table_id, encounter_id)
             asker = self.policy(None, encounter_id, table_id)
             written, _ = self._answer_each(
                 encounter_id,
@@ -543,7 +547,7 @@ class WebTable:
     ) -> Seen:
         """What the views of a waiting command need, each read once (issue 21, item 8)."""
         return Seen(
-            tables.seats(self.store, who.table_id) if seats is None else seats,
+            tables.seats(self.store, who.table_id, encounter_id) if seats is None else seats,
             pending.seq in tables.hidden_seqs(self.store, encounter_id),
             self.secret_to(who, encounter_id, fresh=True) if secret is None else secret,
         )
@@ -625,8 +629,10 @@ class WebTable:
         found = tables.holder(self.store, given.hash, given.session)
         if found is None or found.table_id != who.table_id:
             return False
-        if Principal(found.table_id, found.seat) == who:
+        if found.seat is None and who.seat is None:
             return True
+        if found.seat is not None and who.seat is not None and found.seat.same_as(who.seat):
+            return True  # read for an encounter, its characters are that encounter's (CH-2)
         changed = found.seat is not None and who.seat is not None and found.seat.id == who.seat.id
         return None if changed else False
 
@@ -845,8 +851,11 @@ class WebTable:
         self.notifier.publish(encounter_id)
         seqs = frozenset({record.seq}) if hidden and record.seq is not None else frozenset()
         seats = None if asker is None or asker.policy is None else list(asker.policy.seats)
-        return self.answer(who, encounter_id, record_view(record, seqs), state_view(encounter),
-                           encounter, seats)  # fmt: skip
+        answer = self.answer(who, encounter_id, record_view(record, seqs), state_view(encounter),
+                             encounter, seats)  # fmt: skip
+        if who.is_host and ends_fight(record):  # the end answers with the carry-over (CH-9)
+            answer["carry_over"] = proposal(self.store, encounter_id, Options())
+        return answer
 
     def _decide_and_append(
         self,

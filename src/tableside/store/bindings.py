@@ -1,0 +1,77 @@
+"""Which seat plays a combatant of one encounter: by binding to the roster (CH-2), else by name.
+
+Kept apart from ``tables`` and ``roster`` so that both read the same rule.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from sqlalchemy import delete, select
+from sqlalchemy.engine import Connection
+
+from tableside.store.models import EncounterCombatantRow, RosterCharacterRow, TableEncounterRow
+
+
+@dataclass(frozen=True, slots=True)
+class Binding:
+    """A combatant of an encounter bound to a roster character, or to the Host (CH-2)."""
+
+    combatant: str
+    character_id: int | None
+    owner: int | None
+    carried: bool
+
+
+_BINDINGS = (
+    select(
+        EncounterCombatantRow.combatant,
+        EncounterCombatantRow.character_id,
+        RosterCharacterRow.owner_seat_id,
+        EncounterCombatantRow.carried,
+    )
+    .join(
+        RosterCharacterRow,
+        RosterCharacterRow.id == EncounterCombatantRow.character_id,
+        isouter=True,
+    )
+    .order_by(EncounterCombatantRow.combatant)
+)
+
+
+def read_bindings(connection: Connection, encounter_id: int) -> dict[str, Binding]:
+    """The bindings on an open connection (one statement)."""
+    rows = connection.execute(
+        _BINDINGS.where(EncounterCombatantRow.encounter_id == encounter_id)
+    ).all()
+    return {c: Binding(c, cid, owner, bool(done)) for c, cid, owner, done in rows}
+
+
+def played_by(seat_id: int, names: Iterable[str], bound: Mapping[str, Binding]) -> tuple[str, ...]:
+    """The combatants a seat plays in one encounter (CH-2).
+
+    A bound combatant is played by its character's owner only; an unbound one (every combatant
+    of an encounter made before the roster, or added by name) by the seats that list its id.
+    """
+    named = tuple(n for n in names if n not in bound)
+    owned = tuple(b.combatant for b in bound.values() if b.owner == seat_id)
+    return tuple(dict.fromkeys((*named, *owned)))
+
+
+def release(connection: Connection, table_id: int, listed: Iterable[str]) -> None:
+    """The Host lists ids on a seat: the table's combatants so named stop being the Host's.
+
+    A combatant loaded from a file is the Host's (CH-2) until the Host adds its id to a seat's
+    list (a new seat, or an id new to the seat); a roster character's stays its owner's.
+    """
+    names = tuple(listed)
+    if not names:
+        return
+    of_table = select(TableEncounterRow.encounter_id).where(TableEncounterRow.table_id == table_id)
+    connection.execute(
+        delete(EncounterCombatantRow)
+        .where(EncounterCombatantRow.character_id.is_(None))
+        .where(EncounterCombatantRow.combatant.in_(names))
+        .where(EncounterCombatantRow.encounter_id.in_(of_table))
+    )
