@@ -125,16 +125,16 @@ function areas() {
   }
   return g;
 }
-function reachRings() {
-  const g = node('g', {class: 'rings', 'aria-hidden': 'true'}), r = row(actor);
+// the rings under the tokens; their labels (words: true) over them, never hidden (W-63)
+function reachRings(words) {
+  const g = node('g', {class: words ? 'rings ring-labels' : 'rings', 'aria-hidden': 'true'});
+  const r = row(actor);
   if (!r) return g;
   const [x, y] = shown(r);
-  (rings[actor] || []).forEach((ring, i) => {
-    g.append(node('circle', {cx: x, cy: y, r: ring.inches, class: 'reach',
-      'data-ring': ring.label}));
-    g.append(node('text', {x: x, y: y - ring.inches - 0.12 - 0.4 * i, class: 'ring-label'},
-      ring.label + ' ' + inches(ring.inches)));
-  });
+  (rings[actor] || []).forEach((ring, i) => g.append(words
+    ? node('text', {x: x, y: y - ring.inches - 0.12 - 0.4 * i, class: 'ring-label'},
+      ring.label + ' ' + inches(ring.inches))
+    : node('circle', {cx: x, cy: y, r: ring.inches, class: 'reach', 'data-ring': ring.label})));
   return g;
 }
 function describe(r) {
@@ -292,7 +292,7 @@ function draw() {
   names = placeNames(rows());
   for (const r of rows()) { tokens.append(token(r)); labels.append(labelOf(r)); }
   svg.replaceChildren(grid(box), areas(), fogLayer(), reachRings(),
-    node('g', {class: 'trails', 'aria-hidden': 'true'}), tokens, labels, planned(), measured(),
+    node('g', {class: 'trails', 'aria-hidden': 'true'}), tokens, labels, reachRings(true), planned(), measured(),
     pingLayer());
   for (const t of trails) svg.querySelector('.trails').append(t);
   if (focused) { const t = svg.querySelector('[data-combatant="' + CSS.escape(focused) + '"]');
