@@ -71,6 +71,7 @@ def test_sa92_the_attack_form_offers_main_hand_then_off_hand(
     host.wait("the preview", lambda _s: host.find("suggestion").is_displayed())
     assert not any("critical" in line.lower() for line in lines(host, "#suggestion-lines div"))
     host.find("accept").click()
+    # the combatants by their names in this encounter, not their sheets' (W-62)
     done = "attack_resolved duel → troll with Dagger  [S-7]"
     host.wait("the Action", lambda _s: done in host.log())
     log = host.log()
