@@ -18,9 +18,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import (
+    String,
     bindparam,
+    cast,
     delete,
+    func,
     insert,
+    literal,
     literal_column,
     null,
     select,
@@ -33,7 +37,7 @@ from sqlalchemy.sql.selectable import CompoundSelect, Select
 
 from tableside.encounter.log import LogRecord
 from tableside.errors import DataError
-from tableside.store.bindings import Binding, played_by, read_bindings, release
+from tableside.store.bindings import owners_of, played_by, read_bindings, release
 from tableside.store.db import (
     _NOTIFY,
     EncounterInfo,
@@ -47,12 +51,14 @@ from tableside.store.errors import StoreError, UnknownEncounterError
 from tableside.store.models import (
     COMBATANT_LENGTH,
     NAME_LENGTH,
+    EncounterCombatantRow,
     EncounterRow,
     EncounterSecrecyRow,
     EncounterSettingsRow,
     GameTableRow,
     HiddenCommandRow,
     LogRecordRow,
+    RosterCharacterRow,
     SeatRow,
     SecretValueRow,
     TableEncounterRow,
@@ -218,7 +224,7 @@ def seats(store: Store, table_id: int, encounter_id: int | None = None) -> list[
         if encounter_id is None:
             return [Seat(i, t, n, tuple(c)) for i, t, n, c in rows]
         bound = read_bindings(connection, encounter_id)
-    return [Seat(i, t, n, played_by(i, c, bound), tuple(c)) for i, t, n, c in rows]
+    return [Seat(i, t, n, played_by(i, c, owners_of(bound)), tuple(c)) for i, t, n, c in rows]
 
 
 def holder(store: Store, token_hash: str, session: bool = False) -> Holder | None:
@@ -480,10 +486,10 @@ def access(
             return Access(info, table_id, Holder(table_id, None))
         if seat_id is None:
             return Access(info, table_id, None)
-        bound = read_bindings(connection, eid)
-        plays = played_by(seat_id, characters, bound)
+        secrecy, owners = _secrecy_and_owners(connection, eid)
+        plays = played_by(seat_id, characters, owners)
         seat = Seat(seat_id, table_id, seat_name, plays, tuple(characters))
-        return Access(info, table_id, Holder(table_id, seat), _read_secrecy(connection, eid, bound))
+        return Access(info, table_id, Holder(table_id, seat), secrecy)
 
 
 def append(store: Store, encounter_id: int, record: LogRecord, hidden: bool = False) -> None:
@@ -598,6 +604,22 @@ _SECRECY: CompoundSelect[Any] = union_all(
         SecretValueRow.secret,
         null(),
     ).where(SecretValueRow.encounter_id == bindparam("secrecy_id")),
+    # The bindings (CH-2): "<combatant>:<owner seat id or nothing>" (ids have no colon).
+    select(
+        literal_column("3"),
+        EncounterCombatantRow.combatant
+        + literal(":")
+        + func.coalesce(cast(RosterCharacterRow.owner_seat_id, String), literal("")),
+        null(),
+        null(),
+    )
+    .select_from(EncounterCombatantRow)
+    .join(
+        RosterCharacterRow,
+        RosterCharacterRow.id == EncounterCombatantRow.character_id,
+        isouter=True,
+    )
+    .where(EncounterCombatantRow.encounter_id == bindparam("secrecy_id")),
 )
 
 
@@ -607,10 +629,15 @@ def secrecy(store: Store, encounter_id: int) -> Secrecy:
         return _read_secrecy(connection, encounter_id)
 
 
-def _read_secrecy(
-    connection: Connection, encounter_id: int, bound: dict[str, Binding] | None = None
-) -> Secrecy:
-    """The encounter's secrecy on an open connection (one statement, two without ``bound``).
+def _read_secrecy(connection: Connection, encounter_id: int) -> Secrecy:
+    """The encounter's secrecy on an open connection (one statement)."""
+    return _secrecy_and_owners(connection, encounter_id)[0]
+
+
+def _secrecy_and_owners(
+    connection: Connection, encounter_id: int
+) -> tuple[Secrecy, dict[str, int | None]]:
+    """The encounter's secrecy and its bound combatants' owner seats, in one statement.
 
     A combatant bound to the roster is played when its character has an owner seat; an unbound
     one when a seat lists its id (CH-2).
@@ -618,6 +645,7 @@ def _read_secrecy(
     npcs_secret = True  # the default when the encounter has no setting stored
     choices: dict[str, bool] = {}
     played: set[str] = set()
+    owners: dict[str, int | None] = {}
     for part, combatant, flag, characters in connection.execute(
         _SECRECY, {"secrecy_id": encounter_id}
     ):
@@ -625,13 +653,14 @@ def _read_secrecy(
             npcs_secret = bool(flag)
         elif part == 1:
             choices[combatant] = bool(flag)
-        else:
+        elif part == 2:
             played.update(characters)
-    if bound is None:
-        bound = read_bindings(connection, encounter_id)
-    played.difference_update(bound)
-    played.update(b.combatant for b in bound.values() if b.owner is not None)
-    return Secrecy(npcs_secret, choices, frozenset(played))
+        else:
+            name, _colon, owner = str(combatant).rpartition(":")
+            owners[name] = int(owner) if owner else None
+    played.difference_update(owners)
+    played.update(name for name, owner in owners.items() if owner is not None)
+    return Secrecy(npcs_secret, choices, frozenset(played)), owners
 
 
 def set_npcs_secret(store: Store, encounter_id: int, npcs_secret: bool) -> None:
@@ -734,7 +763,9 @@ def seats_and_settings(
         rows = connection.execute(_TABLE_SEATS, {"seats_of": table_id}).all()
         settings = _read_settings(connection, encounter_id)
         bound = read_bindings(connection, encounter_id)
-    return [Seat(i, t, n, played_by(i, c, bound), tuple(c)) for i, t, n, c in rows], settings
+    return [
+        Seat(i, t, n, played_by(i, c, owners_of(bound)), tuple(c)) for i, t, n, c in rows
+    ], settings
 
 
 # Built once (a command's policy reads them: issue 21, item 8)
