@@ -1,4 +1,6 @@
 # Entry points for a fresh machine with only Python 3.11+:
+#   make setup  - the virtual environment with Tableside installed, and the fast simulators
+#                 compiled (tableside warm) so that no server compiles them at its start
 #   make run    - set up and run the main job: the live web table on SQLite (tableside.db) with
 #                 a demo table of both games; prints the Host's and the players' links
 #                 (RUN_HOST=0.0.0.0 RUN_PORT=8080 RUN_DB=other.db to change where)
@@ -24,6 +26,9 @@ $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev,cluster]'
+	# the fast simulators compiled now, into the user's cache, not at the server's first start
+	# (F-52: about 2 CPU-minutes on a fresh machine; seconds when already compiled)
+	$(BIN)/tableside warm
 	touch $(STAMP)
 
 setup: $(STAMP)
@@ -69,11 +74,13 @@ bench-war: $(STAMP)
 	$(BIN)/python bench/war_rate.py
 
 # The web table under load on loopback (tableside serve; 50 tables x 4 clients): commands per
-# second, p50/p99 latency and server CPU per command against the same commands on a WebTable in
+# second, p50/p99 latency and server CPU per command against the reference server (FastAPI +
+# uvicorn, one SQLite row per command, same clients) and the same commands on a WebTable in
 # process, on SQLite, and on PostgreSQL (1 process and --workers 2) when
-# TABLESIDE_TEST_POSTGRES_URL is set.
+# TABLESIDE_TEST_POSTGRES_URL is set; then the server's CPU per request by kind.
 bench-web: $(STAMP)
 	$(BIN)/python bench/web_load.py
+	$(BIN)/python bench/web_kinds.py
 
 # Whole fights simulated per second (4-against-4 War, Realm of Strife ambush): plain engine
 # baseline, then tableside simulate on 1 and 2 worker processes (figures in docs/simulate.md).

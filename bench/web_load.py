@@ -59,7 +59,12 @@ SEATS = [tuple(NAMES[i : i + 2]) for i in range(0, len(NAMES), 2)]
 # answers, so the rates of W-50 (a few commands a second per seat) are raised out of its way.
 UNTHROTTLED = {
     f"TABLESIDE_{name}": "1000000000"
-    for name in ("COMMANDS_PER_MINUTE", "TABLE_COMMANDS_PER_MINUTE", "ADDRESS_COMMANDS_PER_MINUTE")
+    for name in (
+        "COMMANDS_PER_MINUTE",
+        "TABLE_COMMANDS_PER_MINUTE",
+        "ADDRESS_COMMANDS_PER_MINUTE",
+        "SEATS_PER_MINUTE",  # 200 seats are added at once from one address
+    )
 }
 TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 dumps = json.JSONEncoder(separators=(",", ":")).encode
@@ -76,7 +81,9 @@ class Figures:
     wars: int = 0
     cpu: float | None = None  # seconds of the server processes' CPU during the run
 
-    def line(self, label: str, elapsed: float, baseline: float | None) -> float:
+    def line(
+        self, label: str, elapsed: float, baseline: float | None, reference: Floor | None = None
+    ) -> Floor:
         ordered = sorted(self.latencies)
         rate = len(ordered) / elapsed
         p50, p99 = (ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000
@@ -84,14 +91,26 @@ class Figures:
         sent = len(ordered) + self.conflicts + self.refusals
         cpu = "" if self.cpu is None else f"  server CPU {self.cpu / sent * 1000:.2f} ms/cmd"
         ratio = "" if baseline is None else f"  ratio {rate / baseline:.3f}"
+        floor = "" if reference is None else (
+            f"  vs reference: {rate / reference.rate:.2f}x the rate, "
+            f"{p99 / reference.p99:.1f}x the p99"
+        )  # fmt: skip
         print(
             f"{label:<40} {len(ordered):>6} cmds {rate:>8,.0f} /s  p50 {p50:6.1f} ms  "
             f"p99 {p99:6.1f} ms  409s {self.conflicts}  refused {self.refusals}  "
             f"answers {self.answers}  "
-            f"Wars {self.wars}{cpu}{ratio}",
+            f"Wars {self.wars}{cpu}{ratio}{floor}  load {os.getloadavg()[0]:.1f}",
             flush=True,
         )
-        return rate
+        return Floor(rate, p99)
+
+
+@dataclass(frozen=True)
+class Floor:
+    """A run's commands per second and p99 latency (ms): the reference's, to compare with."""
+
+    rate: float
+    p99: float
 
 
 # -- baselines: in process, no HTTP ----------------------------------------------------------
@@ -143,7 +162,7 @@ def web_table_baseline(url: str, seconds: float) -> float:
                     figures.answers += 1
                     replica.load(LogRecord.from_json(unmarked(answer["record"])))
         return figures.line("baseline: WebTable in process, no HTTP",
-                            time.perf_counter() - began, None)  # fmt: skip
+                            time.perf_counter() - began, None).rate  # fmt: skip
     finally:
         table.store.close()
 
@@ -181,7 +200,7 @@ def baseline(url: str, seconds: float) -> float:
                 if session.encounter.state.ended:
                     break
         return figures.line("reference: Session (engine + store)", time.perf_counter() - began,
-                            None)  # fmt: skip
+                            None).rate  # fmt: skip
     finally:
         store.close()
 
@@ -421,8 +440,17 @@ def server(url: str, workers: int) -> Iterator[tuple[str, int]]:
     several = ["--workers", str(workers)] if workers > 1 else []
     # the load opens its tables at once and starts Wars until the time is up: no W-13 caps on it
     roomy = ["--tables-per-minute", "100000", "--max-encounters", "100000"]
-    proc = subprocess.Popen([TABLESIDE, "serve", "--port", str(port), *several, *roomy, *where],
-                            env=env, stdout=subprocess.DEVNULL)  # fmt: skip
+    argv = [TABLESIDE, "serve", "--port", str(port), *several, *roomy, *where]
+    with started(argv, port, env, "/openapi.json") as running:
+        yield running
+
+
+@contextmanager
+def started(
+    argv: list[str], port: int, env: dict[str, str], ready: str
+) -> Iterator[tuple[str, int]]:
+    """A server process on ``port``, once ``ready`` answers 200; its base URL and pid."""
+    proc = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 60
@@ -430,7 +458,7 @@ def server(url: str, workers: int) -> Iterator[tuple[str, int]]:
             if proc.poll() is not None or time.monotonic() > deadline:
                 raise SystemExit(f"the server on {base} did not start")
             try:
-                if httpx.get(f"{base}/openapi.json", timeout=1).status_code == 200:
+                if httpx.get(f"{base}{ready}", timeout=1).status_code == 200:
                     break
             except httpx.TransportError:
                 time.sleep(0.1)
@@ -444,7 +472,76 @@ def server(url: str, workers: int) -> Iterator[tuple[str, int]]:
             proc.wait()
 
 
-def measure(label: str, url: str, workers: int, args: argparse.Namespace, base: float) -> None:
+async def reference_client(
+    http: Loopback,
+    number: int,
+    seat: int,
+    turn: list[int],
+    changed: asyncio.Condition,
+    deadline: float,
+    figures: Figures,
+) -> None:
+    """One of a reference table's 4 clients: it posts a command whenever the turn is its seat's.
+
+    As at a Tableside table, one command of a table is in flight at a time, and the clients of
+    a table take turns.
+    """
+    body = {"kind": "strike", "args": {"striker": NAMES[seat], "defender": NAMES[-1 - seat]}}
+    headers = {"Authorization": f"Bearer reference-token-{number}-{seat}"}
+    while time.perf_counter() < deadline:
+        if turn[0] % len(SEATS) != seat:
+            async with changed:
+                with suppress(TimeoutError):
+                    await asyncio.wait_for(changed.wait(), 0.5)
+            continue
+        start = time.perf_counter()
+        path = f"/api/encounters/{number}/commands"
+        answer = await http.post(path, document={**body, "revision": turn[0]}, headers=headers)
+        if answer.status_code != 200:
+            figures.refusals += 1
+        else:
+            figures.latencies.append(time.perf_counter() - start)
+        async with changed:
+            turn[0] += 1
+            changed.notify_all()
+
+
+async def reference_load(base: str, tables: int, seconds: float) -> tuple[Figures, float]:
+    """The same shape of load on the reference server: ``tables`` × 4 clients taking turns."""
+    http = Loopback(base)
+    figures = Figures()
+    try:
+        began = time.perf_counter()
+        deadline = began + seconds
+        turns = [([0], asyncio.Condition()) for _ in range(tables)]
+        await asyncio.gather(*(reference_client(http, n, seat, turn, changed, deadline, figures)
+                               for n, (turn, changed) in enumerate(turns)
+                               for seat in range(len(SEATS))))  # fmt: skip
+        return figures, time.perf_counter() - began
+    finally:
+        await http.aclose()
+
+
+def reference(args: argparse.Namespace) -> Floor:
+    """The reference server (``bench/reference_server.py``) under the same clients: its floor."""
+    port = free_port()
+    script = str(Path(__file__).with_name("reference_server.py"))
+    with tempfile.TemporaryDirectory() as folder:
+        argv = [sys.executable, script, "--port", str(port), "--db", f"{folder}/ref.db"]
+        with started(argv, port, dict(os.environ), "/ready") as (address, pid):
+            before = cpu_seconds(pid)
+            figures, elapsed = asyncio.run(reference_load(address, args.tables, args.seconds))
+            after = cpu_seconds(pid)
+    if before is not None and after is not None:
+        figures.cpu = after - before
+    print(f"-- reference: FastAPI + uvicorn, one row appended to SQLite per command; "
+          f"{args.tables} tables x {len(SEATS)} clients, {args.seconds:g} s")  # fmt: skip
+    return figures.line("reference server (SQLite)", elapsed, None)
+
+
+def measure(
+    label: str, url: str, workers: int, args: argparse.Namespace, base: float, floor: Floor
+) -> None:
     """One HTTP run against ``tableside serve --workers N``, with its server CPU."""
     with server(url, workers) as (address, pid):
         before = cpu_seconds(pid)
@@ -452,16 +549,16 @@ def measure(label: str, url: str, workers: int, args: argparse.Namespace, base: 
         after = cpu_seconds(pid)
     if before is not None and after is not None:
         figures.cpu = after - before
-    figures.line(label, elapsed, base)
+    figures.line(label, elapsed, base, floor)
 
 
-def backend(name: str, url: str, args: argparse.Namespace, counts: list[int]) -> None:
+def backend(name: str, url: str, args: argparse.Namespace, counts: list[int], floor: Floor) -> None:
     print(f"-- {name}: {args.tables} tables x {len(SEATS)} clients, {args.seconds:g} s")
     base = web_table_baseline(url, args.seconds)
     baseline(url, args.seconds)
     for count in counts:
         label = f"HTTP, {count} server process{'es' if count > 1 else ''}"
-        measure(label, url, count, args, base)
+        measure(label, url, count, args, base, floor)
 
 
 def main() -> None:
@@ -469,12 +566,13 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=50, help="tables (4 clients each)")
     parser.add_argument("--seconds", type=float, default=10.0, help="duration of each run")
     args = parser.parse_args()
+    floor = reference(args)
     with tempfile.TemporaryDirectory() as folder:
-        backend("SQLite file (WAL)", f"sqlite:///{folder}/load.db", args, [1])
+        backend("SQLite file (WAL)", f"sqlite:///{folder}/load.db", args, [1], floor)
     pg = os.environ.get("TABLESIDE_TEST_POSTGRES_URL") or os.environ.get("TABLESIDE_DATABASE_URL")
     if pg and pg.startswith("postgresql"):
         with scratch_schema(pg, prefix="tableside_bench") as url:
-            backend("PostgreSQL", url, args, [1, 2])
+            backend("PostgreSQL", url, args, [1, 2], floor)
     else:
         print("PostgreSQL: skipped (set TABLESIDE_TEST_POSTGRES_URL)")
 

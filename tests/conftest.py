@@ -9,18 +9,21 @@
 - **Browsers**: the chromiums of ``test_web_e2e.chromiums`` are kept for the worker's whole
   session and quit at its end (``test_web_e2e.BROWSERS``).
 
-Each module's tests run on one worker (``--dist loadgroup``, a group per module: they share
-module-scoped fixtures), but for the heavy agreement modules, spread test by test; tests whose
-figures a busy machine could disturb (crash tests, CPU-time bounds) are one group, run one after
-another. The slow modules are marked ``slow``, which ``make check`` leaves out.
+Each module's tests run on one worker (``--dist loadgroup`` with the scheduler of
+``tests/scheduling.py``: they share module-scoped fixtures), but for the heavy agreement modules,
+spread test by test; tests whose figures a busy machine could disturb (crash tests, CPU-time
+bounds) are one group, run one after another. The slow modules are marked ``slow``, which
+``make check`` leaves out.
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
+from scheduling import GroupScheduling, make_scheduler, matches
 from sqlalchemy import create_engine, text
 from sqlalchemy.exc import SQLAlchemyError
 
@@ -38,43 +41,19 @@ SLOW_MODULES = (
     "test_readme_commands", "test_docs_standalone", "test_strife_bruteforce",
     "test_best_bruteforce",
 )  # fmt: skip
-# One after another on one worker: a crash or a CPU-time bound beside another such test.
-MACHINE_GROUP = ("test_store_crash", "test_war_crash", "test_cold_start", "test_bounds")
-
-
-def matches(module: str, names: tuple[str, ...]) -> bool:
-    """Whether a module's name is one of ``names`` (a trailing * matches a prefix)."""
-    return any(module.startswith(n[:-1]) if n.endswith("*") else module == n for n in names)
-
-
-# Modules whose tests are independent and heavy: spread over the workers one by one, or, for a
-# test on a module-scoped fixture with parameters, with the others on the same parameter.
-SPREAD = {"test_simulate_agreement_effects", "test_simulate_agreement_strife_effects"}
-
-
-def xdist_group(item: pytest.Item) -> str | None:
-    """The worker group of a test (None: any worker, on its own).
-
-    A module's tests stay on one worker (they share module-scoped fixtures: a server and its
-    browsers, a database filled test after test, one computed report), except in ``SPREAD``.
-    """
-    module = item.path.stem
-    if matches(module, MACHINE_GROUP):
-        return "machine"
-    if module not in SPREAD:
-        return module
-    params: dict[str, object] = getattr(getattr(item, "callspec", None), "params", {})
-    return f"{module}[{params['reports']}]" if "reports" in params else None
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Mark the slow modules' tests ``slow``; each test's worker group (:func:`xdist_group`)."""
+    """Mark the slow modules' tests ``slow`` (left out of ``make check``)."""
     for item in items:
         if matches(item.path.stem, SLOW_MODULES):
             item.add_marker(pytest.mark.slow)
-        group = xdist_group(item)
-        if group is not None:
-            item.add_marker(pytest.mark.xdist_group(group))
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> GroupScheduling | None:
+    """Each module's tests on one worker, read from the node ids (``scheduling.group_of``)."""
+    return make_scheduler(config, log)
 
 
 def worker_database(base_url: str, worker: str) -> str:

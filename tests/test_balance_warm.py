@@ -132,10 +132,10 @@ def test_f25_a_table_computes_one_row_per_distinct_outcome(
     )
 
 
-def test_f25_a_served_app_warms_the_simulator_on_the_balance_thread(
+def test_f25_f52_a_served_app_warms_the_simulator_on_a_thread_of_its_own(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """F-25: ``create_app(warm=True)`` (``tableside serve``) warms on the balance thread."""
+    """F-25, F-52: ``create_app(warm=True)`` (``tableside serve``) warms on its warm thread."""
     threads: list[str] = []
     real = simulated.warm
 
@@ -144,12 +144,13 @@ def test_f25_a_served_app_warms_the_simulator_on_the_balance_thread(
         return real()
 
     monkeypatch.setattr(simulated, "warm", spied)
+    monkeypatch.setattr(simulated, "warmed", lambda: True)  # compiled at set-up (F-52)
     monkeypatch.setattr("tableside.web.app.WARM_AFTER", 0.0)
     with TestClient(create_app(f"sqlite:///{tmp_path / 'warm.db'}", warm=True)) as client:
         client.app.state.warming.join(timeout=300)  # type: ignore[attr-defined]
         balances = client.app.state.balances  # type: ignore[attr-defined]
         assert balances.warming is not None and balances.warming.done()
-    assert threads == ["tableside-balance"]
+    assert threads == ["tableside-warm"]
 
 
 @pytest.mark.parametrize("setting", ["off", None])

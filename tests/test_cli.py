@@ -9,8 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-from tableside.cli.app import main
+from clirun import run_cli
 
 ROOT = Path(__file__).resolve().parents[1]
 HERALD = str(ROOT / "examples" / "herald.json")
@@ -28,12 +27,7 @@ CHECK_KEYS = {"natural", "discarded", "adjustments", "final", "net", "outcome", 
 def run(
     args: list[str], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> tuple[int, str, str]:
-    monkeypatch.setattr(sys, "argv", ["tableside", *args])
-    with pytest.raises(SystemExit) as exit_info:
-        main()
-    out, err = capsys.readouterr()
-    code = exit_info.value.code
-    return (code if isinstance(code, int) else 0), out, err
+    return run_cli(capsys, monkeypatch, *args)
 
 
 def strike_json(

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pytest
-
-from tableside.cli.app import main
+from clirun import run_cli
 
 ROOT = Path(__file__).resolve().parents[1]
 HERALD = str(ROOT / "examples" / "herald.json")
@@ -16,12 +14,7 @@ WARRIOR = str(ROOT / "examples" / "fallen_warrior.json")
 
 def run(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], db: Path,
         *args: str) -> tuple[int, str, str]:  # fmt: skip
-    monkeypatch.setattr(sys, "argv", ["tableside", *args, "--db", str(db)])
-    with pytest.raises(SystemExit) as exit_info:
-        main()
-    out, err = capsys.readouterr()
-    code = exit_info.value.code
-    return (code if isinstance(code, int) else 0), out, err
+    return run_cli(capsys, monkeypatch, *args, "--db", str(db))
 
 
 def test_f6_war_add_balance_prints_each_sides_chance(

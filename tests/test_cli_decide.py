@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from test_cli_fight import Cli as FightCli
+from clirun import Cli as FightCli
 
 from tableside.store import Store, tables
 from tableside.web.auth import token_hash

@@ -3,34 +3,10 @@
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
-
-from tableside.cli.app import main
-
-
-class Cli:
-    def __init__(
-        self, db: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-    ) -> None:
-        self.db, self.capsys, self.monkeypatch = str(db), capsys, monkeypatch
-
-    def run(self, *args: str) -> tuple[int, str, str]:
-        self.monkeypatch.setattr(sys, "argv", ["tableside", *args, "--db", self.db])
-        with pytest.raises(SystemExit) as exit_info:
-            main()
-        out, err = self.capsys.readouterr()
-        code = exit_info.value.code
-        return (code if isinstance(code, int) else 0), out, err
-
-    def json(self, *args: str) -> dict[str, Any]:
-        code, out, err = self.run(*args, "--json")
-        assert code == 0, err
-        data: dict[str, Any] = json.loads(out)
-        return data
+from clirun import Cli
 
 
 @pytest.fixture

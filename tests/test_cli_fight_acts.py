@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_cli_fight import Cli
+from clirun import Cli
 
 
 @pytest.fixture

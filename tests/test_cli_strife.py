@@ -10,13 +10,11 @@ Oak Door (10 HP, Absorption 50 %).
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
-
-from tableside.cli.app import main
+from clirun import run_cli
 
 ATTACK_KEYS = {
     "natural", "naturals", "modified", "modifiers", "outcome", "reaction", "damage", "effects",
@@ -29,12 +27,7 @@ DAMAGE_KEYS = {"dice", "rolls", "basis", "strength_modifier", "crit_multiplier",
 def run(
     args: list[str], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> tuple[int, str, str]:
-    monkeypatch.setattr(sys, "argv", ["tableside", "strife", *args])
-    with pytest.raises(SystemExit) as exit_info:
-        main()
-    out, err = capsys.readouterr()
-    code = exit_info.value.code
-    return (code if isinstance(code, int) else 0), out, err
+    return run_cli(capsys, monkeypatch, "strife", *args)
 
 
 def as_json(

@@ -10,7 +10,7 @@ import json
 from pathlib import Path
 
 import pytest
-from test_cli_fight import Cli
+from clirun import Cli
 
 from tableside.store import Store, roster, tables
 

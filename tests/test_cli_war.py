@@ -7,9 +7,9 @@ import os
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
+from clirun import Cli
 
 from tableside.cli.app import main
 
@@ -18,41 +18,10 @@ HERALD = str(ROOT / "examples" / "herald.json")
 WARRIOR = str(ROOT / "examples" / "fallen_warrior.json")
 
 
-class Cli:
-    def __init__(
-        self, db: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-    ) -> None:
-        self.db, self.capsys, self.monkeypatch = str(db), capsys, monkeypatch
-
-    def run(self, *args: str) -> tuple[int, str, str]:
-        return self.run_in("war", *args)
-
-    def json_in(self, *args: str) -> dict[str, Any]:
-        code, out, err = self.run_in(*args, "--json")
-        assert code == 0, err
-        data: dict[str, Any] = json.loads(out)
-        return data
-
-    def run_in(self, *args: str) -> tuple[int, str, str]:
-        argv = ["tableside", *args, "--db", self.db]
-        self.monkeypatch.setattr(sys, "argv", argv)
-        with pytest.raises(SystemExit) as exit_info:
-            main()
-        out, err = self.capsys.readouterr()
-        code = exit_info.value.code
-        return (code if isinstance(code, int) else 0), out, err
-
-    def json(self, *args: str) -> dict[str, Any]:
-        code, out, err = self.run(*args, "--json")
-        assert code == 0, err
-        data: dict[str, Any] = json.loads(out)
-        return data
-
-
 @pytest.fixture
 def cli(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> Cli:
     monkeypatch.delenv("TABLESIDE_DATABASE_URL", raising=False)
-    return Cli(tmp_path / "war.db", capsys, monkeypatch)
+    return Cli(tmp_path / "war.db", capsys, monkeypatch, ("war",))
 
 
 def started(cli: Cli) -> int:

@@ -13,6 +13,7 @@ hold (docs/decisions.md, D-5 and the performance notes).
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -33,6 +34,14 @@ STRIKE = {"striker": "Herald", "defender": "Warrior"}
 
 @pytest.fixture
 def war(tmp_path: Path) -> Iterator[tuple[WebTable, Principal, Principal, int]]:
+    table, host, player, eid, _token = next(scene(tmp_path))
+    yield table, host, player, eid
+    table.store.close()
+
+
+def scene(tmp_path: Path) -> Iterator[tuple[WebTable, Principal, Principal, int, str]]:
+    """The War on Herald's Turn: the table, the Host, Ann (Herald's player), the encounter, and
+    Ann's token."""
     table = WebTable(Store.open(f"sqlite:///{tmp_path}/cost.db"))
     table_id, _token = table.create_table("Cost")
     host = Principal(table_id, None)
@@ -47,8 +56,7 @@ def war(tmp_path: Path) -> Iterator[tuple[WebTable, Principal, Principal, int]]:
         table.execute(host, info.id, add, None)
     table.execute(host, info.id, Command("next"), None)
     player, _info = table.at_encounter(token, info.id)
-    yield table, host, player, info.id
-    table.store.close()
+    yield table, host, player, info.id, token
 
 
 def counting(monkeypatch: pytest.MonkeyPatch, owner: Any, name: str) -> list[int]:
@@ -99,3 +107,79 @@ def test_issue21_item8_a_waiting_strikes_answer_reads_each_thing_once(
     assert {q["kind"] for q in sent["pending"]} == {"obstruction", "adjustments"}
     assert sent["waiting"] and all(w["decided_by"] == "the Host" for w in sent["waiting"])
     assert seats == [] and len(hidden) == 1 and len(secrecy) <= 1
+
+
+def test_issue21_item8_a_players_strike_reads_seats_and_settings_with_its_first_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The authorising read of a player's request brings the seats and the decision settings
+    (with the secrecy, one statement): its Strike's policy reads nothing more, automatic or
+    asked."""
+    table, host, _ann, eid, token = next(scene(tmp_path))
+    try:
+        reads = counting(monkeypatch, tables, "seats_and_settings")
+        seats = counting(monkeypatch, tables, "seats")
+        secrecy = counting(monkeypatch, tables, "secrecy")
+        ann, _info = table.at_encounter(token, eid)
+        auto = table.execute(ann, eid, Command("strike", STRIKE), None)
+        assert auto["record"]["kind"] == "command"
+        table.step_back(host, eid, None, redo=False)
+        table.set_settings(host, eid, {"npcs_decide": "ask"})
+        ann, _info = table.at_encounter(token, eid)
+        asked = table.execute(ann, eid, Command("strike", STRIKE), None)
+        assert {q["kind"] for q in asked["pending"]} == {"obstruction", "adjustments"}
+        assert reads == [] and seats == [] and secrecy == []
+    finally:
+        table.store.close()
+
+
+def test_issue21_item8_the_hosts_card_and_answers_read_the_table_once(
+    war: tuple[WebTable, Principal, Principal, int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The Host's read of its card is one read of the audience (seats, settings, secrecy and
+    hidden commands); its submission of two answers one more, however many answers."""
+    table, host, ann, eid = war
+    table.set_settings(host, eid, {"npcs_decide": "ask"})
+    table.execute(ann, eid, Command("strike", STRIKE), None)
+    audience = counting(monkeypatch, tables, "audience")
+    others = [counting(monkeypatch, tables, name) for name in
+              ("seats", "seats_and_settings", "decision_settings", "hidden_seqs")]  # fmt: skip
+    seen = table.decisions(host, eid)
+    assert len(audience) == 1
+    answers = {q["id"]: q["suggested"] for q in seen["decisions"]}
+    assert len(answers) == 2
+    done = table.answer_decisions(host, eid, answers)
+    assert done["record"]["data"]["outcome"] == "resolved"
+    assert len(audience) == 2 and others == [[], [], [], []]
+
+
+def test_issue21_item8_a_reactions_exact_law_is_kept_and_is_the_law() -> None:
+    """The exact law of an attack kept for a repeated attack (an automatic NPC's Reaction) is
+    the very law ``attack_odds`` finds, for every Reaction; a changed defender is weighed anew."""
+    from test_decisions_strife import duel
+
+    from tableside.encounter.strife_choices import REACTIONS, exact_law
+    from tableside.encounter.strife_fight import AttackItem, Pending, StrifeFight, attack_setup
+    from tableside.errors import TablesideError
+    from tableside.strife.odds import attack_odds
+
+    e = duel()
+    game = StrifeFight()
+    goblin = e.state.models["Goblin"]
+    weighed = 0
+    for value in (None, *REACTIONS):
+        item = AttackItem(defender="Aldric", reaction=value)
+        try:
+            setup = attack_setup(game, Pending(e.state), goblin, item)
+            law = attack_odds(setup)
+        except TablesideError:
+            continue
+        kept = exact_law(setup)
+        assert kept == law
+        again = attack_setup(game, Pending(e.state), goblin, item)
+        assert exact_law(again) is kept  # the same attack: reused
+        hurt = again.defender.model_copy(update={"hp": max(1, again.defender.hp - 3)})
+        other = exact_law(dataclasses.replace(again, defender=hurt))
+        assert other == attack_odds(dataclasses.replace(again, defender=hurt))
+        weighed += 1
+    assert weighed >= 2

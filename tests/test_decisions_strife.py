@@ -276,6 +276,20 @@ def test_d4_raw_modifiers_need_the_hosts_approval() -> None:
     assert not [c for c in choices(e, "attack", **goblin_attack()) if c.kind == "approve"]
 
 
+def test_issue21_w53_the_approval_shows_the_odds_with_and_without_the_modifiers() -> None:
+    """Item 3: the Host's approval of +30 to hit shows each attack's exact odds with it and
+    without it (the law ``attack_odds`` finds)."""
+    e = duel()
+    command = Command("attack", goblin_attack(modifiers=[30], reaction=None))
+    approve = next(c for c in choices(e, "attack", **command.args) if c.kind == "approve")
+    effects = StrifeFight().effects(e.state, command, command_rng(SEED, 9, command), approve)
+    by_value = {o["value"]: fx for o, fx in zip(approve.options, effects, strict=True)}
+    with_it, without = by_value["approve"], by_value["reject"]
+    assert with_it is not None and without is not None
+    assert with_it["effect"].startswith("with them: attack 1: ")
+    assert with_it["odds_by_attack"][0]["hit"]["p"] > without["odds_by_attack"][0]["hit"]["p"]
+
+
 def test_d4_a_weapon_an_unarmed_model_names_needs_the_hosts_approval() -> None:
     e: Encounter[FightState] = Encounter(StrifeFight(), SEED)
     brawler = sheet("Brawler").model_dump(mode="json")

@@ -57,7 +57,7 @@ def listed(encounter: Encounter[WarState], command: Command) -> dict[str, Choice
             encounter.state, command, command_rng(encounter.seed, encounter.next_seq, command), c
         )
         options = tuple(
-            {**o, **({"outcome": e["outcome"], "effect": e["effect"]} if e else {})}
+            {**o, **({k: e[k] for k in ("outcome", "effect") if k in e} if e else {})}
             for o, e in zip(c.options, effects, strict=True)
         )
         found[c.kind] = replace(c, options=options)

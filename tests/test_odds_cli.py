@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import json
-import sys
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 import pytest
+from clirun import run_cli
 
-from tableside.cli.app import main
 from tableside.majesty.catalog import builtin_catalog
 from tableside.majesty.odds import strike_odds
 from tableside.majesty.strike import StrikeSetup
@@ -24,12 +23,7 @@ PNG = b"\x89PNG\r\n\x1a\n"
 def run(
     args: list[str], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> tuple[int, str, str]:
-    monkeypatch.setattr(sys, "argv", ["tableside", *args])
-    with pytest.raises(SystemExit) as exit_info:
-        main()
-    out, err = capsys.readouterr()
-    code = exit_info.value.code
-    return (code if isinstance(code, int) else 0), out, err
+    return run_cli(capsys, monkeypatch, *args)
 
 
 def odds_json(

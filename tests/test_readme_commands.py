@@ -8,7 +8,7 @@ import shlex
 from pathlib import Path
 
 import pytest
-from test_cli_fight import Cli
+from clirun import Cli
 
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text(encoding="utf-8")

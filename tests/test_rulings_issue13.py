@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-import json
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 from builders import strike, strike_setup, striker_adjusts
+from clirun import printed_json, run_cli
 from war_builders import add, do, kinds, until_turn_of, war, who
 
-from tableside.cli.app import main
 from tableside.encounter.war_state import EndPoint
 from tableside.errors import TablesideError
 from tableside.majesty.adjust import AdjustMode
@@ -28,13 +26,7 @@ WARRIOR = str(ROOT / "examples" / "fallen_warrior.json")
 def cli_json(
     args: list[str], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> dict[str, Any]:
-    monkeypatch.setattr(sys, "argv", ["tableside", *args, "--json"])
-    with pytest.raises(SystemExit) as exit_info:
-        main()
-    out, err = capsys.readouterr()
-    assert exit_info.value.code in (0, None), err
-    data: dict[str, Any] = json.loads(out)
-    return data
+    return printed_json(run_cli(capsys, monkeypatch, *args, "--json"))
 
 
 # --- 1. Bound is Exposed (M-36) -----------------------------------------------------------------

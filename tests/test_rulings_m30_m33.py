@@ -209,7 +209,7 @@ def test_m33_dice_adjusted_to_twelve_make_no_epic_check() -> None:
 
 def test_m33_epic_check_through_explicit_mode_keeps_the_lock() -> None:
     setup = check(factor=10, mode=AdjustMode.EXPLICIT, steps=(Step(0, -1, Side.OPPONENT),))
-    with refused("may make only 0"):
+    with refused("locked by an Epic roll"):  # the public face first, then the count (W-52)
         check_with_dice(setup, (12, 12, 12, 5, 5, 5, 5))
     locked = check(factor=0, opposing=3, mode=AdjustMode.EXPLICIT, steps=(Step(0, -1),))
     with refused("M-9"):

@@ -12,17 +12,16 @@ import dataclasses
 import json
 import math
 import statistics
-import sys
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 import pytest
+from clirun import run_cli
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from war_builders import add, do, until_turn_of, war
 
-from tableside.cli.app import main
 from tableside.dice import SeededRng
 from tableside.encounter.engine import Encounter, copy_with
 from tableside.encounter.log import Command
@@ -569,12 +568,7 @@ def test_an_ended_or_one_sided_encounter_is_refused_in_one_sentence() -> None:
 
 def cli(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
         *args: str) -> tuple[int, str, str]:  # fmt: skip
-    monkeypatch.setattr(sys, "argv", ["tableside", "simulate", *args])
-    with pytest.raises(SystemExit) as exit_info:
-        main()
-    out, err = capsys.readouterr()
-    code = exit_info.value.code
-    return (code if isinstance(code, int) else 0), out, err
+    return run_cli(capsys, monkeypatch, "simulate", *args)
 
 
 def test_cli_json_report_schema(

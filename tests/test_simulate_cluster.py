@@ -14,10 +14,10 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 import pytest
+from clirun import run_cli
 from ports import free_port
 from test_store_support import in_ci
 
-from tableside.cli.app import main
 from tableside.simulate import sweep as sweeps
 from tableside.simulate.driver import simulate
 from tableside.simulate.runs import SimulationError, load_start
@@ -33,12 +33,7 @@ def load(path: Path) -> Any:
 
 def cli(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
         *args: str) -> tuple[int, str, str]:  # fmt: skip
-    monkeypatch.setattr(sys, "argv", ["tableside", "simulate", *args])
-    with pytest.raises(SystemExit) as exit_info:
-        main()
-    out, err = capsys.readouterr()
-    code = exit_info.value.code
-    return (code if isinstance(code, int) else 0), out, err
+    return run_cli(capsys, monkeypatch, "simulate", *args)
 
 
 @pytest.fixture(scope="module")

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+from clirun import run_cli
 
-from tableside.cli.app import main
 from tableside.simulate.runs import SimulationError, load_start
 from tableside.simulate.sweep import Sweep, parse_sweep, run_sweep, with_value
 
@@ -75,12 +74,7 @@ def test_f5_f20_a_fight_is_swept_over_its_sheet_values_not_a_wars() -> None:
 
 def cli(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
         *args: str) -> tuple[int, str, str]:  # fmt: skip
-    monkeypatch.setattr(sys, "argv", ["tableside", "simulate", *args])
-    with pytest.raises(SystemExit) as exit_info:
-        main()
-    out, err = capsys.readouterr()
-    code = exit_info.value.code
-    return (code if isinstance(code, int) else 0), out, err
+    return run_cli(capsys, monkeypatch, "simulate", *args)
 
 
 def test_f5_the_cli_prints_the_sweep_and_draws_the_plot(

@@ -8,9 +8,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from clirun import Cli
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_cli_fight import Cli
 
 from tableside.dice import SeededRng
 from tableside.encounter.engine import Encounter

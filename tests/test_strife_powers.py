@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_cli_fight import Cli
+from clirun import Cli
 
 from tableside.encounter.engine import Encounter, command_rng
 from tableside.encounter.log import Command, LogRecord

@@ -297,7 +297,24 @@ def test_issue21_d8_a_step_off_the_die_is_refused_when_sent_over_the_api(ford: F
     body = {"kind": "strike", "args": args, "dice": [3, 4, 9, 12, 1, 7, 5]}
     r = ford.client.post(ford.api("/commands"), headers=ford.ann, json=body)
     assert r.status_code == 400, r.text
-    assert r.json()["error"].startswith("Herald ") and "Traceback" not in r.text
+    # the face is public, so it is refused before the secret count is looked at (W-52)
+    assert (
+        r.json()["error"].startswith("Die 4 cannot be adjusted to 13") and "Traceback" not in r.text
+    )
     assert ford.revision() == before
     assert ford.decisions(ford.host)["decisions"] == []
     assert ford.decisions(ford.host)["waiting"] == []
+
+
+def test_issue21_w53_the_approval_shows_the_odds_with_and_without_the_boon(ford: Ford) -> None:
+    """Item 3: the Host's approval of Ann's Boon 1 shows the Strike's exact odds with it and
+    without it (before any die is rolled); Ann never reads the approval."""
+    ford.turn_of("Herald")
+    r = ford.command(ford.ann, "strike", striker="Herald", defender="Boss", boon=1)
+    assert r.status_code == 202, r.text
+    (approve,) = ford.decisions(ford.host)["decisions"]
+    with_it, without = (o["odds"]["uncanceled_hit"]["p"] for o in approve["options"])
+    assert with_it >= without and 0 < without < 1
+    assert [o["effect"].split(":")[0] for o in approve["options"]] == ["with them", "without them"]
+    assert "%" in approve["options"][0]["effect"]
+    assert ford.decisions(ford.ann)["decisions"] == []

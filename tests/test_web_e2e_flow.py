@@ -636,3 +636,37 @@ def test_i21_a_decision_while_the_server_is_unreachable_says_it_was_not_sent(
     assert ann.text("error").startswith("Not sent:")
     assert server.table.store.encounter(table.encounter).revision == before
     assert json.loads(json.dumps(ann.panels()))  # the question is still there to answer
+
+
+# -- W-52: a player's steps past a secret count are clamped; the Host alone is told -------------
+
+
+def test_w52_too_many_steps_against_a_secret_npc_are_clamped_and_only_the_host_reads_why(
+    server: LiveServer, browsers: tuple[WebDriver, WebDriver, WebDriver]
+) -> None:
+    """Issue 21 (W-52): on a phone, Ann's Watcher strikes Jackal (values secret) with her dice
+    and twelve Adjustments, more than its surplus over Jackal's secret Guard: the Strike is made
+    (not refused, which would tell her the count), the Host's log shows the Host-only note, and
+    Ann's page, decisions and stream carry no note."""
+    table = war_table(server, browsers, "Watcher")
+    host, ann = table.host, table.ann
+    ann.size(PHONE)
+    change_to(ann, "3 4 9 8 1 7 5", ",".join(["3+", "3-"] * 6))  # die 3: 9 → 10 → 9 …
+    for person in (host, ann):
+        person.wait("the Strike", lambda s: any(x.startswith("strike_resolved Watcher → Jackal")
+                                                for x in s.log()))  # fmt: skip
+    assert ann.text("error") == ""
+    host.wait("the Host's note", lambda s: any(x.startswith("Host only: Watcher named 12")
+                                               for x in s.log()))  # fmt: skip
+    assert any("only the first" in x for x in host.log())
+    assert not any("only the first" in x or "Host only" in x for x in ann.log())
+    assert "only the first" not in ann.driver.page_source
+    decisions = ann.driver.execute_async_script(FETCH_JSON, f"/api/encounters/{table.encounter}"
+                                                "/decisions")  # fmt: skip
+    log = ann.driver.execute_async_script(FETCH_JSON, f"/api/encounters/{table.encounter}/log")
+    stream = ann.driver.execute_async_script(STREAM)
+    assert "only the first" in host.driver.execute_async_script(STREAM)  # the Host's stream
+    for name, text in (("decisions", decisions), ("log", log), ("stream", stream)):
+        assert '"note"' not in text and "only the first" not in text, (name, text[:300])
+    assert ann.page_fits()
+    no_secrets(ann)

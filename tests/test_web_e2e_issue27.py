@@ -123,3 +123,60 @@ def test_sa93_the_host_places_a_model_above_the_ground_perched_or_flying(
     browser.get(base)
     host.wait("the cards", lambda s: "Flying" in s.text("cards"))
     assert "Perched" in host.text("cards")
+
+
+@pytest.mark.slow
+def test_sa96_sa97_sa98_a_player_on_a_phone_reacts_and_commands_a_controlled_model(
+    server: LiveServer, browser: WebDriver
+) -> None:
+    """On a laptop the Host plays the Goblin's Turn (SA-98); on a phone Ann is offered
+    Aldric's Reversal as a decision and takes it (SA-96); the Goblin, Mind Controlled by
+    Aldric, is then moved by Ann's seat (SA-97)."""
+    from test_issue27_reactions import sheet
+    from test_web_e2e_decisions import Person as Decider
+
+    web = server.table
+    table_id, token = web.create_table("The charm")
+    host = Principal(table_id, None)
+    info = web.create_encounter(host, table_id, "strife-combat", "The glade", 5)
+    _seat, ann_token = web.add_player(host, table_id, "Ann", ("Aldric",))
+    aldric: dict[str, Any] = {
+        "id": "Aldric",
+        "sheet": sheet("Aldric", skills=("Reversal",)),
+        "side": "heroes",
+    }
+    goblin: dict[str, Any] = {"id": "Goblin", "model": "Goblin", "side": "monsters"}
+    goblin["position"] = [1, 0, 0]
+    for kind, args in [("add", aldric), ("add", goblin), ("start", {"ambush": "monsters"})]:
+        web.execute(host, info.id, Command(kind, args), None)
+    page = f"/tables/{table_id}/encounters/{info.id}"
+    browser.set_window_size(*SIZES["laptop"])
+    browser.get(f"{server.base}{page}?token={token}")
+    with chromiums("player") as drivers:
+        phone = drivers[0]
+        phone.set_window_size(*SIZES["phone"])
+        phone.get(f"{server.base}/join/{ann_token}")
+        phone.get(f"{server.base}{page}")
+        ann, the_host = Decider("Ann", phone), Person("Host", browser)
+        the_host.wait("the NPC's Turn", lambda s: "Goblin" in s.text("turn-head"))
+        the_host.find("h-npc").click()
+        ann.wait("the Reaction", lambda s: any(p["kind"] == "skill_reaction"
+                                                for p in s.panels()))  # fmt: skip
+        (panel,) = [p for p in ann.panels() if p["kind"] == "skill_reaction"]
+        assert [b.removesuffix(" (suggested)") for b in panel["buttons"]] == [
+            "Reversal (Skill Reaction, when it is attacked)", "No reaction"]  # fmt: skip
+        ann.choose("skill_reaction", "Reversal")
+        ann.wait("the attack", lambda s: any("Goblin → Aldric" in line for line in s.log()))
+        assert not web.live(info.id).state.rounds.can_react("Aldric")
+        condition = {"id": "Goblin", "name": "Mind Controlled", "source": "Aldric"}
+        web.execute(host, info.id, Command("condition", condition), None)
+        web.execute(host, info.id, Command("next", {}), None)  # its Action ended its Turn (S-5)
+        while web.live(info.id).state.current != "Goblin":
+            web.execute(host, info.id, Command("next", {}), None)
+        ann.wait("the Goblin's Turn, Ann's", lambda s: "Your Turn — Goblin" in s.text("turn-head"))
+        ann.wait("the Goblin to command", lambda s: "Goblin" in options(s, "p-actor"))
+        Select(ann.find("p-actor")).select_by_value("Goblin")
+        ann.wait("its controller", lambda s: "Controlled by" in s.text("p-values"))
+        ann.move_to((1, 2, 0))
+        ann.wait("the Goblin moved", lambda s: web.live(info.id).state.models["Goblin"]
+                 .position == (1.0, 2.0, 0.0))  # fmt: skip

@@ -226,16 +226,17 @@ def test_the_cards_show_wear_falter_ap_and_the_viewers_own_first(
 def test_w23_the_phone_page_is_one_column_play_first_with_touch_sized_controls(
     server: LiveServer, browsers: tuple[WebDriver, WebDriver, WebDriver]
 ) -> None:
-    """Mobile first: at 390 × 844 the play panel, the map, the cards and the log follow one
-    another, nothing scrolls sideways, and every control is at least 44 px high; at 1366 × 768
-    the cards and the log are a second column."""
+    """Mobile first: at 390 × 844 the map, the play panel (its bottom sheet), the cards and the
+    log follow one another (W-60), nothing scrolls sideways, and every control is at least 44 px
+    high; at 1366 × 768 the map is the left column, the play panel, cards and log the right."""
     _demo, _host, _holy, fallen = seat_up(server, browsers, PHONE)
-    tops = [fallen.driver.execute_script(TOP, s) for s in ("#play", "#map-part", "#cards", "#log")]
+    tops = [fallen.driver.execute_script(TOP, s) for s in ("#map", "#play", "#cards", "#log")]
     assert tops == sorted(tops), tops
     assert fits(fallen) and fallen.driver.execute_script(SMALL_TARGETS) == []
     fallen.driver.set_window_size(*DESKTOP)
     fallen.wait("two columns", lambda s: s.driver.execute_script(LEFT, "#characters") > 600)
-    assert fallen.driver.execute_script(LEFT, "#play") < 100 and fits(fallen)
+    assert fallen.driver.execute_script(LEFT, "#map") < 100 and fits(fallen)
+    assert fallen.driver.execute_script(LEFT, "#play") > 600
 
 
 def test_the_connection_badge_follows_the_server(browsers: tuple[WebDriver, ...]) -> None:

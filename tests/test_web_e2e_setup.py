@@ -10,6 +10,7 @@ a join link carries a token (W-11). Skipped without chromium and chromedriver
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -97,7 +98,8 @@ def test_the_host_sets_up_a_war_and_the_player_joins_it(
     host.wait("the balance (F-7)", lambda s: "runs in" in s.text("balance-status"))
     balance = host.text("balance-sides")
     assert "holy wins" in balance and "fallen wins" in balance and "95 % interval" in balance
-    assert "2,000 runs in" in host.text("balance-status")
+    ran = re.search(r"([\d,]+) runs in", host.text("balance-status"))  # F-53: fewer once narrow
+    assert ran is not None and 1000 <= int(ran.group(1).replace(",", "")) <= 10_000
     assert len(host.driver.find_elements(By.CSS_SELECTOR, "#balance-sides .balance-bar")) == 2
     assert_accessible(host.driver)
 

@@ -172,7 +172,7 @@ def test_the_characters_api_adds_and_refuses_with_one_sentence(client: TestClien
     )
     assert r.status_code == 201 and r.json()["record"]["command"]["args"]["id"] == "Herald"
     refusals = [
-        ({"character": json.loads(HERALD)}, 400, "already a combatant"),
+        ({"character": json.loads(HERALD), "id": "Herald"}, 400, "already a combatant"),
         ({"model": "Goblin", "side": "x"}, 400, "character JSON v1"),
         ({"character": {"name": "X"}}, 400, "field format"),
         ({"character": json.loads(HERALD), "colour": "red"}, 422, "colour"),
@@ -241,3 +241,19 @@ def test_script_in_names_is_escaped_on_every_set_up_page(client: TestClient) -> 
         assert SCRIPT not in page.text and ESCAPED in page.text
         assert page.headers["referrer-policy"] == "no-referrer"
         assert "script-src" in page.headers["content-security-policy"]
+
+
+def test_w62_two_of_a_kind_get_their_own_names_unless_the_host_names_them(
+    client: TestClient,
+) -> None:
+    """W-62: a second and third Goblin added without an id are Goblin_2 and Goblin_3."""
+    host = Host(client)
+    eid = host.encounter("strife-combat")
+    auth = {"Authorization": f"Bearer {host.token}"}
+    url = f"/api/encounters/{eid}/characters"
+    made = []
+    for body in ({}, {}, {"id": "Boss"}, {}):
+        r = client.post(url, headers=auth, json={"model": "Goblin", "side": "monsters", **body})
+        assert r.status_code == 201, r.text
+        made.append(r.json()["record"]["command"]["args"]["id"])
+    assert made == ["Goblin", "Goblin_2", "Boss", "Goblin_3"]

@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from clirun import Cli
 from fastapi.testclient import TestClient
-from test_cli_fight import Cli
 from test_store_support import BACKENDS, database_url
 from test_web_setup import Host, error_in
 

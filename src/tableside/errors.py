@@ -9,6 +9,30 @@ class RulesError(TablesideError):
     """A request the rules forbid (a melee Strike at 9", a face of 13, ...)."""
 
 
+class TooManyAdjustmentsError(RulesError):
+    """Explicit Adjustment steps past what a side has (M-11, M-12).
+
+    The count may follow values secret to whoever named the steps (a secret Defender's Guard),
+    so the web table clamps a player's steps instead of refusing them (issue 21, W-52):
+    ``drop`` are the positions, in the steps as named, of those past the count; ``side`` (None:
+    nobody may adjust), ``named`` and ``allowed`` say whose and how many.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        side: str | None = None,
+        named: int = 0,
+        allowed: int = 0,
+        drop: tuple[int, ...] = (),
+    ) -> None:
+        super().__init__(message)
+        self.side = side
+        self.named = named
+        self.allowed = allowed
+        self.drop = drop
+
+
 class DataError(TablesideError):
     """A data file (character, weapon, maneuver) that does not validate; names the field path."""
 

@@ -55,6 +55,7 @@ MODIFIER_MAX = 100  # |a to-hit, casting or damage modifier|: the rolls are d100
 MODIFIERS_MAX = 10  # modifiers on one attack or cast
 SPELL_POWER_MAX = 1_000  # spell power shared among those hit (S-15)
 AOO_OFFERS_MAX = 16  # Attacks of Opportunity one move may offer, each answered once (D-14)
+REACTIONS_MAX = 64  # Reactions one attack or cast sets off, one a model (SA-96)
 POWER_COST_MAX = 1_000  # a power's resource cost (Spirit, Faith, Focus …, SA-49)
 ROUNDS_MAX = 100  # rounds a condition lasts (S-23)
 STAT_MAX = 100  # |a stat given as a number| of a stat test (S-1)

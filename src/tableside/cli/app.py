@@ -70,6 +70,11 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "simulate",
         "Play an exported War or fight to its end many times: win odds, length, Wear or HP lost.",
     ),
+    "warm": (
+        "tableside.cli.warm_cmds",
+        "warm",
+        "Compile the fast simulators now (make setup runs it), not at the server's first start.",
+    ),
 }
 
 USAGE_ERROR = 2

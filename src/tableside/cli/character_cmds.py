@@ -7,7 +7,8 @@ from typing import Annotated, Any
 
 import typer
 
-from tableside.cli.encounter_cmds import Db, Json, opened
+from tableside.cli.encounter_cmds import opened
+from tableside.cli.options import Db, Json
 from tableside.cli.output import print_json, write_document
 from tableside.cli.sources import read_json
 from tableside.majesty.formats import character_from_data

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from tableside.cli.options import Db, EncounterId, Json, Revision
 from tableside.cli.output import print_json, write_document
 from tableside.errors import DataError
 
@@ -26,17 +27,6 @@ if TYPE_CHECKING:  # imported when a command uses them: ``--help`` loads none (s
     from tableside.store import Store
     from tableside.store.lite import LiteLog
     from tableside.store.tables import Seat
-
-Db = Annotated[
-    str | None,
-    typer.Option(help="SQLite file (default: TABLESIDE_DATABASE_URL, else ./tableside.db)."),
-]
-Json = Annotated[bool, typer.Option("--json", help="Print JSON.")]
-Revision = Annotated[
-    int | None, typer.Option(help="The revision this command was made against (refused if stale).")
-]
-EncounterId = Annotated[int, typer.Argument(help="Encounter id.")]
-Dice = Annotated[str | None, typer.Option(help="Physical dice typed in, in the order rolled.")]
 
 
 @dataclass(frozen=True)

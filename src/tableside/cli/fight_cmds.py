@@ -9,8 +9,9 @@ import typer
 
 from tableside.cli import encounter_cmds
 from tableside.cli.balance import BALANCE_RUNS, Balance, BalanceRuns, print_balance
-from tableside.cli.encounter_cmds import Db, Dice, EncounterId, EncounterKind, Json, Revision
+from tableside.cli.encounter_cmds import EncounterKind
 from tableside.cli.fight_render import fight_view
+from tableside.cli.options import Db, Dice, EncounterId, Json, Revision, Step, step_command
 from tableside.cli.parsing import InputError, parse_point
 from tableside.cli.sources import read_json
 from tableside.encounter.views import fight_json
@@ -77,48 +78,36 @@ def add(
     print_balance(db, encounter_id, balance_runs, balance, json_out)
 
 
-@app.command()
+@step_command(app, run, dice=True)
 def start(
     encounter_id: EncounterId,
     ambush: Annotated[str | None, typer.Option(help="The side that ambushes (free round).")] = None,
-    dice: Dice = None,
-    db: Db = None,
-    revision: Revision = None,
-    json_out: Json = False,
-) -> None:
+) -> Step:
     """Start: Turn Order by Initiative Score, with an ambush round if any (S-3, S-4)."""
-    run(db, encounter_id, "start", revision, json_out, dice, ambush=ambush)
+    return "start", {"ambush": ambush}
 
 
-@app.command("next")
-def next_turn(
-    encounter_id: EncounterId, db: Db = None, revision: Revision = None, json_out: Json = False
-) -> None:
+@step_command(app, run, "next")
+def next_turn(encounter_id: EncounterId) -> Step:
     """End the current Turn and begin the next."""
-    run(db, encounter_id, "next", revision, json_out)
+    return "next", {}
 
 
 def model_command(name: str, kind: str, doc: str) -> None:
     """Register ``fight <name>``: the command ``kind`` for one model, nothing more to say."""
 
-    def command(
-        encounter_id: EncounterId,
-        who: Who,
-        db: Db = None,
-        revision: Revision = None,
-        json_out: Json = False,
-    ) -> None:
-        run(db, encounter_id, kind, revision, json_out, id=who)
+    def command(encounter_id: EncounterId, who: Who) -> Step:
+        return kind, {"id": who}
 
     command.__doc__ = doc
     command.__name__ = kind
-    app.command(name)(command)
+    step_command(app, run, name)(command)
 
 
 model_command("bottom", "bottom", "Go to the bottom of the queue (one per side per round, S-4).")
 
 
-@app.command()
+@step_command(app, run, dice=True)
 def move(
     encounter_id: EncounterId,
     who: Who,
@@ -135,33 +124,23 @@ def move(
     current: Annotated[
         str, typer.Option(help="Swimming: none, with or against a significant current.")
     ] = "none",
-    dice: Dice = None,
-    db: Db = None,
-    revision: Revision = None,
-    json_out: Json = False,
-) -> None:
+) -> Step:
     """Move (S-6); leaving contact offers Attacks of Opportunity (S-18).
 
     Climbing and swimming take the tests the Combat page gives (SA-84 … SA-86).
     """
-    run(
-        db,
-        encounter_id,
-        "move",
-        revision,
-        json_out,
-        dice,
-        id=who,
-        to=list(parse_point(to, "--to")),
-        mode=mode,
-        difficult=difficult or None,
-        normal_speed=normal_speed or None,
-        agility_test=agility_test or None,
-        current=None if current == "none" else current,
-    )
+    return "move", {
+        "id": who,
+        "to": list(parse_point(to, "--to")),
+        "mode": mode,
+        "difficult": difficult or None,
+        "normal_speed": normal_speed or None,
+        "agility_test": agility_test or None,
+        "current": None if current == "none" else current,
+    }
 
 
-@app.command()
+@step_command(app, run, dice=True)
 def attack(
     encounter_id: EncounterId,
     attacker: Who,
@@ -211,11 +190,11 @@ def attack(
         list[str] | None,
         typer.Option(help="A named modifier, e.g. 'high ground=10' (repeatable, SA-75)."),
     ] = None,
-    dice: Dice = None,
-    db: Db = None,
-    revision: Revision = None,
-    json_out: Json = False,
-) -> None:
+    take_reaction: Annotated[
+        list[str] | None,
+        typer.Option(help="MODEL=REACTION: a Reaction it sets off, taken (repeatable, SA-96)."),
+    ] = None,
+) -> Step:
     """The Action: one attack per --target, the first answered by --reaction; ends the Turn."""
     weapons = weapon or []
     if len(weapons) > len(target):
@@ -241,7 +220,25 @@ def attack(
         for i, t in enumerate(target)
     ]
     cleaned = [{k: v for k, v in a.items() if v is not None} for a in attacks]
-    run(db, encounter_id, "attack", revision, json_out, dice, attacker=attacker, attacks=cleaned)
+    reactions = taken_reactions(take_reaction)
+    return "attack", {
+        "attacker": attacker,
+        "attacks": cleaned,
+        **({"reactions": reactions} if reactions else {}),
+    }
+
+
+def taken_reactions(given: list[str] | None) -> dict[str, str]:
+    """``--take-reaction 'Aldric=Reversal'`` options as {model: Reaction} (SA-96); exit 2."""
+    found: dict[str, str] = {}
+    for text in given or ():
+        model, sign, name = text.partition("=")
+        if not sign or not model.strip() or not name.strip():
+            raise InputError(
+                f"--take-reaction {text!r} must be MODEL=REACTION, e.g. 'Aldric=Reversal'."
+            )
+        found[model.strip()] = name.strip()
+    return found
 
 
 def named_modifiers(given: list[str] | None) -> dict[str, int]:
@@ -251,7 +248,7 @@ def named_modifiers(given: list[str] | None) -> dict[str, int]:
     return parse(given)
 
 
-@app.command()
+@step_command(app, run, dice=True)
 def cast(
     encounter_id: EncounterId,
     caster: Who,
@@ -274,59 +271,40 @@ def cast(
     resource: Annotated[
         str | None, typer.Option(help="Spirit, Faith, Focus … (default: the catalogue's).")
     ] = None,
-    dice: Dice = None,
-    db: Db = None,
-    revision: Revision = None,
-    json_out: Json = False,
-) -> None:
+    take_reaction: Annotated[
+        list[str] | None,
+        typer.Option(help="MODEL=REACTION: a Reaction it sets off, taken (repeatable, SA-96)."),
+    ] = None,
+) -> Step:
     """Cast a power on one or more targets (S-8, S-15); catalogue powers by name (SA-60)."""
-    run(
-        db,
-        encounter_id,
-        "cast",
-        revision,
-        json_out,
-        dice,
-        caster=caster,
-        targets=target,
-        power=power,
-        element=element,
-        damage=damage,
-        spell_power=spell_power or None,
-        separate_rolls=separate_rolls or None,
-        instant=instant or None,
-        cost=cost,
-        resource=resource,
-        blocks={t: "block" for t in block} if block else None,
-    )
+    return "cast", {
+        "caster": caster,
+        "targets": target,
+        "power": power,
+        "element": element,
+        "damage": damage,
+        "spell_power": spell_power or None,
+        "separate_rolls": separate_rolls or None,
+        "instant": instant or None,
+        "cost": cost,
+        "resource": resource,
+        "blocks": {t: "block" for t in block} if block else None,
+        "reactions": taken_reactions(take_reaction) or None,
+    }
 
 
-@app.command()
+@step_command(app, run, dice=True)
 def aoo(
     encounter_id: EncounterId,
     attacker: Who,
     target: Annotated[str, typer.Option(help="The disengaging model.")],
     weapon: Annotated[str, typer.Option(help="The weapon (each once per Turn).")],
-    dice: Dice = None,
-    db: Db = None,
-    revision: Revision = None,
-    json_out: Json = False,
-) -> None:
+) -> Step:
     """Take an Attack of Opportunity on offer (S-18)."""
-    run(
-        db,
-        encounter_id,
-        "aoo",
-        revision,
-        json_out,
-        dice,
-        attacker=attacker,
-        target=target,
-        weapon=weapon,
-    )
+    return "aoo", {"attacker": attacker, "target": target, "weapon": weapon}
 
 
-@app.command()
+@step_command(app, run, dice=True)
 def impale(
     encounter_id: EncounterId,
     impaler: Who,
@@ -337,90 +315,54 @@ def impale(
     reaction: Annotated[
         str | None, typer.Option(help="The target's own reaction to the impaling attack.")
     ] = None,
-    dice: Dice = None,
-    db: Db = None,
-    revision: Revision = None,
-    json_out: Json = False,
-) -> None:
+) -> Step:
     """Impale a foe that just moved into melee range: Initiative test, then an attack (S-13)."""
-    run(
-        db,
-        encounter_id,
-        "impale",
-        revision,
-        json_out,
-        dice,
-        impaler=impaler,
-        target=target,
-        weapon=weapon,
-        reaction=reaction,
-    )
+    return "impale", {"impaler": impaler, "target": target, "weapon": weapon, "reaction": reaction}
 
 
-@app.command()
+@step_command(app, run)
 def instant(
     encounter_id: EncounterId,
     who: Who,
     name: Annotated[str, typer.Option(help="What the instant is.")],
-    db: Db = None,
-    revision: Revision = None,
-    json_out: Json = False,
-) -> None:
+) -> Step:
     """An Instant (out of turn, it uses up the next Turn's, S-4)."""
-    run(db, encounter_id, "instant", revision, json_out, id=who, name=name)
+    return "instant", {"id": who, "name": name}
 
 
-@app.command("whole-turn")
+@step_command(app, run, "whole-turn", dice=True)
 def whole_turn(
     encounter_id: EncounterId,
     who: Who,
     kind: Annotated[str, typer.Option(help="recover, skill or sprint.")],
     to: Annotated[str | None, typer.Option(help="Sprint destination x,y,z.")] = None,
     skill: Annotated[str | None, typer.Option(help="The whole-turn skill's name.")] = None,
-    dice: Dice = None,
-    db: Db = None,
-    revision: Revision = None,
-    json_out: Json = False,
-) -> None:
+) -> Step:
     """A Whole Turn: Recover (+1 HP), a whole-turn skill, or Sprint (S-5)."""
-    run(
-        db,
-        encounter_id,
-        "whole_turn",
-        revision,
-        json_out,
-        dice,
-        id=who,
-        kind=kind,
-        to=None if to is None else list(parse_point(to, "--to")),
-        skill=skill,
-    )
+    return "whole_turn", {
+        "id": who,
+        "kind": kind,
+        "to": None if to is None else list(parse_point(to, "--to")),
+        "skill": skill,
+    }
 
 
-@app.command()
+@step_command(app, run)
 def disengage(
     encounter_id: EncounterId,
     who: Who,
     to: Annotated[str, typer.Option(help="Destination x,y,z.")],
     difficult: Annotated[bool, typer.Option("--difficult", help="Difficult Terrain.")] = False,
-    db: Db = None,
-    revision: Revision = None,
-    json_out: Json = False,
-) -> None:
+) -> Step:
     """The Disengage Action: half Movement, no Attacks of Opportunity; ends the Turn (S-6)."""
-    run(
-        db,
-        encounter_id,
-        "disengage",
-        revision,
-        json_out,
-        id=who,
-        to=list(parse_point(to, "--to")),
-        difficult=difficult or None,
-    )
+    return "disengage", {
+        "id": who,
+        "to": list(parse_point(to, "--to")),
+        "difficult": difficult or None,
+    }
 
 
-@app.command("forced-move")
+@step_command(app, run, "forced-move")
 def forced_move(
     encounter_id: EncounterId,
     who: Who,
@@ -430,70 +372,45 @@ def forced_move(
     stopped_by: Annotated[
         str | None, typer.Option(help="wall or edge: the Host cut the move short there.")
     ] = None,
-    db: Db = None,
-    revision: Revision = None,
-    json_out: Json = False,
-) -> None:
+) -> Step:
     """Move a model against its will, at once: no Attacks of Opportunity (S-18, SA-70)."""
-    run(
-        db,
-        encounter_id,
-        "forced_move",
-        revision,
-        json_out,
-        id=who,
-        kind=kind,
-        by=by,
-        to=list(parse_point(to, "--to")),
-        stopped_by=stopped_by,
-    )
+    return "forced_move", {
+        "id": who,
+        "kind": kind,
+        "by": by,
+        "to": list(parse_point(to, "--to")),
+        "stopped_by": stopped_by,
+    }
 
 
-@app.command("pick-up")
+@step_command(app, run, "pick-up")
 def pick_up(
     encounter_id: EncounterId,
     who: Who,
     weapon: Annotated[str, typer.Option(help="A weapon lying within base contact.")],
-    db: Db = None,
-    revision: Revision = None,
-    json_out: Json = False,
-) -> None:
+) -> Step:
     """Pick up a thrown weapon lying within base contact: the Turn's Instant (SA-72)."""
-    run(db, encounter_id, "pick_up", revision, json_out, id=who, weapon=weapon)
+    return "pick_up", {"id": who, "weapon": weapon}
 
 
-@app.command()
+@step_command(app, run)
 def water(
     encounter_id: EncounterId,
     who: Who,
     out: Annotated[bool, typer.Option("--out", help="Out of the water again.")] = False,
-    db: Db = None,
-    revision: Revision = None,
-    json_out: Json = False,
-) -> None:
+) -> Step:
     """The Host puts a model fully under water (or --out of it): the underwater rules (SA-76)."""
-    run(db, encounter_id, "water", revision, json_out, id=who, submerged=not out)
+    return "water", {"id": who, "submerged": not out}
 
 
-@app.command("roll-with-the-blow")
+@step_command(app, run, "roll-with-the-blow")
 def roll_with_the_blow(
     encounter_id: EncounterId,
     who: Who,
     to: Annotated[str, typer.Option(help="Where it rolls to, x,y,z.")],
-    db: Db = None,
-    revision: Revision = None,
-    json_out: Json = False,
-) -> None:
+) -> Step:
     """Roll with the Blow right after taking damage (S-19)."""
-    run(
-        db,
-        encounter_id,
-        "roll_with_the_blow",
-        revision,
-        json_out,
-        id=who,
-        to=list(parse_point(to, "--to")),
-    )
+    return "roll_with_the_blow", {"id": who, "to": list(parse_point(to, "--to"))}
 
 
 model_command(
@@ -503,7 +420,7 @@ model_command(
 )
 
 
-@app.command()
+@step_command(app, run)
 def condition(
     encounter_id: EncounterId,
     who: Who,
@@ -511,26 +428,18 @@ def condition(
     rounds: Annotated[int | None, typer.Option(help="Rounds it lasts.")] = None,
     until: Annotated[str | None, typer.Option(help="Or the event that ends it.")] = None,
     source: Annotated[str, typer.Option(help="Who or what caused it.")] = "host",
-    db: Db = None,
-    revision: Revision = None,
-    json_out: Json = False,
-) -> None:
+) -> Step:
     """Put a condition on a model, with its duration and source (S-23)."""
-    run(
-        db,
-        encounter_id,
-        "condition",
-        revision,
-        json_out,
-        id=who,
-        name=name,
-        rounds=rounds,
-        until=until,
-        source=source,
-    )
+    return "condition", {
+        "id": who,
+        "name": name,
+        "rounds": rounds,
+        "until": until,
+        "source": source,
+    }
 
 
-@app.command("end-combat")
+@step_command(app, run, "end-combat")
 def end_combat(
     encounter_id: EncounterId,
     wave: Annotated[bool, typer.Option("--wave", help="A wave fight.")] = False,
@@ -541,16 +450,15 @@ def end_combat(
             help="Another battle follows within 2 minutes: Fury keeps its half (S-22, SA-89).",
         ),
     ] = False,
-    db: Db = None,
-    revision: Revision = None,
-    json_out: Json = False,
-) -> None:
+) -> Step:
     """End the combat: class resources per S-22 (Fury halves, and is lost unless kept)."""
-    run(db, encounter_id, "end_combat", revision, json_out, wave=wave or None,
-        battle_within_2_minutes=battle_within_2_minutes or None)  # fmt: skip
+    return "end_combat", {
+        "wave": wave or None,
+        "battle_within_2_minutes": battle_within_2_minutes or None,
+    }
 
 
-@app.command()
+@step_command(app, run, dice=True)
 def act(
     encounter_id: EncounterId,
     who: Who,
@@ -568,18 +476,20 @@ def act(
     against_stat: Annotated[
         str | None, typer.Option(help="The opponent's stat (default: the same).")
     ] = None,
-    dice: Dice = None,
-    db: Db = None,
-    revision: Revision = None,
-    json_out: Json = False,
-) -> None:
+) -> Step:
     """A Full or Role-play Action (ends the Turn), or a Quick Action / Role-play Instant (SA-80)."""
-    run(db, encounter_id, "act", revision, json_out, dice, id=who, kind=kind, name=name,
-        test=test, advantage=advantage or None, against=against,
-        against_stat=against_stat)  # fmt: skip
+    return "act", {
+        "id": who,
+        "kind": kind,
+        "name": name,
+        "test": test,
+        "advantage": advantage or None,
+        "against": against,
+        "against_stat": against_stat,
+    }
 
 
-@app.command()
+@step_command(app, run, dice=True)
 def react(
     encounter_id: EncounterId,
     who: Who,
@@ -590,14 +500,16 @@ def react(
         str | None, typer.Option(help="The stat test asked for: STR, AGIL, INT, WIS, STAM, INIT.")
     ] = None,
     advantage: Annotated[int, typer.Option(help="The test's advantage (Host's).")] = 0,
-    dice: Dice = None,
-    db: Db = None,
-    revision: Revision = None,
-    json_out: Json = False,
-) -> None:
+) -> Step:
     """A Skill, Role-play or other Reaction out of turn: the round's one Reaction (SA-82)."""
-    run(db, encounter_id, "react", revision, json_out, dice, id=who, kind=kind, name=name,
-        trigger=trigger, test=test, advantage=advantage or None)  # fmt: skip
+    return "react", {
+        "id": who,
+        "kind": kind,
+        "name": name,
+        "trigger": trigger,
+        "test": test,
+        "advantage": advantage or None,
+    }
 
 
 FIGHT = EncounterKind("strife-combat", "Fight", fight_view, fight_json)

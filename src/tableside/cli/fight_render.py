@@ -5,6 +5,7 @@ from __future__ import annotations
 from rich.console import Group, RenderableType
 from rich.table import Table
 
+from tableside.encounter.strife_forced import commander_of
 from tableside.encounter.strife_state import FightState
 from tableside.strife.catalog import builtin_catalog
 from tableside.strife.conditions import Condition
@@ -56,6 +57,9 @@ def models_table(state: FightState) -> Table:
 def fight_view(state: FightState, revision: int) -> RenderableType:
     """The whole fight at a glance."""
     whose = "not started" if state.current is None else f"{state.current}'s Turn"
+    controller = None if state.current is None else commander_of(state, state.current)
+    if controller is not None and controller != state.current:
+        whose += f", commanded by {controller} (SA-97)"
     if state.ended:
         whose = f"ended — winner: {state.winner or 'nobody'}"
     parts: list[RenderableType] = [f"Revision {revision}: {whose}", order_table(state),

@@ -8,6 +8,7 @@ from typing import Annotated, Any
 import typer
 
 from tableside.cli import render
+from tableside.cli.options import Seed
 from tableside.cli.output import emit
 from tableside.cli.parsing import (
     InputError,
@@ -39,7 +40,6 @@ app = typer.Typer(
     rich_markup_mode=None,
 )
 
-Seed = Annotated[int, typer.Option(help="Seed for the server's dice (recorded in the output).")]
 Dice = Annotated[
     str | None,
     typer.Option(

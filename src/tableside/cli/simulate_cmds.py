@@ -15,7 +15,7 @@ from rich.table import Table
 
 from tableside.cli.output import print_json
 from tableside.cli.sources import read_json
-from tableside.simulate import SimulationError, default_workers
+from tableside.simulate import SimulationError, default_workers, even
 from tableside.simulate import simulate as run_simulation
 from tableside.simulate import sweep as sweeps
 
@@ -46,6 +46,16 @@ SweepText = Annotated[
 PlotPath = Annotated[
     Path | None, typer.Option("--plot", help="With --sweep: draw the win chance into this PNG.")
 ]
+TargetText = Annotated[
+    str | None,
+    typer.Option("--target", help='Make it even: the chance a side should have, e.g. "holy=60%"; '
+                 "with --sweep (one number) or --count (how many of a combatant)."),
+]  # fmt: skip
+CountText = Annotated[
+    str | None,
+    typer.Option("--count", help='With --target: how many of a combatant fight, e.g. '
+                 '"Goblin-1=1..6" (it and copies of it).'),
+]  # fmt: skip
 ClusterAddress = Annotated[
     str | None,
     typer.Option(
@@ -87,11 +97,17 @@ def simulate(
     sweep: SweepText = None,
     plot: PlotPath = None,
     cluster: ClusterAddress = None,
+    target: TargetText = None,
+    count: CountText = None,
     json_out: Json = False,
 ) -> None:
     """Play an exported War or fight to its end many times: win odds, length, Wear or HP lost."""
     document = load_document(file)
     workers = default_workers() if workers is None else workers
+    if target is not None or count is not None:
+        options = SweepOptions(runs, seed, workers, engine, rest, cluster)
+        run_even_command(document, target, sweep or count, options, json_out)
+        return
     if sweep is not None or plot is not None or cluster is not None:
         options = SweepOptions(runs, seed, workers, engine, rest, cluster)
         run_sweep_command(document, sweep, plot, options, json_out)
@@ -134,17 +150,45 @@ def run_sweep_command(document: Any, text: str | None, plot: Path | None, option
     if json_out:
         print_json(result)
         return
-    table = Table(title=f"{result['combatant']}.{result['field']}: side {result['side']} wins, "
-                        f"{result['runs']} runs per value")  # fmt: skip
+    console = points_table(f"{result['combatant']}.{result['field']}: side {result['side']} "
+                           f"wins, {result['runs']} runs per value", result["points"])  # fmt: skip
+    console.print(f"closest to an even fight: {result['combatant']}.{result['field']} = "
+                  f"{result['closest_to_even']}")  # fmt: skip
+
+
+def run_even_command(document: Any, target: str | None, change: str | None,
+                     options: SweepOptions, json_out: bool) -> None:  # fmt: skip
+    """``--target``: the value of one change whose chance is closest to the target (F-54)."""
+    if target is None or change is None:
+        raise SimulationError("Make it even needs --target and one of --sweep or --count.")
+    result = even.make_even(document, even.parse_target(target), even.parse_change(change),
+                            options.runs, seed=options.seed, workers=options.workers,
+                            cluster=options.cluster)  # fmt: skip
+    if json_out:
+        print_json(result)
+        return
+    what = result["change"]
+    named = f"{what['combatant']}.{what['field']}" if what["kind"] == "number" else (
+        f"how many {what['combatant']}")  # fmt: skip
+    console = points_table(f"{named}: side {result['side']} wins (target "
+                           f"{result['target']:.0%}), {result['runs']} runs per value",
+                           result["points"])  # fmt: skip
+    reached = "within its interval" if result["reached"] else "the closest, not within reach"
+    console.print(f"proposal: {named} = {result['proposal']} ({result['side']} wins "
+                  f"{result['p']:.1%}; the target {reached})")  # fmt: skip
+
+
+def points_table(title: str, points: list[dict[str, Any]]) -> Console:
+    """Print each value's win chance with its interval; the console, to print more."""
+    table = Table(title=title)
     for column in ("value", "probability", "95% CI (Wilson)"):
         table.add_column(column, justify="right")
-    for point in result["points"]:
+    for point in points:
         centre, spread = interval(point["wins"], 3)
         table.add_row(str(point["value"]), centre, spread)
     console = Console(highlight=False)
     console.print(table)
-    console.print(f"closest to an even fight: {result['combatant']}.{result['field']} = "
-                  f"{result['closest_to_even']}")  # fmt: skip
+    return console
 
 
 def interval(block: dict[str, Any] | None, digits: int = 2) -> tuple[str, str]:

@@ -18,6 +18,7 @@ from pydantic import ValidationError
 from rich.console import Console, RenderableType
 
 from tableside.cli import strife_render as render
+from tableside.cli.options import Seed
 from tableside.cli.output import print_json
 from tableside.cli.parsing import InputError
 from tableside.cli.sources import read_json
@@ -99,7 +100,6 @@ app = typer.Typer(
 
 # --- shared options ---------------------------------------------------------------------------
 
-Seed = Annotated[int, typer.Option(help="Seed for the server's dice (recorded in the output).")]
 Dice = Annotated[
     str | None,
     typer.Option(

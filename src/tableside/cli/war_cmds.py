@@ -9,7 +9,8 @@ import typer
 
 from tableside.cli import encounter_cmds
 from tableside.cli.balance import BALANCE_RUNS, Balance, BalanceRuns, print_balance
-from tableside.cli.encounter_cmds import Db, Dice, EncounterId, EncounterKind, Json, Revision
+from tableside.cli.encounter_cmds import EncounterKind
+from tableside.cli.options import Db, Dice, EncounterId, Json, Revision, Step, step_command
 from tableside.encounter.war_names import EffectName, HostField
 from tableside.majesty.adjust import AdjustMode
 
@@ -196,37 +197,35 @@ def print_strike(game: Any, before: Any, record: LogRecord) -> None:
         console.print(shown)
 
 
-@app.command()
+@step_command(app, run)
 def remove(
     encounter_id: EncounterId,
     who: Annotated[str, typer.Argument(help="Combatant id.")],
-    db: Db = None,
-    revision: Revision = None,
-    json_out: Json = False,
-) -> None:
+) -> Step:
     """Remove a combatant from the War; its remaining Turns this Cycle are skipped (A-28)."""
-    run(db, encounter_id, "remove", revision, json_out, id=who)
+    return "remove", {"id": who}
 
 
-@app.command()
+@step_command(app, run)
 def dominion(
     encounter_id: EncounterId,
     name: Annotated[str, typer.Argument(help="The Dominion's name.")],
     at: Annotated[str, typer.Option(help="Its centre x,y,z in inches.")] = "0,0,0",
     radius: Annotated[float, typer.Option(help="Its radius in inches.")] = 1.0,
     off: Annotated[bool, typer.Option("--off", help="The Dominion ends.")] = False,
-    db: Db = None,
-    revision: Revision = None,
-    json_out: Json = False,
-) -> None:
+) -> Step:
     """Raise (or move, or with --off end) a Spiritual Dominion: Strikes cannot pass it (M-15)."""
     from tableside.cli.parsing import parse_point
 
-    run(db, encounter_id, "dominion", revision, json_out, id=name,
-        center=list(parse_point(at, "--at")), radius=radius, on=not off)  # fmt: skip
+    return "dominion", {
+        "id": name,
+        "center": list(parse_point(at, "--at")),
+        "radius": radius,
+        "on": not off,
+    }
 
 
-@app.command()
+@step_command(app, run)
 def barrier(
     encounter_id: EncounterId,
     name: Annotated[str, typer.Argument(help="The Barrier's name.")],
@@ -234,54 +233,47 @@ def barrier(
     radius: Annotated[float, typer.Option(help="Its radius in inches.")] = 1.0,
     resolve: Annotated[int, typer.Option(help="Its Resolve strength (used as Endurance).")] = 0,
     off: Annotated[bool, typer.Option("--off", help="The Barrier ends.")] = False,
-    db: Db = None,
-    revision: Revision = None,
-    json_out: Json = False,
-) -> None:
+) -> Step:
     """Raise (or move, or with --off end) a Barrier: Knock Back collides with it (M-35, A-42)."""
     from tableside.cli.parsing import parse_point
 
-    run(db, encounter_id, "barrier", revision, json_out, id=name,
-        center=list(parse_point(at, "--at")), radius=radius, resolve=resolve,
-        on=not off)  # fmt: skip
+    return "barrier", {
+        "id": name,
+        "center": list(parse_point(at, "--at")),
+        "radius": radius,
+        "resolve": resolve,
+        "on": not off,
+    }
 
 
-@app.command()
+@step_command(app, run)
 def ruleset(
     encounter_id: EncounterId,
     name: Annotated[str, typer.Argument(help="standard or newer-full-stance.")],
-    db: Db = None,
-    revision: Revision = None,
-    json_out: Json = False,
-) -> None:
+) -> Step:
     """Choose this War's ruleset (newer-full-stance: Full Defensive Stance gives an Adjustment)."""
-    run(db, encounter_id, "ruleset", revision, json_out, name=name)
+    return "ruleset", {"name": name}
 
 
-@app.command()
+@step_command(app, run)
 def move(
     encounter_id: EncounterId,
     who: Annotated[str, typer.Argument(help="Combatant id.")],
     to: Annotated[str, typer.Option(help="Destination x,y,z.")],
-    db: Db = None,
-    revision: Revision = None,
-    json_out: Json = False,
-) -> None:
+) -> Step:
     """Move (1 AP per inch, 3D)."""
     from tableside.cli.parsing import parse_point
 
-    run(db, encounter_id, "move", revision, json_out, id=who, to=list(parse_point(to, "--to")))
+    return "move", {"id": who, "to": list(parse_point(to, "--to"))}
 
 
-@app.command("next")
-def next_turn(
-    encounter_id: EncounterId, db: Db = None, revision: Revision = None, json_out: Json = False
-) -> None:
+@step_command(app, run, "next")
+def next_turn(encounter_id: EncounterId) -> Step:
     """End the current Turn and begin the next (a new Cycle when the order is done)."""
-    run(db, encounter_id, "next", revision, json_out)
+    return "next", {}
 
 
-@app.command()
+@step_command(app, run)
 def stance(
     encounter_id: EncounterId,
     who: Annotated[str, typer.Argument(help="Combatant id.")],
@@ -289,68 +281,52 @@ def stance(
     full: Annotated[
         bool, typer.Option("--full", help="Full Defensive Stance, kept until it ends (M-17).")
     ] = False,
-    db: Db = None,
-    revision: Revision = None,
-    json_out: Json = False,
-) -> None:
+) -> Step:
     """Enter (or leave) Defensive Stance, or Full Defensive Stance with --full."""
-    run(db, encounter_id, "stance", revision, json_out, id=who, on=not off, full=full or None)
+    return "stance", {"id": who, "on": not off, "full": full or None}
 
 
-@app.command()
+@step_command(app, run)
 def rest(
     encounter_id: EncounterId,
     who: Annotated[str, typer.Argument(help="Combatant id.")],
     ap: Annotated[int, typer.Option(help="AP to spend resting.")],
-    db: Db = None,
-    revision: Revision = None,
-    json_out: Json = False,
-) -> None:
+) -> Step:
     """Rest: 1 Exertion off per AP (M-4)."""
-    run(db, encounter_id, "rest", revision, json_out, id=who, ap=ap)
+    return "rest", {"id": who, "ap": ap}
 
 
-@app.command()
+@step_command(app, run)
 def ready(
     encounter_id: EncounterId,
     who: Annotated[str, typer.Argument(help="Combatant id.")],
     ap: Annotated[int, typer.Option(help="AP to hold.")],
     use: Annotated[list[str], typer.Option(help="A declared use (at most two).")],
-    db: Db = None,
-    revision: Revision = None,
-    json_out: Json = False,
-) -> None:
+) -> Step:
     """Stand Ready (M-41)."""
-    run(db, encounter_id, "stand_ready", revision, json_out, id=who, ap=ap, uses=use)
+    return "stand_ready", {"id": who, "ap": ap, "uses": use}
 
 
-@app.command()
+@step_command(app, run)
 def carry(
     encounter_id: EncounterId,
     who: Annotated[str, typer.Argument(help="Combatant id.")],
     ap: Annotated[int, typer.Option(help="AP to carry into the next Turn.")],
-    db: Db = None,
-    revision: Revision = None,
-    json_out: Json = False,
-) -> None:
+) -> Step:
     """Carry Over AP into the next Turn (M-41)."""
-    run(db, encounter_id, "carry_over", revision, json_out, id=who, ap=ap)
+    return "carry_over", {"id": who, "ap": ap}
 
 
-@app.command("break-free")
+@step_command(app, run, "break-free", dice=True)
 def break_free(
     encounter_id: EncounterId,
     who: Annotated[str, typer.Argument(help="Combatant id.")],
-    dice: Dice = None,
-    db: Db = None,
-    revision: Revision = None,
-    json_out: Json = False,
-) -> None:
+) -> Step:
     """Try to break free of a Grapple (3 AP, 3 Exertion, Might Check, M-37)."""
-    run(db, encounter_id, "break_free", revision, json_out, dice, id=who)
+    return "break_free", {"id": who}
 
 
-@app.command()
+@step_command(app, run, dice=True)
 def effect(
     encounter_id: EncounterId,
     who: Annotated[str, typer.Argument(help="Combatant id.")],
@@ -364,17 +340,12 @@ def effect(
     ] = 1,
     by: Annotated[str | None, typer.Option(help="The elohim causing it.")] = None,
     source: Annotated[str, typer.Option(help="What causes it (shown in the log).")] = "host",
-    dice: Dice = None,
-    db: Db = None,
-    revision: Revision = None,
-    json_out: Json = False,
-) -> None:
+) -> Step:
     """Apply a special effect (M-34 … M-39)."""
-    run(db, encounter_id, "apply_effect", revision, json_out, dice, id=who, effect=name,
-        amount=amount, by=by, source=source)  # fmt: skip
+    return "apply_effect", {"id": who, "effect": name, "amount": amount, "by": by, "source": source}
 
 
-@app.command("set")
+@step_command(app, run, "set")
 def host_set(
     encounter_id: EncounterId,
     who: Annotated[str, typer.Argument(help="Combatant id.")],
@@ -383,15 +354,12 @@ def host_set(
         str,
         typer.Argument(help="New value: a whole number, x,y,z for position, on or off for stance."),
     ],
-    db: Db = None,
-    revision: Revision = None,
-    json_out: Json = False,
-) -> None:
+) -> Step:
     """The Host's manual adjustment of any value (logged)."""
     from tableside.cli.parsing import parse_point
 
     parsed: Any = list(parse_point(value, "value")) if "," in value else _number(value)
-    run(db, encounter_id, "host_set", revision, json_out, id=who, field=field, value=parsed)
+    return "host_set", {"id": who, "field": field, "value": parsed}
 
 
 SWITCHES = {"on": 1, "off": 0, "true": 1, "false": 0, "yes": 1, "no": 0}

@@ -27,6 +27,7 @@ from tableside.encounter.decisions import (
     APPROVE,
     Answer,
     Asker,
+    Choice,
     PendingCommand,
     Policy,
     Request,
@@ -37,9 +38,10 @@ from tableside.encounter.decisions import (
     put,
 )
 from tableside.encounter.log import Command, Event, LogRecord, RecordKind
-from tableside.errors import StaleRevisionError, TablesideError
+from tableside.errors import StaleRevisionError, TablesideError, TooManyAdjustmentsError
 
 REASK_LIMIT = 8  # taking a suggestion may open new choices; a game never needs more rounds
+CLAMP_ROUNDS = 2  # a Check's steps may name both sides: each side's excess is dropped in turn
 
 S = TypeVar("S")
 R = TypeVar("R")
@@ -165,6 +167,7 @@ class Encounter(Generic[S]):
         expected_revision: int | None = None,
         exact: bool = True,
         asker: Asker | None = None,
+        clamp_steps: bool = False,
     ) -> LogRecord:
         """Decide and apply a command, or make it wait (D-1); on any refusal nothing changes.
 
@@ -177,20 +180,37 @@ class Encounter(Generic[S]):
             asker: The policy that says, for each choice the command involves, whether its
                 arguments stand, the suggestion is taken, or its owner is asked (None: the
                 arguments stand, as for the one-shot engine).
+            clamp_steps: Explicit Adjustment steps past what their side has are dropped instead
+                of refused, and the record's ``note`` tells the Host (W-52: the count may be
+                secret to the sender, and a refusal would tell it).
         """
         self.check_revision(expected_revision, exact)
         self.require_not_waiting()
+        notes: list[str] = []
+        while True:
+            try:
+                return self._execute(command, asker, notes)
+            except TooManyAdjustmentsError as over:
+                if not clamp_steps or len(notes) >= CLAMP_ROUNDS:
+                    raise
+                command, note = clamped(command, over)
+                notes.append(note)
+
+    def _execute(self, command: Command, asker: Asker | None, notes: list[str]) -> LogRecord:
+        """One try of :meth:`execute` (``notes``: the Host's, from steps clamped so far)."""
         seq = self.next_seq
+        taken: list[Choice] = []
+        data = {"note": " ".join(notes)} if notes else None
         if asker is not None:
-            command, questions = self.ask(command, seq, asker, ())
+            command, questions = self.ask(command, seq, asker, (), taken)
             if questions:
                 # what the suggestions would refuse is refused now: never a command nobody can
                 # finish (issue 21: the Striker's own explicit steps the War refuses)
                 self.trial(PendingCommand(seq, command, questions))
-                return self._hold(command, seq, questions)
-        events = self.decide(command, seq)
+                return self._hold(command, seq, questions, data)
+        command, events = self.decide_taking(command, seq, taken)
         state = self.fold(self.state, events)
-        record = LogRecord(self.revision + 1, RecordKind.COMMAND, seq, command, events)
+        record = LogRecord(self.revision + 1, RecordKind.COMMAND, seq, command, events, data)
         self.applied.append(Applied(seq, command, events, state))
         self.redo_stack.clear()
         self.next_seq = seq + 1
@@ -209,32 +229,81 @@ class Encounter(Generic[S]):
             f"waiting {self.pending.command.kind} to withdraw it."
         )
 
+    def decide_taking(
+        self, command: Command, seq: int, taken: Sequence[Choice]
+    ) -> tuple[Command, tuple[Event, ...]]:
+        """Decide ``command``; refused, the suggestions taken for it are passed over (SA-98).
+
+        A suggestion the policy took for an NPC (D-5) that the rules refuse gives way to the
+        choice's other options, in order, one choice at a time: the first command the engine
+        accepts is the one decided. With none, the refusal stands. Checked only on a refusal,
+        so a command whose suggestions stand costs nothing more.
+        """
+        try:
+            return command, self.decide(command, seq)
+        except TablesideError:
+            if not taken:
+                raise
+            for choice in taken:
+                for option in choice.options:
+                    value = option.get("value")
+                    if value == choice.suggested:
+                        continue
+                    tried = Command(command.kind, put(command.args, choice.path, value),
+                                    command.dice)  # fmt: skip
+                    try:
+                        return tried, self.decide(tried, seq)
+                    except TablesideError:
+                        continue
+            raise
+
     def ask(
-        self, command: Command, seq: int, asker: Asker, asked: tuple[Request, ...]
+        self,
+        command: Command,
+        seq: int,
+        asker: Asker,
+        asked: tuple[Request, ...],
+        taken_out: list[Choice] | None = None,
     ) -> tuple[Command, tuple[Request, ...]]:
         """The command with the suggestions the policy takes, and the new questions to ask.
 
         The game lists the command's choices (``choices``, on a throwaway copy of its dice
         stream); a choice already asked is skipped. Taking a suggestion may open new choices
         (a Reaction taken opens its dice stage), so the listing repeats until nothing is taken,
-        except for choices of the kinds the game ``settles`` (taking them opens nothing).
+        except for choices of the kinds the game ``settles`` (taking them opens nothing), or
+        ``settles_for`` this command.
         """
         chooser = getattr(self.game, "choices", None)
         if chooser is None:
             return command, ()
         known = {r.choice.name for r in asked}
         settles: frozenset[str] = getattr(self.game, "settles", frozenset())
+        took: list[tuple[Command, Choice]] = []  # the last listing's takes (SA-98)
+        settling = getattr(self.game, "settles_for", None)
+        if settling is not None:
+            settles = settles | settling(command)
         for _ in range(REASK_LIMIT):
             taken = False
             found: list[Request] = []
-            rng = command_rng(self.seed, seq, command)
-            for choice in chooser(self.state, command, rng):
+            try:
+                listed = chooser(self.state, command, command_rng(self.seed, seq, command))
+            except TablesideError:
+                retaken = self.retake(chooser, took, seq)
+                if retaken is None:
+                    raise
+                command, took = retaken, []
+                continue
+            took = []
+            for choice in listed:
                 if choice.name in known:
                     continue
                 verdict = asker(choice)
                 if verdict.policy is Policy.TAKE and not choice.given:
+                    took.append((command, choice))
                     args = put(command.args, choice.path, choice.suggested)
                     command = Command(command.kind, args, command.dice)
+                    if taken_out is not None:
+                        taken_out.append(choice)
                     # a choice the game says opens nothing needs no second listing (item 8)
                     taken = taken or choice.kind not in settles
                 elif verdict.policy is Policy.ASK:
@@ -247,9 +316,35 @@ class Encounter(Generic[S]):
                 return command, tuple(found)
         raise WaitingError(f"The choices of this {command.kind} did not settle.")
 
-    def _hold(self, command: Command, seq: int, questions: tuple[Request, ...]) -> LogRecord:
+    def retake(self, chooser: Any, took: list[tuple[Command, Choice]], seq: int) -> Command | None:
+        """The suggestions just taken refused: the first other option the rules accept (SA-98).
+
+        Each choice taken, in order, is given its other options in turn (on the command as it
+        was before that take); the first whose command the game lists without refusing is the
+        one kept. None (nothing taken, or no option accepted): the refusal stands.
+        """
+        for before, choice in took:
+            for option in choice.options:
+                value = option.get("value")
+                if value == choice.suggested:
+                    continue
+                tried = Command(before.kind, put(before.args, choice.path, value), before.dice)
+                try:
+                    chooser(self.state, tried, command_rng(self.seed, seq, tried))
+                except TablesideError:
+                    continue
+                return tried
+        return None
+
+    def _hold(
+        self,
+        command: Command,
+        seq: int,
+        questions: tuple[Request, ...],
+        extra: dict[str, Any] | None = None,
+    ) -> LogRecord:
         """Store ``command`` as waiting for ``questions`` (its dice stream reserved)."""
-        data = {"requests": [r.to_json() for r in questions]}
+        data = {"requests": [r.to_json() for r in questions], **(extra or {})}
         record = LogRecord(self.revision + 1, RecordKind.REQUEST, seq, command, (), data)
         self.pending = PendingCommand(seq, command, questions)
         self.redo_stack.clear()
@@ -280,8 +375,9 @@ class Encounter(Generic[S]):
         if answered.rejected:
             return self._settle(answered, None, (), {**data, "outcome": "withdrawn"})
         base, resolved = answered.command, answered.resolved()
+        took: list[Choice] = []
         if asker is not None:
-            taken, new = self.ask(resolved, pending.seq, asker, answered.questions)
+            taken, new = self.ask(resolved, pending.seq, asker, answered.questions, took)
             base = Command(base.kind, merged_takes(base.args, resolved.args, taken.args), base.dice)
             answered = PendingCommand(
                 pending.seq, base, (*answered.questions, *new), answered.answers
@@ -294,7 +390,7 @@ class Encounter(Generic[S]):
             self.pending = answered
             self.records.append(record)
             return record
-        events = self.decide(resolved, pending.seq)
+        resolved, events = self.decide_taking(resolved, pending.seq, took)
         return self._settle(answered, resolved, events, {**data, "outcome": "resolved"})
 
     def effects(self, request_id: str) -> list[Any]:
@@ -547,6 +643,22 @@ class Encounter(Generic[S]):
             else:
                 replay.redo()
         return replay
+
+
+def clamped(command: Command, over: TooManyAdjustmentsError) -> tuple[Command, str]:
+    """``command`` without the explicit steps past the count, and the Host's note (W-52)."""
+    steps = command.args.get("steps")
+    if not isinstance(steps, list) or not over.drop or max(over.drop) >= len(steps):
+        raise over
+    kept = [step for place, step in enumerate(steps) if place not in set(over.drop)]
+    sides = {"striker": "striker", "roller": "striker", "defender": "defender",
+             "opponent": "defender", None: "striker"}  # fmt: skip
+    who = command.args.get(sides.get(over.side, "striker")) or f"The {over.side}"
+    note = (
+        f"{who} named {over.named} Adjustments; only the first {over.allowed} were made (the "
+        "rest are past what it has, W-52)."
+    )
+    return Command(command.kind, {**command.args, "steps": kept}, command.dice), note
 
 
 def describe(request: Request) -> str:

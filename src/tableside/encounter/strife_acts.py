@@ -15,17 +15,18 @@ The handlers take the fight's :class:`~tableside.encounter.strife_fight.Pending`
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import Field
 
 from tableside.dice import Rng
 from tableside.encounter.decisions import Choice, approval
-from tableside.encounter.strife_state import Model
+from tableside.encounter.strife_state import FightState, Model
 from tableside.encounter.war_args import ID, Args, parse_args
 from tableside.errors import RulesError
 from tableside.limits import MODIFIER_MAX, FreeText, Name
-from tableside.strife.catalog import Stat
+from tableside.strife.catalog import Reaction, Stat
 from tableside.strife.checks import Contestant, StatTest, roll_off, stat_test
 from tableside.strife.records import Part
 from tableside.strife.report import roll_off_dict, stat_test_dict
@@ -197,13 +198,98 @@ def do_react(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> No
         )
     if not p.state.rounds.can_react(m.id):
         raise RulesError(f"{m.id} has already used its Reaction this round (S-4).")
-    rule = "SA-82" if args.kind == "skill" else "SA-83"
-    reason = f"{what}: {args.name}"
+    spend_reaction(p, m, Reaction(name=args.name, kind=args.kind, trigger="attacked",
+                                  test=args.test), args.trigger, args.advantage, rng)  # fmt: skip
+
+
+def spend_reaction(
+    p: Pending, m: Model, reaction: Reaction, trigger: str | None, advantage: int, rng: Rng
+) -> None:
+    """Spend ``m``'s Reaction on ``reaction``: its events and its stat test (SA-82, SA-83)."""
+    rule = "SA-82" if reaction.kind == "skill" else "SA-83"
+    reason = f"{REACT_NAMES[reaction.kind]}: {reaction.name}"
     p.emit("reaction_spent", "S-4", id=m.id, failed_parry=False, reason=reason)
-    trigger = {} if args.trigger is None else {"trigger": args.trigger}
-    p.emit("note", rule, id=m.id, text=reason, reaction=args.kind, **trigger)
-    if args.test is not None:
-        run_test(p, m, args.test, args.advantage, reason, rng, rule)
+    said = {} if trigger is None else {"trigger": trigger}
+    p.emit("note", rule, id=m.id, text=reason, reaction=reaction.kind, **said)
+    if reaction.test is not None:
+        run_test(p, m, reaction.test, advantage, reason, rng, rule)
+
+
+# --- Reactions offered when they trigger (SA-96) ----------------------------------------------
+
+
+def triggered(
+    state: FightState, actor: str, defenders: Sequence[str], casting: bool
+) -> dict[str, tuple[Reaction, ...]]:
+    """Each model's Reactions that ``actor``'s attack on ``defenders`` (or cast) sets off (SA-96).
+
+    Being attacked (a defender), a foe attacking (anyone of another side than the attacker's),
+    a foe casting (another side than the caster's). Only a model that may react now: standing,
+    not the actor, not on its own Turn, its round's Reaction unused (S-4).
+    """
+    me = state.models.get(actor)
+    found: dict[str, tuple[Reaction, ...]] = {}
+    for m in state.models.values():
+        known = m.sheet.reactions_known()
+        if not known or me is None or m.id == actor or m.down or m.id == state.current:
+            continue
+        if not state.rounds.can_react(m.id) or state.ended:
+            continue
+        foe = m.side != me.side
+        sets_off = {"foe_casts"} if casting and foe else set()
+        if not casting:
+            sets_off |= ({"attacked"} if m.id in defenders else set()) | (
+                {"foe_attacks"} if foe else set())  # fmt: skip
+        mine = tuple(r for r in known if r.trigger in sets_off)
+        if mine:
+            found[m.id] = mine
+    return found
+
+
+def take_reactions(
+    p: Pending,
+    actor: str,
+    defenders: Sequence[str],
+    casting: bool,
+    chosen: Mapping[str, Any],
+    rng: Rng,
+) -> None:
+    """Spend the Reactions answered for this command's triggers, before any die (SA-96).
+
+    A name that is not one of the model's Reactions this command sets off is refused.
+    """
+    offers = triggered(p.state, actor, defenders, casting)
+    for model, name in chosen.items():
+        if name is None:
+            continue
+        mine = {r.name: r for r in offers.get(model, ())}
+        if name not in mine:
+            what = "cast" if casting else "attack"
+            raise RulesError(f"{model} has no Reaction {name!r} that this {what} sets off (SA-96).")
+        spend_reaction(p, p.model(model), mine[name], mine[name].when, 0, rng)
+
+
+def triggered_choices(
+    state: FightState, actor: str, defenders: Sequence[str], casting: bool, given: Mapping[str, Any]
+) -> list[Choice]:
+    """One choice per model whose Reactions this command sets off: one of them, or none (SA-96).
+
+    "No reaction" is always an option and the suggestion, so nobody is ever stuck; each gates
+    the Block and Parry asked after it (the round has one Reaction).
+    """
+    words = "casts a power" if casting else "attacks"
+    found = []
+    for model, mine in triggered(state, actor, defenders, casting).items():
+        options = [{"value": r.name, "label": f"{r.name} ({REACT_NAMES[r.kind]}, {r.when})"}
+                   for r in mine]  # fmt: skip
+        found.append(Choice(
+            kind="skill_reaction", combatant=model, path=("reactions", model),
+            options=(*options, {"value": None, "label": "No reaction"}), suggested=None,
+            given=model in given, gate=True, key=f"skill_reaction.{model}",
+            prompt=f"{actor} {words}: does {model} take a Reaction?",
+            info={"title": f"{model}'s Reaction", "details": {"rules": ["SA-96", "S-4"]}},
+        ))  # fmt: skip
+    return found
 
 
 def act_choices(command_kind: str, args: dict[str, Any]) -> list[Choice]:

@@ -23,16 +23,19 @@ asked about a command that could never be decided.
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping
+import pickle
+import threading
+from collections import OrderedDict
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
 from tableside.dice import Rng, SeededRng
 from tableside.dice.laws import probability
-from tableside.encounter.decisions import Choice, approval, put
+from tableside.encounter.decisions import APPROVE, APPROVED, REJECTED, Choice, approval, put
 from tableside.encounter.log import JSON, Command
-from tableside.encounter.strife_acts import act_choices
+from tableside.encounter.strife_acts import act_choices, triggered_choices
 from tableside.encounter.strife_dice import (
     PHYSICAL_ARGS,
     AttackStages,
@@ -54,9 +57,11 @@ from tableside.encounter.strife_fight import (
 from tableside.encounter.strife_state import FightState, Model
 from tableside.encounter.war_args import parse_args
 from tableside.errors import RulesError, TablesideError
+from tableside.strife.attack import AttackSetup
 from tableside.strife.catalog import PowerTargets
 from tableside.strife.loadout import loadout
 from tableside.strife.odds import attack_odds
+from tableside.strife.odds_law import AttackOdds
 
 REACTIONS = ("block", "parry", "combined_parry", "block_and_parry", "ward_off")
 """The Reactions an attack's defender may declare, in the order they are offered."""
@@ -70,6 +75,51 @@ REACTION_NAMES = {
 }
 CAST_DEFAULTS: Mapping[str, Any] = {"spell_power": 0, "damage": None, "resists": True}
 """A cast's Host-only modifiers and their values when nobody sets them (D-4)."""
+
+
+LAWS_KEPT = 256
+"""Exact attack laws kept (:func:`exact_law`): a few Actions' worth of Reactions."""
+_laws: OrderedDict[bytes, Weighed] = OrderedDict()
+_laws_lock = threading.Lock()
+
+
+@dataclass(frozen=True, slots=True)
+class Weighed:
+    """An attack's exact law and the figures a Reaction's option shows (exact fractions)."""
+
+    law: AttackOdds
+    dealt: Fraction  # P(damage > 0)
+    mean: Fraction  # damage on average
+
+
+def exact_law(setup: AttackSetup) -> AttackOdds:
+    """``attack_odds(setup)``, kept (:func:`weigh`)."""
+    return weigh(setup).law
+
+
+def weigh(setup: AttackSetup) -> Weighed:
+    """``attack_odds(setup)``, kept for the next time the very same attack is weighed.
+
+    The law follows only the setup (both sheets as they stand, current HP and items included,
+    the weapon, the circumstances, the Reaction and the ruleset), so the setup's pickled bytes
+    are its key: two setups with the same bytes are the same attack (a different order of equal
+    content only misses). An automatic NPC's Reaction weighs every legal Reaction of each
+    attack, about 1 ms each (issue 21, item 8); an attack repeated as it was (undone and sent
+    again, the same foe attacked again before its HP changed) reuses them.
+    """
+    key = pickle.dumps(setup, protocol=pickle.HIGHEST_PROTOCOL)
+    with _laws_lock:
+        found = _laws.get(key)
+        if found is not None:
+            _laws.move_to_end(key)
+            return found
+    law = attack_odds(setup)
+    weighed = Weighed(law, 1 - law.damage.p(0), law.damage.mean)
+    with _laws_lock:
+        _laws[key] = weighed
+        while len(_laws) > LAWS_KEPT:
+            _laws.popitem(last=False)
+    return weighed
 
 
 def strife_choices(
@@ -126,7 +176,7 @@ def aoo_choice(game: StrifeFight, state: FightState, offer: Any, mover: str, giv
     item = AttackItem(defender=mover, weapon=offer.weapon)
     attacker = state.models[offer.attacker]
     try:
-        law = attack_odds(attack_setup(game, Pending(state), attacker, item, free_attack=True))
+        law = exact_law(attack_setup(game, Pending(state), attacker, item, free_attack=True))
         hit: JSON | None = probability(law.hits)
         can_hit = law.hits > 0
     except TablesideError:
@@ -197,6 +247,8 @@ def attack_choices(
     proposal = attack_approval(game, state, args)
     if proposal is not None:
         found.append(proposal)
+    found.extend(offered_reactions(state, command, args.attacker,
+                                   [a.defender for a in args.attacks], False))  # fmt: skip
     reactions = reaction_choices(game, state, command, args, rng)
     found.extend(reactions)
     found.extend(given_dice(game, state, args))
@@ -246,6 +298,41 @@ def attack_approval(game: StrifeFight, state: FightState, args: AttackArgs) -> C
             proposed[key], defaults[key] = item.crushing_injury, None
     defenders = ", ".join(dict.fromkeys(a.defender for a in args.attacks))
     return approval(attacker.id, proposed, defaults, f"{attacker.id}'s attack on {defenders}")
+
+
+def strife_effects(
+    game: StrifeFight, state: FightState, command: Command, choice: Choice
+) -> list[JSON | None]:
+    """The odds of an attack's approval: each attack with the proposal (Approve) and without.
+
+    Only the Host answers an approval and the Host sees every value, so nothing secret feeds
+    them for their reader (issue 21, W-53). Other questions' options carry their own odds.
+    """
+    if choice.kind != APPROVE or command.kind != "attack":
+        return [None for _ in choice.options]
+    try:
+        args = parse_args(AttackArgs, command.args, "attack")
+        attacker = state.models[args.attacker]
+        held = {w.name for w in loadout(game.catalog, attacker.sheet).weapons}
+        found: dict[Any, JSON] = {}
+        for value, which in ((APPROVED, "with them"), (REJECTED, "without them")):
+            words, odds = [], []
+            for number, item in enumerate(args.attacks, start=1):
+                if value == REJECTED:
+                    item = item.model_copy(update={
+                        "modifiers": (), "situational": {}, "combined_damage": (),
+                        "crushing_injury": None,
+                        "weapon": item.weapon if item.weapon in held else None,
+                    })  # fmt: skip
+                law = exact_law(attack_setup(game, Pending(state), attacker, item))
+                hit, mean = probability(law.hits), float(law.damage.mean)
+                odds.append({"hit": hit, "mean_damage": mean})
+                words.append(f"attack {number}: {hit['p'] * 100:.0f} % to hit, {mean:.1f} "
+                             "damage on average")  # fmt: skip
+            found[value] = {"effect": f"{which}: " + "; ".join(words), "odds_by_attack": odds}
+    except (TablesideError, KeyError):
+        return [None for _ in choice.options]
+    return [found.get(option.get("value")) for option in choice.options]
 
 
 @dataclass(frozen=True, slots=True)
@@ -365,7 +452,7 @@ def reaction_options(
         candidate = item.model_copy(update={"reaction": value})
         try:
             setup = attack_setup(game, Pending(state), attacker, candidate)
-            law = attack_odds(setup)
+            weighed = weigh(setup)
         except TablesideError:
             continue
         tried = put(command.args, ("attacks", index, "reaction"), value)
@@ -377,14 +464,14 @@ def reaction_options(
             if reaction is None
             else f"{REACTION_NAMES[value or '']} with {' and '.join(reaction.items)}"
         )
-        dealt = 1 - law.damage.p(0)
+        law, dealt = weighed.law, weighed.dealt
         odds = {
             "hit": probability(law.hits),
             "damage": probability(dealt),
             "defeat": probability(law.defeat),
-            "mean_damage": float(law.damage.mean),
+            "mean_damage": float(weighed.mean),
         }
-        found.append(ReactionOption(value, label, odds, dealt, law.damage.mean))
+        found.append(ReactionOption(value, label, odds, dealt, weighed.mean))
     return found
 
 
@@ -485,10 +572,20 @@ def cast_choices(game: StrifeFight, state: FightState, command: Command, rng: Rn
     raw, defaults = cast_proposals(game, args)
     targets = ", ".join(args.targets)
     proposal = approval(args.caster, raw, defaults, f"{args.caster}'s {args.power} on {targets}")
-    if proposal is None:
-        return []
-    dry_run(game, state, command, rng)
-    return [proposal]
+    found = [] if proposal is None else [proposal]
+    found.extend(offered_reactions(state, command, args.caster, args.targets, True))
+    if found:
+        dry_run(game, state, command, rng)
+    return found
+
+
+def offered_reactions(
+    state: FightState, command: Command, actor: str, defenders: Sequence[str], casting: bool
+) -> list[Choice]:
+    """The Reactions the command sets off, each its model's choice (SA-96)."""
+    given = command.args.get("reactions")
+    return triggered_choices(state, actor, defenders, casting,
+                             given if isinstance(given, Mapping) else {})  # fmt: skip
 
 
 def cast_proposals(game: StrifeFight, args: CastArgs) -> tuple[dict[str, Any], dict[str, Any]]:

@@ -23,7 +23,7 @@ from pydantic import Field
 from tableside.dice import Rng, ScriptedRng
 from tableside.encounter.decisions import Choice
 from tableside.encounter.log import Command, Event
-from tableside.encounter.strife_acts import do_act, do_react
+from tableside.encounter.strife_acts import do_act, do_react, take_reactions
 from tableside.encounter.strife_climbing import (
     climb_streak,
     consecutive_sprints,
@@ -45,6 +45,7 @@ from tableside.limits import (
     MODIFIER_MAX,
     MODIFIERS_MAX,
     POWER_COST_MAX,
+    REACTIONS_MAX,
     ROUNDS_MAX,
     SPELL_POWER_MAX,
     Flag,
@@ -238,6 +239,10 @@ class AttackArgs(Args):
         Annotated[str, Field(max_length=ID_MAX)],
         Annotated[tuple[Face, ...], Field(max_length=MAX_DICE)] | None,
     ] = Field(default_factory=dict, max_length=STAGES_MAX)
+    # The Reactions the attack sets off, taken or not (None), by model (SA-96).
+    reactions: dict[Annotated[str, ID], Name | None] = Field(
+        default_factory=dict, max_length=REACTIONS_MAX
+    )
 
 
 class CastArgs(Args):
@@ -262,6 +267,10 @@ class CastArgs(Args):
     # Targets that Block a blockable (Missile-type) power, rolled with the casting roll (SA-68).
     blocks: dict[Annotated[str, ID], Literal["block", "improvised_block"]] = Field(
         default_factory=dict, max_length=TARGETS_MAX
+    )
+    # The Reactions the cast sets off, taken or not (None), by model (SA-96).
+    reactions: dict[Annotated[str, ID], Name | None] = Field(
+        default_factory=dict, max_length=REACTIONS_MAX
     )
 
 
@@ -408,6 +417,31 @@ class StrifeFight:
 
         # A controlled model's choices are its controller's for the duration (SA-95).
         return [forced.to_controller(state, c) for c in strife_choices(self, state, command, rng)]
+
+    def settles_for(self, command: Command) -> frozenset[str]:
+        """The choices whose suggestion, taken, opens no other choice of ``command`` (item 8).
+
+        A Reaction taken opens nothing when the attack has no physical dice (no stage to ask)
+        and no two of its attacks share a defender (no later Reaction waits on it), so the
+        engine need not list the attack's choices a second time.
+        """
+        attacks = command.args.get("attacks")
+        if (
+            command.kind != "attack"
+            or command.args.get("physical")
+            or not isinstance(attacks, list)
+        ):
+            return frozenset()
+        defenders = [a.get("defender") if isinstance(a, dict) else None for a in attacks]
+        return frozenset({"reaction"}) if len(set(defenders)) == len(defenders) else frozenset()
+
+    def effects(
+        self, state: FightState, command: Command, rng: Rng, choice: Choice
+    ) -> list[dict[str, Any] | None]:
+        """What each option of an asked question does (read when the question is read)."""
+        from tableside.encounter.strife_choices import strife_effects
+
+        return strife_effects(self, state, command, choice)
 
     def pending(self, state: FightState, command: Command, rng: Rng, describe: bool) -> Pending:
         """Run a command's handler on a Pending copy of the fight (raise to refuse)."""
@@ -755,6 +789,8 @@ def do_attack(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> N
         )
     check_4_3_2(planned, npc=attacker.sheet.npc)
     entered = physical_dice(args, rng)
+    take_reactions(p, attacker.id, [a.defender for a in args.attacks], False, args.reactions,
+                   rng)  # SA-96  # fmt: skip
     for index, item in enumerate(args.attacks):
         if p.model(item.defender).down:
             continue
@@ -1260,6 +1296,7 @@ def do_cast(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> Non
     check_power_targets(p, caster, plan, args.targets)
     if offensive(plan):  # a Taunted caster's offensive power aims only at its taunter (SA-91)
         forced.check_taunted_targets(p.state, caster, args.targets, "power")
+    take_reactions(p, caster.id, args.targets, True, args.reactions, rng)  # SA-96
     spend_cost(p, caster, plan)
     rolls = cast_rolls(game, p, caster, args, plan, rng)
     hit = sum(1 for r in rolls if r.damage is not None)

@@ -251,6 +251,18 @@ def controller_of(state: FightState, model: str | None) -> str | None:
     return owners[0].id if owners else model
 
 
+def commander_of(state: object, model: str) -> str | None:
+    """Who sends ``model``'s own Turn commands now: its controller for the duration (SA-97).
+
+    Any state but a Realm of Strife fight's (a War knows no control): the model itself. The
+    controller is SA-95's; when the condition ends (its rounds, ``end_condition``, an undo of
+    the command that put it on) the model's own player commands it again.
+    """
+    if not isinstance(state, FightState):
+        return model
+    return controller_of(state, model)
+
+
 def to_controller(state: FightState, choice: Choice) -> Choice:
     """A choice owed by a controlled model, made by its controller instead (SA-95)."""
     owner = controller_of(state, choice.combatant)

@@ -17,15 +17,16 @@ dice stream, so what the chooser sees is what the resolved command then does.
 from __future__ import annotations
 
 import copy
+import threading
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from tableside.dice import Rng
+from tableside.dice import Rng, ScriptedRng, SeededRng
 from tableside.dice.laws import probability
-from tableside.encounter.decisions import Choice, approval
+from tableside.encounter.decisions import APPROVE, APPROVED, REJECTED, Choice, approval
 from tableside.encounter.log import JSON, Command, Event
 from tableside.encounter.war_args import StrikeArgs, parse_args
 from tableside.encounter.war_state import Combatant, WarState
@@ -111,13 +112,46 @@ class Trial:
     rng: Rng
 
     def run(self, args: Mapping[str, Any]) -> Seen | None:
-        """What the Strike does with ``args``; None when the War refuses them."""
+        """What the Strike does with ``args``; None when the War refuses them.
+
+        The same Strike (arguments, state and unused dice stream) is decided once: the options
+        of a card share some (``best`` Adjustments is the Obstruction question's no token).
+        """
+        from tableside.encounter.war import memo_key
+
         command = Command(self.command.kind, dict(args), self.command.dice)
+        rng = fresh(self.rng)
+        key = memo_key(command, rng)
+        with _tried_lock:
+            kept = _tried.get(key) if key is not None else None
+        if kept is not None and kept[0] is self.state:
+            return kept[1]
         try:
-            events = self.game.decide(self.state, command, copy.deepcopy(self.rng))
+            events = self.game.decide(self.state, command, rng)
         except TablesideError:
             return None
-        return seen(events, str(args.get("defender")))
+        found = seen(events, str(args.get("defender")))
+        if key is not None:
+            with _tried_lock:
+                _tried[key] = (self.state, found)
+                while len(_tried) > TRIED_KEPT:
+                    _tried.pop(next(iter(_tried)))
+        return found
+
+
+TRIED_KEPT = 64
+_tried: dict[str, tuple[WarState, Seen | None]] = {}
+_tried_lock = threading.Lock()
+
+
+def fresh(rng: Rng) -> Rng:
+    """A copy of a dice stream not yet drawn from, made anew (cheaper than a deep copy)."""
+    if isinstance(rng, SeededRng) and getattr(rng, "_generator", None) is None:
+        stream = getattr(rng, "_stream", None)
+        return SeededRng(rng.seed) if stream is None else SeededRng.stream(rng.seed, stream)
+    if isinstance(rng, ScriptedRng) and rng.used == 0:
+        return ScriptedRng(rng.faces, rng.label)
+    return copy.deepcopy(rng)
 
 
 def seen(events: list[Event], defender: str) -> Seen | None:
@@ -221,6 +255,8 @@ def war_effects(
     option), never when the Strike is sent (issue 21). Each is ``{"effect": words, "outcome":
     {...}}`` (the outcome's keys as D-8 lists them), None where the War refuses the option.
     """
+    if choice.kind == APPROVE:
+        return approval_effects(game, state, command, choice)
     if choice.kind not in ("obstruction", "adjustments"):
         return [None for _ in choice.options]
     trial = Trial(game, state, command, rng)
@@ -237,6 +273,47 @@ def war_effects(
         effects.append(None if outcome is None else {"effect": outcome.effect(),
                                                      "outcome": outcome.data})  # fmt: skip
     return effects
+
+
+def approval_effects(
+    game: MajestyWar, state: WarState, command: Command, choice: Choice
+) -> list[JSON | None]:
+    """The Strike's exact odds with the proposed modifiers (Approve) and without them (Reject).
+
+    Only the Host answers an approval, and the Host sees every value: nothing secret feeds
+    them for their reader (issue 21, W-53). Computed when the card is read, before any die is
+    rolled (the approval is a gate); None for a Strike the odds do not cover (the Grappler's
+    Check) or that the War would refuse.
+    """
+    from tableside.encounter.war import grappling, strike_setup
+    from tableside.majesty.adjust import AdjustMode
+    from tableside.majesty.odds import strike_odds
+
+    try:
+        args = parse_args(StrikeArgs, command.args, "strike")
+        striker, defender = state.get(args.striker), state.get(args.defender)
+        if args.two_ap and args.body is None and defender in grappling(state, striker.id):
+            return [None for _ in choice.options]
+        plain = {"mode": AdjustMode.BEST, "steps": ()}
+        found: dict[Any, JSON] = {}
+        for value, changes in ((APPROVED, {}), (REJECTED, HOST_MODIFIERS)):
+            chosen = args.model_copy(update={**plain, **changes})
+            law = strike_odds(strike_setup(game, chosen, striker, defender, state))
+            found[value] = odds_effect(law, "with them" if changes == {} else "without them")
+    except TablesideError:
+        return [None for _ in choice.options]
+    return [found.get(option.get("value")) for option in choice.options]
+
+
+def odds_effect(law: Any, which: str) -> JSON:
+    """A Strike's law in a few words and numbers: the chance of a Hit, the Wear on average."""
+    hit = 1 - law.uncanceled_hits.p(0)
+    wear = sum((w.mean for _kind, w in law.wear), Fraction(0))
+    return {
+        "effect": f"{which}: {float(hit) * 100:.0f} % to land an uncanceled Hit, "
+        f"{float(wear):.1f} Wear on average",
+        "odds": {"uncanceled_hit": probability(hit), "mean_wear": float(wear)},
+    }
 
 
 def interpose_choices(

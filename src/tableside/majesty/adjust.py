@@ -13,7 +13,7 @@ from enum import StrEnum
 from functools import lru_cache
 
 from tableside.dice import Adjustment, Side
-from tableside.errors import RulesError
+from tableside.errors import RulesError, TooManyAdjustmentsError
 from tableside.majesty.rolls import Category, Reading, Tally, face_categories
 
 Objective = Callable[[Tally], tuple[int, ...]]
@@ -301,26 +301,45 @@ def _check_step(current: list[int], bounds: Bounds, step: Step) -> None:
         )
 
 
+def _check_public(faces: tuple[int, ...], bounds: Bounds, steps: Sequence[Step]) -> None:
+    """Refuse a step off the dice before the steps are counted (W-52).
+
+    The faces are public, the count may not be: a refusal for a face never depends on how many
+    Adjustments a side has.
+    """
+    current = list(faces)
+    for step in steps:
+        _check_step(current, bounds, step)
+        current[step.die] += step.delta
+
+
 def _explicit_by_side(
     passes: Sequence[AdjustPass], steps: Sequence[Step]
 ) -> dict[Side, list[Step]]:
     """Group explicit steps by side (unnamed steps belong to the first pass's side)."""
     default = passes[0].side if passes else None
     grouped: dict[Side, list[Step]] = {}
-    for step in steps:
+    places: dict[Side | None, list[int]] = {}
+    for place, step in enumerate(steps):
         side = step.side or default
-        if side is None:
-            raise RulesError(
-                f"Die {step.die + 1} was named for an Adjustment but nobody may adjust this roll."
-            )
-        grouped.setdefault(side, []).append(step)
+        places.setdefault(side, []).append(place)
+        if side is not None:
+            grouped.setdefault(side, []).append(step)
+    if None in places:
+        first = places[None][0]
+        raise TooManyAdjustmentsError(
+            f"Die {steps[first].die + 1} was named for an Adjustment but nobody may adjust "
+            "this roll.",
+            None, len(places[None]), 0, tuple(places[None]),
+        )  # fmt: skip
     for side, named in grouped.items():
         allowed = sum(p.count for p in passes if p.side == side)
         if len(named) > allowed:
-            raise RulesError(
+            raise TooManyAdjustmentsError(
                 f"The {side} named {len(named)} Adjustments but may make only {allowed} "
-                "on this roll (M-11, M-12)."
-            )
+                "on this roll (M-11, M-12).",
+                str(side), len(named), allowed, tuple(places[side][allowed:]),
+            )  # fmt: skip
     return grouped
 
 
@@ -344,6 +363,8 @@ def run_passes(
         return faces, ()
     if owner is not None and mode == AdjustMode.EXPLICIT:
         _refuse_other_side(owner, steps)
+    if mode == AdjustMode.EXPLICIT:
+        _check_public(faces, bounds, steps)
     own = [p for p in passes if owner is None or p.side == owner]
     grouped = _explicit_by_side(own, steps) if mode == AdjustMode.EXPLICIT else {}
     made: list[Adjustment] = []

@@ -17,6 +17,7 @@ from typing import Any, Protocol, TypeVar
 
 from tableside.dice import Rng
 from tableside.encounter.log import Command, Event
+from tableside.encounter.npc_turn import npc_command
 from tableside.encounter.policy import WarPolicy
 from tableside.encounter.strife_fight import StrifeFight
 from tableside.encounter.strife_policy import first_choice
@@ -104,8 +105,15 @@ class WarSim:
     measures: tuple[str, ...] = ("E", "R", "P")
 
     def play(self, state: WarState, command: Command, rng: Rng) -> tuple[list[Event], WarState]:
-        """The War's fast path (no full reports, no second fold)."""
-        return self.game.play(state, command, rng)
+        """The War's fast path (no full reports, no second fold).
+
+        The policy's choice is played as it is; refused, the first of its choices the engine
+        accepts, else the end of the Turn (SA-98), so a choice is validated only when it fails.
+        """
+        try:
+            return self.game.play(state, command, rng)
+        except TablesideError:
+            return self.game.play(state, npc_command(self.game, state, everyone), rng)
 
     @property
     def policy(self) -> str:
@@ -209,6 +217,11 @@ class StrifeSim:
         for model in end.models.values():
             if model.id in before:
                 counts[model.id][0] += before[model.id].sheet.hp - model.sheet.hp
+
+
+def everyone(_model: str) -> bool:
+    """A simulation's policy acts for every model."""
+    return True
 
 
 def sim_game(game: str, rest: bool = True) -> SimGame[Any]:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import copy
 import importlib
+import multiprocessing
 import re
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -167,15 +168,17 @@ def _point(document: Any, runs: int, seed: int | None, engine: str, rest: bool |
 
 
 def local_reports(point: Point, documents: Sequence[Any], workers: int,
-                  spread: Callable[[int], Point]) -> list[Any]:  # fmt: skip
+                  spread: Callable[[int], Point], fresh: bool = False) -> list[Any]:  # fmt: skip
     """Every value's report on this machine's ``workers`` processes (F-21).
 
     With at least as many values as workers, the values run in parallel (one process each, one
     worker inside); with fewer, one value after another, each spreading its runs over every
-    worker (``spread(workers)``).
+    worker (``spread(workers)``). ``fresh``: the processes are started anew (spawned), not
+    forked: a threaded server forks none (F-54).
     """
     if workers > 1 and len(documents) >= workers:
-        with ProcessPoolExecutor(workers) as pool:
+        context = multiprocessing.get_context("spawn") if fresh else None
+        with ProcessPoolExecutor(workers, mp_context=context) as pool:
             return list(pool.map(point, documents))
     each = spread(workers) if workers > 1 else point
     return [each(d) for d in documents]

@@ -9,6 +9,7 @@ PostgreSQL delivers to listeners (other server processes) only if it commits.
 
 from __future__ import annotations
 
+import functools
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager, nullcontext
@@ -52,12 +53,22 @@ from tableside.store.models import (
 from tableside.store.records import EncounterInfo as EncounterInfo  # its home was here
 from tableside.store.records import (
     not_plain_json,
+    read_info,
+    read_log,
     record_from_row,
     record_row,
     require_appendable,
     require_id,
 )
 from tableside.store.url import resolve_url, shown
+
+
+def _rows(connection: Connection, sql: str, params: dict[str, int]) -> list[Any]:
+    """The rows of one of ``records.py``'s reads, its JSON columns decoded as the models say."""
+    json_columns = {"command": LogRecordRow.command.type, "events": LogRecordRow.events.type,
+                    "data": LogRecordRow.data.type}  # fmt: skip
+    return list(connection.execute(text(sql).columns(**json_columns), params).all())
+
 
 # Shared with tables.py, and replaceable by tests, under the names they had here.
 _record = record_from_row
@@ -82,14 +93,6 @@ _INFO_COLUMNS = (
     EncounterRow.game,
     EncounterRow.seed,
     EncounterRow.revision,
-)
-_RECORD_COLUMNS = (
-    LogRecordRow.revision,
-    LogRecordRow.kind,
-    LogRecordRow.seq,
-    LogRecordRow.command,
-    LogRecordRow.events,
-    LogRecordRow.data,
 )
 _CHARACTER_COLUMNS = (
     CharacterRow.id,
@@ -241,18 +244,8 @@ class Store:
         Raises:
             UnknownEncounterError: No encounter has this id.
         """
-        _require_id(encounter_id, "encounter")
         with self._read() as connection:
-            info = self._info(connection, encounter_id)
-            rows = connection.execute(
-                select(*_RECORD_COLUMNS)
-                .where(
-                    LogRecordRow.encounter_id == encounter_id,
-                    LogRecordRow.revision <= info.revision,
-                )
-                .order_by(LogRecordRow.revision)
-            ).all()
-        return info, [_record(*row) for row in rows]
+            return read_log(functools.partial(_rows, connection), encounter_id)
 
     def encounter(self, encounter_id: int) -> EncounterInfo:
         """One encounter's description and current revision, without its log.
@@ -418,12 +411,7 @@ class Store:
         raise StaleRevisionError(encounter_id, revision - 1, current)
 
     def _info(self, connection: Connection, encounter_id: int) -> EncounterInfo:
-        row = connection.execute(
-            select(*_INFO_COLUMNS).where(EncounterRow.id == encounter_id)
-        ).one_or_none()
-        if row is None:
-            raise UnknownEncounterError(encounter_id)
-        return EncounterInfo(*row)
+        return read_info(functools.partial(_rows, connection), encounter_id)
 
     def _insert_encounter(
         self, connection: Connection, name: str, game: str, seed: int, revision: int

@@ -31,7 +31,7 @@ from tableside.store.records import (
     RECORD_COLUMNS,
     EncounterInfo,
     not_plain_json,
-    record_from_row,
+    read_log,
     record_row,
     require_appendable,
     require_id,
@@ -39,11 +39,6 @@ from tableside.store.records import (
 from tableside.store.schema import shipped_head
 from tableside.store.sqlite import BUSY_TIMEOUT_MS, json_dumps, sqlite_pragmas
 
-_INFO = "SELECT id, name, game, seed, revision FROM encounters WHERE id = ?"
-_RECORDS = (
-    f"SELECT {', '.join(RECORD_COLUMNS)} FROM log_records"
-    " WHERE encounter_id = ? AND revision <= ? ORDER BY revision"
-)
 _BUMP = "UPDATE encounters SET revision = ? WHERE id = ? AND revision = ?"
 _REVISION = "SELECT revision FROM encounters WHERE id = ?"
 _INSERT = (
@@ -122,18 +117,12 @@ class LiteLog:
         Raises:
             UnknownEncounterError: No encounter has this id.
         """
-        require_id(encounter_id, "encounter")
         cursor = self._connection.cursor()
         cursor.execute("BEGIN")
         try:
-            row = cursor.execute(_INFO, (encounter_id,)).fetchone()
-            if row is None:
-                raise UnknownEncounterError(encounter_id)
-            info = EncounterInfo(*row)
-            rows = cursor.execute(_RECORDS, (encounter_id, info.revision)).fetchall()
+            return read_log(lambda sql, params: _decoded(cursor.execute(sql, params)), encounter_id)
         finally:
             cursor.execute("COMMIT")
-        return info, [record_from_row(*_decoded(row)) for row in rows]
 
     def append(self, encounter_id: int, record: LogRecord) -> None:
         """Append one record in one transaction, if no other record came first.
@@ -173,9 +162,13 @@ def _encoded(column: str, value: Any) -> Any:
     return value
 
 
-def _decoded(row: tuple[Any, ...]) -> tuple[Any, ...]:
-    """A ``log_records`` row (``RECORD_COLUMNS``) with its JSON columns decoded."""
-    return tuple(
-        json.loads(value) if name in _JSON_COLUMNS and value is not None else value
-        for name, value in zip(RECORD_COLUMNS, row, strict=True)
-    )
+def _decoded(cursor: sqlite3.Cursor) -> list[tuple[Any, ...]]:
+    """A query's rows with their JSON columns (``command``, ``events``, ``data``) decoded."""
+    names = [column[0] for column in cursor.description]
+    return [
+        tuple(
+            json.loads(value) if name in _JSON_COLUMNS and value is not None else value
+            for name, value in zip(names, row, strict=True)
+        )
+        for row in cursor.fetchall()
+    ]

@@ -21,8 +21,10 @@ from sqlalchemy import (
     Boolean,
     CheckConstraint,
     DateTime,
+    Float,
     ForeignKey,
     Integer,
+    LargeBinary,
     MetaData,
     String,
     false,
@@ -264,6 +266,33 @@ class ChatMessageRow(Base):
     kind: Mapped[str] = mapped_column(String(KIND_LENGTH))
     text: Mapped[str] = mapped_column(String(CHAT_LENGTH))
     data: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True), nullable=True)
+
+
+class MapLayersRow(Base):
+    """An encounter's map layers (W-65, W-66): its background image and the Host's fog.
+
+    ``image`` is the image's bytes (PNG, JPEG or WebP, ``image_type`` its media type), laid with
+    its top left corner at (``image_x``, ``image_y``) inches, ``image_width`` by
+    ``image_height`` inches. ``fog`` is the hidden areas, ``[{"x", "y", "w", "h"}, …]``
+    (inches). ``version`` grows with every change.
+    """
+
+    __tablename__ = "map_layers"
+
+    encounter_id: Mapped[int] = mapped_column(
+        Integer,
+        ForeignKey("encounters.id", ondelete="CASCADE"),
+        primary_key=True,
+        autoincrement=False,
+    )
+    version: Mapped[int] = mapped_column(Integer)
+    image: Mapped[bytes | None] = mapped_column(LargeBinary, nullable=True)
+    image_type: Mapped[str | None] = mapped_column(String(KIND_LENGTH), nullable=True)
+    image_x: Mapped[float | None] = mapped_column(Float, nullable=True)
+    image_y: Mapped[float | None] = mapped_column(Float, nullable=True)
+    image_width: Mapped[float | None] = mapped_column(Float, nullable=True)
+    image_height: Mapped[float | None] = mapped_column(Float, nullable=True)
+    fog: Mapped[list[Any] | None] = mapped_column(JSON(none_as_null=True), nullable=True)
 
 
 class RosterCharacterRow(Base):

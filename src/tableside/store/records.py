@@ -6,11 +6,13 @@ Shared by :class:`~tableside.store.db.Store` and the command line's quick log
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from tableside.encounter.log import LogRecord
 from tableside.errors import DataError
+from tableside.store.errors import UnknownEncounterError
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,6 +28,42 @@ class EncounterInfo:
 
 RECORD_COLUMNS = ("revision", "kind", "seq", "command", "events", "data")
 """A log record's columns, as :func:`record_from_row` takes them."""
+
+# The one read of an encounter and its log, in the named-parameter style both drivers take
+# (SQLAlchemy's ``text`` and Python's ``sqlite3``).
+INFO_SQL = "SELECT id, name, game, seed, revision FROM encounters WHERE id = :encounter_id"
+RECORDS_SQL = (
+    f"SELECT {', '.join(RECORD_COLUMNS)} FROM log_records"
+    " WHERE encounter_id = :encounter_id AND revision <= :revision ORDER BY revision"
+)
+Rows = Callable[[str, dict[str, int]], Sequence[Sequence[Any]]]
+"""A driver's query: the rows of an SQL statement with its parameters (JSON columns decoded)."""
+
+
+def read_info(rows: Rows, encounter_id: int) -> EncounterInfo:
+    """An encounter's description and current revision, read with ``rows``.
+
+    Raises:
+        UnknownEncounterError: No encounter has this id.
+    """
+    found = rows(INFO_SQL, {"encounter_id": encounter_id})
+    if not found:
+        raise UnknownEncounterError(encounter_id)
+    return EncounterInfo(*found[0])
+
+
+def read_log(rows: Rows, encounter_id: int) -> tuple[EncounterInfo, list[LogRecord]]:
+    """An encounter and its whole log up to its revision, ordered by revision.
+
+    ``rows`` runs both statements in the caller's one transaction (one consistent read).
+
+    Raises:
+        UnknownEncounterError: No encounter has this id.
+    """
+    require_id(encounter_id, "encounter")
+    info = read_info(rows, encounter_id)
+    found = rows(RECORDS_SQL, {"encounter_id": encounter_id, "revision": info.revision})
+    return info, [record_from_row(*row) for row in found]
 
 
 def require_id(value: object, what: str) -> None:

@@ -419,6 +419,7 @@ class Access:
     table_id: int | None
     holder: Holder | None
     secrecy: Secrecy | None = None
+    audience: Audience | None = None
 
 
 def _access_query(credential: ColumnElement[Any]) -> Select[*tuple[Any, ...]]:
@@ -486,10 +487,10 @@ def access(
             return Access(info, table_id, Holder(table_id, None))
         if seat_id is None:
             return Access(info, table_id, None)
-        secrecy, owners = _secrecy_and_owners(connection, eid)
-        plays = played_by(seat_id, characters, owners)
+        audience = _read_audience(connection, eid)
+        plays = next((s.characters for s in audience.seats if s.id == seat_id), ())
         seat = Seat(seat_id, table_id, seat_name, plays, tuple(characters))
-        return Access(info, table_id, Holder(table_id, seat), secrecy)
+        return Access(info, table_id, Holder(table_id, seat), audience.secrecy, audience)
 
 
 def append(store: Store, encounter_id: int, record: LogRecord, hidden: bool = False) -> None:
@@ -580,15 +581,20 @@ class Secrecy:
         return self.npcs_secret and combatant not in self.played
 
 
-# Built once: the setting (part 0), the Host's choices (part 1) and every seat's characters at
-# the encounter's table (part 2), in one statement. The seats' part comes first so that the
-# union's last column keeps the JSON type of ``characters``.
+# Built once: the setting (part 0), the Host's choices (part 1), every seat at the encounter's
+# table (part 2: its characters, id and name) and the decision settings (part 3: npcs_decide as
+# ``combatant``, trust_modifiers as ``flag``, decision_timeout as ``seat_id``, hidden_asks as
+# ``seat_name``), in one statement. The seats' part comes first so that the union's columns keep
+# their types (``characters`` is JSON).
 _SECRECY: CompoundSelect[Any] = union_all(
     select(
         literal_column("2").label("part"),
         null().label("combatant"),
         null().label("flag"),
         SeatRow.characters.label("characters"),
+        SeatRow.id.label("seat_id"),
+        SeatRow.name.label("seat_name"),
+        SeatRow.table_id.label("table_id"),
     )
     .join(TableEncounterRow, TableEncounterRow.table_id == SeatRow.table_id)
     .where(TableEncounterRow.encounter_id == bindparam("secrecy_id")),
@@ -597,19 +603,37 @@ _SECRECY: CompoundSelect[Any] = union_all(
         null(),
         EncounterSecrecyRow.npcs_secret,
         null(),
+        null(),
+        null(),
+        null(),
     ).where(EncounterSecrecyRow.encounter_id == bindparam("secrecy_id")),
     select(
         literal_column("1"),
         SecretValueRow.combatant,
         SecretValueRow.secret,
         null(),
+        null(),
+        null(),
+        null(),
     ).where(SecretValueRow.encounter_id == bindparam("secrecy_id")),
-    # The bindings (CH-2): "<combatant>:<owner seat id or nothing>" (ids have no colon).
     select(
         literal_column("3"),
+        EncounterSettingsRow.npcs_decide,
+        EncounterSettingsRow.trust_modifiers,
+        null(),
+        EncounterSettingsRow.decision_timeout,
+        EncounterSettingsRow.hidden_asks,
+        null(),
+    ).where(EncounterSettingsRow.encounter_id == bindparam("secrecy_id")),
+    # The bindings (CH-2): "<combatant>:<owner seat id or nothing>" (ids have no colon).
+    select(
+        literal_column("4"),
         EncounterCombatantRow.combatant
         + literal(":")
         + func.coalesce(cast(RosterCharacterRow.owner_seat_id, String), literal("")),
+        null(),
+        null(),
+        null(),
         null(),
         null(),
     )
@@ -623,30 +647,51 @@ _SECRECY: CompoundSelect[Any] = union_all(
 )
 
 
+@dataclass(frozen=True, slots=True)
+class Audience:
+    """Who sits at an encounter's table and how its decisions are made, read with its secrecy.
+
+    A player's request reads it with the read that authorises it (issue 21, item 8: a command's
+    policy then reads nothing more).
+    """
+
+    secrecy: Secrecy
+    seats: list[Seat]
+    settings: DecisionSettings
+
+
+def audience(store: Store, encounter_id: int) -> tuple[Audience, frozenset[int]]:
+    """The encounter's :class:`Audience` and its hidden commands' ``seq``, in one transaction."""
+    with store._read() as connection:
+        found = _read_audience(connection, encounter_id)
+        hidden = frozenset(connection.execute(_HIDDEN, {"hidden_of": encounter_id}).scalars())
+    return found, hidden
+
+
 def secrecy(store: Store, encounter_id: int) -> Secrecy:
     """The encounter's secrecy settings and its table's seats, in one statement."""
     with store._read() as connection:
-        return _read_secrecy(connection, encounter_id)
+        return _read_audience(connection, encounter_id).secrecy
 
 
 def _read_secrecy(connection: Connection, encounter_id: int) -> Secrecy:
     """The encounter's secrecy on an open connection (one statement)."""
-    return _secrecy_and_owners(connection, encounter_id)[0]
+    return _read_audience(connection, encounter_id).secrecy
 
 
-def _secrecy_and_owners(
-    connection: Connection, encounter_id: int
-) -> tuple[Secrecy, dict[str, int | None]]:
-    """The encounter's secrecy and its bound combatants' owner seats, in one statement.
+def _read_audience(connection: Connection, encounter_id: int) -> Audience:
+    """The encounter's secrecy, its table's seats and its decision settings (one statement).
 
-    A combatant bound to the roster is played when its character has an owner seat; an unbound
-    one when a seat lists its id (CH-2).
+    The seats' characters are the combatants each plays in this encounter: a combatant bound to
+    the roster by its character's owner, an unbound one by the seats that list its id (CH-2).
     """
     npcs_secret = True  # the default when the encounter has no setting stored
     choices: dict[str, bool] = {}
     played: set[str] = set()
+    seats: list[tuple[int, int, str, list[str]]] = []
     owners: dict[str, int | None] = {}
-    for part, combatant, flag, characters in connection.execute(
+    settings = DecisionSettings()
+    for part, combatant, flag, characters, seat_id, seat_name, table_id in connection.execute(
         _SECRECY, {"secrecy_id": encounter_id}
     ):
         if part == 0:
@@ -655,12 +700,17 @@ def _secrecy_and_owners(
             choices[combatant] = bool(flag)
         elif part == 2:
             played.update(characters)
+            seats.append((seat_id, table_id, seat_name, characters))
+        elif part == 3:
+            settings = DecisionSettings(seat_id, str(combatant), bool(flag), str(seat_name))
         else:
             name, _colon, owner = str(combatant).rpartition(":")
             owners[name] = int(owner) if owner else None
     played.difference_update(owners)
     played.update(name for name, owner in owners.items() if owner is not None)
-    return Secrecy(npcs_secret, choices, frozenset(played)), owners
+    seated = [Seat(i, t, n, played_by(i, c, owners), tuple(c)) for i, t, n, c in seats]
+    seated.sort(key=lambda seat: seat.id)
+    return Audience(Secrecy(npcs_secret, choices, frozenset(played)), seated, settings)
 
 
 def set_npcs_secret(store: Store, encounter_id: int, npcs_secret: bool) -> None:

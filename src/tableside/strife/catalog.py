@@ -292,6 +292,44 @@ class Pool(Frozen):
     maximum: int | None = Field(default=None, ge=0, le=HP_MAX)
 
 
+ReactionTrigger = Literal["attacked", "foe_attacks", "foe_casts"]
+"""What sets a Reaction off (SA-96): being attacked; a foe attacking anyone; a foe casting."""
+TRIGGER_WORDS: dict[str, str] = {
+    "attacked": "when it is attacked",
+    "foe_attacks": "when a foe attacks",
+    "foe_casts": "when a foe casts a power",
+}
+
+
+class Reaction(Frozen):
+    """A Skill, Role-play or other Reaction a sheet has, with the trigger its rule states (SA-96).
+
+    ``test``: the stat tested when it is taken (S-1), if its rule asks for one.
+    """
+
+    name: Name
+    kind: Literal["skill", "roleplay", "other"] = "skill"
+    trigger: ReactionTrigger
+    test: Stat | None = None
+
+    @property
+    def when(self) -> str:
+        """The trigger in words: ``when it is attacked``."""
+        return TRIGGER_WORDS[self.trigger]
+
+
+SKILL_REACTIONS: dict[str, Reaction] = {
+    r.name.lower(): r
+    for r in (
+        Reaction(name="Reversal", trigger="attacked"),
+        Reaction(name="Swift Kick", trigger="attacked"),
+        Reaction(name="Counterspell", trigger="foe_casts"),
+    )
+}
+"""The Combat page's named Skill/Casting Reactions, with the triggers this project reads (SA-96):
+a sheet whose ``skills`` name one has it."""
+
+
 class Combatant(Frozen):
     """A character or monster sheet."""
 
@@ -330,6 +368,18 @@ class Combatant(Frozen):
     powers: tuple[Name, ...] = Field(
         default=(), max_length=LIST_MAX, exclude_if=lambda powers: not powers
     )
+    # Skill, Role-play and other Reactions with their triggers, offered when they trigger
+    # (SA-96); a sheet without any writes no key, so sheets and logs made before are unchanged.
+    reactions: tuple[Reaction, ...] = Field(
+        default=(), max_length=LIST_MAX, exclude_if=lambda reactions: not reactions
+    )
+
+    def reactions_known(self) -> tuple[Reaction, ...]:
+        """Its Reactions (SA-96): those it declares, then the named skills' it has."""
+        own = {r.name.lower() for r in self.reactions}
+        named = [SKILL_REACTIONS[s.lower()] for s in self.skills
+                 if s.lower() in SKILL_REACTIONS and s.lower() not in own]  # fmt: skip
+        return (*self.reactions, *named)
 
     def stat(self, stat: Stat) -> int:
         """A stat's value; ``INIT`` is the Initiative stat."""

@@ -28,6 +28,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException
+from starlette.middleware.gzip import GZipMiddleware
 from starlette.types import Receive, Scope, Send
 
 from tableside import errors
@@ -43,6 +44,7 @@ from tableside.web.balance import add_balance, warm_wanted
 from tableside.web.characters import add_characters
 from tableside.web.chat import ChatRoom, add_chat, chat_feed
 from tableside.web.decisions import FightWaitingError, NoSuchDecisionError
+from tableside.web.even import add_even
 from tableside.web.hub import end_streams_on_stop, record_stream, watch
 from tableside.web.map import add_map
 from tableside.web.notify import Listener
@@ -51,6 +53,7 @@ from tableside.web.sessions import SessionMiddleware, csrf_of, enter
 from tableside.web.setup import add_setup
 from tableside.web.setup_roster import add_roster
 from tableside.web.setup_seats import add_seats
+from tableside.web.stage import add_stage, with_map
 from tableside.web.strict import StrictRoute, strict_args
 from tableside.web.table import WebTable
 
@@ -62,6 +65,8 @@ SEED = Field(default=None, ge=SEED_MIN, le=SEED_MAX)
 REVISION = Field(default=None, ge=0, le=SEED_MAX)
 LISTEN_POLL = 10.0
 LOG = logging.getLogger(__name__)
+GZIP_MINIMUM = 1024  # bytes: a smaller answer is sent as it is (W-70)
+GZIP_LEVEL = 6  # zlib's default: most of the saving at a fraction of level 9's CPU (W-70)
 WARM_AFTER = 1.0  # seconds after the start before the odds tables are built (F-22)
 SWEEP = 0.5  # seconds between the deadline sweeper's looks at waiting encounters (D-5)
 ADOPT_EVERY = 60  # sweeps between looks in the store for encounters waiting (other processes')
@@ -249,6 +254,8 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         balances = app.state.balances
         simulator = (lambda: balances.warm().result()) if warm and warm_wanted() else None
+        if simulator is not None:
+            balances.expect_warm()  # from the start, balances answer without compiling (F-52)
         app.state.warming = warm_in_background(simulator)
         if table.store.backend == "postgresql":
             listener.append(Listener(table.store, table.notifier))
@@ -302,12 +309,17 @@ def create_app(
     add_map(app, table)
     add_stream(app, table, stream_poll, room)
     add_chat(app, room, table.at_encounter)
+    add_stage(app, table)
     add_pages(app, table)
     add_setup(app, table)
     add_roster(app, table)
     add_balance(app, table)
+    add_even(app, table)  # make it even (F-54)
     add_seats(app, table)
     add_characters(app, table)
+    # pages and answers of 1 KB or more compressed for a client that accepts it (W-70); live
+    # streams (text/event-stream) never are
+    app.add_middleware(GZipMiddleware, minimum_size=GZIP_MINIMUM, compresslevel=GZIP_LEVEL)
     app.add_middleware(SessionMiddleware)
     app.add_middleware(guards.PlainHeaders)
     contract.install(app)  # the OpenAPI document as the contract (W-51)
@@ -401,6 +413,15 @@ def add_api(app: FastAPI, table: WebTable) -> None:
         answer = table.execute(
             who, encounter_id, command, body.revision, body.hidden, body.exact_revision
         )
+        return JSONResponse(answer, status_code=202 if "pending" in answer else 200)
+
+    @app.post("/api/encounters/{encounter_id}/npc_turn")
+    def npc_turn(
+        request: Request, encounter_id: int, authorization: Authorization = None
+    ) -> JSONResponse:
+        who, _info = table.at_encounter(bearer(authorization), encounter_id)
+        table.rates.command(who, client_address(request))
+        answer = table.npc_turn(who, encounter_id)
         return JSONResponse(answer, status_code=202 if "pending" in answer else 200)
 
     @app.get("/api/encounters/{encounter_id}/decisions")
@@ -520,7 +541,7 @@ def add_stream(app: FastAPI, table: WebTable, poll: Callable[[], float], room: C
             start,
             poll,
             alive=lambda: table.holds(given, who),
-            extra=chat_feed(room, who, encounter_id),
+            extra=with_map(table, encounter_id, chat_feed(room, who, encounter_id)),
         )
         headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
         return CountedStream(give_back, events, media_type="text/event-stream", headers=headers)

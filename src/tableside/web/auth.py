@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -125,8 +126,35 @@ def require_host(who: Principal, what: str) -> None:
         raise ForbiddenError(f"Only the Host may {what}.")
 
 
+Commander = Callable[[str], str | None]
+"""Who sends a model's own commands now: its controller while controlled (SA-97), else itself."""
+
+
+def commander(state: object) -> Commander:
+    """Who sends each model's own commands in ``state`` (SA-97)."""
+    from tableside.encounter.strife_forced import commander_of
+
+    return lambda model: commander_of(state, model)
+
+
+def commands(who: Principal, model: object, state: object = None) -> bool:
+    """Whether ``who`` may send ``model``'s own commands (the Host may send any).
+
+    A player: the seat playing the model's commander, its controller while Mind Controlled
+    (SA-97), else the model itself.
+    """
+    if who.is_host:
+        return True
+    return isinstance(model, str) and who.plays(commander(state)(model))
+
+
 def authorise_command(
-    who: Principal, game: str, kind: str, args: dict[str, Any], current: str | None
+    who: Principal,
+    game: str,
+    kind: str,
+    args: dict[str, Any],
+    current: str | None,
+    state: object = None,
 ) -> None:
     """Refuse a player's command that does not act for one of its own characters.
 
@@ -136,11 +164,14 @@ def authorise_command(
         kind: The command's kind.
         args: The command's arguments (not yet validated by the game).
         current: The combatant whose Turn it is (for ``next``).
+        state: The encounter's state: a controlled model's commands are its controller's
+            seat's for the duration, never its own player's (SA-97).
     """
     if who.is_host:
         return
     if kind == "next":
-        if not who.plays(current):
+        if not commands(who, current, state):
+            refuse_controlled(who, current, commander(state))
             raise ForbiddenError(
                 f"Only the Host or the player of {current or 'the current combatant'} "
                 "may end the Turn."
@@ -150,8 +181,21 @@ def authorise_command(
     if field is None:
         raise ForbiddenError(f"Only the Host may send a {kind!r} command.")
     actor = args.get(field)
-    if not who.plays(actor):
+    if not commands(who, actor, state):
+        refuse_controlled(who, actor, commander(state))
         raise ForbiddenError(
             f"A player may act only for its own characters, and {actor!r} "
             f"(the {kind} command's {field}) is not one of them."
+        )
+
+
+def refuse_controlled(who: Principal, model: object, commander: Commander) -> None:
+    """Refuse, naming the controller, a player's command for its own model under control."""
+    if not isinstance(model, str) or not who.plays(model):
+        return
+    controller = commander(model)
+    if controller is not None and controller != model:
+        raise ForbiddenError(
+            f"{model} is controlled by {controller}: its commands are sent by the seat that "
+            f"plays {controller} until the control ends (SA-97)."
         )

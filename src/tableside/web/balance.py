@@ -16,15 +16,19 @@ one sentence.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import queue
 import re
+import subprocess
+import sys
 import threading
 import time
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from collections.abc import Callable
 from concurrent.futures import Future
+from dataclasses import dataclass, field
 from typing import Annotated, Any
 
 from fastapi import FastAPI, Header, Query
@@ -34,7 +38,7 @@ from tableside.errors import DataError
 from tableside.limits import shown
 from tableside.simulate import SimulationError
 from tableside.simulate import balance as simulated
-from tableside.simulate.balance import BALANCE_RUNS, FULL_ENGINE_RUNS, encounter_balance
+from tableside.simulate.balance import BALANCE_RUNS, FULL_ENGINE_RUNS, Sliced
 from tableside.web.auth import require_host
 from tableside.web.setup import bearer
 from tableside.web.table import WebTable
@@ -43,6 +47,8 @@ RUNS_MAX = 10_000  # runs of one balance from the web (a War's 10,000 take about
 UNSIMULABLE = 422
 KEPT = 64  # answers kept: (encounter, revision, runs) -> the balance; a reload reads it again
 WATCH_SECONDS = 900.0  # an encounter's balance asked this recently is started early (F-23)
+TRACED = 256  # the last slices run, remembered for the tests (F-53)
+COMPILE_NICENESS = 10  # the compiling process yields the cores to the server's requests (F-52)
 ROSTER_KINDS = frozenset({"add", "remove"})  # the commands that change who fights
 Key = tuple[int, int, int]  # (encounter, revision, runs)
 Answer = dict[str, Any] | SimulationError
@@ -116,35 +122,81 @@ class Balances:
         self.lock = threading.Lock()
         self.kept: OrderedDict[Key, dict[str, Any]] = OrderedDict()
         self.running: dict[Key, Future[Answer]] = {}
-        self.watched: dict[int, tuple[int, float]] = {}  # encounter -> (runs, when asked)
+        self.watched: dict[int, tuple[int, float, int]] = {}  # encounter -> runs, when, table
+        self.tables: dict[int, deque[Job]] = {}  # balances under way, by table (F-53)
+        self.trace: deque[tuple[int, int]] = deque(maxlen=TRACED)  # slices run: table, encounter
         self.pool = Worker("tableside-balance")
         self.started = 0  # early starts (for the tests and the bench)
+        self.quick = 0  # balances answered on the full engine while the kernels compiled (F-52)
         self.warming: Future[Any] | None = None
+        # set: the fast engines may be asked (an app that does not warm compiles on demand)
+        self.ready = threading.Event()
+        self.ready.set()
 
-    def warm(self) -> Future[Any]:
-        """Warm the simulator on the balance thread (F-25, ``simulate.balance.warm``).
+    def expect_warm(self) -> None:
+        """A warm-up follows (:meth:`warm`): if it must compile, balances answer quickly (F-52).
 
-        A balance asked meanwhile waits for it on the same thread (it would have paid the same
-        loading itself). A failure is logged, never raised: the first balance then pays it.
+        With the kernels compiled at set-up, a balance asked while the warm-up loads them
+        waits for numba's loading as it would have done itself, and is the fast engines'.
         """
-        self.warming = self.pool.submit(self._warm)
-        return self.warming
+        if not simulated.warmed():
+            self.ready.clear()
 
-    def _warm(self) -> None:
-        try:
-            simulated.warm()
-        except Exception:  # pragma: no cover - a broken numba cache, say
-            LOG.exception("warming the simulator failed")
+    def warm(self, compile_first: Callable[[], None] | None = None) -> Future[Any]:
+        """Warm the simulator on a thread of its own (F-25, F-52); its future ends with it.
 
-    def answer(self, encounter_id: int, runs: int, document: dict[str, Any]) -> Answer:
-        """The balance of the document as it stands: kept, joined, or simulated now."""
+        When this machine has not compiled the fast engines' kernels for these sources yet
+        (``simulate.balance.warmed``: ``make setup`` runs ``tableside warm``), they are compiled
+        first in a process of its own at a lower priority (``compile_first``, by default
+        :func:`compile_apart`), so the server's memory and its requests are not held by the
+        compiler; then this process plays the warm-up, which only loads them. Until then (only
+        when they had to be compiled), a balance is answered at once on the full engine
+        (``encounter_balance(compiled=False)``) and not kept. A failure is logged, never
+        raised: the first balance then pays it.
+        """
+        self.expect_warm()
+        future: Future[Any] = Future()
+
+        def run() -> None:
+            try:
+                if not simulated.warmed():
+                    (compile_first or compile_apart)()
+                simulated.warm()
+            except Exception:  # pragma: no cover - a broken numba cache, say
+                LOG.exception("warming the simulator failed")
+            finally:
+                self.ready.set()
+                future.set_result(None)
+
+        threading.Thread(target=run, name="tableside-warm", daemon=True).start()
+        self.warming = future
+        return future
+
+    def answer(
+        self, encounter_id: int, runs: int, document: dict[str, Any], table_id: int = 0
+    ) -> Answer:
+        """The balance of the document as it stands: kept, joined, or simulated now.
+
+        While the kernels are being compiled (F-52), a first estimate on the full engine,
+        simulated now and not kept.
+        """
+        return self.submit(encounter_id, runs, document, table_id).result()
+
+    def submit(
+        self, encounter_id: int, runs: int, document: dict[str, Any], table_id: int = 0
+    ) -> Future[Answer]:
+        """:meth:`answer`'s future: a kept answer at once, else the balance's, queued (F-53)."""
         key = (encounter_id, len(document["records"]), runs)
         with self.lock:
-            self.watched[encounter_id] = (runs, time.monotonic())
+            self.watched[encounter_id] = (runs, time.monotonic(), table_id)
             if key in self.kept:
-                return self.kept[key]
-            future = self.running.get(key) or self._start(key, document)
-        return future.result()
+                done: Future[Answer] = Future()
+                done.set_result(self.kept[key])
+                return done
+            if self.ready.is_set():
+                return self.running.get(key) or self._start(key, document, table_id)
+            self.quick += 1
+            return self._queue(Job(key, document, table_id, keep=False, compiled=False))
 
     def changed(self, encounter_id: int) -> None:
         """An encounter changed: start its balance early if it is watched (any thread)."""
@@ -154,9 +206,11 @@ class Balances:
                 del self.watched[encounter_id]
                 watched = None
         if watched is not None:
-            self.pool.submit(self._early, encounter_id, watched[0])
+            self.pool.submit(self._early, encounter_id, watched[0], watched[2])
 
-    def _early(self, encounter_id: int, runs: int) -> None:
+    def _early(self, encounter_id: int, runs: int, table_id: int) -> None:
+        if not self.ready.is_set():  # no early start while the kernels compile (F-52)
+            return
         document = self.table.store.export_encounter(encounter_id)
         records = document["records"]
         last = (records[-1].get("command") or {}).get("kind") if records else None
@@ -166,35 +220,107 @@ class Balances:
         with self.lock:
             if key not in self.kept and key not in self.running:
                 self.started += 1
-                self._start(key, document)
+                self._start(key, document, table_id)
 
-    def _start(self, key: Key, document: dict[str, Any]) -> Future[Answer]:
-        """Queue the simulation of ``key`` (call with the lock held)."""
-        future: Future[Answer] = Future()
+    def _start(self, key: Key, document: dict[str, Any], table_id: int) -> Future[Answer]:
+        """Queue the balance of ``key``, joinable while it runs (call with the lock held)."""
+        future = self._queue(Job(key, document, table_id))
         self.running[key] = future
-        self.pool.submit(self._simulate, key, document, future)
         return future
 
-    def _simulate(self, key: Key, document: dict[str, Any], future: Future[Answer]) -> None:
-        try:
-            found: Answer = {
-                "encounter": key[0],
-                **encounter_balance(document, key[2], FULL_ENGINE_RUNS),  # F-24
-            }
-        except SimulationError as error:
-            found = error
-        except BaseException as error:  # reported to whoever waits (a 500 there)
-            with self.lock:
-                self.running.pop(key, None)
-            future.set_exception(error)
-            return
+    def _queue(self, job: Job) -> Future[Answer]:
+        """Add ``job`` to its table's balances; the table gets a turn if it had none (F-53)."""
+        balances = self.tables.setdefault(job.table_id, deque())
+        balances.append(job)
+        if len(balances) == 1:
+            self.pool.submit(self._turn, job.table_id)
+        return job.future
+
+    def _turn(self, table_id: int) -> None:
+        """One slice of the table's first balance; then the table's next turn, behind the others.
+
+        Each table with balances under way has exactly one turn queued on the balance thread,
+        which runs turns in order: the tables take turns, a slice each (F-53), and a table's
+        own balances take turns among its slices.
+        """
         with self.lock:
-            self.running.pop(key, None)
-            if isinstance(found, dict):
-                self.kept[key] = found
-                while len(self.kept) > KEPT:
-                    self.kept.popitem(last=False)
-        future.set_result(found)
+            job = self.tables[table_id].popleft()
+        try:
+            finished = job.step()
+            self.trace.append((table_id, job.key[0]))
+        except SimulationError as error:
+            finished, job.found = True, error
+        except BaseException as error:  # reported to whoever waits (a 500 there)
+            finished, job.failed = True, error
+        with self.lock:
+            balances = self.tables[table_id]
+            if finished:
+                self._finish(job)
+            else:
+                balances.append(job)
+            if balances:
+                self.pool.submit(self._turn, table_id)
+            else:
+                del self.tables[table_id]
+        if finished:
+            job.settle()
+
+    def _finish(self, job: Job) -> None:
+        """A balance is over: kept (unless a first estimate), no longer joinable (lock held)."""
+        if job.keep:
+            self.running.pop(job.key, None)
+        if job.keep and isinstance(job.found, dict):
+            self.kept[job.key] = job.found
+            while len(self.kept) > KEPT:
+                self.kept.popitem(last=False)
+
+
+@dataclass(eq=False)
+class Job:
+    """One balance under way: its slices (:class:`~tableside.simulate.balance.Sliced`)."""
+
+    key: Key
+    document: dict[str, Any]
+    table_id: int
+    keep: bool = True  # kept once done (a first estimate while compiling is not, F-52)
+    compiled: bool = True
+    sliced: Sliced | None = None
+    found: Answer | None = None
+    failed: BaseException | None = None
+    future: Future[Answer] = field(default_factory=Future)
+
+    def step(self) -> bool:
+        """Play one slice (the first builds the balance); whether the balance is over."""
+        if self.sliced is None:
+            runs = self.key[2]
+            self.sliced = Sliced(self.document, runs, FULL_ENGINE_RUNS, self.compiled)  # F-24
+        self.sliced.step()
+        if not self.sliced.finished:
+            return False
+        self.found = {"encounter": self.key[0], **self.sliced.result()}
+        return True
+
+    def settle(self) -> None:
+        """Give the balance (or its failure) to whoever waits."""
+        if self.failed is not None:
+            self.future.set_exception(self.failed)
+        else:
+            assert self.found is not None
+            self.future.set_result(self.found)
+
+
+def compile_apart() -> None:
+    """Compile the kernels in a process of its own, at a lower priority, and wait (F-52).
+
+    It does ``tableside warm``'s work; a failure is logged (the first balance then compiles).
+    """
+    code = "from tableside.simulate.balance import warm; warm()"
+    with subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.DEVNULL) as child:
+        if hasattr(os, "setpriority"):
+            with contextlib.suppress(OSError):  # not allowed here: at the same priority
+                os.setpriority(os.PRIO_PROCESS, child.pid, COMPILE_NICENESS)
+        if child.wait() != 0:
+            LOG.warning("compiling the simulator's kernels failed (exit %s)", child.returncode)
 
 
 def add_balance(app: FastAPI, table: WebTable) -> None:
@@ -212,7 +338,8 @@ def add_balance(app: FastAPI, table: WebTable) -> None:
         who, _info = table.at_encounter(bearer(authorization), encounter_id)
         require_host(who, "see the balance (it reads secret NPC values)")
         count = runs_asked(runs)
-        found = balances.answer(encounter_id, count, table.store.export_encounter(encounter_id))
+        document = table.store.export_encounter(encounter_id)
+        found = balances.answer(encounter_id, count, document, who.table_id)
         if isinstance(found, SimulationError):
             return JSONResponse({"error": str(found)}, status_code=UNSIMULABLE)
         return found

@@ -36,6 +36,7 @@ DICE = "dice"  # a stage of physical dice: asked of its roller even when it sent
 # How a choice reads in a refusal, by kind: "How Aldric reacts is Aldric's player's choice."
 CHOICE_WORDS: dict[str, str] = {
     "reaction": "How {c} reacts",
+    "skill_reaction": "Whether {c} takes a Reaction",
     "adjustments": "How {c} uses its Adjustments",
     "obstruction": "How many Obstruction tokens {c} spends",
     "interpose": "Whether {c} interposes",

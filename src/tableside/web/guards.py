@@ -285,6 +285,11 @@ class _BodyTooLargeError(Exception):
     """Raised into the application when a body grows past the limit as it arrives."""
 
 
+# A map's background image (W-65) may be larger than other bodies, up to its own limit.
+IMAGE_PATH = re.compile(r"^/api/encounters/[0-9]{1,18}/background$")
+IMAGE_MAX_BYTES = 4 * 1024 * 1024
+
+
 class BodyLimit:
     """Refuse (413) a request body larger than ``limit`` bytes, declared or as it arrives.
 
@@ -299,20 +304,24 @@ class BodyLimit:
         self.app = app
         self.limit = limit
 
-    def sentence(self) -> str:
+    def sentence(self, limit: int | None = None) -> str:
         """The refusal."""
-        return f"The request body is larger than {self.limit} bytes, the most allowed."
+        most = self.limit if limit is None else limit
+        return f"The request body is larger than {most} bytes, the most allowed."
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        """Run the application with the body counted."""
+        """Run the application with the body counted (an image upload against its own limit)."""
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        limit = self.limit
+        if scope.get("method") == "PUT" and IMAGE_PATH.match(str(scope.get("path", ""))):
+            limit = max(limit, IMAGE_MAX_BYTES)  # a map's background image (W-65)
         declared = dict(scope.get("headers", ())).get(b"content-length")
         if declared is not None and (
-            not declared.strip().isdigit() or len(declared) > 18 or int(declared) > self.limit
+            not declared.strip().isdigit() or len(declared) > 18 or int(declared) > limit
         ):
-            await send_json(send, 413, self.sentence())
+            await send_json(send, 413, self.sentence(limit))
             return
         state = {"seen": 0, "over": False, "answered": False}
 
@@ -320,9 +329,9 @@ class BodyLimit:
             message = await receive()
             if message["type"] == "http.request":
                 state["seen"] += len(message.get("body", b""))
-                if state["seen"] > self.limit:
+                if state["seen"] > limit:
                     state["over"] = True
-                    raise _BodyTooLargeError(self.sentence())
+                    raise _BodyTooLargeError(self.sentence(limit))
             return message
 
         async def guarded(message: Message) -> None:
@@ -330,7 +339,7 @@ class BodyLimit:
                 await send(message)
             elif not state["answered"]:
                 state["answered"] = True
-                await send_json(send, 413, self.sentence())
+                await send_json(send, 413, self.sentence(limit))
 
         try:
             await self.app(scope, counted, guarded)

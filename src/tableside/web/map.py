@@ -32,7 +32,7 @@ from tableside.limits import ID_MAX, Coordinate
 from tableside.majesty.geometry import MELEE_RANGE
 from tableside.strife.loadout import loadout
 from tableside.strife.penalties import PenaltyContext, attack_range, usable_reach
-from tableside.web.auth import Principal, authorise_command, credential
+from tableside.web.auth import Principal, authorise_command, commands, credential
 from tableside.web.decisions import FightWaitingError
 from tableside.web.play import DRY_RUN_SEED, Snapshot, snapshot
 from tableside.web.redact import redact_record
@@ -63,7 +63,7 @@ def move_cost(
     """
     command = Command("move", args)
     snap = snapshot(table, encounter_id)
-    authorise_command(who, snap.game.name, "move", args, snap.current)
+    authorise_command(who, snap.game.name, "move", args, snap.current, snap.state)
     check_args(snap.game.name, "move", args)  # refused alike whether or not the fight waits
     mover = combatant(snap, args.get("id"))
     start = [float(v) for v in mover.position]
@@ -129,7 +129,7 @@ def priced(
 def rings(table: WebTable, who: Principal, encounter_id: int) -> dict[str, Any]:
     """The reach and range rings of the combatants ``who`` plays (the Host: all), W-22."""
     snap = snapshot(table, encounter_id)
-    mine = {k: v for k, v in everyone(snap.state).items() if who.is_host or who.plays(k)}
+    mine = {k: v for k, v in everyone(snap.state).items() if commands(who, k, snap.state)}
     if snap.game.name == WAR:
         found = {k: war_rings(snap, c) for k, c in mine.items()}
     else:

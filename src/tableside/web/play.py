@@ -38,9 +38,17 @@ from tableside.strife.loadout import loadout
 from tableside.strife.odds_law import AttackOdds
 from tableside.strife.penalties import armour_class, usable_reach
 from tableside.strife.records import total
-from tableside.web.auth import ForbiddenError, Principal, authorise_command
+from tableside.web.auth import ForbiddenError, Principal, authorise_command, commander, commands
 from tableside.web.redact import IsSecret, redact_record
-from tableside.web.table import WebTable, current_actor, involved, record_view, seat_view
+from tableside.web.table import (
+    WebTable,
+    current_actor,
+    involved,
+    record_view,
+    seat_view,
+    state_view,
+)
+from tableside.web.unseen import unseen
 
 # The dry run that checks a command before its odds rolls dice nobody sees: any fixed stream will
 # do, since its events are thrown away (the engine's refusals come before any die is rolled).
@@ -76,7 +84,8 @@ def snapshot(table: WebTable, encounter_id: int) -> Snapshot:
 def authorised(table: WebTable, who: Principal, encounter_id: int, command: Command) -> Snapshot:
     """The snapshot, once ``who`` may send ``command`` (refused as the command would be)."""
     snap = snapshot(table, encounter_id)
-    authorise_command(who, snap.game.name, command.kind, command.args, snap.current)
+    authorise_command(who, snap.game.name, command.kind, command.args, snap.current,
+                      snap.state)  # fmt: skip
     return snap
 
 
@@ -224,7 +233,7 @@ def preview(table: WebTable, who: Principal, encounter_id: int, command: Command
     """
     snap = authorised(table, who, encounter_id, command)
     secret = table.secret_to(who, encounter_id)
-    refuse_secret_preview(involved(snap.state, command.args), secret)
+    refuse_secret_preview(involved(snap.state, command.args), secret, snap.game.name)
     rng = preview_rng(command.dice)
     with table.refusals(who, encounter_id, snap.game.name, snap.state, command, secret):
         events = tuple(snap.game.decide(snap.state, command, rng))
@@ -246,14 +255,23 @@ def preview(table: WebTable, who: Principal, encounter_id: int, command: Command
 SOMEONE = "a combatant"
 
 
-def refuse_secret_preview(named: list[str], secret: IsSecret) -> None:
-    """Refuse a player a preview that involves a combatant secret to it (W-10)."""
+def refuse_secret_preview(named: list[str], secret: IsSecret, game: str = "majesty-war") -> None:
+    """Refuse a player a preview that involves a combatant secret to it (W-10).
+
+    In Realm of Strife the dice typed all at once are refused too (W-52): the sentence says to
+    roll at the table stage by stage instead.
+    """
     hidden = [c for c in named if secret(c)]
     if hidden:
         names = " and ".join(hidden)
+        instead = (
+            "Roll at the table stage by stage instead (W-52)."
+            if game == "strife-combat"
+            else "Send the command with your dice instead."
+        )
         raise ForbiddenError(
             f"Previews involving {names} are not shown to players: the outcome would follow "
-            "values that are secret to you (W-10). Send the command with your dice instead."
+            f"values that are secret to you (W-10). {instead}"
         )
 
 
@@ -290,23 +308,39 @@ def options(table: WebTable, who: Principal, encounter_id: int) -> dict[str, Any
     edits it (W-36).
     """
     snap = snapshot(table, encounter_id)
-    yours = turn_is_yours(table, who, encounter_id, snap.current)
+    yours = turn_is_yours(table, who, encounter_id, snap.current, snap.state)
     common = {
         "revision": snap.revision, "current": snap.current, "yours": yours,
         "seat": None if who.seat is None else seat_view(who.seat),
     }  # fmt: skip
     if snap.game.name == "majesty-war":
-        return {**common, "kind": "strike", **war_options(snap, who)}
-    return {**common, "kind": "attack", **fight_options(snap, who)}
+        found = {**common, "kind": "strike", **war_options(snap, who)}
+    else:
+        found = {**common, "kind": "attack", **fight_options(snap, who)}
+    if who.is_host:
+        return found
+    with table.lock(encounter_id):
+        view = state_view(table.live(encounter_id))
+    ids = unseen(table.store, view, who, encounter_id)  # W-66
+    for actor in found.get("actors", []) if ids else []:
+        actor["targets"] = [t for t in actor.get("targets", []) if t.get("id") not in ids]
+        if actor.get("nearest") in ids:
+            actor["nearest"] = None
+    return found
 
 
-def turn_is_yours(table: WebTable, who: Principal, encounter_id: int, current: str | None) -> bool:
-    """Whether the Turn now is ``who``'s: a player's character, or for the Host an NPC (W-17)."""
+def turn_is_yours(
+    table: WebTable, who: Principal, encounter_id: int, current: str | None, state: object = None
+) -> bool:
+    """Whether the Turn now is ``who``'s: a player's character, or for the Host an NPC (W-17).
+
+    A controlled model's Turn is its controller's (SA-97): its seat's, or the Host's for an NPC.
+    """
     if current is None:
         return False
     if not who.is_host:
-        return who.plays(current)
-    return current not in tables.secrecy(table.store, encounter_id).played
+        return commands(who, current, state)
+    return commander(state)(current) not in tables.secrecy(table.store, encounter_id).played
 
 
 def war_options(snap: Snapshot, who: Principal) -> dict[str, Any]:
@@ -319,7 +353,7 @@ def war_options(snap: Snapshot, who: Principal) -> dict[str, Any]:
     out = state.ended
     actors = []
     for c in state.combatants.values():
-        if not (who.is_host or who.plays(c.id)):
+        if not commands(who, c.id, state):
             continue
         found = targets(c.id, c.character.side.value, c.position, war_people(state))
         actors.append({
@@ -374,7 +408,7 @@ def fight_options(snap: Snapshot, who: Principal) -> dict[str, Any]:
     people = [(m.id, m.side, m.position, m.sheet.hp <= 0) for m in state.models.values()]
     actors = []
     for m in state.models.values():
-        if not (who.is_host or who.plays(m.id)):
+        if not commands(who, m.id, state):
             continue
         found = targets(m.id, m.side, m.position, people)
         for target in found:
@@ -386,7 +420,12 @@ def fight_options(snap: Snapshot, who: Principal) -> dict[str, Any]:
             "hands": held_hands(catalog, m.sheet),  # SA-92
             "nearest": nearest_enemy(found), "values": fight_values(m, kit),
             "powers": powers_for(catalog, m.sheet),
+            "triggered": [{"name": r.name, "kind": r.kind, "when": r.when}
+                          for r in m.sheet.reactions_known()],  # SA-96
         })  # fmt: skip
+        if not (who.is_host or who.plays(m.id)):  # commanded under control, not its own (SA-97)
+            actors[-1].update(controlled_by=commander(state)(m.id), triggered=[], values={
+                "used": list(m.elements), "movement": m.sheet.movement})  # fmt: skip
     return {
         "actors": actors, "reactions": list(STRIFE_REACTIONS), "elements": list(Element),
         "conditions": list(STRIFE_CONDITIONS), "whole_turn": ["recover", "skill", "sprint"],
@@ -394,8 +433,10 @@ def fight_options(snap: Snapshot, who: Principal) -> dict[str, Any]:
         "started": state.round >= 0 or state.ended, "ended": state.ended,
         "sides": sorted({m.side for m in state.models.values()}),
         "offers": [{"attacker": o.attacker, "target": o.target, "weapon": o.weapon}
-                   for o in state.offers if who.is_host or who.plays(o.attacker)],
+                   for o in state.offers if commands(who, o.attacker, state)],
         "last_damaged": state.last_damaged,
+        "controlled": [{"id": m.id, "by": commander(state)(m.id)} for m in state.models.values()
+                       if who.plays(m.id) and not commands(who, m.id, state)],  # SA-97
         "everyone": [],
     }  # fmt: skip
 

@@ -147,10 +147,19 @@ DAMAGE_PUBLIC = frozenset({"dice", "rolls", "basis"})
 DAMAGE_ATTACKER = frozenset({"strength_modifier", "flat", "crushing_blow", "crit_multiplier"})
 
 
+def host_view(_combatant: object) -> bool:
+    """The Host's secrecy: nothing is secret to it."""
+    return False
+
+
+HOST_VIEW: IsSecret = host_view
+"""The Host's :data:`IsSecret` (the redactions keep the Host-only parts for it alone)."""
+
+
 def secret_to(who: Principal, secrecy: Secrecy) -> IsSecret:
     """Which combatant ids are secret to ``who``: none for the Host, never a player's own."""
     if who.is_host:
-        return lambda _combatant: False
+        return HOST_VIEW
 
     def secret(combatant: object) -> bool:
         if combatant is UNNAMED:
@@ -162,6 +171,13 @@ def secret_to(who: Principal, secrecy: Secrecy) -> IsSecret:
 
 def conceal(value: Any) -> Any:
     """The value with every leaf replaced by ``"secret"`` (objects keep their keys, lists empty)."""
+    kind = type(value)  # the JSON types first, without the ABC checks (a Strike's report is big)
+    if kind is dict:
+        return {key: conceal(item) for key, item in value.items()}
+    if kind is list or kind is tuple:
+        return []
+    if kind is str or kind is int or kind is float or kind is bool or value is None:
+        return SECRET
     if isinstance(value, Mapping):
         return {key: conceal(item) for key, item in value.items()}
     if isinstance(value, list | tuple):
@@ -237,6 +253,9 @@ def redact_record(record: Json, secret: IsSecret) -> Json:
 def redact_command(command: Mapping[str, Any], secret: IsSecret) -> Json:
     """A command's arguments without a secret combatant's sheet or the numbers set on it."""
     args = command.get("args")
+    if isinstance(args, Mapping) and isinstance(args.get("reactions"), Mapping):
+        args = {**args, "reactions": reactions_taken(args["reactions"], secret)}
+        command = {**command, "args": args}
     if not isinstance(args, Mapping) or not secret(args.get("id")):
         return dict(command)
     shown = dict(args)
@@ -250,6 +269,15 @@ def redact_command(command: Mapping[str, Any], secret: IsSecret) -> Json:
     elif kind == "apply_effect":
         shown["amount"] = SECRET
     return {**command, "args": shown}
+
+
+def reactions_taken(reactions: Mapping[str, Any], secret: IsSecret) -> Json:
+    """The Reactions an attack or cast set off (SA-96), without a secret model's declined ones.
+
+    A Reaction taken is seen at the table (its ``reaction_spent``); one declined would tell only
+    that a secret model's sheet has one.
+    """
+    return {k: v for k, v in reactions.items() if v is not None or not secret(k)}
 
 
 def redact_event(event: Json, secret: IsSecret, command: Mapping[str, Any] | None = None) -> Json:
@@ -570,6 +598,8 @@ REQUEST_PUBLIC = frozenset(
 PUBLIC_WORDED_KINDS = frozenset({"approve", "dice", "obstruction", "adjustments"})
 OPTION_PUBLIC = frozenset({"value", "label", "count", "sides"})  # a dice stage's dice are public
 ANSWER_DATA_PUBLIC = frozenset({"answer", "requests", "outcome"})
+HOST_ONLY = frozenset({"note"})
+"""A record's data only the Host reads: a player's view leaves the key out altogether (W-52)."""
 
 
 def command_sides(command: Mapping[str, Any] | None) -> list[object]:
@@ -598,6 +628,10 @@ def redact_request(
     saying why) and any other key but their value and label, texts with numbers are shown as
     :func:`public_text`, and a suggestion that follows the odds is not shown (null).
     """
+    if request.get("kind") == "skill_reaction" and secret(request.get("combatant")):
+        # the Reactions a secret model's sheet has are secret (SA-96)
+        request = {**request, "options": [],
+                   "prompt": f"Does {request.get('combatant')} take a Reaction?"}  # fmt: skip
     out = {k: v if k in REQUEST_PUBLIC else conceal(v) for k, v in request.items()}
     sides = [*command_sides(command), request.get("combatant")]
     hidden = [s for s in dict.fromkeys(sides) if isinstance(s, str) and secret(s)]
@@ -643,7 +677,11 @@ def redact_decision_data(
     data: Mapping[str, Any], command: Mapping[str, Any] | None, secret: IsSecret
 ) -> Json:
     """A request's or answer's ``data`` as a player may see it: its requests redacted."""
-    out = {k: v if k in ANSWER_DATA_PUBLIC else conceal(v) for k, v in data.items()}
+    out = {
+        k: v if k in ANSWER_DATA_PUBLIC or secret is HOST_VIEW else conceal(v)
+        for k, v in data.items()
+        if k not in HOST_ONLY or secret is HOST_VIEW
+    }
     requests = data.get("requests")
     if isinstance(requests, list):
         out["requests"] = [

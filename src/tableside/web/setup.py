@@ -110,6 +110,16 @@ def combatant_id(given: str | None, name: object) -> str:
     return str(name or "").strip().replace(" ", "_")
 
 
+def unique_id(base: str, taken: list[str]) -> str:
+    """``base``, or ``base_2``, ``base_3``… the first not ``taken`` (W-62), at most 40 long."""
+    if base not in taken:
+        return base
+    n = 2
+    while f"{base[:36]}_{n}" in taken:
+        n += 1
+    return f"{base[:36]}_{n}"
+
+
 def add_args(game: str, spec: NewCharacter) -> dict[str, Any]:
     """The ``add`` command's arguments for the encounter's game, checked first."""
     position = list(spec.position)
@@ -152,6 +162,8 @@ def add_character(
         return add_to_encounter(table, who, encounter_id, spec.roster, spec)
     game = table.store.encounter(encounter_id).game
     args = add_args(game, spec)
+    if spec.id is None:  # a second Goblin is Goblin_2, shown "Goblin 2" (W-62)
+        args["id"] = unique_id(args["id"], combatant_ids(table.state(encounter_id, who)))
     if spec.secret is None:
         return table.execute(who, encounter_id, Command("add", args), spec.revision)
     before = tables.secrecy(table.store, encounter_id).choices.get(args["id"])
@@ -456,37 +468,36 @@ def add_setup_pages(app: FastAPI, table: WebTable) -> None:
     def new_encounter(
         request: Request, table_id: int, form: PostedForm, authorization: Authorization = None
     ) -> Response:
-        who = host_at(table, bearer(authorization), table_id)
-        try:
+        def create(who: Principal) -> Response:
             seed = whole(form, "seed", "Seed")
             game, name = text(form, "game"), text(form, "name")
             if game not in GAMES:
                 raise DataError(f"Unknown game {game!r}; known games: {', '.join(GAMES)}.")
             info = table.create_encounter(who, table_id, game, name, seed)
-        except TablesideError as error:
-            again = Rendered(flat(form), str(error), refusal_code(error))
-            return render_table(table, who, csrf_of(request), again)
-        return see_other(f"/tables/{table_id}/encounters/{info.id}/setup")
+            return see_other(f"/tables/{table_id}/encounters/{info.id}/setup")
+
+        return table_form(
+            table, request, authorization, table_id, create,
+            lambda error: Rendered(flat(form), str(error), refusal_code(error)),
+        )  # fmt: skip
 
     @app.post("/tables/{table_id}/players", response_class=HTMLResponse)
     def new_player(
         request: Request, table_id: int, form: PostedForm, authorization: Authorization = None
-    ) -> HTMLResponse:
-        who = host_at(table, bearer(authorization), table_id)
-        try:
+    ) -> Response:
+        def add(who: Principal) -> Response:
             characters = seat_characters(form)
             client = request.client.host if request.client else "unknown"
             seat, seat_token = table.add_player(
                 who, table_id, text(form, "name"), characters, client
             )
-        except TablesideError as error:
+            return join_link(request, table_id, f"Join link for {seat.name}", seat_token)
+
+        def again(error: TablesideError) -> Rendered:
             values = {**flat(form), "player": text(form, "name")}
-            again = Rendered(values, str(error), refusal_code(error))
-            return render_table(table, who, csrf_of(request), again)
-        link = page_link(request, f"/join/{quote(seat_token)}")
-        title = f"Join link for {seat.name}"
-        back = f"/tables/{table_id}"
-        return status(created_page(title, link, PLAYER_WARNING, back, "Back to the table"), 201)
+            return Rendered(values, str(error), refusal_code(error))
+
+        return table_form(table, request, authorization, table_id, add, again)
 
     @app.post("/tables/{table_id}/players/{seat_id}/remove", response_class=HTMLResponse)
     def remove_player(
@@ -496,12 +507,12 @@ def add_setup_pages(app: FastAPI, table: WebTable) -> None:
         form: PostedForm,
         authorization: Authorization = None,
     ) -> Response:
-        who = host_at(table, bearer(authorization), table_id)
-        if not confirmed(form):
-            again = Rendered({}, "Tick the box to confirm removing this player's seat.")
-            return render_table(table, who, csrf_of(request), again)
-        table.remove_player(who, table_id, seat_id)
-        return see_other(f"/tables/{table_id}")
+        def remove(who: Principal) -> Response:
+            table.remove_player(who, table_id, seat_id)
+            return see_other(f"/tables/{table_id}")
+
+        return table_form(table, request, authorization, table_id, remove, confirm=(
+            form, "Tick the box to confirm removing this player's seat."))  # fmt: skip
 
     @app.post("/tables/{table_id}/players/{seat_id}/token", response_class=HTMLResponse)
     def rotate_player(
@@ -510,32 +521,29 @@ def add_setup_pages(app: FastAPI, table: WebTable) -> None:
         seat_id: int,
         form: PostedForm,
         authorization: Authorization = None,
-    ) -> HTMLResponse:
-        who = host_at(table, bearer(authorization), table_id)
-        if not confirmed(form):
-            again = Rendered({}, "Tick the box to confirm the player's new join link.")
-            return render_table(table, who, csrf_of(request), again)
-        seat, token = table.rotate_player(who, table_id, seat_id)
-        link = page_link(request, f"/join/{quote(token)}")
-        title = f"New join link for {seat.name}"
-        back = f"/tables/{table_id}"
-        return status(created_page(title, link, PLAYER_WARNING, back, "Back to the table"), 201)
+    ) -> Response:
+        def rotate(who: Principal) -> Response:
+            seat, token = table.rotate_player(who, table_id, seat_id)
+            return join_link(request, table_id, f"New join link for {seat.name}", token)
+
+        return table_form(table, request, authorization, table_id, rotate, confirm=(
+            form, "Tick the box to confirm the player's new join link."))  # fmt: skip
 
     @app.post("/tables/{table_id}/host-token", response_class=HTMLResponse)
     def rotate_host(
         request: Request, table_id: int, form: PostedForm, authorization: Authorization = None
-    ) -> HTMLResponse:
-        who = host_at(table, bearer(authorization), table_id)
-        if not confirmed(form):
-            again = Rendered({}, "Tick the box to confirm the new Host link.")
-            return render_table(table, who, csrf_of(request), again)
-        token = table.rotate_host(who, table_id)
-        _who, session = table.start_session(token)  # this browser stays the Host
-        link = page_link(request, f"/join/{quote(token)}")
-        back = f"/tables/{table_id}"
-        page = created_page("New Host link", link, HOST_WARNING, back, "Back to the table")
-        set_session(page, request, session)
-        return status(page, 201)
+    ) -> Response:
+        def rotate(who: Principal) -> Response:
+            token = table.rotate_host(who, table_id)
+            _who, session = table.start_session(token)  # this browser stays the Host
+            link = page_link(request, f"/join/{quote(token)}")
+            back = f"/tables/{table_id}"
+            page = created_page("New Host link", link, HOST_WARNING, back, "Back to the table")
+            set_session(page, request, session)
+            return status(page, 201)
+
+        return table_form(table, request, authorization, table_id, rotate, confirm=(
+            form, "Tick the box to confirm the new Host link."))  # fmt: skip
 
     @app.get("/tables/{table_id}/encounters/{encounter_id}/setup", response_class=HTMLResponse)
     def encounter_setup(
@@ -611,6 +619,39 @@ def encounter_form(
     except TablesideError as error:
         return render_encounter(table, who, encounter_id, csrf_of(request), again(error))
     return see_other(f"/tables/{table_id}/encounters/{encounter_id}/setup")
+
+
+def table_form(
+    table: WebTable,
+    request: Request,
+    authorization: str | None,
+    table_id: int,
+    act: Callable[[Principal], Response],
+    again: Callable[[TablesideError], Rendered] | None = None,
+    confirm: tuple[Form, str] | None = None,
+) -> Response:
+    """A form the Host posted on the table page: ``act`` runs as the Host and answers.
+
+    With ``again``, a refusal shows the table page again with ``again(error)`` (its code);
+    with ``confirm`` (the form and a sentence), a form whose confirmation box is not ticked
+    shows the page again with that sentence and does nothing.
+    """
+    who = host_at(table, bearer(authorization), table_id)
+    if confirm is not None and not confirmed(confirm[0]):
+        return render_table(table, who, csrf_of(request), Rendered({}, confirm[1]))
+    try:
+        return act(who)
+    except TablesideError as error:
+        if again is None:
+            raise
+        return render_table(table, who, csrf_of(request), again(error))
+
+
+def join_link(request: Request, table_id: int, title: str, token: str) -> Response:
+    """The page showing a player's join link once (201), with the way back to the table."""
+    link = page_link(request, f"/join/{quote(token)}")
+    back = f"/tables/{table_id}"
+    return status(created_page(title, link, PLAYER_WARNING, back, "Back to the table"), 201)
 
 
 def confirmed(form: Form) -> bool:
@@ -717,7 +758,7 @@ def render_encounter(
         lists=again.lists,
         error_form=again.form,
         script=SETUP_SCRIPT + BALANCE_SCRIPT,
-        balance_runs=PAGE_RUNS.get(info.game, 2000),
+        balance_runs=PAGE_RUNS.get(info.game, 10_000),
         csrf=csrf,
         base=f"/tables/{view['id']}/encounters/{encounter_id}",
         games=GAMES,
@@ -740,8 +781,9 @@ def started(state: dict[str, Any]) -> bool:
 
 SETUP_SCRIPT = pages.STATIC.joinpath("setup.js").read_text("utf-8")
 BALANCE_SCRIPT = pages.STATIC.joinpath("balance.js").read_text("utf-8")
-PAGE_RUNS = {MAJESTY: 2000, STRIFE: 2000}  # the Balance panel's runs (F-7); an encounter the
-# fast engines do not cover gets 200 (F-24: the full engine plays 30 to 80 runs a second)
+PAGE_RUNS = {MAJESTY: 10_000, STRIFE: 10_000}  # the Balance panel's most runs (F-7), fewer once
+# each side is known within 1.5 points (F-53); an encounter the fast engines do not cover gets
+# 200 (F-24: the full engine plays 30 to 80 runs a second)
 
 
 def choice_name(row: dict[str, Any]) -> str:

@@ -94,15 +94,26 @@ def load_roster(
     """Add every combatant of an encounter file, all or nothing (see the module)."""
     require_host(who, "load encounter files")
     game = table.store.encounter(encounter_id).game
-    adds = file_adds(document, game)
+    return all_or_nothing(table, who, encounter_id, file_adds(document, game))
+
+
+def all_or_nothing(
+    table: WebTable, who: Principal, encounter_id: int, commands: list[Command]
+) -> dict[str, Any]:
+    """Run the Host's roster ``commands`` (``add``, ``remove``) in order, all or nothing.
+
+    They are tried first on a copy of the encounter, then run; a refusal midway takes back the
+    ones run (undo). Answers the ids of the combatants added and the revision reached.
+    """
     trial = open_encounter(table.store, encounter_id)
     held = len(getattr(trial.state, "combatants", None) or getattr(trial.state, "models", {}))
-    if held + len(adds) > table.limits.max_combatants:
+    adds = sum(1 for c in commands if c.kind == "add")
+    if held + adds > table.limits.max_combatants:
         raise TooLargeError(
-            f"The file adds {len(adds)} combatants to the {held} here, more than the most "
+            f"The file adds {adds} combatants to the {held} here, more than the most "
             f"allowed ({table.limits.max_combatants})."
         )
-    for index, command in enumerate(adds):
+    for index, command in enumerate(commands):
         try:
             trial.execute(command, None)
         except TablesideError as error:
@@ -110,10 +121,10 @@ def load_roster(
                 f"Nothing was added: {entry_name(index, command)} cannot join: {error}"
             ) from None
     done = 0
-    ids = [str(c.args.get("id")) for c in adds]
+    ids = [str(c.args.get("id")) for c in commands if c.kind == "add"]
     roster.bind_to_host(table.store, encounter_id, ids)  # a file's combatants: the Host's (CH-2)
     try:
-        for command in adds:
+        for command in commands:
             table.execute(who, encounter_id, command, None)
             done += 1
     except TablesideError as error:
@@ -121,7 +132,7 @@ def load_roster(
             table.step_back(who, encounter_id, None, redo=False)
         roster.unbind(table.store, encounter_id, ids)
         raise DataError(
-            f"Nothing was added: {entry_name(done, adds[done])} cannot join: {error}"
+            f"Nothing was added: {entry_name(done, commands[done])} cannot join: {error}"
         ) from None
     return {"added": ids, "revision": table.store.encounter(encounter_id).revision}
 

@@ -15,21 +15,18 @@ from fastapi import FastAPI, Header, Request
 from fastapi.responses import HTMLResponse, Response
 from pydantic import Field
 
-from tableside.errors import TablesideError
 from tableside.limits import Name
 from tableside.store import tables
 from tableside.web.auth import Principal, require_host
-from tableside.web.sessions import csrf_of
 from tableside.web.setup import (
     ID_PATTERN,
     Body,
     PostedForm,
     again_from,
     bearer,
-    host_at,
-    render_table,
     seat_characters,
     see_other,
+    table_form,
     text,
 )
 from tableside.web.table import WebTable, seat_view
@@ -100,11 +97,9 @@ def add_seats(app: FastAPI, table: WebTable) -> None:
         form: PostedForm,
         authorization: Authorization = None,
     ) -> Response:
-        who = host_at(table, bearer(authorization), table_id)
-        try:
+        def edit(who: Principal) -> Response:
             edit_seat(table, who, seat_id, text(form, "name"), seat_characters(form))
-        except TablesideError as error:
-            return render_table(
-                table, who, csrf_of(request), again_from(form, error, f"seat-{seat_id}")
-            )
-        return see_other(f"/tables/{table_id}")
+            return see_other(f"/tables/{table_id}")
+
+        return table_form(table, request, authorization, table_id, edit,
+                          lambda error: again_from(form, error, f"seat-{seat_id}"))  # fmt: skip

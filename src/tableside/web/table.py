@@ -28,6 +28,7 @@ from typing import Any
 from tableside.campaign.carry import Options
 from tableside.campaign.play import ends_fight, proposal
 from tableside.encounter.decisions import (
+    APPROVE,
     Ask,
     Choice,
     PendingCommand,
@@ -38,6 +39,7 @@ from tableside.encounter.decisions import (
 )
 from tableside.encounter.engine import Encounter, command_rng
 from tableside.encounter.log import Command, LogRecord, RecordKind
+from tableside.encounter.npc_turn import npc_command
 from tableside.encounter.views import fight_json, state_json
 from tableside.errors import DataError, StaleRevisionError, TablesideError
 from tableside.service import game_for, open_encounter
@@ -51,6 +53,7 @@ from tableside.web.auth import (
     Principal,
     UnauthorisedError,
     authorise_command,
+    commander,
     new_token,
     require_host,
     token_hash,
@@ -78,8 +81,10 @@ from tableside.web.redact import (
     secret_to,
 )
 from tableside.web.strict import check_args
+from tableside.web.unseen import names_any, unseen, without_unseen
 
 SEED_BITS = 62
+NPC_STEPS_MAX = 12  # commands one press of "Play the NPC's Turn" sends at most (SA-98)
 RETRIES = 3  # a non-exact command refused by another process's append is decided again
 Presented = Credential | str | None  # a credential, a bare token, or nothing
 
@@ -134,6 +139,7 @@ class WebTable:
         self._live: dict[int, Encounter[Any]] = {}
         self._seen = threading.local()  # this request's read: (encounter id, stored revision)
         self._secrecy = threading.local()  # this request's read: (who, encounter id, Secrecy)
+        self._audience = threading.local()  # its seats and settings: (who, encounter id, Audience)
         self.clock: Callable[[], float] = time.time  # deadlines' clock (D-5); tests move it
         self._stuck: set[tuple[int, int]] = set()  # (encounter, revision): a refused suggestion
 
@@ -172,11 +178,28 @@ class WebTable:
         table_id: int,
         vetted: frozenset[str] = frozenset(),
         answering: bool = False,
+        audience: tables.Audience | None = None,
     ) -> TablePolicy:
-        """The decision policy of ``who`` (None: the table itself) in this encounter, now."""
-        seats, settings = tables.seats_and_settings(self.store, table_id, encounter_id)
+        """The decision policy of ``who`` (None: the table itself) in this encounter, now.
+
+        The seats and settings a player's authorising read fetched for this very ``who`` and
+        encounter are used (once, issue 21, item 8), else ``audience``'s, else they are read.
+        """
+        found = self._take_audience(who, encounter_id) if audience is None else audience
+        if found is None:
+            seats, settings = tables.seats_and_settings(self.store, table_id, encounter_id)
+        else:
+            seats, settings = found.seats, found.settings
         return TablePolicy(who, tuple(seats), settings, self.clock(), vetted,
                            answering=answering)  # fmt: skip
+
+    def _take_audience(self, who: Principal | None, encounter_id: int) -> tables.Audience | None:
+        """The audience read with ``who``'s authorising read in this request (used once)."""
+        read: tuple[Principal, int, tables.Audience] | None = getattr(self._audience, "read", None)
+        self._audience.read = None
+        if read is not None and read[0] is who and read[1] == encounter_id:
+            return read[2]
+        return None
 
     def _expire(self, encounter_id: int, encounter: Encounter[Any]) -> None:
         """Take the suggestion of every overdue decision (D-5), stored and announced.
@@ -192,7 +215,7 @@ class WebTable:
             encounter_id,
             encounter,
             lambda r: is_due(r, self.clock()),
-            lambda r: at_deadline(r.choice),
+            lambda r: fallbacks(r.choice, at_deadline(r.choice)),
             "timeout",
             asker,
         )
@@ -206,14 +229,16 @@ class WebTable:
         encounter_id: int,
         encounter: Encounter[Any],
         takes: Callable[[Request], bool],
-        answer: Callable[[Request], Any],
+        answers: Callable[[Request], list[Any]],
         by: str,
         asker: TablePolicy,
     ) -> tuple[bool, bool]:
         """Answer, stored one by one, every open question ``takes`` picks.
 
-        Call with the encounter's lock held. Returns whether any answer was stored and whether
-        the rules refused one (that question is left open: the Host answers it or undoes the
+        Each question gets the first of ``answers`` the rules accept (the engine's own
+        validation, SA-98: a suggestion refused is passed over for the next option). Call with
+        the encounter's lock held. Returns whether any answer was stored and whether the rules
+        refused them all (that question is left open: the Host answers it or undoes the
         command). A store failure forgets the live copy (it is read again) and propagates.
         """
         written = False
@@ -221,9 +246,8 @@ class WebTable:
             picked = [r for r in encounter.pending.open if takes(r)]
             if not picked:
                 break
-            try:
-                record = encounter.answer(picked[0].id, answer(picked[0]), by, asker)
-            except TablesideError:
+            record = first_accepted(encounter, picked[0], answers(picked[0]), by, asker)
+            if record is None:
                 return written, True
             try:
                 tables.append(self.store, encounter_id, record)
@@ -289,7 +313,11 @@ class WebTable:
         return pending.seq in tables.hidden_seqs(self.store, encounter_id)
 
     def deciders(
-        self, encounter_id: int, seats: list[tables.Seat], hidden: bool
+        self,
+        encounter_id: int,
+        seats: list[tables.Seat],
+        hidden: bool,
+        settings: tables.DecisionSettings | None = None,
     ) -> list[tables.Seat]:
         """The seats whose characters' choices their players decide in the waiting command.
 
@@ -297,6 +325,8 @@ class WebTable:
         ``host``: then none, so every choice of it is the Host's to decide, and every screen
         reads "the Host" (issue 21, D-4).
         """
+        if settings is not None:
+            return [] if hidden and settings.hidden_asks == "host" else seats
         return [] if self.host_decides(encounter_id, hidden) else seats
 
     def host_decides(self, encounter_id: int, hidden: bool) -> bool:
@@ -337,12 +367,14 @@ class WebTable:
         hidden = False
         with self.lock(encounter_id):
             encounter = self.live(encounter_id)
+            audience, seqs = tables.audience(self.store, encounter_id)  # one read for all
             saved = encounter.snapshot()
             records: list[LogRecord] = []
             try:
                 for request_id, value in answers.items():
-                    record, hidden = self._answer_one(who, encounter_id, encounter,
-                                                      request_id, value)  # fmt: skip
+                    record, hidden = self._answer_one(
+                        who, encounter_id, encounter, request_id, value, (audience, seqs)
+                    )
                     records.append(record)
             except BaseException:
                 encounter.restore(saved)
@@ -354,10 +386,9 @@ class WebTable:
                 self.forget(encounter_id)
                 raise
         self.notifier.publish(encounter_id)
-        seqs = tables.hidden_seqs(self.store, encounter_id)
-        last = records[-1]
+        last = records[-1]  # answers share their command's seq: the hidden ones are as read
         found = self.answer(who, encounter_id, record_view(last, seqs), state_view(encounter),
-                            encounter)  # fmt: skip
+                            encounter, audience.seats)  # fmt: skip
         if hidden and not who.is_host:  # its own answer taken; the hidden record stays hidden
             found["record"] = {"kind": last.kind.value, "hidden": True}
         return found
@@ -369,22 +400,27 @@ class WebTable:
         encounter: Encounter[Any],
         request_id: str,
         value: Any,
+        read: tuple[tables.Audience, frozenset[int]],
     ) -> tuple[LogRecord, bool]:
-        """One answer applied to the live encounter (the caller stores it), and hidden or not."""
+        """One answer applied to the live encounter (the caller stores it), and hidden or not.
+
+        ``read``: the encounter's audience and hidden commands, read once for the submission.
+        """
         pending = encounter.pending
         request = find_open(pending, request_id)
         assert pending is not None
-        hidden = self.hidden(encounter_id, pending)
-        seats = self.deciders(
-            encounter_id, tables.seats(self.store, who.table_id, encounter_id), hidden
-        )
+        audience, seqs = read
+        hidden = pending.seq in seqs
+        host_decides = hidden and audience.settings.hidden_asks == "host"
+        seats = [] if host_decides else audience.seats
         if not who.is_host and hidden and not may_answer(who, request.choice, seats):
             raise NoSuchDecisionError(f"There is no open decision {request_id!r}.")
         if not may_answer(who, request.choice, seats):
             raise ForbiddenError(refusal(request.choice, seats))
         check_answer(request, value)
         vetted = frozenset() if who.is_host else self.vetted(encounter, pending)
-        asker = self.policy(who, encounter_id, who.table_id, vetted, answering=True)
+        asker = self.policy(who, encounter_id, who.table_id, vetted, answering=True,
+                            audience=audience)  # fmt: skip
         by = "host" if who.seat is None else f"seat:{who.seat.id}"
         game = encounter.game.name
         with self.refusals(who, encounter_id, game, encounter.state, pending.command):
@@ -403,6 +439,7 @@ class WebTable:
         A question already asked keeps its deadline; the new timeout counts for the next.
         """
         require_host(who, "change the decision settings")
+        self._audience.read = None  # this thread's next command reads the new settings
         current = tables.decision_settings(self.store, encounter_id).to_json()
         settings = tables.DecisionSettings(**{**current, **changes})
         tables.set_decision_settings(self.store, encounter_id, settings)
@@ -428,7 +465,7 @@ class WebTable:
                 encounter_id,
                 encounter,
                 lambda r: is_npcs(r.choice, seats),
-                lambda r: r.choice.suggested,
+                lambda r: fallbacks(r.choice, r.choice.suggested),
                 "auto",
                 asker,
             )
@@ -442,13 +479,15 @@ class WebTable:
         computed now, when it is read, not when the command was sent (issue 21). ``cards``
         gathers the questions of the waiting command (one card: one *Apply*).
         """
-        settings = tables.decision_settings(self.store, encounter_id).to_json()
         with self.lock(encounter_id):
             encounter = self.live(encounter_id)
+            audience, seqs = tables.audience(self.store, encounter_id)  # one read (item 8)
+            settings = audience.settings.to_json()
             pending = encounter.pending
             if pending is None:
                 return {"decisions": [], "waiting": [], "cards": [], "settings": settings}
-            seen = self.seen(who, encounter_id, pending)
+            secret = secret_to(who, audience.secrecy)
+            seen = Seen(audience.seats, pending.seq in seqs, secret, audience.settings)
             mine = self.pending_view(who, encounter_id, pending, only_mine=True,
                                      effects=encounter.effects, seen=seen)  # fmt: skip
         return {
@@ -475,7 +514,7 @@ class WebTable:
         """
         seen = seen or self.seen(who, encounter_id, pending)
         hidden, secret = seen.hidden, seen.secret
-        seats = self.deciders(encounter_id, seen.seats, hidden)
+        seats = self.deciders(encounter_id, seen.seats, hidden, seen.settings)
         command = pending.command.to_json()
         shown: list[dict[str, Any]] = []
         for request in pending.open:
@@ -525,7 +564,7 @@ class WebTable:
         """
         seen = seen or self.seen(who, encounter_id, pending)
         seats, hidden = seen.seats, seen.hidden
-        deciders = self.deciders(encounter_id, seats, hidden)
+        deciders = self.deciders(encounter_id, seats, hidden, seen.settings)
 
         def entry(r: Request) -> dict[str, Any]:
             return {"id": r.id, "kind": r.choice.kind, "combatant": r.choice.combatant,
@@ -614,6 +653,7 @@ class WebTable:
         such encounter (404), or another table's token (403).
         """
         self._secrecy.read = None
+        self._audience.read = None
         given = presented(token)
         if given is not None:
             found = tables.access(self.store, given.hash, encounter_id, given.session)
@@ -622,6 +662,9 @@ class WebTable:
                 self._seen.revision = (encounter_id, found.info.revision)
                 if found.secrecy is not None:
                     self._secrecy.read = (who, encounter_id, found.secrecy)
+                self._audience.read = (
+                    None if found.audience is None else (who, encounter_id, found.audience)
+                )
                 return who, found.info
         return self._refuse_at_encounter(token, encounter_id)
 
@@ -679,6 +722,7 @@ class WebTable:
         ``client``: the address asking, counted against ``seats_per_minute`` (None: not counted).
         """
         require_host(who, "add players")
+        self._audience.read = None
         held = len(tables.seats(self.store, table_id))
         if held >= self.limits.max_seats:
             raise TooLargeError(
@@ -706,6 +750,7 @@ class WebTable:
     def remove_player(self, who: Principal, table_id: int, seat_id: int) -> tables.Seat:
         """The Host removes a seat (W-12): its token and sessions are refused at once."""
         require_host(who, "remove players")
+        self._audience.read = None
         seat = tables.remove_seat(self.store, table_id, seat_id)
         self.wake_table(table_id)
         return seat
@@ -719,6 +764,7 @@ class WebTable:
         what each reads is decided by the seat as it is now.
         """
         require_host(who, "change players' seats")
+        self._audience.read = None
         seat = tables.edit_seat(self.store, table_id, seat_id, name, characters)
         self.wake_table(table_id)
         return seat
@@ -823,26 +869,97 @@ class WebTable:
         """One try of :meth:`execute`, with the encounter's lock held (and the policy asked)."""
         encounter = self.live(encounter_id)
         authorise_command(
-            who, encounter.game.name, command.kind, command.args, current_actor(encounter)
-        )
+            who, encounter.game.name, command.kind, command.args, current_actor(encounter),
+            encounter.state,
+        )  # fmt: skip
         check_args(encounter.game.name, command.kind, command.args)  # the same whatever waits
         self.require_not_waiting(who, encounter_id, f"the {command.kind}")
         if command.kind == "add":
             self._require_room(encounter)
         strife = encounter.game.name == "strife-combat"
-        if strife and who.is_host and not self.host_decides(encounter_id, hidden):
+        physical = strife and bool(command.args.get("physical"))
+        if physical and who.is_host and not self.host_decides(encounter_id, hidden):
             command = players_roll(command, tables.secrecy(self.store, encounter_id).played)
+        if strife and not who.is_host and command.dice is not None:
+            self.refuse_typed_dice(who, encounter_id, encounter.state, command)
         asker = None
         if getattr(encounter.game, "choices", None) is not None:
             asker = LazyAsker(lambda: self.policy(who, encounter_id, who.table_id), who.is_host)
         with self.refusals(who, encounter_id, encounter.game.name, encounter.state, command):
-            record = encounter.execute(command, revision, exact, asker=asker)
+            record = encounter.execute(
+                command, revision, exact, asker=asker, clamp_steps=not who.is_host
+            )
         try:
             tables.append(self.store, encounter_id, record, hidden)
         except BaseException:
             self.forget(encounter_id)  # ahead of the store: never keep a half-applied copy
             raise
         return encounter, record, asker
+
+    def npc_turn(self, who: Principal, encounter_id: int) -> dict[str, Any]:
+        """The Host plays the current NPC's Turn by the policy that knows the rules (SA-98).
+
+        Command by command, each the policy's first choice the engine accepts (for NPCs only:
+        models no seat commands), sent as the Host's, until the Turn passes, a decision waits,
+        or :data:`NPC_STEPS_MAX` commands. Returns the last command's answer.
+        """
+        require_host(who, "play an NPC's Turn")
+        answer: dict[str, Any] | None = None
+        current = None
+        for _ in range(NPC_STEPS_MAX):
+            with self.lock(encounter_id):
+                encounter = self.live(encounter_id)
+                played = tables.secrecy(self.store, encounter_id).played
+                current = self.npc_to_play(encounter, played, current, answer is None)
+                if current is None:
+                    break
+                command = npc_command(encounter.game, encounter.state,
+                                      npcs_of(encounter.state, played))  # fmt: skip
+            answer = self.execute(who, encounter_id, command, None)
+            if command.kind == "next" or "pending" in answer:
+                break
+        assert answer is not None
+        return answer
+
+    def npc_to_play(
+        self, encounter: Encounter[Any], played: frozenset[str], before: str | None, first: bool
+    ) -> str | None:
+        """The NPC whose Turn it is, still the one played (None: stop); refused on the first."""
+        current = current_actor(encounter)
+        if encounter.pending is not None or current is None:
+            if first:
+                raise DataError("There is no NPC's Turn to play: " + (
+                    "a decision waits." if encounter.pending is not None
+                    else "the fight has not started or has ended."))  # fmt: skip
+            return None
+        if commander(encounter.state)(current) in played:
+            if first:
+                raise DataError(
+                    f"It is the Turn of {current}, which a player commands: the Host plays "
+                    "only the Turns of NPCs (SA-98)."
+                )
+            return None
+        return current if first or current == before else None
+
+    def refuse_typed_dice(
+        self, who: Principal, encounter_id: int, state: Any, command: Command
+    ) -> None:
+        """Refuse a player's Strife dice typed all at once when a model secret to it is involved.
+
+        How many of them the command reads (a damage roll only after a hit, a Block's d20 …)
+        follows that model's values, so accepting or refusing them would tell the player a
+        secret (W-52). The refusal is decided before any die is read, from the arguments and the
+        secrecy alone: the same whatever the dice and whatever the secret values.
+        """
+        secret = self.secret_to(who, encounter_id)
+        hidden = [c for c in involved(state, command.args) if secret(c)]
+        if hidden:
+            raise ForbiddenError(
+                f"Dice typed all at once are not taken for a {command.kind} involving "
+                f"{' and '.join(hidden)}: which of them are read follows values that are secret "
+                "to you (W-52). Roll at the table stage by stage (each die asked when it comes), "
+                "or let the server roll."
+            )
 
     def _require_room(self, encounter: Encounter[Any]) -> None:
         """Refuse an ``add`` to a roster already at ``max_combatants`` (W-13)."""
@@ -974,7 +1091,10 @@ class WebTable:
         """The encounter's current state as ``who`` may see it."""
         secret = self.secret_to(who, encounter_id)
         with self.lock(encounter_id):
-            return redact_state(state_view(self.live(encounter_id)), secret)
+            view = redact_state(state_view(self.live(encounter_id)), secret)
+        if who.is_host:
+            return view
+        return without_unseen(view, unseen(self.store, view, who, encounter_id))  # W-66
 
     def visible_after(
         self, who: Principal, encounter_id: int, after: int
@@ -988,7 +1108,13 @@ class WebTable:
         reached = records[-1].revision if records else after
         shown = [r for r in records if who.is_host or r.seq not in hidden]
         secret = self.secret_to(who, encounter_id, fresh=True)
-        return [redact_record(record_view(r, hidden), secret) for r in shown], reached
+        views = [redact_record(record_view(r, hidden), secret) for r in shown]
+        if not who.is_host and views:  # a record naming a combatant unseen now is not sent (W-66)
+            with self.lock(encounter_id):
+                now = redact_state(state_view(self.live(encounter_id)), secret)
+            ids = unseen(self.store, now, who, encounter_id)
+            views = [v for v in views if not names_any(v, ids)] if ids else views
+        return views, reached
 
     def log(self, who: Principal, encounter_id: int) -> list[dict[str, Any]]:
         """The whole log as ``who`` may see it (overdue decisions expired first, D-5)."""
@@ -1004,6 +1130,7 @@ class Seen:
     seats: list[tables.Seat]
     hidden: bool
     secret: IsSecret
+    settings: tables.DecisionSettings | None = None  # None: read when needed
 
 
 class LazyAsker:
@@ -1029,6 +1156,35 @@ class LazyAsker:
         if self.policy is None:
             self.policy = self.build()
         return self.policy(choice)
+
+
+def fallbacks(choice: Choice, first: Any) -> list[Any]:
+    """The answers to try, in order: ``first``, then the other options (SA-98).
+
+    A proposal at its deadline is only rejected, and a free choice takes only ``first`` (D-5).
+    """
+    if choice.kind == APPROVE or choice.free:
+        return [first]
+    others = [o.get("value") for o in choice.options if o.get("value") != first]
+    return [first, *others]
+
+
+def first_accepted(
+    encounter: Encounter[Any], request: Request, answers: list[Any], by: str, asker: Any
+) -> LogRecord | None:
+    """The record of the first of ``answers`` the rules accept (None: every one refused)."""
+    for value in answers:
+        try:
+            return encounter.answer(request.id, value, by, asker)
+        except TablesideError:
+            continue
+    return None
+
+
+def npcs_of(state: Any, played: frozenset[str]) -> Callable[[str], bool]:
+    """Whether a model is an NPC's to command: no seat plays its commander (SA-97, SA-98)."""
+    command_of = commander(state)
+    return lambda model: command_of(model) not in played
 
 
 def is_due(request: Request, now: float) -> bool:

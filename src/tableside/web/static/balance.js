@@ -39,8 +39,12 @@
     status.textContent = `${found.runs.toLocaleString('en')} runs in ${found.seconds.toFixed(2)} s`
       + ` (${found.engine} engine, policy ${found.policy}, seed ${found.seed}, revision`
       + ` ${found.revision});${extra}`.replace(/;$/, '.')
-      + (found.fallback ? ` Only ${found.runs} runs: the fast engine does not cover this`
-        + ` encounter (${found.fallback}).` : '');  // F-24
+      + (found.compiling ? ` A first estimate on ${found.runs} runs: the fast engines are still`
+        + ' being compiled after an installation; ask again in a minute.'  // F-52
+        : found.fallback ? ` Only ${found.runs} runs: the fast engine does not cover this`
+        + ` encounter (${found.fallback}).`  // F-24
+        : found.runs < found.asked ? ' Stopped once each side was known within ± 1.5 points'
+        + ` (at most ${found.asked.toLocaleString('en')} runs).` : '');  // F-53
     panel.setAttribute('aria-busy', 'false');
   };
   const refused = text => {

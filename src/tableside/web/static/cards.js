@@ -8,10 +8,10 @@ const known = v => v !== SECRET && v !== undefined && v !== null;
 const mine = new Set(boot.characters || []);
 cardsWhose = s => {
   if (s.ended) return 'Ended — winner: ' + (s.winner || 'nobody');
-  if (!s.current) return 'Not started';
+  if (!s.current) return s.unseen_turn ? 'A Turn you cannot see' : 'Not started';
   const ambush = !WAR && s.round === 0 && s.ambush;
   return (WAR ? 'Cycle ' + s.cycle : ambush ? 'Ambush round (' + s.ambush + ')'
-    : 'Round ' + s.round) + ': ' + s.current + "'s Turn";
+    : 'Round ' + s.round) + ': ' + nameOf(s.current) + "'s Turn";
 };
 function strip(s) {
   const order = $('order'); order.replaceChildren();
@@ -20,7 +20,7 @@ function strip(s) {
     const who = typeof t === 'string' ? t : t.combatant;
     const item = el('li', '', mine.has(who) ? 'mine' : '');
     if (typeof t !== 'string') item.append(el('span', t.segment, 'segment'));
-    item.append(el('span', who, 'name'));
+    item.append(el('span', nameOf(who), 'name'));
     if (typeof t !== 'string' && known(t.ap)) item.append(el('span', t.ap + ' AP', 'ap'));
     const current = !s.ended && who === s.current && (typeof t === 'string' || i === s.turn);
     if (current) { item.classList.add('current'); item.setAttribute('aria-current', 'step');
@@ -108,7 +108,7 @@ function card(r, s) {
   li.dataset.combatant = r.id;
   if (Array.isArray(r.position)) li.dataset.position = JSON.stringify(r.position);
   const head = el('div', '', 'head');
-  head.append(el('h3', r.id), el('span', r.side, 'side'));
+  head.append(el('h3', nameOf(r.id)), el('span', r.side, 'side'));
   if (mine.has(r.id)) { li.classList.add('mine'); head.append(el('span', 'yours', 'tag')); }
   if (!s.ended && r.id === s.current) { li.classList.add('current');
     head.append(el('span', 'Turn now', 'tag now')); }

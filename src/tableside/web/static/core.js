@@ -15,6 +15,13 @@ const signed = n => (n >= 0 ? '+' : '') + n;
 const dice = d => d.join(' ');
 let state = boot.state;
 const rowsOf = s => s.combatants || s.models || [];
+// a combatant's name in this encounter (W-62): its id, underscores as spaces; a plain "Goblin"
+// beside a "Goblin_2" is "Goblin 1", so that two of a kind are never the same name
+function nameOf(id) {
+  const s = String(id), ids = rowsOf(state).map(r => String(r.id));
+  const numbered = ids.some(o => o.startsWith(s + '_') && /^\d+$/.test(o.slice(s.length + 1)));
+  return s.replace(/_/g, ' ') + (numbered && !/_\d+$/.test(s) ? ' 1' : '');
+}
 // listeners: onState(fn) runs fn(state) on every new state; onRecord(fn) runs fn(record)
 // for every record the stream delivers (after the state is refreshed)
 const stateListeners = [], recordListeners = [];

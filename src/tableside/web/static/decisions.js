@@ -5,7 +5,7 @@
 // gathering its questions, each preset to its suggestion, sent together with one *Apply*.
 // Options read in the game's words with their effect; ruling ids stay behind *Details* (W-40).
 const HOST = boot.role === 'host';
-const CHOICE_WORDS = {reaction: 'Reaction', adjustments: 'Adjustments',
+const CHOICE_WORDS = {reaction: 'Reaction', skill_reaction: 'Reaction', adjustments: 'Adjustments',
   obstruction: 'Obstruction tokens', approve: 'approval', dice: 'dice',
   interpose: 'answer: interpose or not', aoo: 'Attack of Opportunity',
   stand_ready: 'Stand Ready'};

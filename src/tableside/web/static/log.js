@@ -211,7 +211,15 @@ function commandWords(c) {
   return actorOf(c) ? actorOf(c) + "'s " + what : 'the ' + what;
 }
 const capital = t => t.charAt(0).toUpperCase() + t.slice(1);
-const resultOf = e => isObject(e.data) && isObject(e.data.result) ? e.data.result : null;
+// a roll's result, its combatants named as in this encounter (W-62): the event's ids, never the
+// sheet's name ("Brute strikes Goblin 2", not "Fallen Warrior strikes Goblin")
+const ROLES = ['striker', 'defender', 'attacker', 'caster', 'target'];
+function resultOf(e) {
+  if (!isObject(e.data) || !isObject(e.data.result)) return null;
+  const out = {...e.data.result};
+  for (const k of ROLES) if (typeof e.data[k] === 'string' && k in out) out[k] = nameOf(e.data[k]);
+  return out;
+}
 function sentence(r) {
   const phrases = [], events = list(r.events);
   let roll = false;
@@ -386,6 +394,11 @@ logCard = r => {
   const main = line(say(r), 'say');
   if (r.hidden) main.prepend(el('span', 'Hidden from players: ', 'tag'));
   card.append(main);
+  // the Host's note (W-52: steps past what a side has were dropped); a player's copy has none
+  if (isObject(r.data) && typeof r.data.note === 'string') {
+    const note = line(r.data.note, 'host-note'); note.prepend(el('span', 'Host only: ', 'tag'));
+    card.append(note);
+  }
   for (const e of list(r.events)) {
     const s = resultOf(e);
     const chips = s && s.schema === 'tableside/majesty-strike' ? strikeChips(s, r, typed)

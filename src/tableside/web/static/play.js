@@ -56,11 +56,15 @@ const FIGHT_VALUES = [['ac', 'AC'], ['dodge', 'Dodge'], ['hp', 'HP'], ['reach', 
 function showValues() {
   const a = actor(), dl = $('p-values'); dl.replaceChildren(); if (!a) return;
   const v = a.values, row = rowOf(a.id) || {};
-  const pairs = (WAR ? WAR_VALUES : FIGHT_VALUES).map(([k, label]) => [label,
+  // a model controlled by the viewer's character shows only what commanding it needs (SA-97)
+  const pairs = (WAR ? WAR_VALUES : FIGHT_VALUES).filter(([k]) => k in v).map(([k, label]) => [label,
     k === 'hp' ? v.hp + ' / ' + v.hp_max : k === 'reach' || k === 'movement' ? v[k] + '"'
       : String(v[k])]);
   if (WAR) pairs.unshift(['AP', num(row.ap) ? String(row.ap) : String(a.ap)]);
-  if (!WAR) for (const [k, n] of Object.entries(v.resources)) pairs.push([k, String(n)]);
+  if (!WAR) for (const [k, n] of Object.entries(v.resources || {})) pairs.push([k, String(n)]);
+  if (a.controlled_by) pairs.unshift(['Controlled by', a.controlled_by]);
+  if (!WAR && a.triggered && a.triggered.length)  // its Reactions and their triggers (SA-96)
+    pairs.push(['Reactions', a.triggered.map(r => r.name + ' (' + r.when + ')').join(', ')]);
   for (const [label, value] of pairs) {
     const d = document.createElement('div'); d.append(el('dt', label), el('dd', value));
     dl.append(d); }
@@ -411,6 +415,9 @@ $('use-dice').addEventListener('click', async () => {
     body: JSON.stringify({kind: KIND, args: args, dice: d})});
   if (!r) return;
   const answer = await jsonOf(r);
+  if (!r.ok && r.status === 403 && /\(W-52\)/.test(answer.error)) {  // Strife: stage by stage
+    report(answer.error); hideSuggestion(); return;
+  }
   if (!r.ok && r.status === 403 && /\(W-10\)/.test(answer.error)) {
     report(''); pending = {args: args, dice: d, steps: []};
     $('suggestion-head').textContent = answer.error + ' Accept sends these dice as they are.';
@@ -542,6 +549,7 @@ if (HOSTING) {
   on('h-start', () => WAR ? act('next', {}) : act('start', $('h-ambush').value
     ? {ambush: $('h-ambush').value} : {}));
   on('h-end', () => act('end_combat', {}));
+  on('h-npc', () => post('/npc_turn', {}));  // the NPC policy, through the engine (SA-98)
   on('h-apply', () => WAR ? act('apply_effect', {id: $('h-who').value,
     effect: $('h-effect').value, amount: Number($('h-amount').value || 1)})
     : act('condition', {id: $('h-who').value, name: $('h-condition').value,
@@ -587,6 +595,10 @@ async function loadOptions() {
   const first = options === null; options = await r.json();
   if (options.seat) showSeat(options.seat);
   choose($('p-actor'), options.actors.map(a => [a.id, a.id]), true);
+  const held = options.controlled || [];  // its own models under another's control (SA-97)
+  $('p-controlled').hidden = !held.length;
+  $('p-controlled').textContent = held.map(c => c.id + ' is controlled by ' + c.by +
+    ': its commands are sent by the seat that plays ' + c.by + '.').join(' ');
   if (first && WAR) for (const m of options.maneuvers) {
     const box = el('input'); box.type = 'checkbox'; box.value = m.name;
     const label = el('label', ' ' + m.name + (m.ap_cost ? ' (+' + m.ap_cost + ' AP)' : ''),

@@ -8,7 +8,7 @@ name (CH-1, CH-2); ``game_tables.trust_players`` lets players' edits apply witho
 (CH-14). Existing encounters have no binding rows and keep their seats' names (CH-2).
 
 Revision ID: 0011
-Revises: 0009
+Revises: 0010
 Create Date: 2026-12-07
 """
 
@@ -20,7 +20,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0011"
-down_revision: str | None = "0009"
+down_revision: str | None = "0010"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

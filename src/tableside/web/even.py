@@ -1,0 +1,96 @@
+"""Make it even from the web (issue 26, F-54): the Host's proposal, applied only when accepted.
+
+``POST /api/encounters/{eid}/even {target, change, runs?}`` (the Host only: the simulation reads
+every secret NPC value) simulates every value of one change of the encounter as it stands
+(``simulate.even.make_even``: ``target`` as ``holy=60%``, ``change`` as ``Brute.guard=2..8`` or
+``Goblin-1=1..6``) on this server's cores (spawned processes, from 4,000 runs in all; a
+smaller proposal runs on the request's thread), or on the Dask scheduler named by
+``TABLESIDE_CLUSTER``, and answers the proposal; nothing is changed. ``POST …/even/accept
+{change, value}`` makes it so, all or nothing: the copies added, or the combatant removed and
+added again with its number changed (a Realm of Strife fight refuses both once started, W-26).
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Annotated, Any
+
+from fastapi import FastAPI, Header
+from pydantic import Field
+
+from tableside.errors import DataError
+from tableside.simulate import even
+from tableside.simulate.sweep import Sweep
+from tableside.web.auth import require_host
+from tableside.web.setup import Body, bearer
+from tableside.web.setup_roster import all_or_nothing
+from tableside.web.table import WebTable
+
+EVEN_RUNS_MAX = 1000  # runs per value from the web
+EVEN_VALUES_MAX = 21  # values of one change from the web
+SPREAD_RUNS = 4000  # runs of a proposal from which its values run on every core (spawned)
+
+
+class EvenBody(Body):
+    """POST /api/encounters/{eid}/even: the target and the change to try."""
+
+    target: Annotated[str, Field(min_length=3, max_length=80)]
+    change: Annotated[str, Field(min_length=3, max_length=120)]
+    runs: Annotated[int, Field(ge=10, le=EVEN_RUNS_MAX)] = 400
+
+
+class AcceptBody(Body):
+    """POST /api/encounters/{eid}/even/accept: the change and the value the Host accepts."""
+
+    change: Annotated[str, Field(min_length=3, max_length=120)]
+    value: Annotated[int, Field(ge=-1000, le=1000)]
+
+
+def parsed_change(text: str) -> Sweep | even.Count:
+    """The change, with at most :data:`EVEN_VALUES_MAX` values (one sentence if not)."""
+    change = even.parse_change(text)
+    if len(change.values) > EVEN_VALUES_MAX:
+        raise DataError(
+            f"The web tries at most {EVEN_VALUES_MAX} values of a change, got "
+            f"{len(change.values)} ({text[:60]!r})."
+        )
+    return change
+
+
+def add_even(app: FastAPI, table: WebTable) -> None:
+    """Register the proposal and its acceptance on the application."""
+
+    @app.post("/api/encounters/{encounter_id}/even")
+    def propose(
+        encounter_id: int,
+        body: EvenBody,
+        authorization: Annotated[str | None, Header()] = None,
+    ) -> dict[str, Any]:
+        who, _info = table.at_encounter(bearer(authorization), encounter_id)
+        require_host(who, "make it even (it reads secret NPC values)")
+        target, change = even.parse_target(body.target), parsed_change(body.change)
+        document = table.store.export_encounter(encounter_id)
+        cluster = os.environ.get("TABLESIDE_CLUSTER", "").strip() or None
+        cores = (os.cpu_count() or 1) if body.runs * len(change.values) >= SPREAD_RUNS else 1
+        found = even.make_even(document, target, change, body.runs, workers=cores,
+                               cluster=cluster, fresh_processes=True)  # fmt: skip
+        return {**found, "revision": len(document["records"]),
+                "accept": {"change": body.change, "value": found["proposal"]}}  # fmt: skip
+
+    @app.post("/api/encounters/{encounter_id}/even/accept")
+    def accept(
+        encounter_id: int,
+        body: AcceptBody,
+        authorization: Annotated[str | None, Header()] = None,
+    ) -> dict[str, Any]:
+        who, _info = table.at_encounter(bearer(authorization), encounter_id)
+        require_host(who, "change the roster")
+        change = parsed_change(body.change)
+        if body.value not in change.values:
+            raise DataError(f"The value {body.value} is not one of the change's {body.change!r}.")
+        document = table.store.export_encounter(encounter_id)
+        commands = even.change_commands(document, change, body.value)
+        if not commands:
+            kind = "number" if isinstance(change, Sweep) else "count"
+            return {"added": [], "revision": len(document["records"]), "kind": kind}
+        return all_or_nothing(table, who, encounter_id, commands)
