@@ -8,7 +8,10 @@ an old database (at 0009) is upgraded with its encounter still working, and goes
 
 from __future__ import annotations
 
+import json
+
 import pytest
+from sqlalchemy import text
 from test_store_ids import a_hash, url
 
 from tableside.encounter.log import Command
@@ -35,8 +38,14 @@ def test_ch1_ch2_migration_0011_upgrades_an_old_store_and_goes_down_again(url: s
         table_id = tables.create_table(store, "Friday", a_hash(1))
         old = tables.create_table_encounter(store, table_id, "Ford", "majesty-war", 3)
         add_herald(store, old)
-        ann = tables.add_seat(store, table_id, "Ann", ("Herald",), a_hash(2))
+        with store.engine.begin() as connection:  # a seat written by the code of 0009
+            connection.execute(
+                text("INSERT INTO seats (table_id, name, token_hash, characters) "
+                     "VALUES (:t, 'Ann', :h, :c)"),
+                {"t": table_id, "h": a_hash(2), "c": json.dumps(["Herald"])},
+            )  # fmt: skip
         upgrade(store.engine)
+        ann = tables.seats(store, table_id)[0]
         assert current_revision(store.engine) == head_revision()
         # The old encounter still works, and Ann still plays its Herald by name (CH-2).
         add_herald(store, old, "Herald2")

@@ -211,6 +211,8 @@ def test_w86_the_hosts_roster_page_lists_the_carry_over_to_confirm(client: TestC
     assert 'id="not-ended"' in page
     t.call("POST", f"/api/encounters/{eid}/commands", t.host,
            {"kind": "end_combat", "args": {"battle_within_2_minutes": True}})  # fmt: skip
+    table_page = t.call("GET", f"/tables/{t.tid}", t.host).text
+    assert f'href="/tables/{t.tid}/characters"' in table_page
     listed = t.call("GET", f"/tables/{t.tid}/characters", t.host).text
     assert f'href="/tables/{t.tid}/encounters/{eid}/carry-over">Mill</a>: 1 character' in listed
     assert 'id="waiting-carry"' not in t.call("GET", f"/tables/{t.tid}/characters",

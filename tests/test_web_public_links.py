@@ -8,6 +8,7 @@ W-82: the LAN address is read from the computer's own name.
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
@@ -48,21 +49,24 @@ def test_w81_loopback_hosts_are_named() -> None:
 def test_w80_w82_serve_picks_the_public_url_or_the_lan_address(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.delenv(public.PUBLIC_URL_ENV, raising=False)
+    # set (empty: unset to the pages) so that the test's end removes what serve wrote there
+    monkeypatch.setenv(public.PUBLIC_URL_ENV, "")
     assert serve_cmds.shared_base("127.0.0.1", 8000, None) == "http://127.0.0.1:8000"
     monkeypatch.setattr(public, "lan_address", lambda: "192.168.1.20")
     assert serve_cmds.shared_base("0.0.0.0", 8000, None) == "http://192.168.1.20:8000"
     assert serve_cmds.shared_base("0.0.0.0", 8000, "http://table.lan:9000/") == (
         "http://table.lan:9000"
     )
-    import os
-
     assert os.environ[public.PUBLIC_URL_ENV] == "http://table.lan:9000"
     with pytest.raises(DataError, match="--public-url must be an http"):
         serve_cmds.shared_base("0.0.0.0", 8000, "table.lan")
     monkeypatch.setattr(public, "lan_address", lambda: None)
-    monkeypatch.delenv(public.PUBLIC_URL_ENV)
+    os.environ[public.PUBLIC_URL_ENV] = ""
     assert serve_cmds.shared_base("0.0.0.0", 8000, None) == "http://127.0.0.1:8000"
+
+
+def test_w80_no_public_url_is_left_behind() -> None:
+    assert not os.environ.get(public.PUBLIC_URL_ENV)  # the tests above cleaned up
 
 
 def test_w82_the_lan_address_is_never_loopback() -> None:

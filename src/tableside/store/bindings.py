@@ -48,14 +48,22 @@ def read_bindings(connection: Connection, encounter_id: int) -> dict[str, Bindin
     return {c: Binding(c, cid, owner, bool(done)) for c, cid, owner, done in rows}
 
 
-def played_by(seat_id: int, names: Iterable[str], bound: Mapping[str, Binding]) -> tuple[str, ...]:
+def owners_of(bound: Mapping[str, Binding]) -> dict[str, int | None]:
+    """Each bound combatant's owner seat (None: the Host's)."""
+    return {name: b.owner for name, b in bound.items()}
+
+
+def played_by(
+    seat_id: int, names: Iterable[str], owners: Mapping[str, int | None]
+) -> tuple[str, ...]:
     """The combatants a seat plays in one encounter (CH-2).
 
-    A bound combatant is played by its character's owner only; an unbound one (every combatant
-    of an encounter made before the roster, or added by name) by the seats that list its id.
+    A bound combatant (``owners``: its owner seat, None for the Host) is played by its
+    character's owner only; an unbound one (every combatant of an encounter made before the
+    roster, or added by name) by the seats that list its id.
     """
-    named = tuple(n for n in names if n not in bound)
-    owned = tuple(b.combatant for b in bound.values() if b.owner == seat_id)
+    named = tuple(n for n in names if n not in owners)
+    owned = tuple(name for name, owner in sorted(owners.items()) if owner == seat_id)
     return tuple(dict.fromkeys((*named, *owned)))
 
 

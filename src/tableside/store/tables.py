@@ -18,9 +18,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import (
+    String,
     bindparam,
+    cast,
     delete,
+    func,
     insert,
+    literal,
     literal_column,
     null,
     select,
@@ -33,7 +37,7 @@ from sqlalchemy.sql.selectable import CompoundSelect, Select
 
 from tableside.encounter.log import LogRecord
 from tableside.errors import DataError
-from tableside.store.bindings import Binding, played_by, read_bindings, release
+from tableside.store.bindings import owners_of, played_by, read_bindings, release
 from tableside.store.db import (
     _NOTIFY,
     EncounterInfo,
@@ -220,7 +224,7 @@ def seats(store: Store, table_id: int, encounter_id: int | None = None) -> list[
         if encounter_id is None:
             return [Seat(i, t, n, tuple(c)) for i, t, n, c in rows]
         bound = read_bindings(connection, encounter_id)
-    return [Seat(i, t, n, played_by(i, c, bound), tuple(c)) for i, t, n, c in rows]
+    return [Seat(i, t, n, played_by(i, c, owners_of(bound)), tuple(c)) for i, t, n, c in rows]
 
 
 def holder(store: Store, token_hash: str, session: bool = False) -> Holder | None:
@@ -484,10 +488,9 @@ def access(
         if seat_id is None:
             return Access(info, table_id, None)
         audience = _read_audience(connection, eid)
-    seat = next((s for s in audience.seats if s.id == seat_id), None)
-    if seat is None:  # not listed for this encounter's table: plays nothing here
-        seat = Seat(seat_id, table_id, seat_name, (), tuple(characters))
-    return Access(info, table_id, Holder(table_id, seat), audience.secrecy, audience)
+        plays = next((s.characters for s in audience.seats if s.id == seat_id), ())
+        seat = Seat(seat_id, table_id, seat_name, plays, tuple(characters))
+        return Access(info, table_id, Holder(table_id, seat), audience.secrecy, audience)
 
 
 def append(store: Store, encounter_id: int, record: LogRecord, hidden: bool = False) -> None:
@@ -622,15 +625,19 @@ _SECRECY: CompoundSelect[Any] = union_all(
         EncounterSettingsRow.hidden_asks,
         null(),
     ).where(EncounterSettingsRow.encounter_id == bindparam("secrecy_id")),
-    select(  # the combatants bound to the roster, and their characters' owners (CH-2)
+    # The bindings (CH-2): "<combatant>:<owner seat id or nothing>" (ids have no colon).
+    select(
         literal_column("4"),
-        EncounterCombatantRow.combatant,
-        EncounterCombatantRow.carried,
+        EncounterCombatantRow.combatant
+        + literal(":")
+        + func.coalesce(cast(RosterCharacterRow.owner_seat_id, String), literal("")),
         null(),
-        RosterCharacterRow.owner_seat_id,
         null(),
-        EncounterCombatantRow.character_id,
+        null(),
+        null(),
+        null(),
     )
+    .select_from(EncounterCombatantRow)
     .join(
         RosterCharacterRow,
         RosterCharacterRow.id == EncounterCombatantRow.character_id,
@@ -675,14 +682,14 @@ def _read_secrecy(connection: Connection, encounter_id: int) -> Secrecy:
 def _read_audience(connection: Connection, encounter_id: int) -> Audience:
     """The encounter's secrecy, its table's seats and its decision settings (one statement).
 
-    A combatant bound to the roster is played when its character has an owner seat, by that
-    seat only; an unbound one when a seat lists its id (CH-2).
+    The seats' characters are the combatants each plays in this encounter: a combatant bound to
+    the roster by its character's owner, an unbound one by the seats that list its id (CH-2).
     """
     npcs_secret = True  # the default when the encounter has no setting stored
     choices: dict[str, bool] = {}
     played: set[str] = set()
-    listed: list[tuple[int, int, str, tuple[str, ...]]] = []
-    bound: dict[str, Binding] = {}
+    seats: list[tuple[int, int, str, list[str]]] = []
+    owners: dict[str, int | None] = {}
     settings = DecisionSettings()
     for part, combatant, flag, characters, seat_id, seat_name, table_id in connection.execute(
         _SECRECY, {"secrecy_id": encounter_id}
@@ -693,18 +700,17 @@ def _read_audience(connection: Connection, encounter_id: int) -> Audience:
             choices[combatant] = bool(flag)
         elif part == 2:
             played.update(characters)
-            listed.append((seat_id, table_id, str(seat_name), tuple(characters)))
+            seats.append((seat_id, table_id, seat_name, characters))
         elif part == 3:
             settings = DecisionSettings(seat_id, str(combatant), bool(flag), str(seat_name))
         else:
-            bound[combatant] = Binding(combatant, table_id, seat_id, bool(flag))
-    played.difference_update(bound)
-    played.update(b.combatant for b in bound.values() if b.owner is not None)
-    seats = [
-        Seat(seat_id, table_id, name, played_by(seat_id, names, bound), names)
-        for seat_id, table_id, name, names in sorted(listed)
-    ]
-    return Audience(Secrecy(npcs_secret, choices, frozenset(played)), seats, settings)
+            name, _colon, owner = str(combatant).rpartition(":")
+            owners[name] = int(owner) if owner else None
+    played.difference_update(owners)
+    played.update(name for name, owner in owners.items() if owner is not None)
+    seated = [Seat(i, t, n, played_by(i, c, owners), tuple(c)) for i, t, n, c in seats]
+    seated.sort(key=lambda seat: seat.id)
+    return Audience(Secrecy(npcs_secret, choices, frozenset(played)), seated, settings)
 
 
 def set_npcs_secret(store: Store, encounter_id: int, npcs_secret: bool) -> None:
@@ -807,7 +813,9 @@ def seats_and_settings(
         rows = connection.execute(_TABLE_SEATS, {"seats_of": table_id}).all()
         settings = _read_settings(connection, encounter_id)
         bound = read_bindings(connection, encounter_id)
-    return [Seat(i, t, n, played_by(i, c, bound), tuple(c)) for i, t, n, c in rows], settings
+    return [
+        Seat(i, t, n, played_by(i, c, owners_of(bound)), tuple(c)) for i, t, n, c in rows
+    ], settings
 
 
 # Built once (a command's policy reads them: issue 21, item 8)
