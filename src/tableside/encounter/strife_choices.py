@@ -456,7 +456,11 @@ def reaction_options(
         except TablesideError:
             continue
         tried = put(command.args, ("attacks", index, "reaction"), value)
-        if value is not None and not passes(game, state, Command("attack", tried), rng):
+        if (
+            value is not None
+            and needs_dry_run(command)
+            and not passes(game, state, Command("attack", tried), rng)
+        ):
             continue
         reaction = setup.reaction
         label = (
@@ -473,6 +477,26 @@ def reaction_options(
         }
         found.append(ReactionOption(value, label, odds, dealt, weighed.mean))
     return found
+
+
+def needs_dry_run(command: Command) -> bool:
+    """Whether a Reaction that builds and weighs may still be refused by the whole Action.
+
+    An Action of one attack, with no triggered Reactions (SA-96), no combined power and no
+    crushing injury, was just decided on a copy of its dice with the Reaction as given
+    (:func:`attack_choices`); another Reaction changes only that attack's setup, which
+    :func:`attack_setup` and :func:`weigh` have built and checked (the round's Reaction,
+    the equipment, a Block or a Ward-off against this weapon). No dry run per Reaction is
+    needed then (issue 21, item 8: checked equal to the dry runs in
+    ``tests/test_strife_reaction_fast.py``).
+    """
+    attacks = command.args.get("attacks")
+    if command.args.get("reactions") or not isinstance(attacks, list) or len(attacks) != 1:
+        return True
+    item = attacks[0]
+    return not isinstance(item, Mapping) or any(
+        item.get(key) is not None for key in ("power", "crushing_injury")
+    )
 
 
 def next_dice(game: StrifeFight, state: FightState, command: Command, rng: Rng) -> StageDice | None:
