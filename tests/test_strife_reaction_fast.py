@@ -9,6 +9,9 @@ still free or already spent (S-4).
 from __future__ import annotations
 
 import itertools
+import random
+from collections import OrderedDict
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -16,10 +19,17 @@ import pytest
 from tableside.dice import SeededRng
 from tableside.encounter import strife_choices
 from tableside.encounter.log import Command
-from tableside.encounter.strife_fight import AttackArgs, Pending, StrifeFight
+from tableside.encounter.strife_fight import (
+    AttackArgs,
+    AttackItem,
+    Pending,
+    StrifeFight,
+    attack_setup,
+)
 from tableside.encounter.strife_state import FightState
 from tableside.encounter.war_args import parse_args
 from tableside.errors import TablesideError
+from tableside.strife.odds import attack_odds
 
 MODELS = ("Aldric", "Sera", "Goblin", "Cave Troll")
 FORMS: tuple[dict[str, Any], ...] = (
@@ -99,3 +109,40 @@ def test_actions_that_still_need_the_dry_runs() -> None:
         {"attacker": "Aldric", "attacks": [{"defender": "Goblin"}], "reactions": {"x": 1}},
     ):
         assert strife_choices.needs_dry_run(Command("attack", args))
+
+
+@pytest.mark.parametrize(
+    "pair",
+    [
+        ("Aldric", "Goblin"),
+        ("Goblin", "Aldric"),
+        ("Sera", "Cave Troll"),
+        ("Cave Troll", "Sera"),
+        ("Aldric", "Oak Door"),
+    ],
+)
+def test_a_kept_law_fitted_to_hp_equals_the_exact_law(
+    pair: tuple[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The law kept without HP (its defeat refitted) is ``attack_odds`` at every HP (S-21)."""
+    monkeypatch.setattr(strife_choices, "_laws", OrderedDict())
+    game, state = fight(pair[0], pair[1], 1, False)
+    attacker, defender = state.models[ident(pair[0])], state.models[ident(pair[1])]
+    draw = random.Random(21)
+    for reaction in (None, *strife_choices.REACTIONS):
+        item = AttackItem(defender=defender.id, reaction=reaction)
+        try:
+            setup = attack_setup(game, Pending(state), attacker, item)
+            attack_odds(setup)
+        except TablesideError:
+            continue
+        top = setup.defender.hp_max
+        for hp in (top, 1, *draw.sample(range(1, top + 1), min(4, top))):
+            hurt = setup.defender.model_copy(update={"hp": hp})
+            tired = setup.attacker.model_copy(update={"hp": draw.randint(1, setup.attacker.hp_max)})
+            moved = replace(setup, attacker=tired, defender=hurt)
+            exact = attack_odds(moved)
+            kept = strife_choices.weigh(moved)
+            assert kept.law == exact, (pair, reaction, hp)
+            assert kept.dealt == 1 - exact.damage.p(0)
+            assert kept.mean == exact.damage.mean

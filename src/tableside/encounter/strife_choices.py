@@ -27,7 +27,7 @@ import pickle
 import threading
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
@@ -98,21 +98,24 @@ def exact_law(setup: AttackSetup) -> AttackOdds:
 
 
 def weigh(setup: AttackSetup) -> Weighed:
-    """``attack_odds(setup)``, kept for the next time the very same attack is weighed.
+    """``attack_odds(setup)``, kept for the next attack whose law is the same.
 
-    The law follows only the setup (both sheets as they stand, current HP and items included,
-    the weapon, the circumstances, the Reaction and the ruleset), so the setup's pickled bytes
-    are its key: two setups with the same bytes are the same attack (a different order of equal
-    content only misses). An automatic NPC's Reaction weighs every legal Reaction of each
-    attack, about 1 ms each (issue 21, item 8); an attack repeated as it was (undone and sent
-    again, the same foe attacked again before its HP changed) reuses them.
+    The law follows the setup (both sheets, the weapon, the circumstances, the Reaction and the
+    ruleset). Current HP feeds it only through P(defeat) and, for a defender that absorbs
+    damage (an object, S-21), the HP its Absorption is taken from: so the key is the setup's
+    pickled bytes with both models' HP set aside (:func:`law_key`), and a kept law is fitted to
+    the defender's HP now (:func:`at_hp`). An automatic NPC's Reaction weighs every legal
+    Reaction of each attack, about 1 ms each (issue 21, item 8); the next attack on the same
+    foe, its HP lowered, reuses them (checked equal to ``attack_odds`` in
+    ``tests/test_strife_reaction_fast.py``).
     """
-    key = pickle.dumps(setup, protocol=pickle.HIGHEST_PROTOCOL)
+    key = law_key(setup)
     with _laws_lock:
         found = _laws.get(key)
         if found is not None:
             _laws.move_to_end(key)
-            return found
+    if found is not None:
+        return at_hp(found, setup)
     law = attack_odds(setup)
     weighed = Weighed(law, 1 - law.damage.p(0), law.damage.mean)
     with _laws_lock:
@@ -120,6 +123,25 @@ def weigh(setup: AttackSetup) -> Weighed:
         while len(_laws) > LAWS_KEPT:
             _laws.popitem(last=False)
     return weighed
+
+
+def law_key(setup: AttackSetup) -> bytes:
+    """The bytes that fix an attack's law but for P(defeat): HP set aside unless absorbed."""
+    keyed = setup
+    if setup.defender.absorption == 0 and setup.defender.hp >= 1:
+        keyed = replace(
+            setup,
+            attacker=setup.attacker.model_copy(update={"hp": 1, "hp_max": 1}),
+            defender=setup.defender.model_copy(update={"hp": 1, "hp_max": 1}),
+        )
+    return pickle.dumps(keyed, protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def at_hp(kept: Weighed, setup: AttackSetup) -> Weighed:
+    """A kept law of the same attack, for ``setup`` (its sheets, its defender's HP now)."""
+    hp = setup.defender.hp
+    law = replace(kept.law, setup=setup, hp=hp, defeat=kept.law.damage.at_least(hp))
+    return Weighed(law, kept.dealt, kept.mean)
 
 
 def strife_choices(
