@@ -139,6 +139,8 @@ def law_key(setup: AttackSetup) -> bytes:
 
 def at_hp(kept: Weighed, setup: AttackSetup) -> Weighed:
     """A kept law of the same attack, for ``setup`` (its sheets, its defender's HP now)."""
+    if kept.law.setup == setup:  # the very attack again: the kept law itself
+        return kept
     hp = setup.defender.hp
     law = replace(kept.law, setup=setup, hp=hp, defeat=kept.law.damage.at_least(hp))
     return Weighed(law, kept.dealt, kept.mean)
