@@ -27,7 +27,7 @@ import pickle
 import threading
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from fractions import Fraction
 from typing import Any
 
@@ -58,7 +58,7 @@ from tableside.encounter.strife_state import FightState, Model
 from tableside.encounter.war_args import parse_args
 from tableside.errors import RulesError, TablesideError
 from tableside.strife.attack import AttackSetup
-from tableside.strife.catalog import PowerTargets
+from tableside.strife.catalog import Combatant, PowerTargets
 from tableside.strife.loadout import loadout
 from tableside.strife.odds import attack_odds
 from tableside.strife.odds_law import AttackOdds
@@ -125,16 +125,19 @@ def weigh(setup: AttackSetup) -> Weighed:
     return weighed
 
 
+SETUP_FIELDS = tuple(f.name for f in fields(AttackSetup))
+HP_FIELDS = frozenset({"hp", "hp_max"})
+
+
 def law_key(setup: AttackSetup) -> bytes:
     """The bytes that fix an attack's law but for P(defeat): HP set aside unless absorbed."""
-    keyed = setup
-    if setup.defender.absorption == 0 and setup.defender.hp >= 1:
-        keyed = replace(
-            setup,
-            attacker=setup.attacker.model_copy(update={"hp": 1, "hp_max": 1}),
-            defender=setup.defender.model_copy(update={"hp": 1, "hp_max": 1}),
-        )
-    return pickle.dumps(keyed, protocol=pickle.HIGHEST_PROTOCOL)
+    if setup.defender.absorption != 0 or setup.defender.hp < 1:
+        return pickle.dumps(setup, protocol=pickle.HIGHEST_PROTOCOL)
+    parts = [getattr(setup, name) for name in SETUP_FIELDS]
+    for at, sheet in enumerate(parts):
+        if isinstance(sheet, Combatant):
+            parts[at] = [(k, v) for k, v in vars(sheet).items() if k not in HP_FIELDS]
+    return pickle.dumps(parts, protocol=pickle.HIGHEST_PROTOCOL)
 
 
 def at_hp(kept: Weighed, setup: AttackSetup) -> Weighed:
