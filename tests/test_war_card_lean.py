@@ -1,6 +1,6 @@
 """Issue 21, item 8: the Host's card reads each option's outcome from the Strike's result.
 
-:meth:`Trial.lean` decides an option without the Strike's full report and reads the outcome
+:meth:`Trial.read` decides an option without the Strike's full report and reads the outcome
 from its result; on many random Strikes (attributes, weapons, distances, seeds, Obstruction
 tokens, Adjustments modes) it must equal :func:`seen` on the full decide.
 """
@@ -45,7 +45,9 @@ def test_lean_outcomes_equal_the_full_decide(seed: int, monkeypatch: pytest.Monk
         if draw.random() < 0.3:
             args["boon"] = draw.randint(1, 2)
         command = Command("strike", args)
-        trial = war_choices.Trial(game, state, command, SeededRng.stream(draw.randrange(99), 1))
+        trial = war_choices.Trial(
+            game, state, command, SeededRng.stream(draw.randrange(99), 1), lean=True
+        )
         with monkeypatch.context() as patched:
             patched.setattr(war_choices, "_tried", {})
             lean = trial.run(args)

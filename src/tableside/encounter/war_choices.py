@@ -112,6 +112,7 @@ class Trial:
     state: WarState
     command: Command
     rng: Rng
+    lean: bool = False  # options' outcomes read from the Strike's result (:meth:`read`)
 
     def run(self, args: Mapping[str, Any]) -> Seen | None:
         """What the Strike does with ``args``; None when the War refuses them.
@@ -129,7 +130,7 @@ class Trial:
         if kept is not None and kept[0] is self.state:
             return kept[1]
         try:
-            found = self.lean(command, rng) if LEAN else None
+            found = self.read(command, rng) if self.lean and LEAN else None
             if found is None:
                 events = self.game.decide(self.state, command, fresh(self.rng))
                 found = seen(events, str(args.get("defender")))
@@ -142,7 +143,7 @@ class Trial:
                     _tried.pop(next(iter(_tried)))
         return found
 
-    def lean(self, command: Command, rng: Rng) -> Seen | None:
+    def read(self, command: Command, rng: Rng) -> Seen | None:
         """What the Strike does, decided without its full reports (read from its result).
 
         None for what a Strike Roll does not cover (the Grappler's Check): the full decide. The
@@ -295,7 +296,7 @@ def war_effects(
         return approval_effects(game, state, command, choice)
     if choice.kind not in ("obstruction", "adjustments"):
         return [None for _ in choice.options]
-    trial = Trial(game, state, command, rng)
+    trial = Trial(game, state, command, rng, lean=True)  # the full decide is not kept here
     effects: list[JSON | None] = []
     for option in choice.options:
         value = option.get("value")
