@@ -1,10 +1,59 @@
-"""Two engines' reports compared: the gaps and standard errors of the agreement tests (F-4, F-31,
-F-42), in one place for tests/test_simulate_agreement*.py."""
+"""Two engines' reports compared: the gaps, standard errors, power and sizes of the agreement
+tests (F-4, F-11, F-31, F-42), in one place for tests/test_simulate_agreement*.py.
+
+Each test compares a win probability ``p`` of the full engine (``n_full`` runs) with the fast
+engine's (``n_fast`` runs). The difference has the standard error
+``se = sqrt(p(1-p)/n_full + p(1-p)/n_fast)``; the engines disagree when the gap is beyond
+``BOUND`` standard errors. A true shift ``d`` of the fast engine is caught with probability
+``power(se, d) = Φ(d/se - BOUND) + Φ(-d/se - BOUND)`` (Φ the standard normal law); every test
+asserts ``power(se, SHIFT) >= POWER`` on the figures it got. :func:`sized` gives the runs of least
+CPU for that power: docs/testing.md ("Statistical power") derives it.
+"""
 
 from __future__ import annotations
 
 import math
+from statistics import NormalDist
 from typing import Any
+
+from tableside.simulate import simulate
+
+Report = dict[str, Any]
+
+BOUND = 3.0  # standard errors of the difference beyond which the two engines disagree
+POWER = 0.90  # the probability with which a shift of SHIFT must be caught
+SHIFT = 0.01  # the difference in a win probability the tests must catch
+NORMAL = NormalDist()
+
+
+def power(se: float, shift: float = SHIFT, bound: float = BOUND) -> float:
+    """The probability that a true gap of ``shift`` lands beyond ``bound`` standard errors."""
+    return NORMAL.cdf(shift / se - bound) + NORMAL.cdf(-shift / se - bound)
+
+
+def sized(p: float, cost_ratio: float, shift: float = SHIFT) -> tuple[int, int]:
+    """The full and fast runs (rounded up to thousands) of least CPU that catch ``shift``.
+
+    ``p`` is the design win probability (the one nearest 1/2, moved towards 1/2 by about two of
+    its standard errors), ``cost_ratio`` the CPU of a full run over a fast one. With
+    ``v = (shift / (BOUND + z_POWER))^2`` and ``r = sqrt(cost_ratio)``: ``n_full = (1 + 1/r)
+    p(1-p)/v`` and ``n_fast = (1 + r) p(1-p)/v`` (Neyman's allocation: the runs in the ratio of
+    the square roots of their costs).
+    """
+    v = (shift / (BOUND + NORMAL.inv_cdf(POWER))) ** 2
+    base, r = p * (1 - p) / v, math.sqrt(cost_ratio)
+    return math.ceil((1 + 1 / r) * base / 1000) * 1000, math.ceil((1 + r) * base / 1000) * 1000
+
+
+def compared(
+    document: Any, runs: tuple[int, int], seed: int, fast_workers: int = 2
+) -> tuple[Report, Report]:
+    """The full engine's report (``runs[0]`` runs from ``seed``, on two workers) and the fast
+    engine's (``runs[1]`` runs from ``seed + 1``), which must have played without falling back."""
+    full = simulate(document, runs[0], seed=seed, workers=2, engine="full")
+    fast = simulate(document, runs[1], seed=seed + 1, workers=fast_workers, engine="fast")
+    assert fast["engine"] == "fast" and "fallback" not in fast, fast.get("fallback")
+    return full, fast
 
 
 def proportion_gap(full: dict[str, Any], fast: dict[str, Any]) -> tuple[float, float]:
@@ -39,3 +88,29 @@ def pooled_mean_gap(full: dict[str, Any], fast: dict[str, Any]) -> tuple[float, 
     between = n * m / (n + m) * (fast["mean"] - full["mean"]) ** 2
     variance = (spread + between) / (n + m - 1)
     return fast["mean"] - full["mean"], math.sqrt(variance * (1 / n + 1 / m))
+
+
+Gap = tuple[str, float, float]
+
+
+def win_gaps(full: dict[str, Any], fast: dict[str, Any], shift: float = SHIFT) -> list[Gap]:
+    """Each side's win-probability gap, after checking the power and that the test can fail.
+
+    Asserts ``power(se, shift) >= POWER`` for each side, and that the fast figures moved by
+    ``shift`` (the way harder to see) land beyond the bound.
+    """
+    gaps = []
+    for side, mine in full["outcome"]["wins"].items():
+        theirs = fast["outcome"]["wins"][side]
+        gap, se = proportion_gap(mine, theirs)
+        caught = power(se, shift)
+        assert caught >= POWER, f"{side}: too few runs to catch {shift}: se {se:.5f} ({caught:.3f})"
+        moved = {**theirs, "p": theirs["p"] + (shift if gap <= 0 else -shift)}
+        assert abs(proportion_gap(mine, moved)[0]) > BOUND * se, (side, shift)
+        gaps.append((f"{side} wins", gap, se))
+    return gaps
+
+
+def outside(gaps: list[Gap]) -> list[Gap]:
+    """The gaps beyond ``BOUND`` standard errors (the engines disagree there)."""
+    return [(what, gap, se) for what, gap, se in gaps if abs(gap) > BOUND * se + 1e-12]

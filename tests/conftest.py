@@ -39,7 +39,7 @@ SLOW_MODULES = (
     "test_hostile_*", "test_web_shutdown", "test_cli_daemon", "test_cold_start",
     "test_web_notify", "test_web_secrets_strife", "test_web_balance", "test_cli_balance",
     "test_readme_commands", "test_docs_standalone", "test_strife_bruteforce",
-    "test_best_bruteforce",
+    "test_best_bruteforce", "test_openapi_contract",
 )  # fmt: skip
 
 

@@ -84,6 +84,7 @@ def test_monte_carlo_is_seeded_and_reproducible() -> None:
     assert simulate_strikes(setup, 50_000, seed=2).net != first.net
 
 
+@pytest.mark.slow  # make check leaves it out (issue 23: among its slowest)
 @pytest.mark.parametrize("boon_net", [0, 1, -2, 4])
 def test_m7_sampled_natural_rolls_follow_the_kept_law(boon_net: int) -> None:
     # The sampler maps each roll of 7+n dice to its kept multiset (M-7): the frequency of

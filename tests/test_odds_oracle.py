@@ -188,6 +188,7 @@ FULL_ON_REQUEST: dict[str, Callable[[], StrikeSetup]] = {
 FULL_ORACLE = os.environ.get("TABLESIDE_FULL_ODDS_ORACLE") == "1"
 
 
+@pytest.mark.slow  # make check leaves it out (issue 23: among its slowest)
 @pytest.mark.parametrize(
     "name",
     [*FULL_SETUPS, *(pytest.param(name, marks=pytest.mark.skipif(

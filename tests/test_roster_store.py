@@ -30,8 +30,8 @@ def add_herald(store: Store, encounter_id: int, who: str = "Herald") -> None:
 
 def test_ch1_ch2_migration_0011_upgrades_an_old_store_and_goes_down_again(url: str) -> None:
     with Store.open(url) as store:
-        downgrade(store.engine, "0009")
-        assert current_revision(store.engine) == "0009"
+        downgrade(store.engine, "0010")
+        assert current_revision(store.engine) == "0010"
         table_id = tables.create_table(store, "Friday", a_hash(1))
         old = tables.create_table_encounter(store, table_id, "Ford", "majesty-war", 3)
         add_herald(store, old)
@@ -47,7 +47,7 @@ def test_ch1_ch2_migration_0011_upgrades_an_old_store_and_goes_down_again(url: s
         assert roster.trusts_players(store, table_id) is False
         cid = roster.add_character(store, table_id, "majesty-war", HERALD, ann.id)
         assert roster.character(store, cid).owner == ann.id
-        downgrade(store.engine, "0009")
+        downgrade(store.engine, "0010")
         assert store.encounter(old).revision == 2
         upgrade(store.engine)
         assert roster.characters(store, table_id) == []  # the roster went down with 0011

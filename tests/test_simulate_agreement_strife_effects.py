@@ -28,10 +28,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from agreement import mean_gap, proportion_gap
+from agreement import compared, mean_gap, outside, proportion_gap, sized, win_gaps
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from replays import outcome_of
+from scheduling import computed_once
 
 from tableside.dice import ScriptedRng
 from tableside.encounter.engine import Encounter, copy_with
@@ -77,9 +78,6 @@ EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 ILSA: dict[str, Any] = json.loads((EXAMPLES / "strife_caster.json").read_text())
 BIRDS_FIRST = {**ILSA, "powers": ["Birds of Prey", "Arcane Missile"]}
 KNOCKED_UNTIL = "the end of its next Turn"
-
-BOUND = 3.0  # standard errors of the difference beyond which the engines disagree
-POWER_Z = 1.2816  # one-sided z of 90 %
 
 
 def model(who: str, side: str, x: float, y: float = 0.0, **kind: Any) -> dict[str, Any]:
@@ -499,24 +497,23 @@ def test_f42_the_fast_engine_plays_and_each_effect_occurs_in_most_runs(name: str
     assert {k: shares.get(k, 0.0) for k in MOST[name] if shares.get(k, 0.0) <= 0.5} == {}
 
 
-# The runs of each fight (full, fast): enough that a 1 % shift of a win probability is caught.
-RUNS = {
-    "block_spell": (52_000, 260_000),
-    "parry_roll": (13_000, 130_000),
-    "casters": (15_000, 75_000),
-}
+# Each fight's design win probability (the side nearest 1/2, moved towards 1/2 by about two
+# standard errors: block_spell 0.669, parry_roll 0.049, casters 0.065 measured) and the CPU of a
+# full run over a fast one: agreement.sized gives block_spell 51,000 full runs and 210,000 fast,
+# parry_roll 10,000 and 287,000, casters 15,000 and 62,000.
+DESIGN = {"block_spell": (0.664, 17), "parry_roll": (0.054, 878), "casters": (0.069, 18)}
 # The win-probability shift each comparison catches with 90 % probability (checked on the figures).
 CAUGHT = {"block_spell": 0.01, "parry_roll": 0.01, "casters": 0.01}
 
 
 @pytest.fixture(scope="module", params=list(FIGHTS))
-def reports(request: pytest.FixtureRequest) -> tuple[str, dict[str, Any], dict[str, Any]]:
+def reports(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> tuple[str, dict[str, Any], dict[str, Any]]:
     name: str = request.param
+    computed_once(tmp_path_factory, f"f42-reports-{name}")
     document = FIGHTS[name]()
-    n_full, n_fast = RUNS[name]
-    full = simulate(document, n_full, seed=41, workers=2, engine="full")
-    quick = simulate(document, n_fast, seed=42, workers=2, engine="fast")
-    assert quick["engine"] == "fast", quick.get("fallback")
+    full, quick = compared(document, sized(*DESIGN[name], CAUGHT[name]), seed=41)
     return name, full, quick
 
 
@@ -529,18 +526,10 @@ def test_f42_wins_end_losses_and_falls_agree(
     beyond the bound with at least 90 % probability, and a shifted copy of the fast figures fails.
     """
     name, full, quick = reports
-    gaps = []
-    for side, mine in full["outcome"]["wins"].items():
-        theirs = quick["outcome"]["wins"][side]
-        gap, se = proportion_gap(mine, theirs)
-        gaps.append((f"{side} wins", gap, se))
-        assert (BOUND + POWER_Z) * se <= CAUGHT[name], (name, side, se)
-        moved = {**theirs, "p": theirs["p"] + (CAUGHT[name] if gap <= 0 else -CAUGHT[name])}
-        assert abs(proportion_gap(mine, moved)[0]) > BOUND * se
+    gaps = win_gaps(full, quick, CAUGHT[name])
     gaps.append(("end", *mean_gap(full["clock"]["summary"], quick["clock"]["summary"])))
     for who, mine in full["combatants"].items():
         theirs = quick["combatants"][who]
         gaps.append((f"{who} falls", *proportion_gap(mine["fallen"], theirs["fallen"])))
         gaps.append((f"{who} HP", *mean_gap(mine["losses"]["HP"], theirs["losses"]["HP"])))
-    outside = [(what, gap, se) for what, gap, se in gaps if abs(gap) > BOUND * se + 1e-12]
-    assert outside == [], name
+    assert outside(gaps) == [], name

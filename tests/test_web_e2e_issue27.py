@@ -71,10 +71,11 @@ def test_sa92_the_attack_form_offers_main_hand_then_off_hand(
     host.wait("the preview", lambda _s: host.find("suggestion").is_displayed())
     assert not any("critical" in line.lower() for line in lines(host, "#suggestion-lines div"))
     host.find("accept").click()
-    done = "attack_resolved Duelist → Goblin with Dagger  [S-7]"
+    # the combatants by their names in this encounter, not their sheets' (W-62)
+    done = "attack_resolved duel → troll with Dagger  [S-7]"
     host.wait("the Action", lambda _s: done in host.log())
     log = host.log()
-    assert "attack_resolved Duelist → Goblin with Long Sword  [S-7]" in log
+    assert "attack_resolved duel → troll with Long Sword  [S-7]" in log
     assert "d100 98 (Clumsy (dual wielding) −10 × size S -10) → 88 vs AC 8, Dodge 10: hit" in log
 
 

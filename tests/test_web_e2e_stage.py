@@ -23,6 +23,7 @@ from test_web_e2e import FALLEN, HOLY, WAR, LiveServer, Seat, chromiums, live_se
 
 from tableside.encounter.log import Command
 from tableside.store import tables
+from tableside.store.layers import Area, layers
 from tableside.web.auth import Principal
 from tableside.web.demo import DemoLinks, create_demo
 
@@ -32,6 +33,7 @@ SIZES = pytest.mark.parametrize("size", [DESKTOP, PHONE], ids=["desktop", "phone
 RECT = """const r = document.querySelector(arguments[0]).getBoundingClientRect();
 return {left: r.left, top: r.top, width: r.width, height: r.height, bottom: r.bottom,
   right: r.right, inner: innerHeight, wide: innerWidth};"""
+SHOW_MAP = "document.getElementById('map').scrollIntoView({block: 'center'});"
 VIEW = "return document.getElementById('map').getAttribute('viewBox').split(' ').map(Number);"
 # where (x, y) inches are on the screen (viewport pixels)
 SCREEN = """const svg = document.getElementById('map');
@@ -94,12 +96,11 @@ class Person(Seat):
 
     def at(self, x: float, y: float) -> ActionChains:
         """A pointer over (x, y) inches of the map."""
-        px, py = self.screen(x, y)
-        r = self.rect("#map")
-        svg = self.driver.find_element(By.ID, "map")
-        return ActionChains(self.driver).move_to_element_with_offset(
-            svg, int(px - r["left"] - r["width"] / 2), int(py - r["top"] - r["height"] / 2)
-        )
+        self.driver.execute_script(SHOW_MAP)
+        px, py = self.screen(x, y)  # viewport pixels (an element's "centre" is its part in view)
+        chain = ActionChains(self.driver)
+        chain.w3c_actions.pointer_action.move_to_location(int(px), int(py))  # type: ignore[no-untyped-call]
+        return chain
 
     def drag(self, name: str, start: tuple[float, float], end: tuple[float, float]) -> None:
         """A real pointer's drag of a token from ``start`` to ``end`` (inches), in two steps."""
@@ -348,3 +349,29 @@ def test_w68_the_host_drags_any_token_to_place_it(
     state = server.table.state(demo.encounter_id, Principal(demo.table_id, None))
     brute = next(c for c in state["combatants"] if c["id"] == "Brute")
     assert brute["position"][:2] == pytest.approx([10, 6], abs=0.5)
+
+
+def test_w66_the_hosts_fog_tools_rectangle_brush_and_reveal(
+    server: LiveServer, browsers: tuple[WebDriver, WebDriver]
+) -> None:
+    demo, host, _player = open_war(server, browsers, DESKTOP)
+    host.driver.execute_script("document.getElementById('map-host').open = true;")
+    host.driver.find_element(By.ID, "fog-rect").click()
+    host.tap(0.1, 5.1)
+    host.tap(2.1, 6.2)  # corners on the half inch: 0, 5 to 2, 6
+    host.driver.find_element(By.ID, "fog-brush").click()
+    sx, _sy = host.screen(3, 3)
+    tx, _ty = host.screen(6, 3)
+    host.at(3, 3).click_and_hold().move_by_offset(int((tx - sx) / 2), 0).move_by_offset(
+        int((tx - sx) / 2), 0
+    ).release().perform()
+
+    def areas() -> list[Area]:
+        return list(layers(server.table.store, demo.encounter_id).fog)
+
+    host.wait("the fog stored", lambda _p: len(areas()) >= 3)
+    assert areas()[0] == Area(0, 5, 2, 1)
+    assert all(a.w == 2 and a.h == 2 and a.y == 2 for a in areas()[1:])  # the brush's squares
+    host.driver.find_element(By.ID, "fog-reveal").click()
+    host.tap(1, 5.5)
+    host.wait("revealed", lambda _p: Area(0, 5, 2, 1) not in areas())

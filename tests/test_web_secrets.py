@@ -506,6 +506,7 @@ def test_w5_a_players_read_costs_two_statements_in_one_transaction(war: War) -> 
 COMBATANTS = ["Boss", "Herald", "Imp", "Jackal"]
 
 
+@pytest.mark.slow  # make check leaves it out (issue 23: among its slowest)
 @settings(max_examples=25, deadline=None)
 @given(
     seats=st.lists(st.lists(st.sampled_from(COMBATANTS), max_size=3), min_size=1, max_size=3),

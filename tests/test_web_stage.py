@@ -81,6 +81,10 @@ def test_w65_the_hosts_background_is_stored_and_served_to_the_table_only(
     assert seen.headers["x-content-type-options"] == "nosniff"
     assert "sandbox" in seen.headers["content-security-policy"]
     assert table.api().get(path(table, "/background")).status_code == 401
+    other = make_table(table.app)  # another table's Host and players: not this table's image
+    for token in (other.host, other.ann):
+        refused = table.api().get(path(table, "/background"), headers=bearer(token))
+        assert refused.status_code in (403, 404) and refused.json()["error"]
     layers = table.api().get(path(table, "/map-layers"), headers=bearer(table.bo)).json()
     assert layers["background"]["width"] == 24.0
     gone = table.api().delete(path(table, "/background"), headers=bearer(table.host))

@@ -47,12 +47,14 @@ from tableside.store.errors import StoreError, UnknownEncounterError
 from tableside.store.models import (
     COMBATANT_LENGTH,
     NAME_LENGTH,
+    EncounterCombatantRow,
     EncounterRow,
     EncounterSecrecyRow,
     EncounterSettingsRow,
     GameTableRow,
     HiddenCommandRow,
     LogRecordRow,
+    RosterCharacterRow,
     SeatRow,
     SecretValueRow,
     TableEncounterRow,
@@ -481,11 +483,11 @@ def access(
             return Access(info, table_id, Holder(table_id, None))
         if seat_id is None:
             return Access(info, table_id, None)
-        bound = read_bindings(connection, eid)
-        plays = played_by(seat_id, characters, bound)
-        seat = Seat(seat_id, table_id, seat_name, plays, tuple(characters))
-        audience = _read_audience(connection, eid, bound)
-        return Access(info, table_id, Holder(table_id, seat), audience.secrecy, audience)
+        audience = _read_audience(connection, eid)
+    seat = next((s for s in audience.seats if s.id == seat_id), None)
+    if seat is None:  # not listed for this encounter's table: plays nothing here
+        seat = Seat(seat_id, table_id, seat_name, (), tuple(characters))
+    return Access(info, table_id, Holder(table_id, seat), audience.secrecy, audience)
 
 
 def append(store: Store, encounter_id: int, record: LogRecord, hidden: bool = False) -> None:
@@ -620,6 +622,21 @@ _SECRECY: CompoundSelect[Any] = union_all(
         EncounterSettingsRow.hidden_asks,
         null(),
     ).where(EncounterSettingsRow.encounter_id == bindparam("secrecy_id")),
+    select(  # the combatants bound to the roster, and their characters' owners (CH-2)
+        literal_column("4"),
+        EncounterCombatantRow.combatant,
+        EncounterCombatantRow.carried,
+        null(),
+        RosterCharacterRow.owner_seat_id,
+        null(),
+        EncounterCombatantRow.character_id,
+    )
+    .join(
+        RosterCharacterRow,
+        RosterCharacterRow.id == EncounterCombatantRow.character_id,
+        isouter=True,
+    )
+    .where(EncounterCombatantRow.encounter_id == bindparam("secrecy_id")),
 )
 
 
@@ -650,26 +667,22 @@ def secrecy(store: Store, encounter_id: int) -> Secrecy:
         return _read_audience(connection, encounter_id).secrecy
 
 
-def _read_secrecy(
-    connection: Connection, encounter_id: int, bound: dict[str, Binding] | None = None
-) -> Secrecy:
-    """The encounter's secrecy on an open connection (one statement, two without ``bound``)."""
-    return _read_audience(connection, encounter_id, bound).secrecy
+def _read_secrecy(connection: Connection, encounter_id: int) -> Secrecy:
+    """The encounter's secrecy on an open connection (one statement)."""
+    return _read_audience(connection, encounter_id).secrecy
 
 
-def _read_audience(
-    connection: Connection, encounter_id: int, bound: dict[str, Binding] | None = None
-) -> Audience:
-    """The encounter's secrecy, its table's seats and its decision settings.
+def _read_audience(connection: Connection, encounter_id: int) -> Audience:
+    """The encounter's secrecy, its table's seats and its decision settings (one statement).
 
-    One statement, two without ``bound``. A combatant bound to the roster is played when its
-    character has an owner seat, by that seat only; an unbound one when a seat lists its id
-    (CH-2).
+    A combatant bound to the roster is played when its character has an owner seat, by that
+    seat only; an unbound one when a seat lists its id (CH-2).
     """
     npcs_secret = True  # the default when the encounter has no setting stored
     choices: dict[str, bool] = {}
     played: set[str] = set()
     listed: list[tuple[int, int, str, tuple[str, ...]]] = []
+    bound: dict[str, Binding] = {}
     settings = DecisionSettings()
     for part, combatant, flag, characters, seat_id, seat_name, table_id in connection.execute(
         _SECRECY, {"secrecy_id": encounter_id}
@@ -681,10 +694,10 @@ def _read_audience(
         elif part == 2:
             played.update(characters)
             listed.append((seat_id, table_id, str(seat_name), tuple(characters)))
-        else:
+        elif part == 3:
             settings = DecisionSettings(seat_id, str(combatant), bool(flag), str(seat_name))
-    if bound is None:
-        bound = read_bindings(connection, encounter_id)
+        else:
+            bound[combatant] = Binding(combatant, table_id, seat_id, bool(flag))
     played.difference_update(bound)
     played.update(b.combatant for b in bound.values() if b.owner is not None)
     seats = [

@@ -125,16 +125,16 @@ function areas() {
   }
   return g;
 }
-function reachRings() {
-  const g = node('g', {class: 'rings', 'aria-hidden': 'true'}), r = row(actor);
+// the rings under the tokens; their labels (words: true) over them, never hidden (W-63)
+function reachRings(words) {
+  const g = node('g', {class: words ? 'rings ring-labels' : 'rings', 'aria-hidden': 'true'});
+  const r = row(actor);
   if (!r) return g;
   const [x, y] = shown(r);
-  (rings[actor] || []).forEach((ring, i) => {
-    g.append(node('circle', {cx: x, cy: y, r: ring.inches, class: 'reach',
-      'data-ring': ring.label}));
-    g.append(node('text', {x: x, y: y - ring.inches - 0.12 - 0.4 * i, class: 'ring-label'},
-      ring.label + ' ' + inches(ring.inches)));
-  });
+  (rings[actor] || []).forEach((ring, i) => g.append(words
+    ? node('text', {x: x, y: y - ring.inches - 0.12 - 0.4 * i, class: 'ring-label'},
+      ring.label + ' ' + inches(ring.inches))
+    : node('circle', {cx: x, cy: y, r: ring.inches, class: 'reach', 'data-ring': ring.label})));
   return g;
 }
 function describe(r) {
@@ -292,7 +292,7 @@ function draw() {
   names = placeNames(rows());
   for (const r of rows()) { tokens.append(token(r)); labels.append(labelOf(r)); }
   svg.replaceChildren(grid(box), areas(), fogLayer(), reachRings(),
-    node('g', {class: 'trails', 'aria-hidden': 'true'}), tokens, labels, planned(), measured(),
+    node('g', {class: 'trails', 'aria-hidden': 'true'}), tokens, labels, reachRings(true), planned(), measured(),
     pingLayer());
   for (const t of trails) svg.querySelector('.trails').append(t);
   if (focused) { const t = svg.querySelector('[data-combatant="' + CSS.escape(focused) + '"]');
@@ -513,6 +513,15 @@ svg.addEventListener('pointermove', ev => {
     const g = svg.querySelector('.plan'); if (g) g.replaceWith(planned());
     return;
   }
+  if (fogTool === 'fog-brush') {  // the Host's brush: 2-inch squares along the drag
+    const p = point(ev); if (!p) return;
+    drag.brush = drag.brush || [];
+    const sq = {x: snap(p[0]) - 1, y: snap(p[1]) - 1, w: 2, h: 2};
+    if (!drag.brush.some(b => b.x === sq.x && b.y === sq.y)) { drag.brush.push(sq);
+      svg.querySelector('.fog').append(node('rect', {x: sq.x, y: sq.y, width: 2, height: 2,
+        class: 'fogged host'})); }
+    return;
+  }
   drag.panned = true;  // drag the ground: pan
   const k = perPixel();
   panBy(-(ev.clientX - last[0]) * k, -(ev.clientY - last[1]) * k);
@@ -527,6 +536,7 @@ svg.addEventListener('pointerup', ev => {
   const wasPinch = !!pinch || touching.size > 1;
   lift(ev);
   const d = drag; drag = null;
+  if (d && d.brush) { sendFog([...fog, ...d.brush]); return; }
   if (!d || wasPinch || d.pinged || d.panned) return;
   if (d.moved && plan && d.id) { planMove(plan.to); return; }
   const p = point(ev); if (!p) return;
@@ -615,15 +625,16 @@ async function loadMap() {
 // the Host's fog tools: a rectangle (two taps), a brush (each tap and drag hides a 2" square),
 // reveal (a tap erases the areas under it), reveal all
 const FOG_TOOLS = ['fog-rect', 'fog-brush', 'fog-reveal'];
-function fogTap(p) {
+function fogTap(at) {
+  const p = [snap(at[0]), snap(at[1])];  // corners on the half inch, as moves and the ruler
   if (fogTool === 'fog-rect') {
     if (!fogFrom) { fogFrom = p; say('Fog: tap the opposite corner.'); return true; }
     const f = {x: Math.min(fogFrom[0], p[0]), y: Math.min(fogFrom[1], p[1]),
       w: Math.abs(p[0] - fogFrom[0]), h: Math.abs(p[1] - fogFrom[1])};
     fogFrom = null; if (f.w > 0 && f.h > 0) sendFog([...fog, f]); return true;
   }
-  if (fogTool === 'fog-brush') { sendFog([...fog, {x: snap(p[0]) - 1, y: snap(p[1]) - 1, w: 2,
-    h: 2}]); return true; }
+  if (fogTool === 'fog-brush') { sendFog([...fog, {x: p[0] - 1, y: p[1] - 1, w: 2, h: 2}]);
+    return true; }
   if (fogTool === 'fog-reveal') { sendFog(fog.filter(f => !(p[0] >= f.x && p[0] <= f.x + f.w &&
     p[1] >= f.y && p[1] <= f.y + f.h))); return true; }
   return false;
