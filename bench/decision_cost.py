@@ -16,7 +16,9 @@ Aldric (a player's) and a Goblin (an NPC) in base contact on Aldric's Turn. Each
 - ``strike, asked``: the same Strike with NPC decisions asked of the Host: the command (202),
   then the Host's read of its card (``GET …/decisions``, the options' effects computed there) and
   its one submission of both answers, each reported, and the three together;
-- the same four for Aldric's ``attack`` on the Goblin (the Goblin's Reaction).
+- the same four for Aldric's ``attack`` on the Goblin (the Goblin's Reaction);
+- ``attack, NPC automatic, HP changed``: that attack after the Host set both models' HP to a
+  pair not seen before (not counted), as in play where each attack finds the foe's HP lowered.
 
 ``--http``: the same cases against ``tableside serve`` (SQLite), the server's CPU (``/proc``)
 around each request, with the ratio to a ``stance`` over HTTP.
@@ -122,6 +124,19 @@ def sent(scene: Scene, token: str, command: Command) -> float:
     return took
 
 
+def hurt_then_sent(scene: Scene, token: str, command: Command, round_: int) -> float:
+    """CPU of ``command`` after the Host set both models' HP to a pair not seen before (an
+    attack as in play: the foe's HP lowered since the last one); the set and undos not counted."""
+    host = scene.who(scene.host)
+    for model, hp in (("Goblin", 1 + round_ % 8), ("Aldric", 30 - round_ // 8 % 30)):
+        set_hp = Command("host_set", {"id": model, "field": "hp", "value": hp})
+        scene.table.execute(host, scene.eid, set_hp, None)
+    took = sent(scene, token, command)
+    for _ in range(2):
+        scene.table.step_back(host, scene.eid, None, redo=False)
+    return took
+
+
 ASKED = ("the command (202)", "the Host reads its card", "one submission of answers")
 
 
@@ -166,9 +181,12 @@ def run(repeat: int) -> None:
             waits = (("strike", war_asks, Command("strike", STRIKE)),
                      ("attack", fight_asks, Command("attack", ATTACK)))  # fmt: skip
             samples: dict[str, list[float]] = {}
-            for _ in range(repeat):
+            for round_ in range(repeat):
                 for label, scene, token, command in singles:
                     samples.setdefault(label, []).append(sent(scene, token, command))
+                label = "attack, NPC automatic, HP changed (player)"
+                took = hurt_then_sent(fight, fight.player, Command("attack", ATTACK), round_)
+                samples.setdefault(label, []).append(took)
                 for what, scene, command in waits:
                     parts = asked(scene, command)
                     for part, took in zip((*ASKED, "all three"), (*parts, sum(parts)),

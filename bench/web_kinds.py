@@ -3,10 +3,11 @@
 ``tableside serve`` on a SQLite file (a subprocess, as ``web_load.py`` starts it) and, in the
 same run, the reference server (``reference_server.py``: parse a JSON command, append one row,
 answer). Each request is sent alone, ``--repeat`` times, and the server's CPU (user + system,
-its own ``/proc`` file) read before and after it, once its start-up warm-ups are over;
-the figure is the mean per request (the clock ticks'
-granularity averages out over the repeats). Undo after a command (not counted) keeps every
-repeat on the same state:
+its own ``/proc`` file) read before and after it, once its start-up warm-ups are over, and
+summed over the ``--repeat`` requests of one kind (the clock ticks' granularity averages out);
+``--samples`` rounds of every kind in turn give the median per request (and the range), with
+its ratio to the ``stance`` of the same run (issue 21: an attack at most 2x a stance). Undo
+after a command (not counted) keeps every repeat on the same state:
 
 - ``state read``: a player's ``GET /api/encounters/{eid}`` of the War;
 - ``stance``: the Host's ``stance`` for Herald (a command with no decision: the path alone);
@@ -15,6 +16,8 @@ repeat on the same state:
 - ``answer``: Warrior's player answers that question (its suggestion; the Strike resolves);
 - ``attack``: Aldric's player attacks the NPC Goblin in a Realm of Strife fight (its Reaction
   taken at once);
+- ``attack, HP changed``: the same, each after the Host set both models' HP to a pair not met
+  lately (not counted), as in play;
 - ``reference command``: one command on the reference server.
 """
 
@@ -22,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import statistics
 import sys
 import tempfile
 import time
@@ -36,6 +40,7 @@ from web_load import TICKS, free_port, server, started
 from tableside.encounter.roster import character_doc
 
 Auth = dict[str, str]
+STANCE = "stance (the Host's; no decision)"
 
 
 def auth(token: str) -> Auth:
@@ -104,27 +109,18 @@ class Kinds:
         answer = call()
         return process_cpu(self.pid) - before, answer
 
-    def each(self, label: str, call: Callable[[], Any], after: Callable[[Any], None]) -> float:
+    def each(self, call: Callable[[], Any], after: Callable[[Any], None]) -> float:
+        """Mean server CPU of ``call`` over ``repeat`` requests, summed (the ticks average out)."""
         spent = 0.0
         for _ in range(self.repeat):
             took, answer = self.cpu(call)
             spent += took
             after(answer)
-        return line(label, spent / self.repeat)
+        return spent / self.repeat
 
-    def run(self, floor: float) -> None:
+    def asking(self) -> tuple[float, float]:
+        """Mean CPU of a Strike that asks Warrior's player (202) and of each answer to it."""
         strike = {"striker": "Herald", "defender": "Warrior"}
-        war_state = f"/api/encounters/{self.war}"
-        self.each("state read (a player's)", lambda: self.get(war_state, self.ann), lambda _: None)
-        self.each("stance (the Host's; no decision)",
-                  lambda: self.command(self.war, self.host, "stance", id="Herald"),
-                  lambda _: self.undo(self.war))  # fmt: skip
-        self.each("Strike, NPC automatic", lambda: self.command(self.war, self.ann, "strike",
-                                                                **strike),
-                  lambda _: self.undo(self.war))  # fmt: skip
-        bob = self.seat_ids["Bob"]
-        self.http.patch(f"/api/tables/{self.tid}/players/{bob}", headers=self.host,
-                        json={"characters": ["Warrior"]}).raise_for_status()  # fmt: skip
         asked: list[float] = []
         answered: list[float] = []
         for _ in range(self.repeat):
@@ -136,12 +132,61 @@ class Kinds:
                 took, sent = self.cpu(lambda q=question, p=path: self.answer(p, q))  # type: ignore[misc]
                 answered.append(took)
             self.undo(self.war)  # the Strike and its answers
-        line("Strike, asking a player (202)", sum(asked) / self.repeat)
-        line("answer (the question's owner)", sum(answered) / len(answered))
+        return sum(asked) / self.repeat, sum(answered) / max(1, len(answered))
+
+    def sample(self) -> dict[str, float]:
+        """One round: each kind ``repeat`` times in turn, its mean CPU per request."""
+        strike = {"striker": "Herald", "defender": "Warrior"}
         attack = {"attacker": "Aldric", "attacks": [{"defender": "Gob"}]}
-        self.each("attack, NPC Reaction automatic",
-                  lambda: self.command(self.fight, self.ann, "attack", **attack),
-                  lambda _: self.undo(self.fight))  # fmt: skip
+        war_state = f"/api/encounters/{self.war}"
+        found = {
+            "state read (a player's)": self.each(lambda: self.get(war_state, self.ann),
+                                                 lambda _: None),
+            STANCE: self.each(lambda: self.command(self.war, self.host, "stance", id="Herald"),
+                              lambda _: self.undo(self.war)),
+            "Strike, NPC automatic": self.each(
+                lambda: self.command(self.war, self.ann, "strike", **strike),
+                lambda _: self.undo(self.war)),
+            "attack, NPC Reaction automatic": self.each(
+                lambda: self.command(self.fight, self.ann, "attack", **attack),
+                lambda _: self.undo(self.fight)),
+            "attack, Goblin's HP changed": self.each(
+                lambda: self.command(self.fight, self.ann, "attack", **attack),
+                lambda _: self.hurt_and_undo()),
+        }  # fmt: skip
+        self.give_warrior("Bob")
+        found["Strike, asking a player (202)"], found["answer (the question's owner)"] = (
+            self.asking()
+        )
+        self.give_warrior(None)
+        return found
+
+    def hurt_and_undo(self) -> None:
+        """Undo the attack, then set both models' HP to a pair not met lately (as in play, the
+        next attack meets new HP; a law kept by HP would be weighed anew)."""
+        self.undo(self.fight)
+        self.hurts = getattr(self, "hurts", 0) + 1
+        for model, hp in (("Gob", self.hurts % 7 + 1), ("Aldric", 30 - self.hurts // 7 % 30)):
+            self.command(self.fight, self.host, "host_set", id=model, field="hp", value=hp)
+
+    def give_warrior(self, player: str | None) -> None:
+        """Warrior to Bob's seat (his decisions asked of him), or back to the Host (an NPC)."""
+        bob = self.seat_ids["Bob"]
+        self.http.patch(f"/api/tables/{self.tid}/players/{bob}", headers=self.host,
+                        json={"characters": [] if player is None else ["Warrior"]},
+                        ).raise_for_status()  # fmt: skip
+
+    def run(self, floor: float, samples: int) -> None:
+        """``samples`` rounds of every kind; the median of each kind's means, with its ratio to
+        the stance's median in the same run."""
+        rounds = [self.sample() for _ in range(samples)]
+        stance = statistics.median(r[STANCE] for r in rounds)
+        for label in rounds[0]:
+            figures = [r[label] for r in rounds]
+            middle = statistics.median(figures)
+            spread = f"{min(figures) * 1000:5.2f}–{max(figures) * 1000:5.2f}"
+            print(f"{label:<36} {middle * 1000:6.2f} ms CPU ({spread})  "
+                  f"{middle / stance:4.2f}x a stance", flush=True)  # fmt: skip
         print(f"{'reference command':<36} {floor * 1000:6.2f} ms CPU", flush=True)
 
 
@@ -158,11 +203,6 @@ def settled(pid: int) -> None:
         time.sleep(1.0)
         if process_cpu(pid) - before < 0.02:
             return
-
-
-def line(label: str, seconds: float) -> float:
-    print(f"{label:<36} {seconds * 1000:6.2f} ms CPU", flush=True)
-    return seconds
 
 
 def reference_cost(repeat: int) -> float:
@@ -186,10 +226,12 @@ def reference_cost(repeat: int) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--repeat", type=int, default=200, help="times each request is sent")
+    parser.add_argument("--repeat", type=int, default=100, help="requests per kind per sample")
+    parser.add_argument("--samples", type=int, default=5, help="rounds of every kind")
     args = parser.parse_args()
     floor = reference_cost(args.repeat)
-    print(f"-- server CPU per request, {args.repeat} each, load {os.getloadavg()[0]:.1f}")
+    print(f"-- server CPU per request: median of {args.samples} samples of {args.repeat} "
+          f"requests each (range), load {os.getloadavg()[0]:.1f}")  # fmt: skip
     with (
         tempfile.TemporaryDirectory() as folder,
         server(f"sqlite:///{folder}/k.db", 1) as (
@@ -200,7 +242,7 @@ def main() -> None:
         http = httpx.Client(base_url=base, timeout=30)
         kinds = Kinds(http, pid, args.repeat)
         settled(pid)
-        kinds.run(floor)
+        kinds.run(floor, args.samples)
         http.close()
 
 

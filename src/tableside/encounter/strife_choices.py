@@ -27,7 +27,7 @@ import pickle
 import threading
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, replace
 from fractions import Fraction
 from typing import Any
 
@@ -58,7 +58,7 @@ from tableside.encounter.strife_state import FightState, Model
 from tableside.encounter.war_args import parse_args
 from tableside.errors import RulesError, TablesideError
 from tableside.strife.attack import AttackSetup
-from tableside.strife.catalog import PowerTargets
+from tableside.strife.catalog import Combatant, PowerTargets
 from tableside.strife.loadout import loadout
 from tableside.strife.odds import attack_odds
 from tableside.strife.odds_law import AttackOdds
@@ -98,21 +98,24 @@ def exact_law(setup: AttackSetup) -> AttackOdds:
 
 
 def weigh(setup: AttackSetup) -> Weighed:
-    """``attack_odds(setup)``, kept for the next time the very same attack is weighed.
+    """``attack_odds(setup)``, kept for the next attack whose law is the same.
 
-    The law follows only the setup (both sheets as they stand, current HP and items included,
-    the weapon, the circumstances, the Reaction and the ruleset), so the setup's pickled bytes
-    are its key: two setups with the same bytes are the same attack (a different order of equal
-    content only misses). An automatic NPC's Reaction weighs every legal Reaction of each
-    attack, about 1 ms each (issue 21, item 8); an attack repeated as it was (undone and sent
-    again, the same foe attacked again before its HP changed) reuses them.
+    The law follows the setup (both sheets, the weapon, the circumstances, the Reaction and the
+    ruleset). Current HP feeds it only through P(defeat) and, for a defender that absorbs
+    damage (an object, S-21), the HP its Absorption is taken from: so the key is the setup's
+    pickled bytes with both models' HP set aside (:func:`law_key`), and a kept law is fitted to
+    the defender's HP now (:func:`at_hp`). An automatic NPC's Reaction weighs every legal
+    Reaction of each attack, about 1 ms each (issue 21, item 8); the next attack on the same
+    foe, its HP lowered, reuses them (checked equal to ``attack_odds`` in
+    ``tests/test_strife_reaction_fast.py``).
     """
-    key = pickle.dumps(setup, protocol=pickle.HIGHEST_PROTOCOL)
+    key = law_key(setup)
     with _laws_lock:
         found = _laws.get(key)
         if found is not None:
             _laws.move_to_end(key)
-            return found
+    if found is not None:
+        return at_hp(found, setup)
     law = attack_odds(setup)
     weighed = Weighed(law, 1 - law.damage.p(0), law.damage.mean)
     with _laws_lock:
@@ -120,6 +123,30 @@ def weigh(setup: AttackSetup) -> Weighed:
         while len(_laws) > LAWS_KEPT:
             _laws.popitem(last=False)
     return weighed
+
+
+SETUP_FIELDS = tuple(f.name for f in fields(AttackSetup))
+HP_FIELDS = frozenset({"hp", "hp_max"})
+
+
+def law_key(setup: AttackSetup) -> bytes:
+    """The bytes that fix an attack's law but for P(defeat): HP set aside unless absorbed."""
+    if setup.defender.absorption != 0 or setup.defender.hp < 1:
+        return pickle.dumps(setup, protocol=pickle.HIGHEST_PROTOCOL)
+    parts = [getattr(setup, name) for name in SETUP_FIELDS]
+    for at, sheet in enumerate(parts):
+        if isinstance(sheet, Combatant):
+            parts[at] = [(k, v) for k, v in vars(sheet).items() if k not in HP_FIELDS]
+    return pickle.dumps(parts, protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def at_hp(kept: Weighed, setup: AttackSetup) -> Weighed:
+    """A kept law of the same attack, for ``setup`` (its sheets, its defender's HP now)."""
+    if kept.law.setup == setup:  # the very attack again: the kept law itself
+        return kept
+    hp = setup.defender.hp
+    law = replace(kept.law, setup=setup, hp=hp, defeat=kept.law.damage.at_least(hp))
+    return Weighed(law, kept.dealt, kept.mean)
 
 
 def strife_choices(
@@ -456,7 +483,11 @@ def reaction_options(
         except TablesideError:
             continue
         tried = put(command.args, ("attacks", index, "reaction"), value)
-        if value is not None and not passes(game, state, Command("attack", tried), rng):
+        if (
+            value is not None
+            and needs_dry_run(command)
+            and not passes(game, state, Command("attack", tried), rng)
+        ):
             continue
         reaction = setup.reaction
         label = (
@@ -473,6 +504,26 @@ def reaction_options(
         }
         found.append(ReactionOption(value, label, odds, dealt, weighed.mean))
     return found
+
+
+def needs_dry_run(command: Command) -> bool:
+    """Whether a Reaction that builds and weighs may still be refused by the whole Action.
+
+    An Action of one attack, with no triggered Reactions (SA-96), no combined power and no
+    crushing injury, was just decided on a copy of its dice with the Reaction as given
+    (:func:`attack_choices`); another Reaction changes only that attack's setup, which
+    :func:`attack_setup` and :func:`weigh` have built and checked (the round's Reaction,
+    the equipment, a Block or a Ward-off against this weapon). No dry run per Reaction is
+    needed then (issue 21, item 8: checked equal to the dry runs in
+    ``tests/test_strife_reaction_fast.py``).
+    """
+    attacks = command.args.get("attacks")
+    if command.args.get("reactions") or not isinstance(attacks, list) or len(attacks) != 1:
+        return True
+    item = attacks[0]
+    return not isinstance(item, Mapping) or any(
+        item.get(key) is not None for key in ("power", "crushing_injury")
+    )
 
 
 def next_dice(game: StrifeFight, state: FightState, command: Command, rng: Rng) -> StageDice | None:

@@ -76,6 +76,7 @@ class Pending:
     state: WarState
     events: list[Event] = field(default_factory=list)
     describe: bool = True  # full Strike/Check reports in the informational events
+    strikes: list[Any] = field(default_factory=list)  # each Strike's result, as rolled
 
     def emit(self, event_kind: str, rule: str | None = None, /, **data: Any) -> None:
         """Record an event and apply it."""
@@ -588,6 +589,7 @@ def do_strike(game: MajestyWar, p: Pending, raw: dict[str, Any], rng: Rng) -> No
     cost = strike_cost(setup)
     spend_ap(p, striker.id, cost.ap, "Strike")
     result = roll_strike(setup, rng)
+    p.strikes.append(result)
     if args.path:
         inches = path_length((striker.position, *args.path))
         p.emit("moved", "M-14", id=striker.id, to=list(args.path[-1]), inches=round(inches, 3),

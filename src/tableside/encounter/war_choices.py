@@ -34,9 +34,11 @@ from tableside.errors import TablesideError
 from tableside.limits import ADJUSTMENTS_MAX, STEPS_MAX
 from tableside.majesty.checks import CheckSetup
 from tableside.majesty.interpose import interpose_check
+from tableside.majesty.report import adjustment
 
 if TYPE_CHECKING:
     from tableside.encounter.war import MajestyWar
+    from tableside.majesty.strike import StrikeResult
 
 HOST_MODIFIERS: dict[str, int] = {
     "boon": 0,
@@ -110,6 +112,7 @@ class Trial:
     state: WarState
     command: Command
     rng: Rng
+    lean: bool = False  # options' outcomes read from the Strike's result (:meth:`read`)
 
     def run(self, args: Mapping[str, Any]) -> Seen | None:
         """What the Strike does with ``args``; None when the War refuses them.
@@ -127,10 +130,12 @@ class Trial:
         if kept is not None and kept[0] is self.state:
             return kept[1]
         try:
-            events = self.game.decide(self.state, command, rng)
+            found = self.read(command, rng) if self.lean and LEAN else None
+            if found is None:
+                events = self.game.decide(self.state, command, fresh(self.rng))
+                found = seen(events, str(args.get("defender")))
         except TablesideError:
             return None
-        found = seen(events, str(args.get("defender")))
         if key is not None:
             with _tried_lock:
                 _tried[key] = (self.state, found)
@@ -138,7 +143,23 @@ class Trial:
                     _tried.pop(next(iter(_tried)))
         return found
 
+    def read(self, command: Command, rng: Rng) -> Seen | None:
+        """What the Strike does, decided without its full reports (read from its result).
 
+        None for what a Strike Roll does not cover (the Grappler's Check): the full decide. The
+        same as :func:`seen` on the full decide's events (issue 21, item 8: the Host's card
+        reads every option; ``tests/test_war_card_lean.py`` checks them equal).
+        """
+        p = self.game.pending(self.state, command, rng, describe=False)
+        if len(p.strikes) != 1:
+            return None
+        resolved = next(e for e in p.events if e.kind == "strike_resolved")
+        return strike_seen(p.strikes[0], p.events, str(resolved.data["defender"]))
+
+
+LEAN = True
+"""Whether :class:`Trial` reads an option's outcome from the Strike's result (tests turn it off
+to compare with the full decide)."""
 TRIED_KEPT = 64
 _tried: dict[str, tuple[WarState, Seen | None]] = {}
 _tried_lock = threading.Lock()
@@ -152,6 +173,22 @@ def fresh(rng: Rng) -> Rng:
     if isinstance(rng, ScriptedRng) and rng.used == 0:
         return ScriptedRng(rng.faces, rng.label)
     return copy.deepcopy(rng)
+
+
+def strike_seen(result: StrikeResult, events: list[Event], target: str) -> Seen:
+    """A Strike's outcome read from its result: the keys :func:`seen` reads from its report."""
+    main = result.adjusting.main
+    data: dict[str, Any] = {
+        "natural": list(result.roll.natural),
+        "final": list(result.final),
+        "adjustments": [adjustment(a) for a in result.adjustments],
+        "uncanceled_hits": result.outcome.uncanceled_hits,
+        "uncanceled_stops": result.outcome.uncanceled_stops,
+        "twelve_effects": result.effects.twelve_fired,
+    }
+    adjuster = None if main is None else main.side.value
+    available = 0 if main is None else main.count
+    return Seen(target, adjuster, available, {**data, "wear": wear_dealt(events)})
 
 
 def seen(events: list[Event], defender: str) -> Seen | None:
@@ -259,7 +296,7 @@ def war_effects(
         return approval_effects(game, state, command, choice)
     if choice.kind not in ("obstruction", "adjustments"):
         return [None for _ in choice.options]
-    trial = Trial(game, state, command, rng)
+    trial = Trial(game, state, command, rng, lean=True)  # the full decide is not kept here
     effects: list[JSON | None] = []
     for option in choice.options:
         value = option.get("value")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass
 
 from tableside.strife.catalog import ArmourPiece, Catalog, Combatant, Shield, Weapon
@@ -23,8 +24,28 @@ class Loadout:
         return tuple(w for w in (self.main_hand, self.off_hand) if w is not None)
 
 
+LoadoutKey = tuple[str | None, str | None, str | None, tuple[str, ...]]
+_kept: weakref.WeakKeyDictionary[Catalog, dict[LoadoutKey, Loadout]] = weakref.WeakKeyDictionary()
+
+
 def loadout(catalog: Catalog, sheet: Combatant) -> Loadout:
-    """Look up the sheet's equipment (RulesError naming an unknown item)."""
+    """Look up the sheet's equipment (RulesError naming an unknown item).
+
+    Kept per catalogue by the four names it reads (a catalogue's tables never change once
+    built): an attack looks its models' equipment up dozens of times (issue 21, item 8).
+    """
+    key = (sheet.main_hand, sheet.off_hand, sheet.shield, tuple(sheet.armour))
+    kept = _kept.get(catalog)
+    if kept is None:
+        kept = _kept.setdefault(catalog, {})
+    found = kept.get(key)
+    if found is None:
+        found = kept.setdefault(key, looked_up(catalog, sheet))
+    return found
+
+
+def looked_up(catalog: Catalog, sheet: Combatant) -> Loadout:
+    """The sheet's equipment, each item looked up in ``catalog`` (:func:`loadout` keeps it)."""
     return Loadout(
         None if sheet.main_hand is None else catalog.weapon(sheet.main_hand),
         None if sheet.off_hand is None else catalog.weapon(sheet.off_hand),

@@ -1,0 +1,59 @@
+"""Issue 21, item 8: the Host's card reads each option's outcome from the Strike's result.
+
+:meth:`Trial.read` decides an option without the Strike's full report and reads the outcome
+from its result; on many random Strikes (attributes, weapons, distances, seeds, Obstruction
+tokens, Adjustments modes) it must equal :func:`seen` on the full decide.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from tableside.dice import SeededRng
+from tableside.encounter import war_choices
+from tableside.encounter.log import Command
+from tableside.encounter.roster import character_doc
+from tableside.encounter.war import MajestyWar
+from tableside.encounter.war_state import WarState
+
+
+def war(draw: random.Random) -> tuple[MajestyWar, WarState]:
+    """Two combatants at a random distance, on the first one's Turn."""
+    game, state, rng = MajestyWar(), WarState(), SeededRng(draw.randrange(1000))
+    for name, side, at in (("Herald", "holy", 0.0), ("Warrior", "fallen", draw.choice([1, 2]))):
+        attributes = {k: draw.randint(10, 70) for k in ("might", "swiftness", "control")}
+        doc = character_doc(name, side, draw.choice(["Sword", "Axe"]), attributes)
+        add = Command("add", {"id": name, "position": [at, 0.0, 0.0], "character": doc})
+        state = game.play(state, add, rng)[1]
+    return game, game.play(state, Command("next"), rng)[1]
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_lean_outcomes_equal_the_full_decide(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    draw = random.Random(seed)
+    game, state = war(draw)
+    striker = state.current.combatant if state.current is not None else "Herald"
+    defender = "Warrior" if striker == "Herald" else "Herald"
+    compared = 0
+    for _ in range(6):
+        args: dict[str, Any] = {"striker": striker, "defender": defender,
+                                "obstruction": draw.randint(0, 3),
+                                "mode": draw.choice(["best", "none"])}  # fmt: skip
+        if draw.random() < 0.3:
+            args["boon"] = draw.randint(1, 2)
+        command = Command("strike", args)
+        trial = war_choices.Trial(
+            game, state, command, SeededRng.stream(draw.randrange(99), 1), lean=True
+        )
+        with monkeypatch.context() as patched:
+            patched.setattr(war_choices, "_tried", {})
+            lean = trial.run(args)
+            patched.setattr(war_choices, "_tried", {})
+            patched.setattr(war_choices, "LEAN", False)
+            full = trial.run(args)
+        assert lean == full, args
+        compared += full is not None
+    assert compared > 0
