@@ -12,6 +12,8 @@ after a command (not counted) keeps every repeat on the same state:
 - ``state read``: a player's ``GET /api/encounters/{eid}`` of the War;
 - ``stance``: the Host's ``stance`` for Herald (a command with no decision: the path alone);
 - ``Strike, NPC automatic``: Herald's player Strikes the NPC Warrior (its choices taken at once);
+- ``Strike, choices given (Host)`` / ``attack, Reaction given (Host)``: the Host names the
+  defender's choices (no Obstruction token, best Adjustments; no Reaction);
 - ``Strike, asking a player``: the same Strike when Warrior is a player's (202, its question);
 - ``answer``: Warrior's player answers that question (its suggestion; the Strike resolves);
 - ``attack``: Aldric's player attacks the NPC Goblin in a Realm of Strife fight (its Reaction
@@ -147,6 +149,14 @@ class Kinds:
             "Strike, NPC automatic": self.each(
                 lambda: self.command(self.war, self.ann, "strike", **strike),
                 lambda _: self.undo(self.war)),
+            "Strike, choices given (Host)": self.each(
+                lambda: self.command(self.war, self.host, "strike", **strike, obstruction=0,
+                                     mode="best"),
+                lambda _: self.undo(self.war)),
+            "attack, Reaction given (Host)": self.each(
+                lambda: self.command(self.fight, self.host, "attack", attacker="Aldric",
+                                     attacks=[{"defender": "Gob", "reaction": None}]),
+                lambda _: self.undo(self.fight)),
             "attack, NPC Reaction automatic": self.each(
                 lambda: self.command(self.fight, self.ann, "attack", **attack),
                 lambda _: self.undo(self.fight)),
