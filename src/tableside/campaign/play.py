@@ -21,6 +21,7 @@ from tableside.service import open_encounter
 from tableside.store import roster, tables
 
 if TYPE_CHECKING:
+    from tableside.encounter.engine import Encounter
     from tableside.store import Store
 
 _ID = re.compile(r"^[A-Za-z0-9_.\-]{1,40}$")
@@ -122,21 +123,26 @@ def _fought(game: str, state: Any, combatant: str) -> dict[str, Any] | None:
     return None if model is None else dict(model.sheet.model_dump(mode="json"))
 
 
-def proposal(store: Store, encounter_id: int, options: Options) -> list[dict[str, Any]]:
+def proposal(
+    store: Store, encounter_id: int, options: Options, encounter: Encounter[Any] | None = None
+) -> list[dict[str, Any]]:
     """The carry-over proposed at a fight's end, per roster combatant not yet carried (CH-9).
+
+    ``encounter``: the encounter as it stands, when the caller holds it live (the web table
+    after the command that ended the fight): it is not replayed from the log again.
 
     Raises:
         NotEndedError: The fight has not ended.
     """
-    encounter = open_encounter(store, encounter_id)
+    if encounter is None:
+        encounter = open_encounter(store, encounter_id)
     state = encounter.state
     if not state.ended:
         raise NotEndedError(
             f"Encounter {encounter_id} has not ended: its carry-over is proposed at its end."
         )
     game = store.encounter(encounter_id).game
-    _, records = store.load(encounter_id)
-    applied = any(r.command is not None and r.command.kind == "end_combat" for r in records)
+    applied = any(done.command.kind == "end_combat" for done in encounter.applied)
     proposed = []
     for binding in roster.bindings(store, encounter_id).values():
         if binding.character_id is None or binding.carried:

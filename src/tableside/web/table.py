@@ -854,7 +854,7 @@ class WebTable:
         answer = self.answer(who, encounter_id, record_view(record, seqs), state_view(encounter),
                              encounter, seats)  # fmt: skip
         if who.is_host and ends_fight(record):  # the end answers with the carry-over (CH-9)
-            answer["carry_over"] = proposal(self.store, encounter_id, Options())
+            answer["carry_over"] = proposal(self.store, encounter_id, Options(), encounter)
         return answer
 
     def _decide_and_append(
