@@ -21,6 +21,7 @@ BRANNOC: dict[str, Any] = {
     "initiative": 4, "movement": 5, "ac": 10, "dodge": 5, "hp": 32, "hp_max": 32,
     "resources": {"Vigor": {"current": 3, "maximum": 10}}, "main_hand": "Long Sword",
 }  # fmt: skip
+SEED = 1  # the Goblin's blow lands on Hale, left at 1 HP
 SECRET_HP = 29  # Bo's character's HP: never sent to Ann
 __all__ = ["client"]  # the fixture, on both backends
 
@@ -225,3 +226,40 @@ def test_w86_the_hosts_roster_page_lists_the_carry_over_to_confirm(client: TestC
     assert 'id="nothing"' in t.call("GET", f"/tables/{t.tid}/encounters/{eid}/carry-over",
                                     t.host).text  # fmt: skip
     assert 'id="waiting-carry"' not in t.call("GET", f"/tables/{t.tid}/characters", t.host).text
+
+
+def test_ch9_an_answer_that_ends_the_fight_answers_the_host_with_the_carry_over(
+    client: TestClient,
+) -> None:
+    """CH-9: the Host's answer to a decision that ends the fight proposes the carry-over too."""
+    t = Table(client)
+    eid = t.call("POST", f"/api/tables/{t.tid}/encounters", t.host,
+                 {"game": "strife-combat", "name": "Ford", "seed": SEED}).json()["id"]  # fmt: skip
+    trained = {**BRANNOC, "name": "Hale", "proficiencies": ["Swords", "Shields"],
+               "shield": "Kite Shield"}  # fmt: skip
+    t.call("POST", f"/api/encounters/{eid}/characters", t.host,
+           {"roster": t.add(trained, t.ann["id"]), "side": "heroes"})  # fmt: skip
+    goblin = {**BRANNOC, "name": "Goblin", "resources": {}, "proficiencies": ["Swords"]}
+    npc = {"id": "Goblin", "sheet": goblin, "side": "monsters", "position": [1, 0, 0]}
+    t.call("POST", f"/api/encounters/{eid}/characters", t.host, npc)
+    for kind, args in (("start", {}), ("host_set", {"id": "Hale", "field": "hp", "value": 1})):
+        assert t.call("POST", f"/api/encounters/{eid}/commands", t.host,
+                      {"kind": kind, "args": args}).status_code == 200  # fmt: skip
+    while t.call("GET", f"/api/encounters/{eid}", t.host).json()["state"]["current"] != "Goblin":
+        t.call("POST", f"/api/encounters/{eid}/commands", t.host, {"kind": "next", "args": {}})
+    attack = {"attacker": "Goblin", "attacks": [{"defender": "Hale"}]}
+    answer = t.call("POST", f"/api/encounters/{eid}/commands", t.host,
+                    {"kind": "attack", "args": attack})  # fmt: skip
+    assert answer.status_code == 202, answer.text  # Hale's reaction is asked (Ann's, or the Host)
+    assert "carry_over" not in answer.json()
+    for _ in range(4):
+        (first, *_) = t.call("GET", f"/api/encounters/{eid}/decisions", t.host).json()["decisions"]
+        answer = t.call("POST", f"/api/encounters/{eid}/decisions/{first['id']}", t.host,
+                        {"choice": None})  # fmt: skip
+        assert answer.status_code in (200, 202), answer.text
+        if answer.status_code == 200:
+            break
+    assert t.call("GET", f"/api/encounters/{eid}", t.host).json()["state"]["ended"], answer.text
+    proposed = answer.json()["carry_over"]
+    assert [(p["name"], p["sheet"]["hp"]) for p in proposed] == [("Hale", 0)]
+    assert proposed == t.call("GET", f"/api/encounters/{eid}/carry-over", t.host).json()["proposed"]

@@ -391,6 +391,7 @@ class WebTable:
                             encounter, audience.seats)  # fmt: skip
         if hidden and not who.is_host:  # its own answer taken; the hidden record stays hidden
             found["record"] = {"kind": last.kind.value, "hidden": True}
+        self._with_carry_over(who, encounter_id, records, encounter, found)
         return found
 
     def _answer_one(
@@ -853,9 +854,24 @@ class WebTable:
         seats = None if asker is None or asker.policy is None else list(asker.policy.seats)
         answer = self.answer(who, encounter_id, record_view(record, seqs), state_view(encounter),
                              encounter, seats)  # fmt: skip
-        if who.is_host and ends_fight(record):  # the end answers with the carry-over (CH-9)
-            answer["carry_over"] = proposal(self.store, encounter_id, Options(), encounter)
+        self._with_carry_over(who, encounter_id, [record], encounter, answer)
         return answer
+
+    def _with_carry_over(
+        self,
+        who: Principal,
+        encounter_id: int,
+        records: list[LogRecord],
+        encounter: Encounter[Any],
+        answer: dict[str, Any],
+    ) -> None:
+        """Put the proposed carry-over in the Host's answer to what ended the fight (CH-9).
+
+        What ended it may be a command or an answer to a decision; the proposal is read from
+        the live encounter, not replayed from the log.
+        """
+        if who.is_host and any(ends_fight(record) for record in records):
+            answer["carry_over"] = proposal(self.store, encounter_id, Options(), encounter)
 
     def _decide_and_append(
         self,
