@@ -78,3 +78,57 @@ def test_ch1_bad_input_exits_2_with_one_sentence_and_writes_nothing(
     with Store.open(f"sqlite:///{cli.db}") as store:
         assert roster.characters(store, tid) == []
         assert tables.tables_named(store, "Friday") == (tid,)
+
+
+def test_ch2_ch9_join_an_encounter_and_carry_over_on_the_command_line(
+    cli: Cli, tmp_path: Path
+) -> None:
+    """CH-2: ``characters join`` binds a roster character; CH-9: ``carry-over`` only shows
+    the proposal, and applies it with ``--apply``; bad input exits 2 with one sentence."""
+    from tableside.encounter.log import Command
+    from tableside.service import run_command
+
+    with Store.open(f"sqlite:///{cli.db}") as store:
+        tid = tables.create_table(store, "Friday", "ab" * 32)
+        eid = tables.create_table_encounter(store, tid, "Mill", "strife-combat", 7)
+        other = tables.create_table(store, "Other", "cd" * 32)
+    knight = str(EXAMPLES / "strife_knight.json")
+    cid = cli.json("table", "characters", "add", knight, "--table", str(tid), "--game",
+                   "strife")["id"]  # fmt: skip
+    joined = cli.json("table", "characters", "join", str(eid), str(cid), "--side", "heroes")
+    assert joined["combatant"] == "Brannoc"
+    code, out, err = cli.run("table", "carry-over", str(eid))
+    assert code == 2 and "has not ended" in err and len(err.strip().splitlines()) == 1
+    goblin = {**json.loads(Path(knight).read_text()), "name": "Goblin", "resources": {}}
+    with Store.open(f"sqlite:///{cli.db}") as store:
+        assert roster.bindings(store, eid)["Brannoc"].character_id == cid
+        for kind, given in (
+            ("add", {"id": "Goblin", "sheet": goblin, "side": "monsters", "position": [30, 0, 0]}),
+            ("start", {}),
+            ("host_set", {"id": "Brannoc", "field": "hp", "value": 20}),
+            ("host_set", {"id": "Goblin", "field": "hp", "value": 0}),
+        ):
+            run_command(store, eid, Command(kind, given))
+    code, out, _ = cli.run("table", "carry-over", str(eid))
+    assert code == 0 and "HP 32 → 20" in out and "--apply" in out
+    assert cli.json("table", "characters", "show", str(cid))["sheet"]["hp"] == 32  # not yet
+    applied = cli.json("table", "carry-over", str(eid), "--apply")["applied"]
+    assert [a["name"] for a in applied] == ["Brannoc"]
+    assert cli.json("table", "characters", "show", str(cid))["sheet"]["hp"] == 20
+    assert cli.json("table", "carry-over", str(eid))["proposed"] == []  # carried once
+    cases = [
+        (("table", "characters", "join", str(eid), str(cid)), "already has a combatant"),
+        (("table", "characters", "join", str(eid), "99"), "no roster character with id 99"),
+        (("table", "characters", "join", str(eid), str(cid), "--id", "Bran", "--at", "1,x"),
+         "--at must be"),
+        (("table", "carry-over", "99"), "99"),
+    ]  # fmt: skip
+    for args, words in cases:
+        code, out, err = cli.run(*args)
+        assert code == 2, (args, out, err)
+        assert words in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
+    with Store.open(f"sqlite:///{cli.db}") as store:
+        elsewhere = tables.create_table_encounter(store, other, "Far", "strife-combat", 1)
+        assert list(roster.bindings(store, eid)) == ["Brannoc"]
+    code, _, err = cli.run("table", "characters", "join", str(elsewhere), str(cid))
+    assert code == 2 and "another table" in err

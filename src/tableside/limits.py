@@ -296,6 +296,7 @@ CLI_BOUNDS: dict[str, tuple[float, float]] = {
     "table": _ROW,  # tableside table … (issue 25)
     "owner": _ROW,
     "character": _ROW,
+    "encounter": _ROW,  # tableside table characters join / carry-over (issue 25)
     "port": (1, 65_535),
     "idle": (1, 604_800),  # seconds the command daemon waits for a command (a week at most)
     # the web table's limits (W-13, tableside.web_limits), set by `tableside serve`

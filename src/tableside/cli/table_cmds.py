@@ -185,6 +185,54 @@ def rest(
 
 
 @characters_app.command()
+def join(
+    encounter: Annotated[int, typer.Argument(help="The encounter (of the character's table).")],
+    character: CharacterId,
+    combatant: Annotated[
+        str | None, typer.Option("--id", help="The combatant's id (default: from its name).")
+    ] = None,
+    side: Annotated[str, typer.Option(help="Realm of Strife: its side.")] = "players",
+    at: Annotated[
+        str, typer.Option(help="Where it stands, x,y,z in metres (default 0,0,0).")
+    ] = "0,0,0",
+    db: Db = None,
+    json_out: Json = False,
+) -> None:
+    """Add a roster character to an encounter with its current state, bound to it (CH-2)."""
+    from tableside import service
+    from tableside.campaign.play import join as joined
+    from tableside.encounter.log import Command
+
+    position = _position(at)
+    with opened(db) as store:
+
+        def run(command: Command) -> Any:
+            return service.run_command(store, encounter, command)
+
+        made, _ran = joined(store, encounter, character, run, combatant, position, side)
+    if json_out:
+        print_json({"combatant": made, "encounter": encounter, "character": character})
+    else:
+        print(f"Character {character} joined encounter {encounter} as {made}.")
+
+
+def _position(text: str) -> tuple[float, float, float]:
+    """``x,y,z`` (or ``x,y``) as a position; one sentence if it is not three numbers."""
+    from tableside.errors import DataError
+
+    parts = text.split(",")
+    try:
+        values = [float(p) for p in parts]
+    except ValueError:
+        values = []
+    if len(values) == 2:
+        values.append(0.0)
+    if len(values) != 3 or not all(abs(v) <= 1e6 for v in values):
+        raise DataError(f"--at must be x,y,z in metres (three numbers), got {text!r}.")
+    return values[0], values[1], values[2]
+
+
+@characters_app.command()
 def export(character: CharacterId, out: Out = None, db: Db = None) -> None:
     """One character's file (tableside/roster-character v1)."""
     from tableside.campaign.files import character_file
@@ -249,3 +297,47 @@ def import_table(
     print(f"Host: /tables/{table_id}?token={host}")
     for _seat_id, name, token in seats:
         print(f"{name}: /join/{token}")
+
+
+@app.command("carry-over")
+def carry_over(
+    encounter: Annotated[int, typer.Argument(help="The ended encounter.")],
+    apply: Annotated[
+        bool, typer.Option("--apply", help="Apply the proposal (the Host's confirmation).")
+    ] = False,
+    wave: Annotated[
+        bool, typer.Option(help="Realm of Strife: only a brief respite follows (CH-4).")
+    ] = False,
+    battle_soon: Annotated[
+        bool, typer.Option(help="Realm of Strife: another battle within 2 minutes (CH-5).")
+    ] = False,
+    keep_exertion: Annotated[
+        bool, typer.Option(help="Allies of Majesty: Exertion carries over (CH-8).")
+    ] = False,
+    db: Db = None,
+    json_out: Json = False,
+) -> None:
+    """Show the carry-over proposed at a fight's end; apply it only with --apply (CH-9)."""
+    from tableside.campaign import play
+    from tableside.campaign.carry import Options
+    from tableside.errors import DataError
+
+    options = Options(wave, battle_soon, keep_exertion)
+    with opened(db) as store:
+        try:
+            found = (play.apply if apply else play.proposal)(store, encounter, options)
+        except play.NotEndedError as error:
+            raise DataError(str(error)) from None
+    if json_out:
+        print_json({"applied" if apply else "proposed": found})
+        return
+    for character in found:
+        changed = ", ".join(f"{c['name']} {c['before']} → {c['after']}"
+                            for c in character["changes"]) or "nothing changes"  # fmt: skip
+        print(f"{character['name']} (character {character['character']}): {changed}")
+        for note in character["notes"]:
+            print(f"  {note}")
+    if not found:
+        print("Nothing to carry over: no roster character of the fight is left to carry.")
+    elif not apply:
+        print("Nothing is changed yet: run again with --apply to apply it.")
