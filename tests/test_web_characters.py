@@ -68,9 +68,6 @@ def test_ch13_ch16_a_player_sees_and_edits_only_its_own(client: TestClient) -> N
     for method, body in (("GET", None), ("PATCH", {"sheet": BRANNOC})):
         refused = t.call(method, f"/api/characters/{t.bos}", ann, body)
         assert refused.status_code == 403 and "not yours" in refused.json()["error"]
-    refused = t.call("POST", f"/api/tables/{t.tid}/characters", ann,
-                     {"game": "strife-combat", "sheet": BRANNOC, "owner": t.ann["id"]})  # fmt: skip
-    assert refused.status_code == 403
     # A name applies at once; a number waits for the Host, who approves it (CH-13).
     renamed = t.call("PATCH", f"/api/characters/{t.brannoc}", ann,
                      {"sheet": {**BRANNOC, "name": "Bran"}}).json()  # fmt: skip
@@ -93,6 +90,24 @@ def test_ch13_ch16_a_player_sees_and_edits_only_its_own(client: TestClient) -> N
     bad = t.call("PATCH", f"/api/characters/{t.brannoc}", ann, {"sheet": {**BRANNOC, "hp_max": 0}})
     assert bad.status_code == 400 and "hp_max" in bad.json()["error"]
     assert t.call("GET", "/api/characters/999", t.host).status_code == 404
+
+
+def test_ch18_a_player_adds_a_character_only_to_its_own_seat(client: TestClient) -> None:
+    t = Table(client)
+    ann, url = t.ann["token"], f"/api/tables/{t.tid}/characters"
+    mine = {"game": "strife-combat", "sheet": {**BRANNOC, "name": "Tamsin"}, "owner": t.ann["id"]}
+    made = t.call("POST", url, ann, mine)
+    assert made.status_code == 201, made.text
+    listed = t.call("GET", url, ann).json()["characters"]
+    assert {c["name"]: c.get("owner") for c in listed}["Tamsin"] == t.ann["id"]
+    for owner, words in ((t.bo["id"], f"not to seat {t.bo['id']}'s"), (None, "not to the Host's")):
+        refused = t.call("POST", url, ann, {**mine, "owner": owner})
+        assert refused.status_code == 403, refused.text
+        assert words in refused.json()["error"] and refused.json()["error"].endswith(".")
+    bad = t.call("POST", url, ann, {**mine, "sheet": {**BRANNOC, "hp_max": 0}})
+    assert bad.status_code == 400 and "hp_max" in bad.json()["error"]
+    names = [c["name"] for c in t.call("GET", url, t.host).json()["characters"]]
+    assert names == ["Brannoc", "Wren", "Tamsin"]  # nothing else was added
 
 
 def test_ch2_ch9_into_a_fight_and_back_by_the_api(client: TestClient) -> None:

@@ -23,7 +23,7 @@ from tableside.store import roster, tables
 from tableside.store.roster import RosterCharacter, UnknownRosterCharacterError
 from tableside.store.table_files import import_table
 from tableside.web import guards
-from tableside.web.auth import Principal, new_token, require_host, token_hash
+from tableside.web.auth import ForbiddenError, Principal, new_token, require_host, token_hash
 from tableside.web.roster_access import at_character, owns
 from tableside.web.setup import Body, bearer
 from tableside.web.table import WebTable
@@ -152,7 +152,7 @@ def add_roster_routes(app: FastAPI, table: WebTable) -> None:
         table_id: int, body: NewRosterCharacter, authorization: Authorization = None
     ) -> dict[str, Any]:
         who = table.at_table(bearer(authorization), table_id)
-        require_host(who, "add characters to the roster")
+        require_own_seat(who, body.owner)
         game = game_named(body.game)
         sheet = validated(game, body.sheet)
         return {"id": roster.add_character(table.store, table_id, game, sheet, body.owner)}
@@ -185,6 +185,20 @@ def add_roster_routes(app: FastAPI, table: WebTable) -> None:
         require_host(who, "let a character rest")
         sheet = rest(character.game, character.sheet, body.amount)
         return full_view(table, roster.edit_character(table.store, character_id, sheet=sheet))
+
+
+def require_own_seat(who: Principal, owner: int | None) -> None:
+    """A player adds a character only to its own seat; the Host, to any (CH-18).
+
+    Raises:
+        ForbiddenError: A player names another seat, or none (the Host's).
+    """
+    if who.is_host or who.seat is None or owner == who.seat.id:
+        return
+    whose = "the Host's" if owner is None else f"seat {owner}'s"
+    raise ForbiddenError(
+        f"A player adds characters only to its own seat (owner {who.seat.id}), not to {whose}."
+    )
 
 
 def add_fight_routes(app: FastAPI, table: WebTable) -> None:
