@@ -16,6 +16,8 @@ from typing import Any
 from fastapi.testclient import TestClient
 from test_web_setup_roster import auth, client
 
+from tableside.store import tables
+
 BRANNOC: dict[str, Any] = {
     "name": "Brannoc", "stats": {"STR": 17, "AGIL": 9, "INT": 8, "WIS": 11, "STAM": 15},
     "initiative": 4, "movement": 5, "ac": 10, "dodge": 5, "hp": 32, "hp_max": 32,
@@ -243,13 +245,10 @@ def test_w86_the_hosts_roster_page_lists_the_carry_over_to_confirm(client: TestC
     assert 'id="waiting-carry"' not in t.call("GET", f"/tables/{t.tid}/characters", t.host).text
 
 
-def test_ch9_an_answer_that_ends_the_fight_answers_the_host_with_the_carry_over(
-    client: TestClient,
-) -> None:
-    """CH-9: the Host's answer to a decision that ends the fight proposes the carry-over too."""
-    t = Table(client)
-    eid = t.call("POST", f"/api/tables/{t.tid}/encounters", t.host,
-                 {"game": "strife-combat", "name": "Ford", "seed": SEED}).json()["id"]  # fmt: skip
+def goblin_asks_hale(t: Table) -> tuple[int, str]:
+    """A fight where the Goblin attacks Ann's Hale (1 HP): the encounter and Hale's reaction."""
+    new = {"game": "strife-combat", "name": "Ford", "seed": SEED}
+    eid = int(t.call("POST", f"/api/tables/{t.tid}/encounters", t.host, new).json()["id"])
     trained = {**BRANNOC, "name": "Hale", "proficiencies": ["Swords", "Shields"],
                "shield": "Kite Shield"}  # fmt: skip
     t.call("POST", f"/api/encounters/{eid}/characters", t.host,
@@ -263,18 +262,69 @@ def test_ch9_an_answer_that_ends_the_fight_answers_the_host_with_the_carry_over(
     while t.call("GET", f"/api/encounters/{eid}", t.host).json()["state"]["current"] != "Goblin":
         t.call("POST", f"/api/encounters/{eid}/commands", t.host, {"kind": "next", "args": {}})
     attack = {"attacker": "Goblin", "attacks": [{"defender": "Hale"}]}
-    answer = t.call("POST", f"/api/encounters/{eid}/commands", t.host,
-                    {"kind": "attack", "args": attack})  # fmt: skip
-    assert answer.status_code == 202, answer.text  # Hale's reaction is asked (Ann's, or the Host)
-    assert "carry_over" not in answer.json()
-    for _ in range(4):
-        (first, *_) = t.call("GET", f"/api/encounters/{eid}/decisions", t.host).json()["decisions"]
-        answer = t.call("POST", f"/api/encounters/{eid}/decisions/{first['id']}", t.host,
-                        {"choice": None})  # fmt: skip
-        assert answer.status_code in (200, 202), answer.text
-        if answer.status_code == 200:
-            break
+    asked = t.call("POST", f"/api/encounters/{eid}/commands", t.host,
+                   {"kind": "attack", "args": attack})  # fmt: skip
+    assert asked.status_code == 202, asked.text  # Hale's reaction is asked (Ann's, or the Host)
+    assert "carry_over" not in asked.json()
+    (first,) = asked.json()["pending"]
+    return eid, str(first["id"])
+
+
+def test_ch9_an_answer_that_ends_the_fight_answers_the_host_with_the_carry_over(
+    client: TestClient,
+) -> None:
+    """CH-9: the Host's answer to a decision that ends the fight proposes the carry-over too."""
+    t = Table(client)
+    eid, decision = goblin_asks_hale(t)
+    answer = t.call("POST", f"/api/encounters/{eid}/decisions/{decision}", t.host,
+                    {"choice": None})  # fmt: skip
+    assert answer.status_code == 200, answer.text
     assert t.call("GET", f"/api/encounters/{eid}", t.host).json()["state"]["ended"], answer.text
     proposed = answer.json()["carry_over"]
     assert [(p["name"], p["sheet"]["hp"]) for p in proposed] == [("Hale", 0)]
     assert proposed == t.call("GET", f"/api/encounters/{eid}/carry-over", t.host).json()["proposed"]
+
+
+def answers_by(client: TestClient, tid: int, host: str) -> list[str]:
+    """Who chose each answer in the table's encounters (``by``), as its file says."""
+    document = client.get(f"/api/tables/{tid}/export", headers=auth(host)).json()
+    return [r["data"]["answer"]["by"] for e in document["encounters"]
+            for r in e["encounter"]["records"] if r["kind"] == "answer"]  # fmt: skip
+
+
+def test_ch19_an_imported_tables_log_names_its_new_seats(client: TestClient) -> None:
+    """CH-19: answers by a seat name the new table's seat after an import; a file naming a
+    seat it lacks is refused whole; a seat removed before the export is written as removed."""
+    t = Table(client)
+    eid, decision = goblin_asks_hale(t)
+    answered = t.call("POST", f"/api/encounters/{eid}/decisions/{decision}", t.ann["token"],
+                      {"choice": None})  # fmt: skip
+    assert answered.status_code == 200, answered.text
+    assert answers_by(client, t.tid, t.host) == [f"seat:{t.ann['id']}"]
+    document = t.call("GET", f"/api/tables/{t.tid}/export", t.host).json()
+    made = client.post("/api/tables/import", json=document).json()
+    seats = {s["name"]: s["id"] for s in made["seats"]}
+    assert seats["Ann"] != t.ann["id"]
+    assert answers_by(client, made["id"], made["host_token"]) == [f"seat:{seats['Ann']}"]
+    # A file whose log names a seat it does not hold is refused, and writes nothing.
+    store = client.app.state.table.store  # type: ignore[attr-defined]
+    before = tables.tables_named(store, "Friday")
+    broken = json.loads(json.dumps(document))
+    (at,) = [i for i, r in enumerate(broken["encounters"][0]["encounter"]["records"])
+             if r["kind"] == "answer"]  # fmt: skip
+    broken["encounters"][0]["encounter"]["records"][at]["data"]["answer"]["by"] = "seat:999"
+    refused = client.post("/api/tables/import", json=broken)
+    assert refused.status_code == 400
+    assert refused.json()["error"] == (
+        f"Table file: encounters.0.encounter.records.{at}: its answer is by seat:999, and no "
+        "seat has key 999."
+    )
+    assert tables.tables_named(store, "Friday") == before  # all or nothing
+    # Ann's seat removed: the file says a removed seat chose, and imports.
+    assert t.call("DELETE", f"/api/tables/{t.tid}/players/{t.ann['id']}", t.host).status_code in (
+        200, 204)  # fmt: skip
+    assert answers_by(client, t.tid, t.host) == ["seat:removed"]
+    again = client.post("/api/tables/import", json=t.call(
+        "GET", f"/api/tables/{t.tid}/export", t.host).json())  # fmt: skip
+    assert again.status_code == 201, again.text
+    assert answers_by(client, again.json()["id"], again.json()["host_token"]) == ["seat:removed"]

@@ -18,8 +18,15 @@ from tableside.campaign.sheets import game_named, validated
 from tableside.errors import DataError
 from tableside.limits import Name
 from tableside.store import roster, tables
-from tableside.store.formats import parse_encounter, validation_sentence
-from tableside.store.table_files import EncounterPart, TablePart, has_settings
+from tableside.store.formats import encounter_document, parse_encounter, validation_sentence
+from tableside.store.table_files import (
+    REMOVED_SEAT,
+    EncounterPart,
+    TablePart,
+    has_settings,
+    seat_named,
+    seats_renamed,
+)
 
 if TYPE_CHECKING:
     from tableside.store import Store
@@ -110,22 +117,35 @@ def parse_character_file(data: Any) -> tuple[str, dict[str, Any]]:
 def table_file(store: Store, table_id: int) -> dict[str, Any]:
     """The ``tableside/table`` v1 file of a table: no token is in it."""
     info = tables.table(store, table_id)
+    at_table = tables.seats(store, table_id)
     seats = [{"key": s.id, "name": s.name, "characters": list(s.characters)}
-             for s in tables.seats(store, table_id)]  # fmt: skip
+             for s in at_table]  # fmt: skip
+    present = {s.id for s in at_table}
     characters = [{"key": c.id, "game": c.game, "sheet": c.sheet, "owner": c.owner,
-                   "pending": c.pending, "carried": c.carried}
+                   "pending": _pending_by(c.pending, present), "carried": c.carried}
                   for c in roster.characters(store, table_id)]  # fmt: skip
     return {"format": TABLE_FILE, "version": 1, "name": info.name,
             "trust_players": roster.trusts_players(store, table_id), "seats": seats,
             "characters": characters,
-            "encounters": [_encounter(store, e) for e in info.encounters]}  # fmt: skip
+            "encounters": [_encounter(store, e, present) for e in info.encounters]}  # fmt: skip
 
 
-def _encounter(store: Store, encounter_id: int) -> dict[str, Any]:
+def _pending_by(pending: dict[str, Any] | None, present: set[int]) -> dict[str, Any] | None:
+    """A pending edit whose seat is no longer at the table is written as the Host's (CH-19)."""
+    by = None if pending is None else pending.get("by")
+    if pending is not None and by is not None and by not in present:
+        return {**pending, "by": None}
+    return pending
+
+
+def _encounter(store: Store, encounter_id: int, present: set[int]) -> dict[str, Any]:
     secrecy = tables.secrecy(store, encounter_id)
     settings = tables.decision_settings(store, encounter_id)
     bound = roster.bindings(store, encounter_id)
-    return {"key": encounter_id, "encounter": store.export_encounter(encounter_id),
+    info, records = store.load(encounter_id)
+    records = seats_renamed(records, lambda n: f"seat:{n}" if n in present else REMOVED_SEAT)
+    document = encounter_document(info.name, info.game, info.seed, records)
+    return {"key": encounter_id, "encounter": document,
             "hidden": sorted(tables.hidden_seqs(store, encounter_id)),
             "npcs_secret": secrecy.npcs_secret, "secret": dict(secrecy.choices),
             "settings": settings.to_json() if has_settings(store, encounter_id) else None,
@@ -141,7 +161,8 @@ def parse_table_file(data: Any) -> TablePart:
     _unique([e.key for e in doc.encounters], "encounters")
     characters = [_character_part(i, c, seat_keys) for i, c in enumerate(doc.characters)]
     encounters = tuple(
-        _encounter_part(index, e, character_keys) for index, e in enumerate(doc.encounters)
+        _encounter_part(index, e, character_keys, seat_keys)
+        for index, e in enumerate(doc.encounters)
     )
     seats = tuple((s.key, s.name, tuple(s.characters)) for s in doc.seats)
     return TablePart(doc.name, doc.trust_players, seats, tuple(characters), encounters)
@@ -151,15 +172,27 @@ def _character_part(index: int, c: RosterDoc, seat_keys: set[int]) -> dict[str, 
     where = f"Table file: characters.{index}"
     if c.owner is not None and c.owner not in seat_keys:
         raise DataError(f"{where}.owner: no seat has key {c.owner}.")
+    by = c.pending.get("by") if c.pending is not None else None
+    if by is not None and (not isinstance(by, int) or by not in seat_keys):
+        raise DataError(f"{where}.pending.by: no seat has key {by!r}.")
     game = game_named(c.game)
     sheet = _in(where, lambda: validated(game, c.sheet))
     return {"key": c.key, "game": game, "name": sheet["name"], "sheet": sheet,
             "owner": c.owner, "pending": c.pending, "carried": c.carried}  # fmt: skip
 
 
-def _encounter_part(index: int, e: TableEncounterDoc, character_keys: set[int]) -> EncounterPart:
+def _encounter_part(
+    index: int, e: TableEncounterDoc, character_keys: set[int], seat_keys: set[int]
+) -> EncounterPart:
     where = f"Table file: encounters.{index}"
     header, records = _in(where, lambda: parse_encounter(e.encounter))
+    for at, record in enumerate(records):  # every seat a record names is remapped (CH-19)
+        seat = seat_named(record)
+        if seat is not None and seat not in seat_keys:
+            raise DataError(
+                f"{where}.encounter.records.{at}: its answer is by seat:{seat}, and no seat has "
+                f"key {seat}."
+            )
     for b in e.bindings:
         if b.character is not None and b.character not in character_keys:
             raise DataError(f"{where}.bindings: no character has key {b.character}.")

@@ -8,7 +8,9 @@ the combatants' bindings. Any refusal rolls everything back.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from sqlalchemy import insert, select
@@ -29,6 +31,31 @@ from tableside.store.models import (
     TableEncounterRow,
 )
 from tableside.store.tables import DecisionSettings
+
+SEAT_NAMED = re.compile(r"seat:([0-9]{1,10})")
+"""How an answer's ``by`` names the seat that chose (``seat:<id>``, D-1)."""
+REMOVED_SEAT = "seat:removed"
+"""A table file's ``by`` for a seat no longer at the table when it was exported (CH-19)."""
+
+
+def seat_named(record: LogRecord) -> int | None:
+    """The seat id an answer record names as its chooser (``by: seat:<id>``), else None."""
+    answer = record.data.get("answer") if isinstance(record.data, dict) else None
+    by = answer.get("by") if isinstance(answer, dict) else None
+    found = SEAT_NAMED.fullmatch(by) if isinstance(by, str) else None
+    return None if found is None else int(found.group(1))
+
+
+def seats_renamed(records: list[LogRecord], rename: Callable[[int], str]) -> list[LogRecord]:
+    """The records with each answer's ``seat:<id>`` replaced by ``rename(id)`` (CH-19)."""
+    found = []
+    for record in records:
+        seat = seat_named(record)
+        if seat is not None and isinstance(record.data, dict):
+            answer = {**record.data["answer"], "by": rename(seat)}
+            record = replace(record, data={**record.data, "answer": answer})
+        found.append(record)
+    return found
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,14 +103,18 @@ def import_table(store: Store, part: TablePart, host_hash: str, seat_hashes: lis
         character_ids: dict[int, int] = {}
         for c in part.characters:
             owner = None if c["owner"] is None else seat_ids[c["owner"]]
+            pending = c["pending"]
+            if isinstance(pending, dict) and isinstance(pending.get("by"), int):
+                pending = {**pending, "by": seat_ids[pending["by"]]}  # the new seat (CH-19)
             character_ids[c["key"]] = connection.execute(
                 insert(RosterCharacterRow)
                 .values(table_id=table_id, game=c["game"], name=c["name"], sheet=c["sheet"],
-                        owner_seat_id=owner, pending=c["pending"], carried=c["carried"])
+                        owner_seat_id=owner, pending=pending, carried=c["carried"])
                 .returning(RosterCharacterRow.id)
             ).scalar_one()  # fmt: skip
         for e in part.encounters:
-            _import_encounter(connection, table_id, e, character_ids)
+            records = seats_renamed(e.records, lambda key: f"seat:{seat_ids[key]}")
+            _import_encounter(connection, table_id, replace(e, records=records), character_ids)
     return int(table_id)
 
 
