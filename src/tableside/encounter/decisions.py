@@ -164,7 +164,8 @@ class Answer:
     """One answer: the request it answers, the value chosen, and who chose it.
 
     ``by`` is ``host``, ``seat:<id>``, ``timeout`` (the suggestion taken at the deadline, D-5)
-    or ``cli``.
+    or ``cli``; ``seat:removed`` in a table file's log names a seat removed before its export
+    (CH-19).
     """
 
     request: str

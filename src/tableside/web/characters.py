@@ -1,7 +1,8 @@
 """The roster's JSON API (issue 25): characters that live beyond one fight (CH-1 … CH-17).
 
 The Host sees and changes every character of its table; a player sees its own characters
-whole and only the names of the others (CH-16), and edits only its own: a change to a number
+whole and only the names of the others (CH-16), adds characters only to its own seat (CH-18),
+and edits only its own: a change to a number
 the rules fix waits for the Host's approval unless the table trusts its players (CH-13, CH-14).
 A fight's carry-over is proposed at its end and applied when the Host confirms (CH-9).
 """
