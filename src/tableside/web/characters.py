@@ -1,4 +1,4 @@
-"""The roster's JSON API (issue 25): characters that live beyond one fight (CH-1 … CH-17).
+"""The roster's JSON API (issue 25): characters that live beyond one fight (CH-1 … CH-19).
 
 The Host sees and changes every character of its table; a player sees its own characters
 whole and only the names of the others (CH-16), adds characters only to its own seat (CH-18),
