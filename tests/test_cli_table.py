@@ -54,6 +54,14 @@ def test_ch17_the_roster_and_the_table_file_on_the_command_line(cli: Cli, tmp_pa
         assert [s.name for s in tables.seats(store, made["id"])] == ["Ann"]
 
 
+def refused_in_one_sentence(cli: Cli, cases: list[tuple[tuple[str, ...], str]]) -> None:
+    """Each command exits 2 with one sentence holding its words, and no traceback."""
+    for args, words in cases:
+        code, out, err = cli.run(*args)
+        assert code == 2, (args, out, err)
+        assert words in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
+
+
 def test_ch1_bad_input_exits_2_with_one_sentence_and_writes_nothing(
     cli: Cli, tmp_path: Path
 ) -> None:
@@ -71,10 +79,7 @@ def test_ch1_bad_input_exits_2_with_one_sentence_and_writes_nothing(
         (("table", "characters", "list", "--table", "42"), "no table with id 42"),
         (("table", "import", str(bad)), "Table file"),
     ]  # fmt: skip
-    for args, words in cases:
-        code, out, err = cli.run(*args)
-        assert code == 2, (args, out, err)
-        assert words in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
+    refused_in_one_sentence(cli, cases)
     with Store.open(f"sqlite:///{cli.db}") as store:
         assert roster.characters(store, tid) == []
         assert tables.tables_named(store, "Friday") == (tid,)
@@ -123,10 +128,7 @@ def test_ch2_ch9_join_an_encounter_and_carry_over_on_the_command_line(
          "--at must be"),
         (("table", "carry-over", "99"), "99"),
     ]  # fmt: skip
-    for args, words in cases:
-        code, out, err = cli.run(*args)
-        assert code == 2, (args, out, err)
-        assert words in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
+    refused_in_one_sentence(cli, cases)
     with Store.open(f"sqlite:///{cli.db}") as store:
         elsewhere = tables.create_table_encounter(store, other, "Far", "strife-combat", 1)
         assert list(roster.bindings(store, eid)) == ["Brannoc"]
