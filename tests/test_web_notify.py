@@ -8,6 +8,7 @@ seconds, so a record that arrives within a second was pushed, not polled.
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import queue
 import subprocess
@@ -34,6 +35,7 @@ from tableside.web.auth import Principal
 from tableside.web.demo import create_demo
 from tableside.web.hub import Notifier, record_stream
 from tableside.web.notify import Listener, parse_payload
+from tableside.web.stage import Pings
 from tableside.web.table import WebTable
 
 SLOW_POLL = 30.0
@@ -241,3 +243,77 @@ def test_a_command_to_one_server_process_reaches_the_stream_of_another_at_once(
             assert record["revision"] == start + 1 + i
             assert record["command"]["args"] == {"id": who}
             assert arrived - sent < PROMPT, (sender, arrived - sent)
+
+
+def follow_map(base: str, eid: int, token: str, into: queue.Queue[Any]) -> threading.Thread:
+    """Read a live stream in a thread, putting (arrival time, data) of each ``map`` event."""
+
+    def run() -> None:
+        headers = {"Authorization": f"Bearer {token}"}
+        url = f"{base}/api/encounters/{eid}/stream"
+        try:
+            with httpx.stream("GET", url, params={"after": 10**6}, headers=headers,
+                              timeout=httpx.Timeout(5, read=60)) as r:  # fmt: skip
+                into.put((time.monotonic(), None))  # connected
+                event: list[str] = []
+                for line in r.iter_lines():
+                    if line:
+                        event.append(line)
+                        continue
+                    if "event: map" in event:
+                        data = next(p for p in event if p.startswith("data: "))
+                        into.put((time.monotonic(), json.loads(data.removeprefix("data: "))))
+                    event = []
+        except httpx.TransportError:
+            pass  # the server stopped at the end of the test
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    return thread
+
+
+def test_w67_a_ping_and_a_fog_change_reach_the_pages_of_another_process_at_once(
+    pg_url: str, servers: list[str]
+) -> None:
+    """Two server processes: a ping taken by one and the fog set through the other reach the
+    streams of both within a second (their poll is 30 s): the ping in its announcement, the fog
+    read from the store after its own (W-67)."""
+    with Store.open(pg_url) as store:
+        demo = create_demo(WebTable(store))
+    eid, token = demo.encounter_id, demo.host_page.split("?token=")[1]
+    arrivals: list[queue.Queue[Any]] = [queue.Queue(), queue.Queue()]
+    for base, into in zip(servers, arrivals, strict=True):
+        follow_map(base, eid, token, into)
+        assert into.get(timeout=10)[1] is None
+    time.sleep(0.3)  # both streams have read once and wait
+    headers = {"Authorization": f"Bearer {token}"}
+    sent = time.monotonic()
+    r = httpx.post(f"{servers[0]}/api/encounters/{eid}/ping", headers=headers,
+                   json={"x": 3, "y": 4}, timeout=10)  # fmt: skip
+    assert r.status_code == 201, r.text
+    for into in arrivals:
+        arrived, data = into.get(timeout=10)
+        assert data == {"kind": "ping", "x": 3.0, "y": 4.0, "by": "Host"}
+        assert arrived - sent < PROMPT
+    sent = time.monotonic()
+    r = httpx.put(f"{servers[1]}/api/encounters/{eid}/fog", headers=headers,
+                  json={"areas": [{"x": 0, "y": 0, "w": 1, "h": 1}]}, timeout=10)  # fmt: skip
+    assert r.status_code == 200, r.text
+    for into in arrivals:
+        arrived, data = into.get(timeout=10)
+        assert data == {"kind": "map", "version": 1}
+        assert arrived - sent < PROMPT
+    for into in arrivals:  # each once: the process that took the ping did not keep it twice
+        assert into.empty()
+
+
+def test_w67_a_malformed_or_own_announcement_keeps_no_ping() -> None:
+    pings = Pings()
+    pings.heard(5, f"ping:{pings.origin}:" + json.dumps({"x": 1, "y": 2, "by": "Ann"}))
+    pings.heard(5, "map")
+    pings.heard(5, "ping:other:" + json.dumps({"x": 1, "y": 2, "by": ""}))
+    assert pings.after(5, 0) == []
+    with pytest.raises(ValueError):
+        pings.heard(5, "ping:other:" + json.dumps({"x": 1e12, "y": 2, "by": "Ann"}))
+    pings.heard(5, "ping:other:" + json.dumps({"x": 1, "y": 2, "by": "Ann"}))
+    assert pings.after(5, 0) == [(1, {"kind": "ping", "x": 1.0, "y": 2.0, "by": "Ann"})]
