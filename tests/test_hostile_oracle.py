@@ -79,7 +79,7 @@ class Side:
 
 
 def stream_text(table: WebTable, who: Principal, eid: int) -> str:
-    """Every record the live stream sends ``who`` from revision 0."""
+    """What the live stream sends ``who`` from revision 0 until it reaches the stored one."""
 
     async def read() -> list[str]:
         def reader(rev: int) -> tuple[list[dict[str, Any]], int]:
@@ -88,7 +88,7 @@ def stream_text(table: WebTable, who: Principal, eid: int) -> str:
         stream = record_stream(table.notifier, eid, reader, 0, poll=30.0)
         got = [await anext(stream)]
         total = table.store.encounter(eid).revision
-        while sum(chunk.startswith("id:") for chunk in got) < total:
+        while not got[-1].startswith(f"id: {total}\n"):  # a record, or ``moved`` past hidden ones
             got.append(await asyncio.wait_for(anext(stream), 5))
         await stream.aclose()
         return got

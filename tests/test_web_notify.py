@@ -191,8 +191,21 @@ def wait_until_up(proc: subprocess.Popen[bytes], base: str) -> None:
     raise AssertionError(f"the server on {base} did not start")
 
 
-def follow(base: str, eid: int, token: str, after: int, into: queue.Queue[Any]) -> threading.Thread:
-    """Read a live stream in a thread, putting (arrival time, record) on ``into``."""
+def follow(
+    base: str, eid: int, token: str, after: int, into: queue.Queue[Any], kind: str = "record"
+) -> threading.Thread:
+    """Read a live stream in a thread, putting (arrival time, record) on ``into``.
+
+    ``kind`` "map": the data of each ``map`` event instead (W-67), the records left out.
+    """
+
+    def wanted(event: list[str]) -> bool:
+        return kind == "record" or f"event: {kind}" in event
+
+    def read(event: list[str]) -> Any:
+        if kind == "record":
+            return parse("\n".join(event))
+        return json.loads(next(p for p in event if p.startswith("data: ")).removeprefix("data: "))
 
     def run() -> None:
         params: dict[str, Any] = {"after": after}
@@ -207,7 +220,8 @@ def follow(base: str, eid: int, token: str, after: int, into: queue.Queue[Any]) 
                     if line:
                         event.append(line)
                     elif any(part.startswith("data: ") for part in event):
-                        into.put((time.monotonic(), parse("\n".join(event))))
+                        if wanted(event):
+                            into.put((time.monotonic(), read(event)))
                         event = []
                     else:
                         event = []
@@ -245,33 +259,6 @@ def test_a_command_to_one_server_process_reaches_the_stream_of_another_at_once(
             assert arrived - sent < PROMPT, (sender, arrived - sent)
 
 
-def follow_map(base: str, eid: int, token: str, into: queue.Queue[Any]) -> threading.Thread:
-    """Read a live stream in a thread, putting (arrival time, data) of each ``map`` event."""
-
-    def run() -> None:
-        headers = {"Authorization": f"Bearer {token}"}
-        url = f"{base}/api/encounters/{eid}/stream"
-        try:
-            with httpx.stream("GET", url, params={"after": 10**6}, headers=headers,
-                              timeout=httpx.Timeout(5, read=60)) as r:  # fmt: skip
-                into.put((time.monotonic(), None))  # connected
-                event: list[str] = []
-                for line in r.iter_lines():
-                    if line:
-                        event.append(line)
-                        continue
-                    if "event: map" in event:
-                        data = next(p for p in event if p.startswith("data: "))
-                        into.put((time.monotonic(), json.loads(data.removeprefix("data: "))))
-                    event = []
-        except httpx.TransportError:
-            pass  # the server stopped at the end of the test
-
-    thread = threading.Thread(target=run, daemon=True)
-    thread.start()
-    return thread
-
-
 def test_w67_a_ping_and_a_fog_change_reach_the_pages_of_another_process_at_once(
     pg_url: str, servers: list[str]
 ) -> None:
@@ -283,7 +270,7 @@ def test_w67_a_ping_and_a_fog_change_reach_the_pages_of_another_process_at_once(
     eid, token = demo.encounter_id, demo.host_page.split("?token=")[1]
     arrivals: list[queue.Queue[Any]] = [queue.Queue(), queue.Queue()]
     for base, into in zip(servers, arrivals, strict=True):
-        follow_map(base, eid, token, into)
+        follow(base, eid, token, 10**6, into, kind="map")
         assert into.get(timeout=10)[1] is None
     time.sleep(0.3)  # both streams have read once and wait
     headers = {"Authorization": f"Bearer {token}"}

@@ -6,7 +6,6 @@ is an NPC nobody plays.
 
 from __future__ import annotations
 
-import asyncio
 import io
 import json
 import re
@@ -19,6 +18,7 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from PIL import Image
 from sqlalchemy import inspect
+from test_hostile_oracle import stream_text
 from test_store_support import BACKENDS, database_url
 from test_web_play import new_table, seat
 from test_web_tokens import Table, bearer, make_table
@@ -30,7 +30,6 @@ from tableside.store.tables import Seat
 from tableside.web import create_app
 from tableside.web.auth import Principal
 from tableside.web.guards import IMAGE_MAX_BYTES
-from tableside.web.hub import record_stream
 from tableside.web.stage import PingBody, map_feed, ping
 from tableside.web.table import WebTable
 from tableside.web.unseen import conceal, labels, unseen_in, without_unseen
@@ -230,24 +229,6 @@ def test_w66_a_model_hiding_by_the_rules_is_absent_for_players_s22(url: str) -> 
 def unseen_named(received: str, cid: str) -> list[str]:
     """Where ``cid`` is named as a word in ``received`` (a sheet's "Fallen Warrior" aside)."""
     return re.findall(rf".{{0,40}}(?<!Fallen )\b{cid}\b.{{0,40}}", received)
-
-
-def stream_text(table: WebTable, who: Principal, eid: int) -> str:
-    """What the live stream sends ``who`` from revision 0 until it reaches the stored one."""
-
-    async def read() -> list[str]:
-        def reader(rev: int) -> tuple[list[dict[str, Any]], int]:
-            return table.visible_after(who, eid, rev)
-
-        stream = record_stream(table.notifier, eid, reader, 0, poll=30.0)
-        got = [await anext(stream)]
-        total = table.store.encounter(eid).revision
-        while not got[-1].startswith(f"id: {total}\n"):
-            got.append(await asyncio.wait_for(anext(stream), 5))
-        await stream.aclose()
-        return got
-
-    return "".join(asyncio.run(read()))
 
 
 def every_byte(client: TestClient, eid: int, who: dict[str, str], seat: Principal) -> list[str]:
