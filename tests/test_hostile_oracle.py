@@ -79,7 +79,7 @@ class Side:
 
 
 def stream_text(table: WebTable, who: Principal, eid: int) -> str:
-    """Every record the live stream sends ``who`` from revision 0."""
+    """What the live stream sends ``who`` from revision 0 until it reaches the stored one."""
 
     async def read() -> list[str]:
         def reader(rev: int) -> tuple[list[dict[str, Any]], int]:
@@ -88,12 +88,18 @@ def stream_text(table: WebTable, who: Principal, eid: int) -> str:
         stream = record_stream(table.notifier, eid, reader, 0, poll=30.0)
         got = [await anext(stream)]
         total = table.store.encounter(eid).revision
-        while sum(chunk.startswith("id:") for chunk in got) < total:
+        while reached(got[-1]) < total:  # a record, or ``moved`` past records not shown
             got.append(await asyncio.wait_for(anext(stream), 5))
         await stream.aclose()
         return got
 
     return "".join(asyncio.run(read()))
+
+
+def reached(chunk: str) -> int:
+    """The revision an event of the stream carries (0: none)."""
+    head = chunk.split("\n", 1)[0]
+    return int(head.removeprefix("id: ")) if head.startswith("id: ") else 0
 
 
 def verdict(r: Any) -> tuple[Any, ...]:

@@ -264,6 +264,28 @@ def test_w64_the_ruler_reads_inches_tap_to_tap(
     assert player.driver.find_element(By.ID, "map").get_attribute("data-ruler") == "5"
 
 
+def test_w64_the_ruler_from_a_token_reads_the_engines_price_along_its_path(
+    server: LiveServer, browsers: tuple[WebDriver, WebDriver]
+) -> None:
+    """From Jackal (the player's, its Turn) the ruler asks …/move-cost as a drag does (W-20)."""
+    demo, _host, player = open_war(server, browsers, PHONE)
+    player.driver.find_element(By.CSS_SELECTOR, "button[aria-label='Ruler']").click()
+    player.tap(8, 2)  # Jackal's token
+    player.tap(5, 2)
+    player.wait("the price", lambda p: "its move there" in p.text("map-status"))
+    said = player.text("map-status")
+    assert said.startswith("Ruler: 3″ from Jackal to 5, 2; its move there: 3″ along its path, ")
+    assert said.endswith(", 3 AP.")  # 1 AP an inch (M-40)
+    svg = player.driver.find_element(By.ID, "map")
+    assert svg.get_attribute("data-ruler") == "3" and svg.get_attribute("data-ruler-path") == "3"
+    assert player.driver.find_elements(By.CSS_SELECTOR, "#map .ruler polyline.priced")
+    assert server.table.store.encounter(demo.encounter_id).revision == 9  # nothing was sent
+    player.tap(2, 2)  # from the ground: the straight line only, no price
+    player.tap(2, 5)
+    player.wait("the line", lambda p: p.text("map-status") == "Ruler: 3″ from 2, 2 to 2, 5.")
+    assert svg.get_attribute("data-ruler-path") is None
+
+
 def test_w65_a_background_the_host_uploads_is_seen_by_a_player(
     server: LiveServer, browsers: tuple[WebDriver, WebDriver]
 ) -> None:

@@ -8,6 +8,7 @@ seconds, so a record that arrives within a second was pushed, not polled.
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import queue
 import subprocess
@@ -34,6 +35,7 @@ from tableside.web.auth import Principal
 from tableside.web.demo import create_demo
 from tableside.web.hub import Notifier, record_stream
 from tableside.web.notify import Listener, parse_payload
+from tableside.web.stage import Pings
 from tableside.web.table import WebTable
 
 SLOW_POLL = 30.0
@@ -189,8 +191,21 @@ def wait_until_up(proc: subprocess.Popen[bytes], base: str) -> None:
     raise AssertionError(f"the server on {base} did not start")
 
 
-def follow(base: str, eid: int, token: str, after: int, into: queue.Queue[Any]) -> threading.Thread:
-    """Read a live stream in a thread, putting (arrival time, record) on ``into``."""
+def follow(
+    base: str, eid: int, token: str, after: int, into: queue.Queue[Any], kind: str = "record"
+) -> threading.Thread:
+    """Read a live stream in a thread, putting (arrival time, record) on ``into``.
+
+    ``kind`` "map": the data of each ``map`` event instead (W-67), the records left out.
+    """
+
+    def wanted(event: list[str]) -> bool:
+        return kind == "record" or f"event: {kind}" in event
+
+    def read(event: list[str]) -> Any:
+        if kind == "record":
+            return parse("\n".join(event))
+        return json.loads(next(p for p in event if p.startswith("data: ")).removeprefix("data: "))
 
     def run() -> None:
         params: dict[str, Any] = {"after": after}
@@ -205,7 +220,8 @@ def follow(base: str, eid: int, token: str, after: int, into: queue.Queue[Any]) 
                     if line:
                         event.append(line)
                     elif any(part.startswith("data: ") for part in event):
-                        into.put((time.monotonic(), parse("\n".join(event))))
+                        if wanted(event):
+                            into.put((time.monotonic(), read(event)))
                         event = []
                     else:
                         event = []
@@ -241,3 +257,50 @@ def test_a_command_to_one_server_process_reaches_the_stream_of_another_at_once(
             assert record["revision"] == start + 1 + i
             assert record["command"]["args"] == {"id": who}
             assert arrived - sent < PROMPT, (sender, arrived - sent)
+
+
+def test_w67_a_ping_and_a_fog_change_reach_the_pages_of_another_process_at_once(
+    pg_url: str, servers: list[str]
+) -> None:
+    """Two server processes: a ping taken by one and the fog set through the other reach the
+    streams of both within a second (their poll is 30 s): the ping in its announcement, the fog
+    read from the store after its own (W-67)."""
+    with Store.open(pg_url) as store:
+        demo = create_demo(WebTable(store))
+    eid, token = demo.encounter_id, demo.host_page.split("?token=")[1]
+    arrivals: list[queue.Queue[Any]] = [queue.Queue(), queue.Queue()]
+    for base, into in zip(servers, arrivals, strict=True):
+        follow(base, eid, token, 10**6, into, kind="map")
+        assert into.get(timeout=10)[1] is None
+    time.sleep(0.3)  # both streams have read once and wait
+    headers = {"Authorization": f"Bearer {token}"}
+    sent = time.monotonic()
+    r = httpx.post(f"{servers[0]}/api/encounters/{eid}/ping", headers=headers,
+                   json={"x": 3, "y": 4}, timeout=10)  # fmt: skip
+    assert r.status_code == 201, r.text
+    for into in arrivals:
+        arrived, data = into.get(timeout=10)
+        assert data == {"kind": "ping", "x": 3.0, "y": 4.0, "by": "Host"}
+        assert arrived - sent < PROMPT
+    sent = time.monotonic()
+    r = httpx.put(f"{servers[1]}/api/encounters/{eid}/fog", headers=headers,
+                  json={"areas": [{"x": 0, "y": 0, "w": 1, "h": 1}]}, timeout=10)  # fmt: skip
+    assert r.status_code == 200, r.text
+    for into in arrivals:
+        arrived, data = into.get(timeout=10)
+        assert data == {"kind": "map", "version": 1}
+        assert arrived - sent < PROMPT
+    for into in arrivals:  # each once: the process that took the ping did not keep it twice
+        assert into.empty()
+
+
+def test_w67_a_malformed_or_own_announcement_keeps_no_ping() -> None:
+    pings = Pings()
+    pings.heard(5, f"ping:{pings.origin}:" + json.dumps({"x": 1, "y": 2, "by": "Ann"}))
+    pings.heard(5, "map")
+    pings.heard(5, "ping:other:" + json.dumps({"x": 1, "y": 2, "by": ""}))
+    assert pings.after(5, 0) == []
+    with pytest.raises(ValueError):
+        pings.heard(5, "ping:other:" + json.dumps({"x": 1e12, "y": 2, "by": "Ann"}))
+    pings.heard(5, "ping:other:" + json.dumps({"x": 1, "y": 2, "by": "Ann"}))
+    assert pings.after(5, 0) == [(1, {"kind": "ping", "x": 1.0, "y": 2.0, "by": "Ann"})]

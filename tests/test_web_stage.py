@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -17,6 +18,7 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from PIL import Image
 from sqlalchemy import inspect
+from test_hostile_oracle import stream_text
 from test_store_support import BACKENDS, database_url
 from test_web_play import new_table, seat
 from test_web_tokens import Table, bearer, make_table
@@ -29,7 +31,8 @@ from tableside.web import create_app
 from tableside.web.auth import Principal
 from tableside.web.guards import IMAGE_MAX_BYTES
 from tableside.web.stage import PingBody, map_feed, ping
-from tableside.web.unseen import unseen_in, without_unseen
+from tableside.web.table import WebTable
+from tableside.web.unseen import conceal, labels, unseen_in, without_unseen
 
 
 @pytest.fixture(params=BACKENDS)
@@ -221,3 +224,105 @@ def test_w66_a_model_hiding_by_the_rules_is_absent_for_players_s22(url: str) -> 
         )
         assert "Lurker" not in seen and '"Aldric"' in seen
         assert "Lurker" in client.get(f"/api/encounters/{eid}", headers=host).text
+
+
+def unseen_named(received: str, cid: str) -> list[str]:
+    """Where ``cid`` is named as a word in ``received`` (a sheet's "Fallen Warrior" aside)."""
+    return re.findall(rf".{{0,40}}(?<!Fallen )\b{cid}\b.{{0,40}}", received)
+
+
+def every_byte(client: TestClient, eid: int, who: dict[str, str], seat: Principal) -> list[str]:
+    """A player's state, log, decision card, options, reach rings and live stream."""
+    api = f"/api/encounters/{eid}"
+    parts = [client.get(api + p, headers=who).text
+             for p in ("", "/log", "/decisions", "/options", "/map")]  # fmt: skip
+    table: WebTable = client.app.state.table  # type: ignore[attr-defined]
+    return [*parts, stream_text(table, seat, eid)]
+
+
+def test_w66_a_fogged_striker_asking_a_player_is_said_unseen_in_every_byte(table: Table) -> None:
+    """The Warrior, fogged beside Herald, Strikes her: Ann's card says "an unseen attacker".
+
+    Every byte Ann receives (her card, the fight's answers to her, her state, log, stream,
+    previews, move prices and refusals) is free of the Warrior's id; the Host's card names it.
+    """
+    client, api = table.api(), path(table, "")
+    host, ann = bearer(table.host), bearer(table.ann)
+    fog(table, table.host, [{"x": 0.5, "y": -0.5, "w": 1, "h": 1}])  # beside Herald (0, 0)
+    place = {"id": "Warrior", "field": "position", "value": [1, 0, 0]}
+    assert client.post(api + "/commands", headers=host,
+                       json={"kind": "host_set", "args": place}).status_code == 200  # fmt: skip
+    for _ in range(8):
+        if client.get(api, headers=host).json()["state"]["current"] == "Warrior":
+            break
+        client.post(api + "/commands", headers=host, json={"kind": "next", "args": {}})
+    strike = {"kind": "strike", "args": {"striker": "Warrior", "defender": "Herald"}}
+    assert client.post(api + "/commands", headers=host, json=strike).status_code == 202
+    seat_of = Principal(table.tid, table.web.principal(table.ann).seat)
+    received = every_byte(client, table.eid, ann, seat_of)
+    card = client.get(api + "/decisions", headers=ann).json()
+    assert card["cards"][0]["title"] == "An unseen attacker's strike"
+    (asked,) = card["decisions"]
+    assert asked["prompt"].startswith("An unseen attacker's Strike on Herald")
+    assert asked["dice"]["for"] == "An unseen attacker's Strike on Herald"
+    waits = client.post(api + "/commands", headers=ann, json={"kind": "next", "args": {}})
+    priced = client.post(api + "/move-cost", headers=ann, json={"id": "Herald", "to": [0, 3, 0]})
+    answered = client.post(f"{api}/decisions/{asked['id']}", headers=ann, json={"choice": 0})
+    assert waits.status_code in (403, 409) and answered.status_code == 200, answered.text
+    received += [
+        waits.text,
+        priced.text,
+        answered.text,
+        *every_byte(client, table.eid, ann, seat_of),
+    ]
+    assert unseen_named("\n".join(received), "Warrior") == []
+    assert "an unseen attacker" in answered.text  # the strike's record, said to Ann
+    host_card = client.get(api + "/log", headers=host).text
+    assert "Warrior" in host_card
+
+
+def test_w66_a_hiding_attacker_asking_a_player_is_said_unseen_s22(url: str) -> None:
+    """A Goblin hiding (S-22) attacks Aldric: Al is asked how Aldric reacts, never told who."""
+    with TestClient(create_app(url)) as client:
+        tid, host, eid = new_table(client, "strife-combat", 5)
+        al = seat(client, tid, host, ["Aldric"])
+        api = f"/api/encounters/{eid}"
+        adds = [{"id": "Aldric", "model": "Aldric", "side": "heroes"},
+                {"id": "Lurker", "model": "Goblin", "side": "monsters", "position": [1, 0, 0],
+                 "hiding": True}]  # fmt: skip
+        for args in adds:
+            r = client.post(api + "/commands", headers=host, json={"kind": "add", "args": args})
+            assert r.status_code == 200, r.text
+        client.post(api + "/commands", headers=host, json={"kind": "start", "args": {}})
+        if client.get(api, headers=host).json()["state"]["current"] != "Lurker":
+            client.post(api + "/commands", headers=host, json={"kind": "next", "args": {}})
+        attack = {"attacker": "Lurker", "attacks": [{"defender": "Aldric"}]}
+        r = client.post(api + "/commands", headers=host, json={"kind": "attack", "args": attack})
+        assert r.status_code == 202, r.text
+        table: WebTable = client.app.state.table  # type: ignore[attr-defined]
+        token = al["Authorization"].split(" ", 1)[1]
+        seat_of = Principal(tid, table.principal(token).seat)
+        received = every_byte(client, eid, al, seat_of)
+        (asked,) = client.get(api + "/decisions", headers=al).json()["decisions"]
+        assert asked["prompt"].startswith("An unseen attacker attacks Aldric")
+        assert asked["command"]["args"]["attacker"] == "an unseen attacker"
+        answered = client.post(f"{api}/decisions/{asked['id']}", headers=al,
+                               json={"choice": None})  # fmt: skip
+        assert answered.status_code == 200, answered.text
+        received += [answered.text, *every_byte(client, eid, al, seat_of)]
+        assert unseen_named("\n".join(received), "Lurker") == []
+        assert "Lurker" in client.get(api + "/log", headers=host).text
+
+
+def test_w66_conceal_says_unseen_ids_in_values_keys_and_words_only() -> None:
+    """An id, its spaced form and keys are said as unseen; a longer word or id is left alone."""
+    said = labels({"Goblin_2", "Rat"}, {"kind": "strike", "args": {"striker": "Goblin_2"}})
+    value = {"Rat": ["Goblin_2", "Goblin 2 strikes Herald", "Rations", "Goblin_20", "Rat's Turn"]}
+    assert conceal(value, said) == {"an unseen combatant": [
+        "an unseen attacker", "An unseen attacker strikes Herald", "Rations", "Goblin_20",
+        "An unseen combatant's Turn"]}  # fmt: skip
+    assert conceal({"Rat": 1, "an unseen combatant": 2}, said) == {
+        "an unseen combatant": 1,
+        "an unseen combatant (another)": 2,
+    }  # nothing lost
+    assert conceal(value, {}) is value

@@ -14,7 +14,7 @@ from typing import Any
 from sqlalchemy import insert, select, update
 from sqlalchemy.engine import Connection
 
-from tableside.store.db import Store
+from tableside.store.db import _NOTIFY, Store
 from tableside.store.models import MapLayersRow
 from tableside.store.tables import _require_encounter
 
@@ -132,6 +132,7 @@ def set_fog(store: Store, encounter_id: int, areas: tuple[Area, ...]) -> int:
 
 
 def _change(store: Store, encounter_id: int, values: dict[str, Any]) -> int:
+    """Write the layers' new values and version; on PostgreSQL announce them at commit (W-67)."""
     with store._write() as connection:
         _require_encounter(connection, encounter_id)
         version = _version(connection, encounter_id)
@@ -139,13 +140,34 @@ def _change(store: Store, encounter_id: int, values: dict[str, Any]) -> int:
             connection.execute(
                 insert(MapLayersRow).values(encounter_id=encounter_id, version=1, **values)
             )
-            return 1
-        connection.execute(
-            update(MapLayersRow)
-            .where(MapLayersRow.encounter_id == encounter_id)
-            .values(version=version + 1, **values)
-        )
-        return version + 1
+        else:
+            connection.execute(
+                update(MapLayersRow)
+                .where(MapLayersRow.encounter_id == encounter_id)
+                .values(version=version + 1, **values)
+            )
+        if store.backend == "postgresql":  # every process's streams of it read the layers again
+            connection.execute(_NOTIFY, {"payload": f"{encounter_id}:map"})
+        return 1 if version is None else version + 1
+
+
+def announce(store: Store, encounter_id: int, payload: str) -> bool:
+    """Announce ``<encounter_id>:<payload>`` to every server process (PostgreSQL; else False).
+
+    A ping is not stored (W-67): it travels in the announcement itself, at most
+    :data:`ANNOUNCE_MAX` bytes.
+    """
+    if store.backend != "postgresql":
+        return False
+    text = f"{encounter_id}:{payload}"
+    if len(text.encode()) > ANNOUNCE_MAX:
+        raise ValueError(f"An announcement has at most {ANNOUNCE_MAX} bytes, not {len(text)}.")
+    with store._write() as connection:
+        connection.execute(_NOTIFY, {"payload": text})
+    return True
+
+
+ANNOUNCE_MAX = 7999  # PostgreSQL's NOTIFY payload is shorter than 8000 bytes
 
 
 def _version(connection: Connection, encounter_id: int) -> int | None:

@@ -410,9 +410,10 @@ def add_api(app: FastAPI, table: WebTable) -> None:
         strict_args(info.game, body.kind, body.args)
         dice = None if body.dice is None else tuple(body.dice)
         command = Command(body.kind, body.args, dice)
-        answer = table.execute(
-            who, encounter_id, command, body.revision, body.hidden, body.exact_revision
-        )
+        with table.concealing(who, encounter_id):  # W-66
+            answer = table.execute(
+                who, encounter_id, command, body.revision, body.hidden, body.exact_revision
+            )
         return JSONResponse(answer, status_code=202 if "pending" in answer else 200)
 
     @app.post("/api/encounters/{encounter_id}/npc_turn")
@@ -421,7 +422,8 @@ def add_api(app: FastAPI, table: WebTable) -> None:
     ) -> JSONResponse:
         who, _info = table.at_encounter(bearer(authorization), encounter_id)
         table.rates.command(who, client_address(request))
-        answer = table.npc_turn(who, encounter_id)
+        with table.concealing(who, encounter_id):  # W-66
+            answer = table.npc_turn(who, encounter_id)
         return JSONResponse(answer, status_code=202 if "pending" in answer else 200)
 
     @app.get("/api/encounters/{encounter_id}/decisions")
@@ -434,7 +436,8 @@ def add_api(app: FastAPI, table: WebTable) -> None:
         encounter_id: int, body: DecideAllBody, authorization: Authorization = None
     ) -> JSONResponse:
         who, _info = table.at_encounter(bearer(authorization), encounter_id)
-        answer = table.answer_decisions(who, encounter_id, dict(body.answers))
+        with table.concealing(who, encounter_id):  # W-66
+            answer = table.answer_decisions(who, encounter_id, dict(body.answers))
         return JSONResponse(answer, status_code=202 if "pending" in answer else 200)
 
     @app.post("/api/encounters/{encounter_id}/decisions/{decision}")
@@ -447,7 +450,8 @@ def add_api(app: FastAPI, table: WebTable) -> None:
     ) -> JSONResponse:
         who, _info = table.at_encounter(bearer(authorization), encounter_id)
         table.rates.command(who, client_address(request))
-        answer = table.answer_decision(who, encounter_id, decision, body.choice)
+        with table.concealing(who, encounter_id):  # W-66
+            answer = table.answer_decision(who, encounter_id, decision, body.choice)
         return JSONResponse(answer, status_code=202 if "pending" in answer else 200)
 
     @app.get("/api/encounters/{encounter_id}/settings")
@@ -603,8 +607,9 @@ def add_play(app: FastAPI, table: WebTable) -> None:
     ) -> dict[str, Any]:
         who, info = table.at_encounter(bearer(authorization), encounter_id)
         strict_args(info.game, body.kind, body.args)
-        table.refuse_secret_odds(who, encounter_id, body.args)
-        return play.odds(table, who, encounter_id, body.kind, body.args)
+        with table.concealing(who, encounter_id):  # W-66
+            table.refuse_secret_odds(who, encounter_id, body.args)
+            return play.odds(table, who, encounter_id, body.kind, body.args)
 
     @app.post("/api/encounters/{encounter_id}/preview")
     def preview(
@@ -613,7 +618,8 @@ def add_play(app: FastAPI, table: WebTable) -> None:
         who, info = table.at_encounter(bearer(authorization), encounter_id)
         strict_args(info.game, body.kind, body.args)
         dice = None if body.dice is None else tuple(body.dice)
-        return play.preview(table, who, encounter_id, Command(body.kind, body.args, dice))
+        with table.concealing(who, encounter_id):  # W-66
+            return play.preview(table, who, encounter_id, Command(body.kind, body.args, dice))
 
     @app.get("/api/encounters/{encounter_id}/options")
     def options(encounter_id: int, authorization: Authorization = None) -> dict[str, Any]:

@@ -41,6 +41,9 @@ class Notifier:
         self.watched = False  # a watch task wakes the streams: they need no poll of their own
         self.stopping = False  # the server stops: every stream ends at its next wake
         self.listeners: list[Callable[[int], None]] = []  # told of each change (quick, no raise)
+        # told of each announcement another process made, (encounter, what follows the id):
+        # a ping travels in its announcement (W-67)
+        self.heard: list[Callable[[int, str], None]] = []
 
     def stop(self) -> None:
         """End every open stream: the server is stopping (safe from a signal handler)."""

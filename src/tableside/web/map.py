@@ -38,6 +38,7 @@ from tableside.web.play import DRY_RUN_SEED, Snapshot, snapshot
 from tableside.web.redact import redact_record
 from tableside.web.strict import check_args
 from tableside.web.table import WebTable, record_view
+from tableside.web.unseen import conceal
 
 WAR = "majesty-war"
 PLACE = "host_set"  # the Host's placement of a combatant, at no cost (logged like the rest)
@@ -79,13 +80,15 @@ def move_cost(
         raise
     except (RulesError, FightWaitingError) as refusal:
         to = [float(v) for v in args["to"]]
-        return {**answer, "to": to, "path": [start, to], "allowed": False, "reason": str(refusal)}
-    record = LogRecord(snap.revision + 1, RecordKind.COMMAND, snap.next_seq, command, events)
-    shown = redact_record(record_view(record, frozenset()), secret)["events"]
-    after = snap.state
-    for event in events:
-        after = snap.game.evolve(after, event)
-    return {**answer, **priced(shown, after, mover.id, start)}
+        found = {**answer, "to": to, "path": [start, to], "allowed": False, "reason": str(refusal)}
+    else:
+        record = LogRecord(snap.revision + 1, RecordKind.COMMAND, snap.next_seq, command, events)
+        shown = redact_record(record_view(record, frozenset()), secret)["events"]
+        after = snap.state
+        for event in events:
+            after = snap.game.evolve(after, event)
+        found = {**answer, **priced(shown, after, mover.id, start)}
+    return dict(conceal(found, table.unseen_said(who, encounter_id)))  # W-66: offers, reasons
 
 
 def combatant(snap: Snapshot, who: object) -> Any:
@@ -194,7 +197,8 @@ def add_map(app: FastAPI, table: WebTable) -> None:
         encounter_id: int, body: MoveCostBody, authorization: Annotated[str | None, Header()] = None
     ) -> dict[str, Any]:
         who, _info = table.at_encounter(credential(authorization), encounter_id)
-        return move_cost(table, who, encounter_id, body.model_dump(exclude_none=True))
+        with table.concealing(who, encounter_id):  # W-66
+            return move_cost(table, who, encounter_id, body.model_dump(exclude_none=True))
 
     @app.get("/api/encounters/{encounter_id}/map")
     def reach(

@@ -122,4 +122,10 @@ class Listener:
         encounter_id = parse_payload(notify.payload)
         if encounter_id is not None:
             self.announcements += 1
+            what = notify.payload.partition(":")[2]
+            for hook in self._notifier.heard:  # e.g. a ping taken by another process (W-67)
+                try:
+                    hook(encounter_id, what)
+                except Exception:  # a malformed announcement must not end the listener
+                    log.warning("An announcement could not be read: %.80r", notify.payload)
             self._notifier.publish(encounter_id)

@@ -48,7 +48,7 @@ from tableside.web.table import (
     seat_view,
     state_view,
 )
-from tableside.web.unseen import unseen
+from tableside.web.unseen import conceal, labels, unseen
 
 # The dry run that checks a command before its odds rolls dice nobody sees: any fixed stream will
 # do, since its events are thrown away (the engine's refusals come before any die is rolled).
@@ -244,12 +244,13 @@ def preview(table: WebTable, who: Principal, encounter_id: int, command: Command
     if shown != whole:  # something it did is secret to ``who`` (e.g. a collision, M-35)
         refuse_secret_preview([SOMEONE], lambda _combatant: True)
     adjustments = adjustments_of(shown["events"])
-    return {
+    found = {
         "revision": snap.revision,
         "record": shown,
         "adjustments": adjustments,
         "steps": steps_of(adjustments),
     }
+    return dict(conceal(found, table.unseen_said(who, encounter_id, command.to_json())))  # W-66
 
 
 SOMEONE = "a combatant"
@@ -326,7 +327,9 @@ def options(table: WebTable, who: Principal, encounter_id: int) -> dict[str, Any
         actor["targets"] = [t for t in actor.get("targets", []) if t.get("id") not in ids]
         if actor.get("nearest") in ids:
             actor["nearest"] = None
-    return found
+    if found["current"] in ids:  # a Turn the player cannot see (W-66)
+        found["current"] = None
+    return dict(conceal(found, labels(ids)))
 
 
 def turn_is_yours(

@@ -8,13 +8,17 @@ with its top left corner at (x, y) and ``width`` inches wide (its height follows
 with its own media type, ``nosniff`` and a sandboxing policy. ``PUT …/fog`` (the Host) replaces
 the hidden areas. ``GET …/map-layers`` gives the placement and the fog; ``POST …/ping`` (anyone at
 the table) shows a point to everyone. Each change and ping reaches every open page through the
-live stream as an ``event: map`` (:func:`map_feed`), in this process (a ping is not stored).
+live stream as an ``event: map`` (:func:`map_feed`). A ping is not stored: it is kept in memory
+and, on PostgreSQL, announced to every server process (LISTEN/NOTIFY, :mod:`tableside.web.notify`);
+a change of the layers is stored and announced there in its own transaction.
 """
 
 from __future__ import annotations
 
 import io
 import json
+import logging
+import secrets
 import threading
 import time
 import warnings
@@ -38,6 +42,7 @@ from tableside.web.unseen import FOGS
 PIXELS_MAX: Final = 8192
 SPAN_MAX: Final = 400.0  # inches a background may span
 AREAS_MAX: Final = 400  # hidden areas at most
+LOG = logging.getLogger("tableside.web")
 PINGS_PER_MINUTE: Final = 30
 PING_KEPT: Final = 10.0  # seconds a ping waits for the streams to send it
 # The image types, by the bytes they start with (W-65).
@@ -142,10 +147,16 @@ class PingBody(BaseModel):
 
 
 class Pings:
-    """The pings of the last :data:`PING_KEPT` seconds, per encounter, numbered (W-67)."""
+    """The pings of the last :data:`PING_KEPT` seconds, per encounter, numbered (W-67).
+
+    Those of this process and, on PostgreSQL, of every other: a ping taken here is announced
+    with this process's ``origin`` (:func:`announce`), and one another process announced is kept
+    here when the listener hears it (:meth:`heard`).
+    """
 
     def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self._lock = threading.Lock()
+        self.origin = secrets.token_hex(8)  # names this process in its announcements
         self._seq = 0
         self._kept: dict[int, deque[tuple[int, float, dict[str, Any]]]] = {}
         self.clock = clock
@@ -159,6 +170,18 @@ class Pings:
             kept.append((self._seq, self.clock(), ping))
             while kept and self.clock() - kept[0][1] > PING_KEPT:
                 kept.popleft()
+
+    def heard(self, encounter_id: int, what: str) -> None:
+        """Keep a ping another process announced (``ping:<origin>:<JSON>``); ignore the rest."""
+        kind, _, rest = what.partition(":")
+        origin, _, data = rest.partition(":")
+        if kind != "ping" or origin == self.origin:
+            return  # not a ping, or this process's own (kept when it was taken)
+        found = json.loads(data)
+        ping = PingBody.model_validate({"x": found["x"], "y": found["y"]})
+        by = found["by"]
+        if isinstance(by, str) and 0 < len(by) <= 100:
+            self.add(encounter_id, {"kind": "ping", "x": ping.x, "y": ping.y, "by": by})
 
     def last(self) -> int:
         """The newest ping's number."""
@@ -188,6 +211,11 @@ def ping(table: WebTable, who: Principal, encounter_id: int, body: PingBody) -> 
     found = {"kind": "ping", "x": body.x, "y": body.y, "by": by}
     PINGS.add(encounter_id, found)
     table.notifier.publish(encounter_id)
+    data = json.dumps(found, separators=(",", ":"))
+    try:  # the pages other server processes stream (PostgreSQL): the ping is not stored
+        stored.announce(table.store, encounter_id, f"ping:{PINGS.origin}:{data}")
+    except Exception as error:  # this process's pages have it; the others miss one ping
+        LOG.warning("A ping could not be announced to the other processes: %s", error)
     return found
 
 
@@ -239,6 +267,7 @@ IMAGE_HEADERS: Final = {
 
 def add_stage(app: FastAPI, table: WebTable) -> None:
     """The map's layers and pings (see the module's docstring)."""
+    table.notifier.heard.append(PINGS.heard)  # pings other processes announce (W-67)
 
     async def unsupported(_request: Request, error: Exception) -> JSONResponse:
         return JSONResponse({"error": str(error)}, status_code=415)

@@ -81,7 +81,7 @@ from tableside.web.redact import (
     secret_to,
 )
 from tableside.web.strict import check_args
-from tableside.web.unseen import names_any, unseen, without_unseen
+from tableside.web.unseen import conceal, labels, names_any, unseen, without_unseen
 
 SEED_BITS = 62
 NPC_STEPS_MAX = 12  # commands one press of "Play the NPC's Turn" sends at most (SA-98)
@@ -306,7 +306,8 @@ class WebTable:
         seats = self.deciders(
             encounter_id, tables.seats(self.store, who.table_id, encounter_id), hidden
         )
-        return "; ".join(waiting_for(r, seats) for r in pending.open) or "an answer"
+        names = "; ".join(waiting_for(r, seats) for r in pending.open) or "an answer"
+        return str(conceal(names, self.unseen_said(who, encounter_id)))  # W-66
 
     def hidden(self, encounter_id: int, pending: PendingCommand) -> bool:
         """Whether the waiting command is a hidden Host command (players never see it)."""
@@ -491,12 +492,13 @@ class WebTable:
             seen = Seen(audience.seats, pending.seq in seqs, secret, audience.settings)
             mine = self.pending_view(who, encounter_id, pending, only_mine=True,
                                      effects=encounter.effects, seen=seen)  # fmt: skip
-        return {
+        found = {
             "decisions": mine,
             "waiting": self.waiting_view(who, encounter_id, pending, seen),
             "cards": card(pending, mine),
-            "settings": settings,
         }
+        said = self.unseen_said(who, encounter_id, pending.command.to_json())
+        return {**conceal(found, said), "settings": settings}  # W-66
 
     def pending_view(
         self,
@@ -1034,7 +1036,38 @@ class WebTable:
             seen = self.seen(who, encounter_id, pending, secret, seats)
             found["pending"] = self.pending_view(who, encounter_id, pending, False, seen=seen)
             found["waiting"] = self.waiting_view(who, encounter_id, pending, seen)
-        return found
+        if who.is_host:
+            return found
+        ids = unseen(self.store, found["state"], who, encounter_id)  # W-66
+        found["state"] = without_unseen(found["state"], ids)
+        return dict(conceal(found, labels(ids, record.get("command"))))
+
+    @contextmanager
+    def concealing(self, who: Principal, encounter_id: int) -> Iterator[None]:
+        """Give a player a refusal that names a combatant it does not see as unseen (W-66).
+
+        ("Only the Host or the player of an unseen combatant may end the Turn.")
+        """
+        try:
+            yield
+        except Exception as error:
+            said = (
+                {} if who.is_host or len(error.args) != 1 else self.unseen_said(who, encounter_id)
+            )
+            sentence = error.args[0] if said else None
+            if not isinstance(sentence, str) or conceal(sentence, said) == sentence:
+                raise
+            raise type(error)(conceal(sentence, said)) from None
+
+    def unseen_said(self, who: Principal, encounter_id: int, command: Any = None) -> dict[str, str]:
+        """How each combatant ``who`` does not see now is said to it (W-66); the Host: none.
+
+        Read from the live encounter's state as it stands (its states are immutable: no lock).
+        """
+        encounter = self._live.get(encounter_id)
+        if who.is_host or encounter is None:
+            return {}
+        return labels(unseen(self.store, state_view(encounter), who, encounter_id), command)
 
     # -- secret values ------------------------------------------------------------------
 
@@ -1097,6 +1130,7 @@ class WebTable:
             hidden = [c for c in involved(state, command.args) if secret(c)]
             actor = command.args.get(PLAYER_ACTORS.get(game, {}).get(command.kind, "id"))
             sentence = public_refusal(str(error), command.kind, actor, hidden)
+            sentence = str(conceal(sentence, self.unseen_said(who, encounter_id)))  # W-66
             if sentence == str(error):
                 raise
             raise type(error)(sentence) from None

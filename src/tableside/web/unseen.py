@@ -15,6 +15,7 @@ sees everyone.
 
 from __future__ import annotations
 
+import re
 import threading
 import time
 import weakref
@@ -126,3 +127,64 @@ def strings(value: Any) -> Iterator[str]:
     elif isinstance(value, list | tuple):
         for v in value:
             yield from strings(v)
+
+
+ATTACKER = "an unseen attacker"
+SOMEONE = "an unseen combatant"
+ACTING = ("striker", "attacker", "caster", "actor")
+
+
+def labels(ids: Iterable[str], command: Any = None) -> dict[str, str]:
+    """How each unseen id is said to a player: the command's actor "an unseen attacker".
+
+    Every other unseen combatant is "an unseen combatant" (W-66).
+    """
+    args = command.get("args") if isinstance(command, Mapping) else None
+    acting = {args.get(k) for k in ACTING} if isinstance(args, Mapping) else set()
+    return {i: ATTACKER if i in acting else SOMEONE for i in ids}
+
+
+def conceal(value: Any, said: Mapping[str, str]) -> Any:
+    """``value`` with every unseen id (and its spaced form, "Goblin 2") said as ``said`` has it.
+
+    A string that is an id, or names one as a word, anywhere in a JSON value (its mappings'
+    keys included) reads the label instead: a decision's prompt, options, ``details``, dice
+    labels and command, a refusal's sentence (W-66). Keys that two ids would make the same are
+    numbered, so nothing is lost.
+    """
+    if not said:
+        return value
+    forms = {form: label for cid, label in said.items() for form in (cid, spaced(cid))}
+    pattern = re.compile(
+        r"(?<![\w])(" + "|".join(re.escape(f) for f in sorted(forms, key=len, reverse=True))
+        + r")(?![\w])"
+    )  # fmt: skip
+    return _conceal(value, pattern, forms)
+
+
+def spaced(cid: str) -> str:
+    """An id as the pages write it: underscores read as spaces (W-62)."""
+    return cid.replace("_", " ")
+
+
+def said_at(label: str, start: int, more: bool) -> str:
+    """The label, capitalised when it opens a text ("An unseen attacker's Strike on …")."""
+    return label[0].upper() + label[1:] if start == 0 and more else label
+
+
+def _conceal(value: Any, pattern: re.Pattern[str], forms: Mapping[str, str]) -> Any:
+    if isinstance(value, str):
+        return pattern.sub(
+            lambda m: said_at(forms[m.group(1)], m.start(), m.end() < len(value)), value
+        )
+    if isinstance(value, Mapping):
+        out: dict[Any, Any] = {}
+        for key, item in value.items():
+            new = _conceal(key, pattern, forms) if isinstance(key, str) else key
+            while new in out:
+                new = f"{new} (another)"
+            out[new] = _conceal(item, pattern, forms)
+        return out
+    if isinstance(value, list | tuple):
+        return [_conceal(v, pattern, forms) for v in value]
+    return value

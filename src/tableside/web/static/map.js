@@ -440,31 +440,62 @@ svg.addEventListener('wheel', ev => {
   ev.preventDefault();
   zoomBy(Math.exp(-Math.max(-300, Math.min(300, ev.deltaY)) * 0.0015), point(ev));
 }, {passive: false});
-// --- the ruler (W-64): tap, tap; inches along the straight path the engine prices ----------
+// --- the ruler (W-64): tap, tap; inches in a straight line, and from a token the viewer may
+// move, the engine's price of its move there along the path it would take (W-20) -----------
 let ruler = null;  // null: off; [] waiting for the first point; [a] or [a, b]
+let rulerFrom = null, rulerPrice = null, rulerAsked = 0;  // the token measured from; its price
 const rulerButton = $('map-ruler');
 rulerButton.addEventListener('click', () => {
-  ruler = ruler ? null : [];
+  ruler = ruler ? null : []; rulerFrom = null; rulerPrice = null; rulerAsked++;
   rulerButton.setAttribute('aria-pressed', String(!!ruler));
   say(ruler ? 'Ruler: tap where to measure from.' : ''); draw();
 });
 const gap = (a, b) => Math.hypot(a[0] - b[0], a[1] - b[1], (a[2] || 0) - (b[2] || 0));
-function measure(p) {
+function measure(p, id) {
   ruler = ruler.length === 1 ? [ruler[0], p] : [p];
-  if (ruler.length === 2) { const d = gap(ruler[0], ruler[1]);
+  rulerPrice = null; rulerAsked++;
+  delete svg.dataset.rulerPath;
+  if (ruler.length === 1) { rulerFrom = id || null; say('Ruler: tap where to measure to.'); }
+  else { const d = gap(ruler[0], ruler[1]);
     svg.dataset.ruler = String(Math.round(d * 100) / 100);
-    say('Ruler: ' + inches(d) + ' from ' + at(ruler[0]) + ' to ' + at(ruler[1]) + '.'); }
-  else say('Ruler: tap where to measure to.');
+    say(rulerWords(d, null));
+    if (rulerFrom && mayMove(rulerFrom)) priceRuler(rulerFrom, ruler[1], d); }
   draw();
+}
+function rulerWords(d, a) {
+  const from = rulerFrom ? nameOf(rulerFrom) : at(ruler[0]);
+  const head = 'Ruler: ' + inches(d) + ' from ' + from + ' to ' + at(ruler[1]);
+  if (!a) return head + '.';
+  return head + (a.allowed ? '; its move there: ' + inches(a.inches) + ' along its path, ' +
+    costText(a) + '.' : '; its move there is not possible: ' + a.reason);
+}
+// the engine prices the measured token's move as it would a drag (W-20); nothing is sent
+async function priceRuler(id, to, d) {
+  const r = row(id), mine = rulerAsked;
+  if (!r) return;
+  const res = await fetch(api + '/move-cost', {method: 'POST', headers: auth,
+    body: JSON.stringify({id: id, to: [to[0], to[1], r.position[2]]})}).catch(() => null);
+  if (!res || mine !== rulerAsked) return;
+  const a = await res.json().catch(() => null);
+  if (!res.ok || !a || mine !== rulerAsked) return;
+  rulerPrice = a;
+  if (a.allowed) svg.dataset.rulerPath = String(a.inches);
+  say(rulerWords(d, a)); draw();
 }
 function measured() {
   const g = node('g', {class: 'ruler', 'aria-hidden': 'true'});
   if (!ruler || !ruler.length) return g;
   const [a, b] = [ruler[0], ruler[1] || ruler[0]];
   g.append(node('circle', {cx: a[0], cy: a[1], r: 0.12}));
-  if (ruler.length === 2) g.append(node('line', {x1: a[0], y1: a[1], x2: b[0], y2: b[1]}),
-    node('circle', {cx: b[0], cy: b[1], r: 0.12}), node('text', {x: (a[0] + b[0]) / 2,
-      y: (a[1] + b[1]) / 2 - 0.3}, inches(gap(a, b))));
+  if (ruler.length !== 2) return g;
+  g.append(node('line', {x1: a[0], y1: a[1], x2: b[0], y2: b[1]}),
+    node('circle', {cx: b[0], cy: b[1], r: 0.12}));
+  const priced = rulerPrice && rulerPrice.allowed && rulerPrice.path;
+  if (priced) g.append(node('polyline', {class: 'priced',
+    points: rulerPrice.path.map(q => q[0] + ',' + q[1]).join(' ')}));
+  g.append(node('text', {x: (a[0] + b[0]) / 2, y: (a[1] + b[1]) / 2 - 0.3},
+    inches(gap(a, b)) + (priced ? ' · ' + inches(rulerPrice.inches) + ', ' +
+      costText(rulerPrice) : '')));
   return g;
 }
 // --- pointers: tap a token (target), drag a token (plan its move; the Host: place it), tap the
@@ -541,7 +572,8 @@ svg.addEventListener('pointerup', ev => {
   if (d.moved && plan && d.id) { planMove(plan.to); return; }
   const p = point(ev); if (!p) return;
   if (ruler) { const r = d.id && row(d.id);  // a token's place, else the half inch
-    measure(r ? r.position : [snap(p[0]), snap(p[1]), 0]); return; }
+    measure(r ? r.position : [snap(p[0]), snap(p[1]), 0], r && ruler.length !== 1 ? d.id : null);
+    return; }
   if (fogTool && fogTap(p)) return;
   if (d.id) { aim(d.id); return; }
   const r = row(actor);
