@@ -114,7 +114,7 @@ class Recorder(Executor):
 
     sizes: ClassVar[list[int]] = []
 
-    def __init__(self, workers: int) -> None:
+    def __init__(self, workers: int, mp_context: Any = None) -> None:
         Recorder.sizes.append(workers)
 
     def map(self, fn: Callable[..., Any], *iterables: Any, **_: Any) -> Iterator[Any]:
