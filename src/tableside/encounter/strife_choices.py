@@ -53,6 +53,7 @@ from tableside.encounter.strife_fight import (
     aoo_key,
     attack_setup,
     physical_dice,
+    rehearse,
 )
 from tableside.encounter.strife_state import FightState, Model
 from tableside.encounter.war_args import parse_args
@@ -269,7 +270,10 @@ def attack_choices(
     """An attack's Host approval, its defenders' Reactions, then its next stage of dice."""
     args = parse_args(AttackArgs, command.args, "attack")
     physical_dice(args, rng)
-    dry_run(game, state, command, rng)
+    if streamed(command) == command:  # the very command: its real decide reuses the events
+        rehearse(game, state, command, throwaway(rng))
+    else:
+        dry_run(game, state, command, rng)
     found: list[Choice] = []
     proposal = attack_approval(game, state, args)
     if proposal is not None:
