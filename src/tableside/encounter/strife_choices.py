@@ -265,15 +265,52 @@ def passes(game: StrifeFight, state: FightState, command: Command, rng: Rng) -> 
 
 
 def attack_choices(
-    game: StrifeFight, state: FightState, command: Command, rng: Rng
+    game: StrifeFight, state: FightState, command: Command, rng: Rng, ahead: bool = True
 ) -> list[Choice]:
-    """An attack's Host approval, its defenders' Reactions, then its next stage of dice."""
+    """An attack's Host approval, its defenders' Reactions, then its next stage of dice.
+
+    The Action is decided first on a copy of its dice (what the rules refuse is raised). For a
+    plain attack (no physical dice, no dry run per Reaction, :func:`needs_dry_run`) and with
+    ``ahead``, it is decided once its choices are listed instead, with the suggested Reactions
+    put in, and kept (:func:`rehearse`): the command an NPC's automatic Reaction makes is decided
+    once, not twice (issue 21, item 8). Such a rehearsal refused, the Action as given is
+    decided: its refusal, if any, is the one raised. ``ahead=False``: always first (checked
+    equal in ``tests/test_strife_rehearsal.py``).
+    """
     args = parse_args(AttackArgs, command.args, "attack")
     physical_dice(args, rng)
-    if streamed(command) == command:  # the very command: its real decide reuses the events
+    plain = streamed(command) == command
+    if not (ahead and plain and not args.physical and not needs_dry_run(command)):
+        if plain:  # the very command: its real decide reuses the events
+            rehearse(game, state, command, throwaway(rng))
+        else:
+            dry_run(game, state, command, rng)
+        return listed_attack_choices(game, state, command, args, rng)
+    try:
+        found = listed_attack_choices(game, state, command, args, rng)
+    except Exception:
+        rehearse(game, state, command, throwaway(rng))  # the refusal the rules give first
+        raise
+    try:
+        rehearse(game, state, suggested(command, found), throwaway(rng))
+    except TablesideError:
         rehearse(game, state, command, throwaway(rng))
-    else:
-        dry_run(game, state, command, rng)
+    return found
+
+
+def suggested(command: Command, found: Sequence[Choice]) -> Command:
+    """``command`` with the suggestion of each Reaction not given put in (as a policy takes)."""
+    args = command.args
+    for choice in found:
+        if choice.kind == "reaction" and not choice.given:
+            args = put(args, choice.path, choice.suggested)
+    return Command(command.kind, args, command.dice)
+
+
+def listed_attack_choices(
+    game: StrifeFight, state: FightState, command: Command, args: AttackArgs, rng: Rng
+) -> list[Choice]:
+    """:func:`attack_choices` once the Action is known to be decided (or about to be)."""
     found: list[Choice] = []
     proposal = attack_approval(game, state, args)
     if proposal is not None:
