@@ -12,7 +12,8 @@ import contextlib
 import random
 from typing import Any
 
-from test_strife_reaction_fast import FORMS, MODELS, fight, ident
+import pytest
+from test_strife_reaction_fast import CASES, FORMS, MODELS, fight, ident, options
 
 from tableside.dice import SeededRng
 from tableside.encounter import strife_choices, strife_fight
@@ -134,3 +135,25 @@ def test_choices_listed_ahead_equal_those_after_a_first_dry_run() -> None:
         assert reused == fresh(game, state, chosen, 3), (pair, command)
         taken += chosen != command
     assert taken > 8
+
+
+def test_reactions_declared_on_one_setup_equal_whole_setups(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    draw = random.Random(8)
+    forms = (*FORMS, {"reaction_item": "Stool"}, {"combined_damage": ["fire"]})
+    compared = 0
+    for pair, gap, spent in draw.sample(CASES, 30):
+        try:
+            game, state = fight(pair[0], pair[1], gap, spent)
+        except TablesideError:
+            continue
+        for form in forms:
+            command = attack(ident(pair[0]), ident(pair[1]), form, "absent")
+            lazy = options(game, state, command)
+            with monkeypatch.context() as patched:
+                patched.setattr(strife_choices, "LAZY_SETUPS", False)
+                whole = options(game, state, command)
+            assert lazy == whole, (pair, gap, spent, form)
+            compared += len(lazy)
+    assert compared > 60

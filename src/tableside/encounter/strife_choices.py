@@ -26,7 +26,7 @@ import copy
 import pickle
 import threading
 from collections import OrderedDict
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, fields, replace
 from fractions import Fraction
 from typing import Any
@@ -52,6 +52,7 @@ from tableside.encounter.strife_fight import (
     StrifeFight,
     aoo_key,
     attack_setup,
+    declare_reaction,
     physical_dice,
     rehearse,
 )
@@ -516,10 +517,10 @@ def reaction_options(
     its dice (no earlier attack of the Action spent that Reaction).
     """
     found = []
-    for value in (None, *REACTIONS):
-        candidate = item.model_copy(update={"reaction": value})
+    for value, setup in reaction_setups(game, state, attacker, item):
+        if setup is None:
+            continue
         try:
-            setup = attack_setup(game, Pending(state), attacker, candidate)
             weighed = weigh(setup)
         except TablesideError:
             continue
@@ -545,6 +546,44 @@ def reaction_options(
         }
         found.append(ReactionOption(value, label, odds, dealt, weighed.mean))
     return found
+
+
+LAZY_SETUPS = True
+"""Whether :func:`reaction_setups` builds the attack once and declares each Reaction on it
+(tests turn it off to compare with a whole setup per Reaction)."""
+
+
+def reaction_setups(
+    game: StrifeFight, state: FightState, attacker: Model, item: AttackItem
+) -> Iterator[tuple[str | None, AttackSetup | None]]:
+    """No Reaction and each Reaction with the attack's setup, None where it is refused.
+
+    :func:`attack_setup` differs between Reactions only in the one it declares: the attack
+    without one is built once, and each Reaction declared on it (issue 21, item 8: an
+    automatic NPC's Reaction built six setups). Where that cannot stand (no attack without a
+    Reaction, or Combined Damage, built after the Reaction), each is built whole (checked equal
+    in ``tests/test_strife_rehearsal.py``).
+    """
+    p = Pending(state)
+    base: AttackSetup | None = None
+    if LAZY_SETUPS and not item.combined_damage:
+        try:
+            base = attack_setup(game, p, attacker, item.model_copy(update={"reaction": None}))
+        except TablesideError:
+            base = None
+    defender = state.models.get(item.defender)
+    for value in (None, *REACTIONS):
+        candidate = item.model_copy(update={"reaction": value})
+        try:
+            if base is None or defender is None:
+                yield value, attack_setup(game, Pending(state), attacker, candidate)
+            elif value is None:
+                yield value, base
+            else:
+                reaction = declare_reaction(game, p, defender, value, candidate)
+                yield value, replace(base, reaction=reaction)
+        except TablesideError:
+            yield value, None
 
 
 def needs_dry_run(command: Command) -> bool:
