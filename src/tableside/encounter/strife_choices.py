@@ -26,7 +26,7 @@ import copy
 import pickle
 import threading
 from collections import OrderedDict
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, fields, replace
 from fractions import Fraction
 from typing import Any
@@ -52,7 +52,9 @@ from tableside.encounter.strife_fight import (
     StrifeFight,
     aoo_key,
     attack_setup,
+    declare_reaction,
     physical_dice,
+    rehearse,
 )
 from tableside.encounter.strife_state import FightState, Model
 from tableside.encounter.war_args import parse_args
@@ -264,12 +266,52 @@ def passes(game: StrifeFight, state: FightState, command: Command, rng: Rng) -> 
 
 
 def attack_choices(
-    game: StrifeFight, state: FightState, command: Command, rng: Rng
+    game: StrifeFight, state: FightState, command: Command, rng: Rng, ahead: bool = True
 ) -> list[Choice]:
-    """An attack's Host approval, its defenders' Reactions, then its next stage of dice."""
+    """An attack's Host approval, its defenders' Reactions, then its next stage of dice.
+
+    The Action is decided first on a copy of its dice (what the rules refuse is raised). For a
+    plain attack (no physical dice, no dry run per Reaction, :func:`needs_dry_run`) and with
+    ``ahead``, it is decided once its choices are listed instead, with the suggested Reactions
+    put in, and kept (:func:`rehearse`): the command an NPC's automatic Reaction makes is decided
+    once, not twice (issue 21, item 8). Such a rehearsal refused, the Action as given is
+    decided: its refusal, if any, is the one raised. ``ahead=False``: always first (checked
+    equal in ``tests/test_strife_rehearsal.py``).
+    """
     args = parse_args(AttackArgs, command.args, "attack")
     physical_dice(args, rng)
-    dry_run(game, state, command, rng)
+    plain = streamed(command) == command
+    if not (ahead and plain and not args.physical and not needs_dry_run(command)):
+        if plain:  # the very command: its real decide reuses the events
+            rehearse(game, state, command, throwaway(rng))
+        else:
+            dry_run(game, state, command, rng)
+        return listed_attack_choices(game, state, command, args, rng)
+    try:
+        found = listed_attack_choices(game, state, command, args, rng)
+    except Exception:
+        rehearse(game, state, command, throwaway(rng))  # the refusal the rules give first
+        raise
+    try:
+        rehearse(game, state, suggested(command, found), throwaway(rng))
+    except TablesideError:
+        rehearse(game, state, command, throwaway(rng))
+    return found
+
+
+def suggested(command: Command, found: Sequence[Choice]) -> Command:
+    """``command`` with the suggestion of each Reaction not given put in (as a policy takes)."""
+    args = command.args
+    for choice in found:
+        if choice.kind == "reaction" and not choice.given:
+            args = put(args, choice.path, choice.suggested)
+    return Command(command.kind, args, command.dice)
+
+
+def listed_attack_choices(
+    game: StrifeFight, state: FightState, command: Command, args: AttackArgs, rng: Rng
+) -> list[Choice]:
+    """:func:`attack_choices` once the Action is known to be decided (or about to be)."""
     found: list[Choice] = []
     proposal = attack_approval(game, state, args)
     if proposal is not None:
@@ -475,10 +517,10 @@ def reaction_options(
     its dice (no earlier attack of the Action spent that Reaction).
     """
     found = []
-    for value in (None, *REACTIONS):
-        candidate = item.model_copy(update={"reaction": value})
+    for value, setup in reaction_setups(game, state, attacker, item):
+        if setup is None:
+            continue
         try:
-            setup = attack_setup(game, Pending(state), attacker, candidate)
             weighed = weigh(setup)
         except TablesideError:
             continue
@@ -504,6 +546,44 @@ def reaction_options(
         }
         found.append(ReactionOption(value, label, odds, dealt, weighed.mean))
     return found
+
+
+LAZY_SETUPS = True
+"""Whether :func:`reaction_setups` builds the attack once and declares each Reaction on it
+(tests turn it off to compare with a whole setup per Reaction)."""
+
+
+def reaction_setups(
+    game: StrifeFight, state: FightState, attacker: Model, item: AttackItem
+) -> Iterator[tuple[str | None, AttackSetup | None]]:
+    """No Reaction and each Reaction with the attack's setup, None where it is refused.
+
+    :func:`attack_setup` differs between Reactions only in the one it declares: the attack
+    without one is built once, and each Reaction declared on it (issue 21, item 8: an
+    automatic NPC's Reaction built six setups). Where that cannot stand (no attack without a
+    Reaction, or Combined Damage, built after the Reaction), each is built whole (checked equal
+    in ``tests/test_strife_rehearsal.py``).
+    """
+    p = Pending(state)
+    base: AttackSetup | None = None
+    if LAZY_SETUPS and not item.combined_damage:
+        try:
+            base = attack_setup(game, p, attacker, item.model_copy(update={"reaction": None}))
+        except TablesideError:
+            base = None
+    defender = state.models.get(item.defender)
+    for value in (None, *REACTIONS):
+        candidate = item.model_copy(update={"reaction": value})
+        try:
+            if base is None or defender is None:
+                yield value, attack_setup(game, Pending(state), attacker, candidate)
+            elif value is None:
+                yield value, base
+            else:
+                reaction = declare_reaction(game, p, defender, value, candidate)
+                yield value, replace(base, reaction=reaction)
+        except TablesideError:
+            yield value, None
 
 
 def needs_dry_run(command: Command) -> bool:

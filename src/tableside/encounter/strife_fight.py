@@ -13,6 +13,8 @@ attack they answer and refused when the round's one Reaction is spent.
 from __future__ import annotations
 
 import math
+import pickle
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
@@ -20,7 +22,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from tableside.dice import Rng, ScriptedRng
+from tableside.dice import Rng, ScriptedRng, SeededRng
 from tableside.encounter.decisions import Choice
 from tableside.encounter.log import Command, Event
 from tableside.encounter.strife_acts import do_act, do_react, take_reactions
@@ -393,7 +395,15 @@ class StrifeFight:
         return evolve(state, event)
 
     def decide(self, state: FightState, command: Command, rng: Rng) -> list[Event]:
-        """Validate a command and return its events."""
+        """Validate a command and return its events.
+
+        A command just rehearsed on the same state with the same fresh dice stream
+        (:func:`rehearse`: the attack's dry run, issue 21 item 8) is not decided again: its
+        events are the rehearsal's (checked equal in ``tests/test_strife_rehearsal.py``).
+        """
+        found = rehearsed(self, state, command, rng)
+        if found is not None:
+            return found.events
         return self.pending(state, command, rng, describe=True).events
 
     def play(
@@ -454,6 +464,67 @@ class StrifeFight:
         handler(self, p, command.args, rng)
         check_end(p)
         return p
+
+
+# --- the rehearsal: a dry run whose events the real command reuses (issue 21, item 8) -------
+
+
+@dataclass(frozen=True)
+class Rehearsal:
+    """A command decided on a throwaway copy of its fresh dice stream: what it was and gave."""
+
+    game: StrifeFight
+    state: FightState
+    key: tuple[bytes, int, int | None]
+    pending: Pending
+
+
+_rehearsal = threading.local()  # each thread's last rehearsal (one request at a time)
+
+
+def stream_key(command: Command, rng: Rng) -> tuple[bytes, int, int | None] | None:
+    """What fixes a command's events on a given state, with its dice stream.
+
+    Its kind and arguments (pickled, so ``True``, ``1`` and ``1.0`` differ) and an unused seeded
+    stream's seed and number.
+
+    None: dice typed in, or a stream already rolled from (never rehearsed).
+    """
+    if command.dice is not None or not isinstance(rng, SeededRng):
+        return None
+    if rng._generator is not None:
+        return None
+    try:
+        args = pickle.dumps((command.kind, command.args), protocol=pickle.HIGHEST_PROTOCOL)
+    except (pickle.PicklingError, TypeError, AttributeError):
+        return None
+    return (args, rng.seed, rng._stream)
+
+
+def rehearse(game: StrifeFight, state: FightState, command: Command, rng: Rng) -> Pending:
+    """Decide ``command`` on ``rng`` (a throwaway copy) with full reports, and keep it.
+
+    The real :meth:`StrifeFight.decide` of the same command on the same state and stream takes
+    it (raise to refuse).
+    """
+    key = stream_key(command, rng)
+    _rehearsal.last = None
+    p = game.pending(state, command, rng, describe=True)
+    if key is not None:
+        _rehearsal.last = Rehearsal(game, state, key, p)
+    return p
+
+
+def rehearsed(game: StrifeFight, state: FightState, command: Command, rng: Rng) -> Pending | None:
+    """The kept rehearsal of exactly this command, state and fresh stream, taken once.
+
+    The state must be the very object rehearsed on. None: decide it.
+    """
+    kept: Rehearsal | None = getattr(_rehearsal, "last", None)
+    if kept is None or kept.game is not game or kept.state is not state:
+        return None
+    _rehearsal.last = None
+    return kept.pending if stream_key(command, rng) == kept.key else None
 
 
 # --- turn bookkeeping -------------------------------------------------------------------------
