@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from test_simulate_agreement_strife_effects import block_spell, casters
+from test_simulate_agreement_strife_effects import archer, block_spell, casters
 
 from tableside.cli.simulate_cmds import render
 from tableside.encounter.engine import copy_with
@@ -284,3 +284,19 @@ def test_f50_a_fight_the_kernel_cannot_hold_is_played_by_the_python_fast_path(
     assert "engine fast (its Python path, not the compiled kernel: more than 2 models" in " ".join(
         capsys.readouterr().out.split()
     )
+
+
+def test_f62_same_draws_same_states_with_a_ranged_first_weapon() -> None:
+    """F-62: *archer* on the kernel, state for state: moves toward another, shots by inches."""
+    state = load_start(archer()).state
+    work, why = compiled.compiled(state)
+    assert work is not None, why
+    for (i, weapon, j, inches), law in work.batch.laws.shots.items():
+        index = int(work.static.shot_of[i, work.weapons[i].index(weapon), j, inches])
+        start, end = int(work.static.law_start[index]), int(work.static.law_start[index + 1])
+        assert work.static.cumulative[start:end].tolist() == list(law.cumulative)
+    kinds: dict[str, int] = {}
+    for run in range(10):
+        for kind, n in replay(state, 77, run).items():
+            kinds[kind] = kinds.get(kind, 0) + n
+    assert {"aoo", "move", "attack", "next"} <= set(kinds)

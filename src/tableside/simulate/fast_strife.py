@@ -80,6 +80,8 @@ from tableside.strife.turns import ROLL_WITH_THE_BLOW_INITIATIVE, RoundTracker
 BATCH = 4096  # runs per batch: one generator each (F-11)
 STRIFE_KEY = 16  # spawn-key tag of the fast Realm of Strife engine's generators (F-11)
 KNOWN_CONDITIONS = frozenset({KNOCKED_DOWN, VULNERABLE, DISARMED})  # F-10
+SHOT_SPARE = 2  # inches moved past Movement a shot's laws are kept for (Rolls with the Blow)
+SHOT_AWAY = 100.0  # inches a shooter is set from its target to ask for a shot's law (F-62)
 ROLLED_BACK = "Roll with the Blow"
 dist = math.dist  # ``geometry.distance`` is ``math.dist``: called directly in the hot loop
 Choice = tuple[Any, ...]  # ("next",) | ("move", i, to) | ("attack", i, j, reaction) | ...
@@ -99,6 +101,7 @@ class Roster:
     reaction: tuple[str | None, ...]  # what the policy declares while the Reaction lasts
     foes: dict[str, tuple[int, ...]]  # per side, the models of the other sides
     powers: tuple[tuple[PowerEntry, ...], ...] = ()  # what the policy casts (F-40), per model
+    shooting: tuple[frozenset[str], ...] = ()  # ranged weapons, per model (F-62)
 
 
 def roster_of(state: FightState, catalog: Catalog) -> Roster:
@@ -119,7 +122,13 @@ def roster_of(state: FightState, catalog: Catalog) -> Roster:
             for side in {m.side for m in models}
         },
         powers=tuple(castable_powers(catalog, m.sheet) for m in models),
+        shooting=tuple(_shooting(catalog, m) for m in models),
     )
+
+
+def _shooting(catalog: Catalog, m: Any) -> frozenset[str]:
+    """The ranged weapons a model holds (F-62)."""
+    return frozenset(w.name for w in loadout(catalog, m.sheet).weapons if w.ranged)
 
 
 def started(state: FightState, game: StrifeFight) -> FightState | None:
@@ -151,13 +160,10 @@ def unsupported(state: FightState, catalog: Catalog) -> str | None:
 
 def _model_unsupported(m: Any, catalog: Catalog) -> str | None:
     sheet = m.sheet
-    weapons = loadout(catalog, sheet).weapons
     if m.hidden or m.submerged or m.perched or m.position[2] != 0 or m.climbed:
         return "hidden, under water, climbing or above the ground"
     if sheet.absorption:
         return "an Absorption (its damage depends on its HP)"
-    if weapons and weapons[0].ranged:
-        return f"a ranged first weapon ({weapons[0].name})"
     if m.instant_barred or m.sprints or "whole_turn" in m.elements:
         return "an instant out of turn or a Sprint"
     odd = {c.name for c in m.conditions} - KNOWN_CONDITIONS
@@ -176,16 +182,41 @@ class Laws:
         self.table: dict[tuple[int, str, int, str | None], Law] = {}
         pending = Pending(copy_with(state, rounds=RoundTracker()), describe=False)
         models = list(state.models.values())
+        self.shots: dict[tuple[int, str, int, int], Law] = {}
+        self.game, self.pending, self.models = game, pending, models
         for i, attacker in enumerate(models):
             for j, defender in enumerate(models):
                 if roster.side[i] == roster.side[j]:
                     continue
                 for weapon in dict.fromkeys(roster.weapons[i]):
+                    if weapon in roster.shooting[i]:  # AoOs only, by inches moved (F-62)
+                        for inches in range(roster.movement[i] + SHOT_SPARE + 1):
+                            self.shot(i, weapon, j, inches)
+                        continue
                     for reaction in dict.fromkeys((roster.reaction[j], None)):
                         item = AttackItem(defender=defender.id, weapon=weapon, reaction=reaction)
                         setup = attack_setup(game, pending, attacker, item, free_attack=True)
                         self.table[i, weapon, j, reaction] = cached_law(setup)
         self.casts = cast_laws(state, game, roster)
+
+    def shot(self, i: int, weapon: str, j: int, inches: int) -> Law:
+        """The law of an AoO with a ranged weapon, its shooter having moved ``inches`` (F-62).
+
+        Moving and shooting costs −5 a whole inch moved this Turn (S-16), so a shot's law
+        depends on it; asked of the engine with the shooter set that far and out of base
+        contact (a shot on a model in contact is refused, SA-48; an AoO is taken once the
+        mover has left contact), computed once.
+        """
+        key = (i, weapon, j, inches)
+        law = self.shots.get(key)
+        if law is None:
+            shooter, target = self.models[i], self.models[j]
+            away = (target.position[0] + SHOT_AWAY, target.position[1], 0.0)
+            shooter = copy_with(shooter, moved=float(inches), position=away)
+            item = AttackItem(defender=target.id, weapon=weapon)
+            setup = attack_setup(self.game, self.pending, shooter, item, free_attack=True)
+            law = self.shots[key] = cached_law(setup)
+        return law
 
     def unsupported(self) -> str | None:
         """A condition an attack or a cast can put on that the fast engine does not model.
@@ -197,8 +228,9 @@ class Laws:
             for entry in powers:
                 if entry.targets == PowerTargets.ONE_ROLL and most_targets(entry) > 1:
                     return f"Powers: {entry.name} is cast on several targets with one roll"
-        for what, laws in (("an attack", self.table), ("a power", self.casts)):
-            for law in laws.values():
+        attacks = [*self.table.values(), *self.shots.values()]
+        for what, laws in (("an attack", attacks), ("a power", list(self.casts.values()))):
+            for law in laws:
                 odd = law.conditions() - KNOWN_CONDITIONS
                 if odd:
                     return f"{what} can put on {sorted(odd)[0]}"
@@ -361,11 +393,16 @@ def _turn(run: Run, roster: Roster) -> Choice:
         cast = _cast(run, roster, me, enemies)
         if cast is not None:
             return cast
-    if gap <= CONTACT and armed:
+    shoots = armed and roster.weapons[me][0] in roster.shooting[me]
+    if gap <= CONTACT and armed and not shoots:
         reaction = None if near in run.reacted else roster.reaction[near]
         return ("attack", me, near, reaction)
     if gap > CONTACT and can_move and armed:
         return ("move", me, _toward(here, run.pos[near], min(reach, gap - 0.9)))
+    if shoots and can_move:  # its shot refused in contact (SA-48): toward another (SA-94, F-62)
+        for other_gap, _, other in sorted(enemies)[1:]:
+            if other_gap > CONTACT:
+                return ("move", me, _toward(here, pos[other], min(reach, other_gap - 0.9)))
     return ("next",)
 
 
@@ -501,7 +538,10 @@ class Rules:
                 run.reacted.add(attacker)
             used.add(weapon)
             run.offers = [o for o in run.offers if not (o[0] == attacker and o[1] == weapon)]
-            law = self.laws.table[attacker, weapon, target, None]
+            if weapon in self.roster.shooting[attacker]:  # F-62
+                law = self.laws.shot(attacker, weapon, target, int(run.moved[attacker]))
+            else:
+                law = self.laws.table[attacker, weapon, target, None]
             self.attack(run, attacker, target, law, draw(law))
         elif kind == "roll":
             self.roll(run, choice[1], choice[2])

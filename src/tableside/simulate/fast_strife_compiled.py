@@ -51,8 +51,8 @@ def why_not(batch: Batch) -> str | None:
         if odd:
             return f"{m.id}: the Turn element {sorted(odd)[0]}"
     names = {c.name for m in state.models.values() for c in m.conditions}
-    names |= {c.name for law in [*batch.laws.table.values(), *batch.laws.casts.values()]
-              for o in law.outcomes for _, c in o.inflicted}  # fmt: skip
+    laws = [*batch.laws.table.values(), *batch.laws.casts.values(), *batch.laws.shots.values()]
+    names |= {c.name for law in laws for o in law.outcomes for _, c in o.inflicted}
     if len(names) + 1 > BITS:
         return f"more than {BITS} condition names"
     return None
@@ -159,6 +159,7 @@ class Compiled:
                 law_of[i, self.weapons[i].index(weapon), j, 0] = len(laws)
             laws.append(law)
         cast_of = self._cast_of(laws)
+        shot_of = self._shot_of(laws, width)
         tables = _law_arrays(laws, self.kinds)
         rolled, _ = self.kinds.kind(self.rolled)
         names, sources, next_turn = self.kinds.arrays()
@@ -176,9 +177,23 @@ class Compiled:
             reacts=ints([r is not None for r in roster.reaction]),
             law_of=law_of, **tables, kind_name=names, kind_source=sources,
             kind_next_turn=next_turn, **self._power_arrays(), cast_of=cast_of,
+            shoots_first=ints([bool(w) and w[0] in shooting
+                               for w, shooting in zip(roster.weapons, roster.shooting,
+                                                      strict=True)]),
+            shot_of=shot_of,
             blocker=ints([r == "block" for r in roster.reaction]),
             knocked=self.kinds.name(KNOCKED_DOWN), rolled=rolled, sides=len(self.sides),
         )  # fmt: skip
+
+    def _shot_of(self, laws: list[Law], width: int) -> np.ndarray:
+        """Per (shooter, ranged weapon, target, whole inches moved) its shot's law (F-62)."""
+        n, shots = len(self.batch.roster.ids), self.batch.laws.shots
+        inches = 1 + max((key[3] for key in shots), default=0)
+        shot_of = np.full((n, width, n, inches), -1, dtype=np.int64)
+        for (i, weapon, j, moved), law in shots.items():
+            shot_of[i, self.weapons[i].index(weapon), j, moved] = len(laws)
+            laws.append(law)
+        return shot_of
 
     def _cast_of(self, laws: list[Law]) -> np.ndarray:
         """Per (power, target, Blocks) the number of its cast law, appended to ``laws`` (F-60)."""

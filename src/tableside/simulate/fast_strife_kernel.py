@@ -66,7 +66,7 @@ ROUNDING = 0.005  # ``strife_policy.ROUNDING``
 PENALTY = 10  # ``turns.ROLL_WITH_THE_BLOW_INITIATIVE``
 ACTION, MOVE = 1, 2  # Turn elements, as bits
 NEXT, MOVE_TO, ATTACK, AOO, ROLL, CAST = 0, 1, 2, 3, 4, 5  # commands
-OK, ERR_SLOTS, ERR_OFFERS = 0, 1, 2
+OK, ERR_SLOTS, ERR_OFFERS, ERR_SHOT = 0, 1, 2, 3
 SPLIT = 134217729.0  # 2**27 + 1: the Veltkamp-Dekker split
 
 # Scalars of a run (``State.scalar``).
@@ -130,6 +130,8 @@ class Static(NamedTuple):
     power_blockable: I64
     blocker: I64  # per model, 1: the policy Blocks a blockable power while the Reaction lasts
     cast_of: I64  # power × target × Blocks: law (−1: none)
+    shoots_first: I64  # per model, 1: its first weapon is ranged (F-62)
+    shot_of: I64  # attacker × weapon × defender × whole inches moved: a shot's law (−1: none)
     knocked: int  # name code of Knocked Down
     rolled: int  # kind of the Roll with the Blow's Knocked Down
     sides: int
@@ -289,12 +291,29 @@ def _turn(s: State, k: Static) -> None:
         _away(s.pos, me, near, reach, s.to)
     elif k.power_start[me + 1] > k.power_start[me] and _cast(s, k, me, gap):
         return
-    elif gap <= CONTACT and armed:
+    elif gap <= CONTACT and armed and not k.shoots_first[me]:
         s.command[0] = ATTACK
         s.command[3] = 1 if _bit(s.scalar[REACTED], near) else 0
     elif gap > CONTACT and can_move and armed:
         s.command[0] = MOVE_TO
         _toward(s.pos, me, near, min(reach, gap - 0.9), s.to)
+    elif armed and can_move and k.shoots_first[me]:
+        _toward_another(s, k, me, near, gap, reach)
+
+
+@helper
+def _toward_another(s: State, k: Static, me: int, near: int, gap: float, reach: float) -> None:
+    """Its shot refused in contact (SA-48): toward the next enemy not in contact (SA-94, F-62)."""
+    last, last_gap = near, gap
+    while True:
+        other, other_gap = _next_enemy(s, k, me, last, last_gap)
+        if other < 0:
+            return
+        if other_gap > CONTACT:
+            s.command[0], s.command[2] = MOVE_TO, other
+            _toward(s.pos, me, other, min(reach, other_gap - 0.9), s.to)
+            return
+        last, last_gap = other, other_gap
 
 
 @inline
@@ -374,6 +393,11 @@ def _apply(s: State, k: Static, key: int, run: int) -> int:
         s.aoo[who] |= 1 << weapon
         _drop_offers(s, who, weapon)
         law = k.law_of[who, weapon, other, 1]
+        if k.shot_of[who, weapon, other, 0] >= 0:  # a ranged weapon: by inches moved (F-62)
+            inches = int(s.moved[who])
+            if inches >= k.shot_of.shape[3]:
+                return ERR_SHOT
+            law = k.shot_of[who, weapon, other, inches]
     u = uniform(key, run, s.scalar[DRAWS])
     s.scalar[DRAWS] += 1
     return _attack(s, k, who, other, law, _draw(k, law, u))
