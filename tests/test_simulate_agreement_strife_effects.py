@@ -136,8 +136,22 @@ def archer() -> dict[str, Any]:
     )  # fmt: skip
 
 
+def stun() -> dict[str, Any]:
+    """F-63: Stun, only tracked by the engine: Aldric's Mace (10 % on a hit) and Ilsa's Curse
+    Torment (25 % on a success) against two Goblins, one Stunned (2 rounds, the Host's)."""
+    aldric = builtin_catalog().combatant("Aldric").model_dump(mode="json")
+    aldric.update(main_hand="Mace", proficiencies=[*aldric["proficiencies"], "Bludgeons"])
+    cursed = {**ILSA, "powers": ["Curse Torment"]}
+    return fight_document(
+        [model("Aldric", "heroes", 0, sheet=aldric), model("Ilsa", "heroes", -2, 3, sheet=cursed),
+         model("Goblin-1", "monsters", 6, model="Goblin"),
+         model("Goblin-2", "monsters", 6, 3, model="Goblin")],
+        ({"id": "Goblin-2", "name": "Stun", "rounds": 2},),
+    )  # fmt: skip
+
+
 FIGHTS = {"block_spell": block_spell, "parry_roll": parry_roll, "casters": casters,
-          "archer": archer}  # fmt: skip
+          "archer": archer, "stun": stun}  # fmt: skip
 
 
 def started(document: dict[str, Any]) -> FightState:
@@ -326,14 +340,28 @@ def test_f41_a_power_effect_applies_with_its_chance_on_a_hit() -> None:
     assert (stun.source, stun.rounds_left) == ("Ilsa's Curse Torment", 1)
 
 
-def test_f41_a_power_with_an_unmodelled_effect_falls_back_to_the_full_engine() -> None:
-    """F-10, F-41: Stun is not modelled: the full engine plays, and the report says why."""
+def test_f63_a_power_putting_on_stun_is_played_fast_and_a_condition_the_engine_reads_is_not(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """F-63: Stun is only tracked (played fast); one the engine reads (Feared) falls back."""
     cursed = {**ILSA, "powers": ["Curse Torment"]}
     document = fight_document([model("Aldric", "heroes", 0),
                                model("Ilsa", "monsters", 5, sheet=cursed)])  # fmt: skip
+    report = simulate(document, 30, seed=1, engine="fast")
+    assert report["engine"] == "fast" and "fallback" not in report
+    monkeypatch.setattr("tableside.simulate.fast_strife.ENGINE_READS", frozenset({"Stun"}))
+    monkeypatch.setattr("tableside.simulate.fast_strife._KNOWN", {})
     report = simulate(document, 3, seed=1, engine="fast")
-    assert report["engine"] == "full"
-    assert report["fallback"] == "a power can put on Stun"
+    assert report["engine"] == "full" and report["fallback"] == "a power can put on Stun"
+
+
+def test_f63_exact_transitions_with_stun() -> None:
+    """F-63: 30 full runs of *stun* (the Mace's and Curse Torment's Stun, one at the start)."""
+    state = started(stun())
+    kinds: Counter[str] = Counter()
+    for run in range(30):
+        replay(state, 31, run, kinds)
+    assert {"cast", "attack", "move", "next"} <= set(kinds), kinds
 
 
 def test_f9_ward_off_laws_equal_attack_odds() -> None:
@@ -534,6 +562,7 @@ MOST = {
     "parry_roll": ("parry", "block", "failed Parry", "Knocked Down", "aoo"),
     "casters": ("cast", "cast on several", "parry", "failed Parry", "roll"),
     "archer": ("shot", "toward another", "aoo", "parry", "failed Parry", "Knocked Down"),
+    "stun": ("Stun", "cast", "block", "roll"),
 }
 
 
@@ -553,11 +582,13 @@ def test_f42_the_fast_engine_plays_and_each_effect_occurs_in_most_runs(name: str
 # full run over a fast one (casters on the kernel since F-60: 887 and 570, were 17 and 18 on the
 # Python path; archer, F-62, 130): agreement.sized gives block_spell 43,000 full runs and
 # 1,259,000 fast, parry_roll 10,000 and 287,000, casters 13,000 and 293,000, archer 9,000 and
-# 100,000 (archer measured 0.041).
+# 100,000 (archer measured 0.041); stun (F-63, monsters 0.0055 measured, ratio 140) 2,000 and
+# 21,000.
 DESIGN = {"block_spell": (0.664, 887), "parry_roll": (0.054, 878), "casters": (0.069, 570),
-          "archer": (0.046, 130)}  # fmt: skip
+          "archer": (0.046, 130), "stun": (0.009, 140)}  # fmt: skip
 # The win-probability shift each comparison catches with 90 % probability (checked on the figures).
-CAUGHT = {"block_spell": 0.01, "parry_roll": 0.01, "casters": 0.01, "archer": 0.01}
+CAUGHT = {"block_spell": 0.01, "parry_roll": 0.01, "casters": 0.01, "archer": 0.01,
+          "stun": 0.01}  # fmt: skip
 
 
 @pytest.fixture(scope="module", params=list(FIGHTS))

@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from test_simulate_agreement_strife_effects import archer, block_spell, casters
+from test_simulate_agreement_strife_effects import archer, block_spell, casters, stun
 
 from tableside.cli.simulate_cmds import render
 from tableside.encounter.engine import copy_with
@@ -300,3 +300,9 @@ def test_f62_same_draws_same_states_with_a_ranged_first_weapon() -> None:
         for kind, n in replay(state, 77, run).items():
             kinds[kind] = kinds.get(kind, 0) + n
     assert {"aoo", "move", "attack", "next"} <= set(kinds)
+
+
+def test_f63_same_draws_same_states_with_stun() -> None:
+    """F-63: *stun* on the kernel, state for state: Stun put on, ticked and ended as tracked."""
+    for run in range(10):
+        replay(load_start(stun()).state, 99, run)

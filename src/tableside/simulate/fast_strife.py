@@ -46,6 +46,7 @@ from tableside.encounter.strife_fight import (
     cast_plan,
     cast_rolls,
 )
+from tableside.encounter.strife_forced import CONTROLLED, FEARED, MIND_CONTROLLED, TAUNTED
 from tableside.encounter.strife_policy import (
     ROUNDING,
     _away,
@@ -65,6 +66,7 @@ from tableside.simulate.tally import Tally
 from tableside.strife.catalog import Catalog, PowerEntry, PowerTargets, Resource
 from tableside.strife.conditions import (
     DISARMED,
+    EXHAUSTION,
     KNOCKED_DOWN,
     VULNERABLE,
     Condition,
@@ -79,7 +81,11 @@ from tableside.strife.turns import ROLL_WITH_THE_BLOW_INITIATIVE, RoundTracker
 
 BATCH = 4096  # runs per batch: one generator each (F-11)
 STRIFE_KEY = 16  # spawn-key tag of the fast Realm of Strife engine's generators (F-11)
-KNOWN_CONDITIONS = frozenset({KNOCKED_DOWN, VULNERABLE, DISARMED})  # F-10
+KNOWN_CONDITIONS = frozenset({KNOCKED_DOWN, VULNERABLE, DISARMED})  # F-10 (before F-63)
+# F-63: the conditions the engine reads (Exhaustion stacks, SA-12; the Turn-binding ones, SA-71);
+# every other condition but Knocked Down (modelled) is only tracked, and the fast engine tracks
+# it as the engine does (Stun, Vulnerable, Disarmed, Silence …).
+ENGINE_READS = frozenset({EXHAUSTION, FEARED, TAUNTED, MIND_CONTROLLED, CONTROLLED})
 SHOT_SPARE = 2  # inches moved past Movement a shot's laws are kept for (Rolls with the Blow)
 SHOT_AWAY = 100.0  # inches a shooter is set from its target to ask for a shot's law (F-62)
 ROLLED_BACK = "Roll with the Blow"
@@ -166,7 +172,7 @@ def _model_unsupported(m: Any, catalog: Catalog) -> str | None:
         return "an Absorption (its damage depends on its HP)"
     if m.instant_barred or m.sprints or "whole_turn" in m.elements:
         return "an instant out of turn or a Sprint"
-    odd = {c.name for c in m.conditions} - KNOWN_CONDITIONS
+    odd = {c.name for c in m.conditions} & ENGINE_READS
     if odd:
         return f"the condition {sorted(odd)[0]}"
     if "instant" in m.elements:
@@ -231,7 +237,7 @@ class Laws:
         attacks = [*self.table.values(), *self.shots.values()]
         for what, laws in (("an attack", attacks), ("a power", list(self.casts.values()))):
             for law in laws:
-                odd = law.conditions() - KNOWN_CONDITIONS
+                odd = law.conditions() & ENGINE_READS
                 if odd:
                     return f"{what} can put on {sorted(odd)[0]}"
         return None
