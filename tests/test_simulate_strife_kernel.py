@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from test_simulate_agreement_strife_effects import archer, block_spell, casters, stun
+from test_simulate_agreement_strife_effects import archer, block_spell, casters, door, stun
 
 from tableside.cli.simulate_cmds import render
 from tableside.encounter.engine import copy_with
@@ -306,3 +306,9 @@ def test_f63_same_draws_same_states_with_stun() -> None:
     """F-63: *stun* on the kernel, state for state: Stun put on, ticked and ended as tracked."""
     for run in range(10):
         replay(load_start(stun()).state, 99, run)
+
+
+def test_f64_same_draws_same_states_with_absorption() -> None:
+    """F-64: *door* on the kernel, state for state: each hit absorbed by the door's HP."""
+    for run in range(8):
+        replay(load_start(door()).state, 5, run)

@@ -108,6 +108,7 @@ class Roster:
     foes: dict[str, tuple[int, ...]]  # per side, the models of the other sides
     powers: tuple[tuple[PowerEntry, ...], ...] = ()  # what the policy casts (F-40), per model
     shooting: tuple[frozenset[str], ...] = ()  # ranged weapons, per model (F-62)
+    absorption: tuple[int, ...] = ()  # Absorption %, per model (F-64)
 
 
 def roster_of(state: FightState, catalog: Catalog) -> Roster:
@@ -129,6 +130,7 @@ def roster_of(state: FightState, catalog: Catalog) -> Roster:
         },
         powers=tuple(castable_powers(catalog, m.sheet) for m in models),
         shooting=tuple(_shooting(catalog, m) for m in models),
+        absorption=tuple(m.sheet.absorption for m in models),
     )
 
 
@@ -165,11 +167,8 @@ def unsupported(state: FightState, catalog: Catalog) -> str | None:
 
 
 def _model_unsupported(m: Any, catalog: Catalog) -> str | None:
-    sheet = m.sheet
     if m.hidden or m.submerged or m.perched or m.position[2] != 0 or m.climbed:
         return "hidden, under water, climbing or above the ground"
-    if sheet.absorption:
-        return "an Absorption (its damage depends on its HP)"
     if m.instant_barred or m.sprints or "whole_turn" in m.elements:
         return "an instant out of turn or a Sprint"
     odd = {c.name for c in m.conditions} & ENGINE_READS
@@ -186,8 +185,9 @@ class Laws:
     def __init__(self, state: FightState, game: StrifeFight, roster: Roster) -> None:
         self.roster = roster
         self.table: dict[tuple[int, str, int, str | None], Law] = {}
-        pending = Pending(copy_with(state, rounds=RoundTracker()), describe=False)
-        models = list(state.models.values())
+        bare = _unabsorbed(copy_with(state, rounds=RoundTracker()))  # absorbed in play (F-64)
+        pending = Pending(bare, describe=False)
+        models = list(bare.models.values())
         self.shots: dict[tuple[int, str, int, int], Law] = {}
         self.game, self.pending, self.models = game, pending, models
         for i, attacker in enumerate(models):
@@ -241,6 +241,20 @@ class Laws:
                 if odd:
                     return f"{what} can put on {sorted(odd)[0]}"
         return None
+
+
+def _unabsorbed(state: FightState) -> FightState:
+    """The fight with no Absorption: the laws give the damage before it (F-64)."""
+    for m in state.models.values():
+        if m.sheet.absorption:
+            sheet = m.sheet.model_copy(update={"absorption": 0})
+            state = state.with_model(copy_with(m, sheet=sheet))
+    return state
+
+
+def absorbed(damage: int, percent: int, hp: int) -> int:
+    """``damage.absorb``'s HP lost: floor(percent × current HP / 100) of a hit absorbed (S-21)."""
+    return max(0, damage - percent * hp // 100)
 
 
 _LAWS: dict[bytes, Law] = {}
@@ -560,8 +574,11 @@ class Rules:
             run.reacted.add(defender)
             if outcome.failed_parry:
                 run.failed.add(defender)
-        if outcome.damage:
-            run.hp[defender] = max(0, run.hp[defender] - outcome.damage)
+        damage = outcome.damage
+        if damage and self.roster.absorption[defender]:  # F-64
+            damage = absorbed(damage, self.roster.absorption[defender], run.hp[defender])
+        if damage:
+            run.hp[defender] = max(0, run.hp[defender] - damage)
             run.last_damaged, run.last_by = defender, attacker
             if run.hp[defender] == 0:
                 self.check_end(run)

@@ -180,7 +180,7 @@ class Compiled:
             shoots_first=ints([bool(w) and w[0] in shooting
                                for w, shooting in zip(roster.weapons, roster.shooting,
                                                       strict=True)]),
-            shot_of=shot_of,
+            shot_of=shot_of, absorption=ints(roster.absorption),
             blocker=ints([r == "block" for r in roster.reaction]),
             knocked=self.kinds.name(KNOCKED_DOWN), rolled=rolled, sides=len(self.sides),
         )  # fmt: skip

@@ -132,6 +132,7 @@ class Static(NamedTuple):
     cast_of: I64  # power × target × Blocks: law (−1: none)
     shoots_first: I64  # per model, 1: its first weapon is ranged (F-62)
     shot_of: I64  # attacker × weapon × defender × whole inches moved: a shot's law (−1: none)
+    absorption: I64  # per model, its Absorption % (F-64)
     knocked: int  # name code of Knocked Down
     rolled: int  # kind of the Roll with the Blow's Knocked Down
     sides: int
@@ -437,6 +438,8 @@ def _attack(s: State, k: Static, attacker: int, defender: int, law: int, o: int)
         if k.failed[o]:
             s.scalar[FAILED] |= 1 << defender
     damage = k.damage[o]
+    if damage and k.absorption[defender]:  # floor(% × current HP / 100) absorbed (S-21, F-64)
+        damage = max(0, damage - k.absorption[defender] * s.hp[defender] // 100)
     if damage:
         s.hp[defender] = max(0, s.hp[defender] - damage)
         s.scalar[LAST_HURT], s.scalar[LAST_BY] = defender, attacker
