@@ -33,9 +33,11 @@ _HOMES = {
 }  # fmt: skip
 
 
-def __getattr__(name: str) -> Any:
-    """The re-exported names, each loaded from its module when first asked for."""
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(importlib.import_module(f"{__name__}.{home}"), name)
+if not TYPE_CHECKING:  # the type checker sees the names above, and no others
+
+    def __getattr__(name: str) -> Any:
+        """The re-exported names, each loaded from its module when first asked for."""
+        home = _HOMES.get(name)
+        if home is None:
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        return getattr(importlib.import_module(f"{__name__}.{home}"), name)

@@ -6,6 +6,7 @@ commands live here, with :data:`HANDLERS`, the table :class:`MajestyWar` dispatc
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from tableside.dice import Rng
@@ -152,13 +153,9 @@ def do_barrier(game: Rules, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
     """A Barrier raised (or moved) or ended; Knocked Back elohim collide with it (M-35, A-42)."""
     args = cached_args(BarrierArgs, raw, "barrier")
     if not args.on:
-        if args.id not in p.state.barriers:
-            known = ", ".join(p.state.barriers) or "none"
-            raise RulesError(f"There is no Barrier {args.id!r} in this War (known: {known}).")
-        p.emit("barrier_removed", "A-42", id=args.id)
+        end_sphere(p, "Barrier", p.state.barriers, args.id, "barrier_removed", "A-42")
         return
-    if args.id in p.state.combatants:
-        raise RulesError(f"{args.id!r} is a combatant's id; name the Barrier otherwise.")
+    refuse_combatant_id(p, "Barrier", args.id)
     p.emit("barrier_set", "A-42", id=args.id, center=list(args.center), radius=args.radius,
            resolve=args.resolve)  # fmt: skip
 
@@ -167,14 +164,26 @@ def do_dominion(game: Rules, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
     """A Spiritual Dominion raised (or moved) or ended; Strikes cannot pass through it (M-15)."""
     args = cached_args(DominionArgs, raw, "dominion")
     if not args.on:
-        if args.id not in p.state.dominions:
-            known = ", ".join(p.state.dominions) or "none"
-            raise RulesError(f"There is no Dominion {args.id!r} in this War (known: {known}).")
-        p.emit("dominion_removed", "M-15", id=args.id)
+        end_sphere(p, "Dominion", p.state.dominions, args.id, "dominion_removed", "M-15")
         return
-    if args.id in p.state.combatants:
-        raise RulesError(f"{args.id!r} is a combatant's id; name the Dominion otherwise.")
+    refuse_combatant_id(p, "Dominion", args.id)
     p.emit("dominion_set", "M-15", id=args.id, center=list(args.center), radius=args.radius)
+
+
+def end_sphere(
+    p: Pending, noun: str, kept: Mapping[str, object], name: str, event_kind: str, rule: str
+) -> None:
+    """End the Barrier or Dominion (``noun``) ``name``, which must be one of ``kept``."""
+    if name not in kept:
+        known = ", ".join(kept) or "none"
+        raise RulesError(f"There is no {noun} {name!r} in this War (known: {known}).")
+    p.emit(event_kind, rule, id=name)
+
+
+def refuse_combatant_id(p: Pending, noun: str, name: str) -> None:
+    """A Barrier or a Dominion may not take a combatant's id."""
+    if name in p.state.combatants:
+        raise RulesError(f"{name!r} is a combatant's id; name the {noun} otherwise.")
 
 
 def do_ruleset(game: Rules, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
