@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -99,11 +100,6 @@ def test_the_web_table_does_not_import_the_command_line(path: Path) -> None:
 # open for it). Any other circle, or a larger one, fails.
 KNOWN_CIRCLES = {
     frozenset({"tableside.encounter.war", "tableside.encounter.war_choices"}),
-    frozenset({
-        "tableside.encounter.strife_acts", "tableside.encounter.strife_choices",
-        "tableside.encounter.strife_climbing", "tableside.encounter.strife_fight",
-        "tableside.encounter.strife_forced",
-    }),
 }  # fmt: skip
 
 
@@ -242,3 +238,55 @@ def test_the_circle_check_leaves_out_type_checking_imports(tmp_path: Path) -> No
         "d.py": "import pkg.c\n",
     })  # fmt: skip
     assert circles(import_graph(root)) == {frozenset({"pkg.c", "pkg.d"})}
+
+
+# -- encounter/strife/: small modules importing one way (issue 23, docs/packages.md) -------------
+STRIFE = SRC / "encounter" / "strife"
+STRIFE_LAYERS = (
+    "state", "dice", "hands", "args", "turns", "rehearsal", "acts", "climbing", "forced",
+    "reactions", "cast", "attack", "movement", "commands", "laws", "reaction_choices",
+    "dice_choices", "choices", "fight", "policy",
+)  # fmt: skip
+"""The package's modules, lowest first: each may import only those before it."""
+MODULE_LINES_MAX = 600
+
+
+def upward_imports(graph: dict[str, set[str]], package: str, layers: Sequence[str]) -> list[str]:
+    """Each import inside ``package`` of a module not below the importer in ``layers``."""
+    rank = {f"{package}.{name}": index for index, name in enumerate(layers)}
+    return sorted(
+        f"{name} imports {target}"
+        for name, targets in graph.items()
+        if name in rank
+        for target in targets
+        if target in rank and rank[target] >= rank[name]
+    )
+
+
+def test_every_module_of_encounter_strife_has_its_layer() -> None:
+    modules = {path.stem for path in STRIFE.glob("*.py")} - {"__init__"}
+    assert modules == set(STRIFE_LAYERS)
+
+
+@pytest.mark.parametrize("path", sorted(STRIFE.glob("*.py")), ids=lambda p: p.name)
+def test_no_module_of_encounter_strife_is_over_600_lines(path: Path) -> None:
+    assert len(path.read_text("utf-8").splitlines()) <= MODULE_LINES_MAX
+
+
+def test_encounter_strife_imports_one_way() -> None:
+    graph = import_graph(SRC.parent)
+    assert upward_imports(graph, "tableside.encounter.strife", STRIFE_LAYERS) == []
+    package = graph["tableside.encounter.strife"]
+    assert package == set(), "the package's __init__ imports none of its modules"
+
+
+def test_the_one_way_check_finds_an_import_upward(tmp_path: Path) -> None:
+    root = write_package(tmp_path, {
+        "__init__.py": "",
+        "low.py": "def f():\n    from pkg.high import g\n",
+        "mid.py": "from typing import TYPE_CHECKING\nfrom pkg import low\n"
+        "if TYPE_CHECKING:\n    from pkg import high\n",
+        "high.py": "from pkg import mid\n",
+    })  # fmt: skip
+    found = upward_imports(import_graph(root), "pkg", ("low", "mid", "high"))
+    assert found == ["pkg.low imports pkg.high"]

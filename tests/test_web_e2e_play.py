@@ -31,7 +31,7 @@ from tableside.encounter import war
 from tableside.encounter.engine import Encounter
 from tableside.encounter.log import Command, LogRecord, RecordKind
 from tableside.encounter.roster import add_commands
-from tableside.encounter.strife_fight import StrifeFight
+from tableside.encounter.strife.fight import StrifeFight
 from tableside.encounter.war_args import StrikeArgs, parse_args
 from tableside.majesty.odds import strike_odds
 from tableside.store import tables

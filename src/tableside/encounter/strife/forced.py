@@ -23,7 +23,9 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from tableside.dice import Rng
 from tableside.encounter.decisions import Choice
-from tableside.encounter.strife_state import FightState, Model, condition_json
+from tableside.encounter.strife.args import AttackItem
+from tableside.encounter.strife.state import FightState, Model, condition_json
+from tableside.encounter.strife.turns import Pending, use_element
 from tableside.encounter.war_args import ID, Args, Coordinates, parse_args
 from tableside.errors import RulesError
 from tableside.limits import Flag, Name
@@ -39,19 +41,42 @@ from tableside.strife.records import Part
 from tableside.strife.turns import TurnElement
 
 if TYPE_CHECKING:
-    from tableside.encounter.strife_fight import AttackItem, Pending, StrifeFight
+    from tableside.encounter.strife.fight import StrifeFight
+
 
 CONTACT = 1.0  # inches between centres that count as base contact (SA-29)
+
+
 KNOCK_BACK_TOLERANCE = 0.05  # inches off the line away from the source a knock-back may stray
+
+
 FEARED = "Feared"
+
+
 TAUNTED = "Taunted"
+
+
 MIND_CONTROLLED = "Mind Controlled"
+
+
 CONTROLLED = "Controlled"  # the built-in Curse of Control's effect
+
+
 CRUSHING_INJURY = "Crushing Injury"
+
+
 SHIELD_BLOW = "Shield Blow"
+
+
 SHIELDS = "Shields"  # the proficiency a Shield Blow is trained with (S-16)
+
+
 ForcedKind = Literal["knock_back", "fear", "taunt", "mind_control"]
+
+
 InjuryPlace = Literal["hand", "arm", "shoulder"]
+
+
 FORCED_PHRASE = {
     "knock_back": "knocked back",
     "fear": "driven off by fear",
@@ -87,9 +112,6 @@ class WaterArgs(Args):
 
     id: str = ID
     submerged: Flag = True
-
-
-# --- SA-70 forced movement ---------------------------------------------------------------------
 
 
 def do_forced_move(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
@@ -190,9 +212,6 @@ def contact_time(start: Point, delta: Sequence[float], centre: Point) -> float |
     if not 0 <= t <= 1:
         return None
     return min(1.0, t + 1e-9)  # a hair on, so the stop counts as base contact (≤ 1")
-
-
-# --- SA-71 Feared, Taunted, Mind Controlled on the victim's Turn -------------------------------
 
 
 def compellers(state: FightState, m: Model, name: str) -> list[Model]:
@@ -298,9 +317,6 @@ def taunt_allows(state: FightState, attacker: str, target: str) -> bool:
     return not taunters or target in taunters
 
 
-# --- SA-72 thrown weapons ----------------------------------------------------------------------
-
-
 def throw_away(p: Pending, attacker: str, weapon: str, target: str) -> None:
     """The thrown weapon leaves the hand and lies at the target's position (SA-72)."""
     m = p.model(attacker)
@@ -332,13 +348,8 @@ def do_pick_up(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> 
         hand = "off_hand"
     if hand is None:
         raise RulesError(f"{m.id} has no free hand to pick up the {spot[0]} with (SA-72).")
-    from tableside.encounter.strife_fight import use_element
-
     use_element(p, m.id, TurnElement.INSTANT)
     p.emit("picked_up", "SA-72", id=m.id, weapon=spot[0], hand=hand, at=list(spot[1]))
-
-
-# --- SA-73 Shield Blow -------------------------------------------------------------------------
 
 
 def shield_blow_weapon(catalog: Catalog, sheet: Combatant) -> Weapon:
@@ -374,9 +385,6 @@ def check_shield_blows(catalog: Catalog, attacker: Model, items: Sequence[Attack
         raise RulesError(f"{attacker.id} makes at most one Shield Blow per Action (SA-73).")
 
 
-# --- SA-74 crushing injury ---------------------------------------------------------------------
-
-
 def crushing_injury(
     p: Pending, attacker: str, defender: str, place: str | None, result: AttackResult
 ) -> None:
@@ -398,15 +406,9 @@ def crushing_injury(
     p.emit("condition_added", "SA-74", id=defender, condition=condition_json(item))
 
 
-# --- SA-75 situational modifiers ---------------------------------------------------------------
-
-
 def situational_parts(named: dict[str, int]) -> tuple[Part, ...]:
     """An attack's situational modifiers, each under its own name (SA-75)."""
     return tuple(Part(label, amount) for label, amount in named.items())
-
-
-# --- SA-76 water, SA-77 and SA-90 flying ------------------------------------------------------
 
 
 def do_water(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
