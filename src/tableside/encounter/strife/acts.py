@@ -16,14 +16,14 @@ The handlers take the fight's :class:`~tableside.encounter.strife.turns.Pending`
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Annotated, Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
 from tableside.dice import Rng
 from tableside.encounter.decisions import Choice, approval
 from tableside.encounter.strife.state import FightState, Model
-from tableside.encounter.strife.turns import Pending, use_element
+from tableside.encounter.strife.turns import FightRules, Pending, use_element
 from tableside.encounter.war_args import ID, Args, parse_args
 from tableside.errors import RulesError
 from tableside.limits import MODIFIER_MAX, FreeText, Name
@@ -32,10 +32,6 @@ from tableside.strife.checks import Contestant, StatTest, roll_off, stat_test
 from tableside.strife.records import Part
 from tableside.strife.report import roll_off_dict, stat_test_dict
 from tableside.strife.turns import TurnElement
-
-if TYPE_CHECKING:
-    from tableside.encounter.strife.fight import StrifeFight
-
 
 Advantage = Annotated[int, Field(ge=-MODIFIER_MAX, le=MODIFIER_MAX)]
 
@@ -93,7 +89,7 @@ class ReactArgs(Args):
     advantage: Advantage = 0
 
 
-def do_act(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
+def do_act(game: FightRules, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
     """A Full or Role-play Action (ends the Turn) or a Quick Action / Role-play Instant (S-5).
 
     None of them is an attack, so the 4-3-2 rule (S-17) does not count it; a Full Action never
@@ -148,7 +144,7 @@ def check_advantage(tested: bool, advantage: int, what: str) -> None:
 
 
 def contest(
-    game: StrifeFight, p: Pending, m: Model, opponent: Model, args: ActArgs, rng: Rng
+    game: FightRules, p: Pending, m: Model, opponent: Model, args: ActArgs, rng: Rng
 ) -> None:
     """A Role-play Action's stat roll-off: the acting model wins ties (S-2, S-20, SA-80)."""
     assert args.test is not None
@@ -181,7 +177,7 @@ def run_test(
     return test
 
 
-def do_react(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
+def do_react(game: FightRules, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
     """A Reaction declared out of turn: it spends the round's one Reaction (S-4, SA-82, SA-83).
 
     A Reaction "always takes place during someone else's turn", so it is refused on the model's

@@ -29,15 +29,9 @@ from tableside.limits import (
     Name,
     SideName,
 )
-from tableside.strife.catalog import (
-    TARGETS_MAX,
-    Element,
-    Resource,
-)
+from tableside.strife.catalog import TARGETS_MAX, Element, Resource
 from tableside.strife.dice import MAX_DICE
-from tableside.strife.movement import (
-    MoveMode,
-)
+from tableside.strife.movement import MoveMode
 from tableside.strife.size import WeaponSize
 
 Modifier = Annotated[int, Field(ge=-MODIFIER_MAX, le=MODIFIER_MAX)]

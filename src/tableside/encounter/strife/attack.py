@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from tableside.dice import Rng, ScriptedRng
 from tableside.encounter.strife import forced
@@ -22,7 +22,7 @@ from tableside.encounter.strife.cast import resolve_combined
 from tableside.encounter.strife.dice import AttackStages, Entered, entered_dice
 from tableside.encounter.strife.reactions import declare_reaction
 from tableside.encounter.strife.state import Model, condition_json
-from tableside.encounter.strife.turns import Pending, use_element
+from tableside.encounter.strife.turns import FightRules, Pending, use_element
 from tableside.encounter.war_args import parse_args
 from tableside.errors import RulesError
 from tableside.majesty.geometry import distance
@@ -34,26 +34,17 @@ from tableside.strife.attack import (
     roll_attack,
     roll_attack_in_stages,
 )
-from tableside.strife.casting import (
-    combined_damage_setup,
-)
-from tableside.strife.catalog import (
-    Weapon,
-)
+from tableside.strife.casting import combined_damage_setup
+from tableside.strife.catalog import Weapon
 from tableside.strife.limits import PlannedAttack, check_4_3_2
 from tableside.strife.loadout import effective_ac, loadout
 from tableside.strife.penalties import PenaltyContext, attack_range, usable_reach
 from tableside.strife.records import Part
 from tableside.strife.report import attack_dict, stat_test_dict
-from tableside.strife.turns import (
-    TurnElement,
-)
-
-if TYPE_CHECKING:
-    from tableside.encounter.strife.fight import StrifeFight
+from tableside.strife.turns import TurnElement
 
 
-def do_aoo(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
+def do_aoo(game: FightRules, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
     """Take an Attack of Opportunity on offer; the first one spends the Reaction (S-4, S-18)."""
     args = parse_args(AooArgs, raw, "aoo")
     forced.check_taunted_targets(p.state, p.model(args.attacker), [args.target], "aoo")  # SA-91
@@ -72,7 +63,7 @@ def do_aoo(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> None
     resolve_attack(game, p, p.model(args.attacker), item, rng, free_attack=True)
 
 
-def do_attack(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
+def do_attack(game: FightRules, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
     """An Action of attacks: 4-3-2 for player characters (S-17); the Action ends the Turn."""
     args = parse_args(AttackArgs, raw, "attack")
     attacker = p.model(args.attacker)
@@ -120,7 +111,7 @@ def physical_dice(args: AttackArgs, rng: Rng) -> Entered | None:
     return entered_dice(args.physical, args.rolled, len(args.attacks))
 
 
-def check_allowance(game: StrifeFight, attacker: Model, weapons: Sequence[str]) -> None:
+def check_allowance(game: FightRules, attacker: Model, weapons: Sequence[str]) -> None:
     """An Action's attacks: one with each weapon held (main hand, off hand), each once (SA-46).
 
     A model with no weapon equipped makes one attack. ``extra_attacks`` on the sheet (skills,
@@ -147,7 +138,7 @@ def check_allowance(game: StrifeFight, attacker: Model, weapons: Sequence[str]) 
 
 
 def default_weapons(
-    game: StrifeFight, m: Model, items: Sequence[AttackItem]
+    game: FightRules, m: Model, items: Sequence[AttackItem]
 ) -> tuple[AttackItem, ...]:
     """Each attack that names no weapon takes the next weapon held (SA-92).
 
@@ -173,14 +164,14 @@ def default_weapons(
     return tuple(out)
 
 
-def planned_weapon(game: StrifeFight, m: Model, item: AttackItem) -> str:
+def planned_weapon(game: FightRules, m: Model, item: AttackItem) -> str:
     """The weapon an attack item names: the shield for a Shield Blow (SA-73), else its own."""
     if item.shield_blow:
         return forced.shield_blow_weapon(game.catalog, m.sheet).name
     return game.catalog.weapon(item.weapon or _default_weapon(game, m)).name
 
 
-def _default_weapon(game: StrifeFight, m: Model) -> str:
+def _default_weapon(game: FightRules, m: Model) -> str:
     weapons = loadout(game.catalog, m.sheet).weapons
     if not weapons:
         raise RulesError(f"{m.id} has no weapon equipped; name one with the attack.")
@@ -188,7 +179,7 @@ def _default_weapon(game: StrifeFight, m: Model) -> str:
 
 
 def resolve_attack(
-    game: StrifeFight,
+    game: FightRules,
     p: Pending,
     attacker: Model,
     item: AttackItem,
@@ -224,7 +215,7 @@ def resolve_attack(
 
 
 def attack_setup(
-    game: StrifeFight, p: Pending, attacker: Model, item: AttackItem, free_attack: bool = False
+    game: FightRules, p: Pending, attacker: Model, item: AttackItem, free_attack: bool = False
 ) -> AttackSetup:
     """One attack's setup from the fight's state: weapon, reach, reaction, AC (S-7, S-10 … S-14).
 
@@ -261,7 +252,7 @@ def attack_setup(
 
 
 def penalty_context(
-    game: StrifeFight, attacker: Model, weapon: Weapon, thrown: bool = False
+    game: FightRules, attacker: Model, weapon: Weapon, thrown: bool = False
 ) -> PenaltyContext:
     """The S-16 circumstances of an attack from the fight's state (SA-47, SA-69).
 
@@ -298,7 +289,7 @@ def check_ranged_contact(
         )
 
 
-def check_held(game: StrifeFight, attacker: Model, weapon: Weapon) -> None:
+def check_held(game: FightRules, attacker: Model, weapon: Weapon) -> None:
     """An armed model attacks only with a weapon it holds (SA-45).
 
     A model with no weapon equipped may name a catalogue weapon (its natural weapons, or an
@@ -353,7 +344,7 @@ def apply_attack(p: Pending, attacker: str, defender: str, result: AttackResult)
         p.emit("condition_added", "S-23", id=who, condition=condition_json(inflicted.condition))
 
 
-def do_impale(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
+def do_impale(game: FightRules, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
     """Impale: the foe just moved into melee range; an Initiative test, then an attack (S-13).
 
     Declared after the foe's Move and before any other roll of its Turn (SA-64): a Reaction of

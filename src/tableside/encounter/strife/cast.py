@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from tableside.dice import Rng
 from tableside.encounter.strife import forced
@@ -15,14 +15,12 @@ from tableside.encounter.strife.acts import take_reactions
 from tableside.encounter.strife.args import CONTACT, CastArgs
 from tableside.encounter.strife.reactions import declare_reaction
 from tableside.encounter.strife.state import Model, condition_json
-from tableside.encounter.strife.turns import Pending, use_element
+from tableside.encounter.strife.turns import FightRules, Pending, use_element
 from tableside.encounter.war_args import parse_args
 from tableside.errors import RulesError
 from tableside.majesty.geometry import distance
 from tableside.strife import reactions as react
-from tableside.strife.attack import (
-    AttackSetup,
-)
+from tableside.strife.attack import AttackSetup
 from tableside.strife.casting import (
     CastDice,
     CastResult,
@@ -49,16 +47,11 @@ from tableside.strife.conditions import condition
 from tableside.strife.hit import D100
 from tableside.strife.loadout import loadout
 from tableside.strife.report import cast_dict, combined_dict
-from tableside.strife.turns import (
-    TurnElement,
-)
-
-if TYPE_CHECKING:
-    from tableside.encounter.strife.fight import StrifeFight
+from tableside.strife.turns import TurnElement
 
 
 def combined_power(
-    game: StrifeFight, pair: tuple[Model, Model], name: str, setup: AttackSetup
+    game: FightRules, pair: tuple[Model, Model], name: str, setup: AttackSetup
 ) -> CastPlan:
     """The catalogue's combined power an attack carries, checked against the attack (SA-66).
 
@@ -94,7 +87,7 @@ def combined_power(
 
 
 def resolve_combined(
-    game: StrifeFight,
+    game: FightRules,
     p: Pending,
     pair: tuple[Model, Model],
     name: str,
@@ -227,7 +220,7 @@ def check_power_targets(p: Pending, caster: Model, plan: CastPlan, targets: Sequ
             )
 
 
-def do_cast(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
+def do_cast(game: FightRules, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
     """Cast a power (S-8); spell power is shared among the targets hit (S-15)."""
     args = parse_args(CastArgs, raw, "cast")
     caster = p.model(args.caster)
@@ -287,7 +280,7 @@ def power_effects(
 
 
 def cast_rolls(
-    game: StrifeFight, p: Pending, caster: Model, args: CastArgs, plan: CastPlan, rng: Rng
+    game: FightRules, p: Pending, caster: Model, args: CastArgs, plan: CastPlan, rng: Rng
 ) -> list[CastResult]:
     """Each target's cast: one casting roll for all unless separate rolls (SA-49).
 
@@ -310,7 +303,7 @@ def cast_rolls(
 
 
 def cast_blocks(
-    game: StrifeFight, p: Pending, plan: CastPlan, args: CastArgs
+    game: FightRules, p: Pending, plan: CastPlan, args: CastArgs
 ) -> dict[str, react.Reaction]:
     """Each Blocking target's Block of a blockable power (S-8 step 1b, S-10, SA-23, SA-68).
 

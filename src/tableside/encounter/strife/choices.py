@@ -23,7 +23,7 @@ asked about a command that could never be decided.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from tableside.dice import Rng
 from tableside.dice.laws import probability
@@ -38,23 +38,17 @@ from tableside.encounter.strife.movement import aoo_key
 from tableside.encounter.strife.reaction_choices import needs_dry_run, reaction_choices
 from tableside.encounter.strife.rehearsal import dry_run, rehearse, streamed, throwaway
 from tableside.encounter.strife.state import FightState
-from tableside.encounter.strife.turns import Pending
+from tableside.encounter.strife.turns import FightRules, Pending
 from tableside.encounter.war_args import parse_args
 from tableside.errors import RulesError, TablesideError
 from tableside.strife.catalog import PowerTargets
 from tableside.strife.loadout import loadout
 
-if TYPE_CHECKING:
-    from tableside.encounter.strife.fight import StrifeFight
-
-
 CAST_DEFAULTS: Mapping[str, Any] = {"spell_power": 0, "damage": None, "resists": True}
 """A cast's Host-only modifiers and their values when nobody sets them (D-4)."""
 
 
-def strife_choices(
-    game: StrifeFight, state: FightState, command: Command, rng: Rng
-) -> list[Choice]:
+def strife_choices(game: FightRules, state: FightState, command: Command, rng: Rng) -> list[Choice]:
     """The choices ``command`` involves now, in the order they are asked (D-4, D-6, D-7).
 
     Args:
@@ -80,7 +74,10 @@ def strife_choices(
     return []
 
 
-def aoo_choices(game: StrifeFight, state: FightState, command: Command, rng: Rng) -> list[Choice]:
+# --- Attacks of Opportunity (S-18, D-14) --------------------------------------------------------
+
+
+def aoo_choices(game: FightRules, state: FightState, command: Command, rng: Rng) -> list[Choice]:
     """Whether to take each Attack of Opportunity the move offers, for the attacker's owner.
 
     The move is decided on a throwaway copy without answers to see what it offers; each offer
@@ -98,7 +95,7 @@ def aoo_choices(game: StrifeFight, state: FightState, command: Command, rng: Rng
     ]
 
 
-def aoo_choice(game: StrifeFight, state: FightState, offer: Any, mover: str, given: bool) -> Choice:
+def aoo_choice(game: FightRules, state: FightState, offer: Any, mover: str, given: bool) -> Choice:
     """One offer: take it (with the chance it hits) or let it go (D-14)."""
     item = AttackItem(defender=mover, weapon=offer.weapon)
     attacker = state.models[offer.attacker]
@@ -130,8 +127,11 @@ def aoo_choice(game: StrifeFight, state: FightState, offer: Any, mover: str, giv
     )
 
 
+# --- the attack -------------------------------------------------------------------------------
+
+
 def attack_choices(
-    game: StrifeFight, state: FightState, command: Command, rng: Rng, ahead: bool = True
+    game: FightRules, state: FightState, command: Command, rng: Rng, ahead: bool = True
 ) -> list[Choice]:
     """An attack's Host approval, its defenders' Reactions, then its next stage of dice.
 
@@ -174,7 +174,7 @@ def suggested(command: Command, found: Sequence[Choice]) -> Command:
 
 
 def listed_attack_choices(
-    game: StrifeFight, state: FightState, command: Command, args: AttackArgs, rng: Rng
+    game: FightRules, state: FightState, command: Command, args: AttackArgs, rng: Rng
 ) -> list[Choice]:
     """:func:`attack_choices` once the Action is known to be decided (or about to be)."""
     found: list[Choice] = []
@@ -200,7 +200,7 @@ def listed_attack_choices(
     return found
 
 
-def attack_approval(game: StrifeFight, state: FightState, args: AttackArgs) -> Choice | None:
+def attack_approval(game: FightRules, state: FightState, args: AttackArgs) -> Choice | None:
     """The Host's approval of raw to-hit modifiers, weapons not held, Combined Damage (D-4).
 
     Named situational modifiers (SA-75) and a crushing injury (SA-74) are the Host's too.
@@ -235,7 +235,7 @@ def attack_approval(game: StrifeFight, state: FightState, args: AttackArgs) -> C
 
 
 def strife_effects(
-    game: StrifeFight, state: FightState, command: Command, choice: Choice
+    game: FightRules, state: FightState, command: Command, choice: Choice
 ) -> list[JSON | None]:
     """The odds of an attack's approval: each attack with the proposal (Approve) and without.
 
@@ -269,7 +269,10 @@ def strife_effects(
     return [found.get(option.get("value")) for option in choice.options]
 
 
-def cast_choices(game: StrifeFight, state: FightState, command: Command, rng: Rng) -> list[Choice]:
+# --- the cast ---------------------------------------------------------------------------------
+
+
+def cast_choices(game: FightRules, state: FightState, command: Command, rng: Rng) -> list[Choice]:
     """A cast's Host approval of its spell power, damage or unresisted targets (D-4, SA-63)."""
     args = parse_args(CastArgs, command.args, "cast")
     raw, defaults = cast_proposals(game, args)
@@ -291,7 +294,7 @@ def offered_reactions(
                              given if isinstance(given, Mapping) else {})  # fmt: skip
 
 
-def cast_proposals(game: StrifeFight, args: CastArgs) -> tuple[dict[str, Any], dict[str, Any]]:
+def cast_proposals(game: FightRules, args: CastArgs) -> tuple[dict[str, Any], dict[str, Any]]:
     """A cast's values and what each is when the state gives it (D-4, SA-63).
 
     A catalogue power's own damage, element, cost, resource, roll and timing are the state's

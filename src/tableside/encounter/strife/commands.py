@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from tableside.dice import Rng
 from tableside.encounter.strife import forced
@@ -36,24 +36,22 @@ from tableside.encounter.strife.attack import do_aoo, do_attack, do_impale
 from tableside.encounter.strife.cast import do_cast
 from tableside.encounter.strife.movement import do_disengage, do_move, sprint_to
 from tableside.encounter.strife.state import Model, condition_json
-from tableside.encounter.strife.turns import Pending, acted, next_turn, start_round, use_element
+from tableside.encounter.strife.turns import (
+    FightRules,
+    Pending,
+    acted,
+    next_turn,
+    start_round,
+    use_element,
+)
 from tableside.encounter.war_args import Args, parse_args
 from tableside.errors import RulesError
 from tableside.majesty.geometry import distance
-from tableside.strife.catalog import (
-    Combatant,
-    Resource,
-)
-from tableside.strife.checks import (
-    InitiativeEntry,
-    initiative_with_natural,
-    order_initiative,
-)
+from tableside.strife.catalog import Combatant, Resource
+from tableside.strife.checks import InitiativeEntry, initiative_with_natural, order_initiative
 from tableside.strife.conditions import KNOCKED_DOWN, condition
 from tableside.strife.loadout import loadout
-from tableside.strife.movement import (
-    roll_with_the_blow_limit,
-)
+from tableside.strife.movement import roll_with_the_blow_limit
 from tableside.strife.resources import end_of_combat, start_of_combat
 from tableside.strife.turns import (
     ROLL_WITH_THE_BLOW_INITIATIVE,
@@ -62,11 +60,8 @@ from tableside.strife.turns import (
     with_bottom_of_queue,
 )
 
-if TYPE_CHECKING:
-    from tableside.encounter.strife.fight import StrifeFight
 
-
-def do_add(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
+def do_add(game: FightRules, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
     """A model joins and rolls its Initiative Score at once (S-3)."""
     args = parse_args(AddArgs, raw, "add")
     if args.id in p.state.models:
@@ -87,7 +82,7 @@ def do_add(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> None
         p.emit("hidden_set", "S-22", id=args.id, hidden=True, declared=True)
 
 
-def model_sheet(game: StrifeFight, args: AddArgs) -> Combatant:
+def model_sheet(game: FightRules, args: AddArgs) -> Combatant:
     """The sheet named from the catalogue, or given whole."""
     if (args.model is None) == (args.sheet is None):
         raise RulesError("Give either a catalogue model name or a sheet, not both or neither.")
@@ -103,7 +98,7 @@ def model_sheet(game: StrifeFight, args: AddArgs) -> Combatant:
         raise RulesError(validation_sentence(error, f"sheet of {args.id}")) from None
 
 
-def do_start(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
+def do_start(game: FightRules, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
     """Turn Order by Initiative Score (ties: Initiative stat, then a seeded roll-off) (S-3, S-4)."""
     args = parse_args(StartArgs, raw, "start")
     if p.state.round >= 0:
@@ -144,7 +139,7 @@ def reset_stealth(p: Pending) -> None:
         p.emit("resources_set", "S-22", id=m.id, resources=pools)
 
 
-def do_next(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
+def do_next(game: FightRules, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
     """End the current Turn and begin the next."""
     parse_args(Args, raw, "next")
     if p.state.ended:
@@ -170,7 +165,7 @@ def end_turn(p: Pending, who: str) -> None:
             p.emit("condition_ended", "S-19", id=who, name=item.name)
 
 
-def do_bottom(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
+def do_bottom(game: FightRules, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
     """The current model goes to the bottom of the queue: one per side per round (S-4)."""
     args = parse_args(IdArgs, raw, "bottom")
     m = p.model(args.id)
@@ -185,7 +180,7 @@ def do_bottom(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> N
     next_turn(p)
 
 
-def do_instant(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
+def do_instant(game: FightRules, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
     """An Instant on its Turn, or out of turn using up its next Turn's Instant (S-4, S-5)."""
     args = parse_args(InstantArgs, raw, "instant")
     m = p.model(args.id)
@@ -196,7 +191,7 @@ def do_instant(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> 
     p.emit("note", "S-5", id=m.id, text=f"Instant: {args.name}")
 
 
-def do_whole_turn(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
+def do_whole_turn(game: FightRules, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
     """Recover (+1 HP), a whole-turn skill, or Sprint with Stamina tests after the first (S-5)."""
     args = parse_args(WholeTurnArgs, raw, "whole_turn")
     m = p.model(args.id)
@@ -210,7 +205,7 @@ def do_whole_turn(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) 
     p.emit("element_used", "S-5", id=m.id, element=TurnElement.ACTION.value)
 
 
-def do_roll(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
+def do_roll(game: FightRules, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
     """Roll with the Blow after damage: ≤ half Movement, −10 Initiative, Knocked Down (S-19)."""
     args = parse_args(RollArgs, raw, "roll_with_the_blow")
     m = p.model(args.id)
@@ -286,7 +281,7 @@ def _score_key(m: Model | None) -> tuple[int, int]:
     return (m.score - m.initiative_penalty, m.sheet.initiative)
 
 
-def do_hide(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
+def do_hide(game: FightRules, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
     """Hide: an Action, which ends the Turn (SA-41); out of Line of Sight is the Host's call.
 
     Hidden is tracked as a flag; Stealth rules beyond it are the Host's (S-22, S-23).
@@ -302,7 +297,7 @@ def do_hide(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> Non
     p.emit("hidden_set", "SA-41", id=m.id, hidden=True)
 
 
-def do_condition(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
+def do_condition(game: FightRules, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
     """A named condition with a duration and a source (S-23)."""
     args = parse_args(ConditionArgs, raw, "condition")
     m = p.model(args.id)
@@ -310,7 +305,7 @@ def do_condition(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -
     p.emit("condition_added", "S-23", id=m.id, condition=condition_json(item))
 
 
-def do_end_condition(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
+def do_end_condition(game: FightRules, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
     """Remove a condition (e.g. Disarmed when the weapon is picked up)."""
     args = parse_args(EndConditionArgs, raw, "end_condition")
     m = p.model(args.id)
@@ -319,7 +314,7 @@ def do_end_condition(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rn
     p.emit("condition_ended", "S-23", id=m.id, name=args.name)
 
 
-def do_remove(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
+def do_remove(game: FightRules, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
     """A model leaves the fight before it starts (W-26); once begun, the Turn Order holds it."""
     args = parse_args(IdArgs, raw, "remove")
     m = p.model(args.id)
@@ -331,7 +326,7 @@ def do_remove(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> N
     p.emit("model_removed", "W-26", id=m.id)
 
 
-def do_end_combat(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
+def do_end_combat(game: FightRules, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
     """End of combat: Vigor back, Fury halves and is lost, the rest carries over (S-22)."""
     args = parse_args(EndCombatArgs, raw, "end_combat")
     for m in list(p.state.models.values()):
@@ -351,7 +346,7 @@ def do_end_combat(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) 
         p.emit("fight_ended", "S-22", winner=None)
 
 
-def do_host_set(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
+def do_host_set(game: FightRules, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
     """The Host sets HP or a position by hand."""
     args = parse_args(HostArgs, raw, "host_set")
     m = p.model(args.id)

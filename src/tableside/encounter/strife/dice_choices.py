@@ -6,8 +6,6 @@ The next stage of dice whose faces are still missing, for its roller to enter (s
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from tableside.dice import Rng, SeededRng
 from tableside.encounter.decisions import Choice
 from tableside.encounter.log import Command
@@ -22,14 +20,11 @@ from tableside.encounter.strife.dice import (
 )
 from tableside.encounter.strife.rehearsal import throwaway
 from tableside.encounter.strife.state import FightState
-from tableside.encounter.strife.turns import Pending
+from tableside.encounter.strife.turns import FightRules, Pending
 from tableside.errors import RulesError
 
-if TYPE_CHECKING:
-    from tableside.encounter.strife.fight import StrifeFight
 
-
-def next_dice(game: StrifeFight, state: FightState, command: Command, rng: Rng) -> StageDice | None:
+def next_dice(game: FightRules, state: FightState, command: Command, rng: Rng) -> StageDice | None:
     """The next stage of physical dice still to enter (D-6); None: all in.
 
     The Action is decided on a copy of its own dice stream, every stage entered so far played
@@ -98,7 +93,7 @@ def dice_choice(stage: StageDice, given: bool) -> Choice:
     )  # fmt: skip
 
 
-def given_dice(game: StrifeFight, state: FightState, args: AttackArgs) -> list[Choice]:
+def given_dice(game: FightRules, state: FightState, args: AttackArgs) -> list[Choice]:
     """The stages whose faces (or null) the arguments already carry, for the asker to judge.
 
     A roller's dice are its own: listed as given, the policy sees who entered them.

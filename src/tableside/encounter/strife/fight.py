@@ -21,10 +21,7 @@ from tableside.encounter.strife.rehearsal import rehearsed
 from tableside.encounter.strife.state import FightState, evolve
 from tableside.encounter.strife.turns import Pending, check_end
 from tableside.errors import RulesError
-from tableside.strife.catalog import (
-    Catalog,
-    builtin_catalog,
-)
+from tableside.strife.catalog import Catalog, builtin_catalog
 from tableside.strife.ruleset import STANDARD, StrifeRuleset
 
 

@@ -19,13 +19,13 @@ from __future__ import annotations
 import dataclasses
 import math
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 from tableside.dice import Rng
 from tableside.encounter.decisions import Choice
 from tableside.encounter.strife.args import AttackItem
 from tableside.encounter.strife.state import FightState, Model, condition_json
-from tableside.encounter.strife.turns import Pending, use_element
+from tableside.encounter.strife.turns import FightRules, Pending, use_element
 from tableside.encounter.war_args import ID, Args, Coordinates, parse_args
 from tableside.errors import RulesError
 from tableside.limits import Flag, Name
@@ -39,10 +39,6 @@ from tableside.strife.movement import MoveMode
 from tableside.strife.reactions import Family, Verdict
 from tableside.strife.records import Part
 from tableside.strife.turns import TurnElement
-
-if TYPE_CHECKING:
-    from tableside.encounter.strife.fight import StrifeFight
-
 
 CONTACT = 1.0  # inches between centres that count as base contact (SA-29)
 
@@ -114,7 +110,7 @@ class WaterArgs(Args):
     submerged: Flag = True
 
 
-def do_forced_move(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
+def do_forced_move(game: FightRules, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
     """Move a model against its will: no Turn element, no Movement, no AoO (S-18, SA-70)."""
     args = parse_args(ForcedMoveArgs, raw, "forced_move")
     if p.state.round < 0 or p.state.ended:
@@ -326,7 +322,7 @@ def throw_away(p: Pending, attacker: str, weapon: str, target: str) -> None:
            at=list(p.model(target).position))  # fmt: skip
 
 
-def do_pick_up(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
+def do_pick_up(game: FightRules, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
     """Pick up a weapon lying within base contact: a Quick Action, so the Instant (S-5, SA-72)."""
     args = parse_args(PickUpArgs, raw, "pick_up")
     m = p.model(args.id)
@@ -411,7 +407,7 @@ def situational_parts(named: dict[str, int]) -> tuple[Part, ...]:
     return tuple(Part(label, amount) for label, amount in named.items())
 
 
-def do_water(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
+def do_water(game: FightRules, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
     """The Host puts a model fully under water, or brings it out (S-16, SA-76)."""
     args = parse_args(WaterArgs, raw, "water")
     m = p.model(args.id)

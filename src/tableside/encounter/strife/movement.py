@@ -8,7 +8,7 @@ Climbing and swimming tests along a move are in :mod:`tableside.encounter.strife
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from tableside.dice import Rng
 from tableside.encounter.strife import forced
@@ -23,17 +23,12 @@ from tableside.encounter.strife.climbing import (
     rounded,
 )
 from tableside.encounter.strife.state import FightState, Model, condition_json
-from tableside.encounter.strife.turns import Pending, acted, use_element
+from tableside.encounter.strife.turns import FightRules, Pending, acted, use_element
 from tableside.encounter.war_args import parse_args
 from tableside.errors import RulesError
 from tableside.majesty.geometry import distance
-from tableside.strife.catalog import (
-    Catalog,
-    Stat,
-)
-from tableside.strife.checks import (
-    stat_test,
-)
+from tableside.strife.catalog import Catalog, Stat
+from tableside.strife.checks import stat_test
 from tableside.strife.conditions import EXHAUSTION, condition
 from tableside.strife.loadout import loadout
 from tableside.strife.movement import (
@@ -46,14 +41,7 @@ from tableside.strife.movement import (
 )
 from tableside.strife.records import Part
 from tableside.strife.report import stat_test_dict
-from tableside.strife.turns import (
-    MoveCause,
-    TurnElement,
-    disengage,
-)
-
-if TYPE_CHECKING:
-    from tableside.encounter.strife.fight import StrifeFight
+from tableside.strife.turns import MoveCause, TurnElement, disengage
 
 
 def contacts(catalog: Catalog, state: FightState, who: str) -> dict[str, list[str]]:
@@ -66,7 +54,7 @@ def contacts(catalog: Catalog, state: FightState, who: str) -> dict[str, list[st
     }
 
 
-def do_move(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
+def do_move(game: FightRules, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
     """One Move: its cost (S-6), and Attacks of Opportunity when leaving contact (S-18)."""
     args = parse_args(MoveArgs, raw, "move")
     m = p.model(args.id)
@@ -145,7 +133,7 @@ def aoo_key(attacker: str, weapon: str) -> str:
 
 
 def answer_aoos(
-    game: StrifeFight, p: Pending, mover: str, answers: dict[str, bool], rng: Rng
+    game: FightRules, p: Pending, mover: str, answers: dict[str, bool], rng: Rng
 ) -> None:
     """The Attacks of Opportunity this move offered, taken or let go as answered (S-18, D-14)."""
     offered = {aoo_key(o.attacker, o.weapon): o for o in p.state.offers if o.target == mover}
@@ -163,7 +151,7 @@ def answer_aoos(
             p.emit("aoo_declined", "D-14", **raw)
 
 
-def sprint_to(game: StrifeFight, p: Pending, m: Model, to: Any, rng: Rng) -> None:
+def sprint_to(game: FightRules, p: Pending, m: Model, to: Any, rng: Rng) -> None:
     """Sprint: 2 × natural Movement; each consecutive Sprint needs a Stamina test (S-5)."""
     if to is None:
         raise RulesError("A Sprint needs a destination (to).")
@@ -200,7 +188,7 @@ def sprint_to(game: StrifeFight, p: Pending, m: Model, to: Any, rng: Rng) -> Non
                              if k not in contacts(game.catalog, p.state, m.id)})  # fmt: skip
 
 
-def do_disengage(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
+def do_disengage(game: FightRules, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
     """The Disengage Action: at most half Movement, before any move, provoking nothing (S-6).
 
     Being an Action, it ends the Turn (S-5); leaving base contact this way offers no Attack of

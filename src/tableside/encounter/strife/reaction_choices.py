@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from typing import TYPE_CHECKING
 
 from tableside.dice import Rng
 from tableside.dice.laws import probability
@@ -21,14 +20,10 @@ from tableside.encounter.strife.laws import weigh
 from tableside.encounter.strife.reactions import declare_reaction
 from tableside.encounter.strife.rehearsal import passes
 from tableside.encounter.strife.state import FightState, Model
-from tableside.encounter.strife.turns import Pending
+from tableside.encounter.strife.turns import FightRules, Pending
 from tableside.errors import TablesideError
 from tableside.strife.attack import AttackSetup
 from tableside.strife.loadout import loadout
-
-if TYPE_CHECKING:
-    from tableside.encounter.strife.fight import StrifeFight
-
 
 REACTIONS = ("block", "parry", "combined_parry", "block_and_parry", "ward_off")
 """The Reactions an attack's defender may declare, in the order they are offered."""
@@ -67,7 +62,7 @@ class ReactionOption:
 
 
 def reaction_choices(
-    game: StrifeFight, state: FightState, command: Command, args: AttackArgs, rng: Rng
+    game: FightRules, state: FightState, command: Command, args: AttackArgs, rng: Rng
 ) -> list[Choice]:
     """One ``reaction`` choice per attack whose defender has a Reaction to declare (D-7).
 
@@ -106,7 +101,7 @@ def reaction_choices(
 
 
 def reaction_choice(
-    game: StrifeFight,
+    game: FightRules,
     attacker: Model,
     defender: Model,
     at: tuple[int, str],
@@ -136,14 +131,14 @@ def reaction_choice(
     )
 
 
-def game_weapon(game: StrifeFight, attacker: Model) -> str:
+def game_weapon(game: FightRules, attacker: Model) -> str:
     """The attacker's first equipped weapon (what an attack without ``weapon`` uses)."""
     weapons = loadout(game.catalog, attacker.sheet).weapons
     return weapons[0].name if weapons else "no weapon"
 
 
 def reaction_options(
-    game: StrifeFight,
+    game: FightRules,
     state: FightState,
     command: Command,
     attacker: Model,
@@ -196,7 +191,7 @@ LAZY_SETUPS = True
 
 
 def reaction_setups(
-    game: StrifeFight, state: FightState, attacker: Model, item: AttackItem
+    game: FightRules, state: FightState, attacker: Model, item: AttackItem
 ) -> Iterator[tuple[str | None, AttackSetup | None]]:
     """No Reaction and each Reaction with the attack's setup, None where it is refused.
 

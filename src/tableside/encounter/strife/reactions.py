@@ -5,21 +5,16 @@ A Reaction is refused when the round's one Reaction is spent; an improvised weap
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from tableside.encounter.strife.args import AttackItem
 from tableside.encounter.strife.state import Model
-from tableside.encounter.strife.turns import Pending
+from tableside.encounter.strife.turns import FightRules, Pending
 from tableside.errors import RulesError
 from tableside.strife import reactions as react
 from tableside.strife.loadout import loadout
 
-if TYPE_CHECKING:
-    from tableside.encounter.strife.fight import StrifeFight
-
 
 def declare_reaction(
-    game: StrifeFight,
+    game: FightRules,
     p: Pending,
     defender: Model,
     kind: str | None,
@@ -57,7 +52,7 @@ def declare_reaction(
 
 
 def improvised(
-    game: StrifeFight, defender: Model, kind: str, item: AttackItem | None
+    game: FightRules, defender: Model, kind: str, item: AttackItem | None
 ) -> react.Reaction:
     """An improvised Block or Parry (S-12, SA-28, SA-65).
 

@@ -11,24 +11,20 @@ import copy
 import pickle
 import threading
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from tableside.dice import Rng, SeededRng
 from tableside.encounter.log import Command
 from tableside.encounter.strife.dice import PHYSICAL_ARGS
 from tableside.encounter.strife.state import FightState
-from tableside.encounter.strife.turns import Pending
+from tableside.encounter.strife.turns import FightRules, Pending
 from tableside.errors import TablesideError
-
-if TYPE_CHECKING:
-    from tableside.encounter.strife.fight import StrifeFight
 
 
 @dataclass(frozen=True)
 class Rehearsal:
     """A command decided on a throwaway copy of its fresh dice stream: what it was and gave."""
 
-    game: StrifeFight
+    game: FightRules
     state: FightState
     key: tuple[bytes, int, int | None]
     pending: Pending
@@ -56,7 +52,7 @@ def stream_key(command: Command, rng: Rng) -> tuple[bytes, int, int | None] | No
     return (args, rng.seed, rng._stream)
 
 
-def rehearse(game: StrifeFight, state: FightState, command: Command, rng: Rng) -> Pending:
+def rehearse(game: FightRules, state: FightState, command: Command, rng: Rng) -> Pending:
     """Decide ``command`` on ``rng`` (a throwaway copy) with full reports, and keep it.
 
     The real :meth:`StrifeFight.decide` of the same command on the same state and stream takes
@@ -70,7 +66,7 @@ def rehearse(game: StrifeFight, state: FightState, command: Command, rng: Rng) -
     return p
 
 
-def rehearsed(game: StrifeFight, state: FightState, command: Command, rng: Rng) -> Pending | None:
+def rehearsed(game: FightRules, state: FightState, command: Command, rng: Rng) -> Pending | None:
     """The kept rehearsal of exactly this command, state and fresh stream, taken once.
 
     The state must be the very object rehearsed on. None: decide it.
@@ -95,12 +91,12 @@ def streamed(command: Command) -> Command:
     return Command(command.kind, args)
 
 
-def dry_run(game: StrifeFight, state: FightState, command: Command, rng: Rng) -> None:
+def dry_run(game: FightRules, state: FightState, command: Command, rng: Rng) -> None:
     """Decide ``command`` on a throwaway copy (raise what the rules refuse)."""
     game.pending(state, streamed(command), throwaway(rng), describe=False)
 
 
-def passes(game: StrifeFight, state: FightState, command: Command, rng: Rng) -> bool:
+def passes(game: FightRules, state: FightState, command: Command, rng: Rng) -> bool:
     """Whether the rules accept ``command`` now."""
     try:
         dry_run(game, state, command, rng)

@@ -7,15 +7,36 @@ events on it and raises :class:`~tableside.errors.RulesError` to refuse.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
-from tableside.encounter.log import Event
+from tableside.dice import Rng
+from tableside.encounter.log import Command, Event
 from tableside.encounter.strife.state import FightState, Model, evolve
 from tableside.errors import RulesError
-from tableside.strife.turns import (
-    TurnElement,
-    check_turn,
-)
+from tableside.strife.catalog import Catalog
+from tableside.strife.ruleset import StrifeRuleset
+from tableside.strife.turns import TurnElement, check_turn
+
+
+class FightRules(Protocol):
+    """What the handlers read of the game they decide for: :class:`~.fight.StrifeFight`.
+
+    A protocol, so that the handlers' modules need not import the game built on them.
+    """
+
+    @property
+    def catalog(self) -> Catalog:
+        """The weapons, armour, Powers and models the fight knows."""
+        ...
+
+    @property
+    def ruleset(self) -> StrifeRuleset:
+        """The rules' options in force."""
+        ...
+
+    def pending(self, state: FightState, command: Command, rng: Rng, describe: bool) -> Pending:
+        """Run a command's handler on a Pending copy of the fight (raise to refuse)."""
+        ...
 
 
 @dataclass
