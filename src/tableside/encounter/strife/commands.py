@@ -11,7 +11,6 @@ forced_move, pick_up and water in :mod:`~tableside.encounter.strife.forced` (SA-
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -238,15 +237,8 @@ def check_directly_back(attacker: Model | None, m: Model, to: Sequence[float]) -
     """
     if attacker is None or attacker.id == m.id:
         return
-    back = [a - b for a, b in zip(m.position, attacker.position, strict=True)]
-    step = [a - b for a, b in zip(to, m.position, strict=True)]
-    length = math.sqrt(sum(c * c for c in back))
-    if length == 0 or not any(step):
-        return
-    along = sum(a * b for a, b in zip(step, back, strict=True)) / length
-    off = math.sqrt(max(0.0, sum(c * c for c in step) - along * along))
-    if along <= 0 or off > STRAIGHT_BACK_TOLERANCE:
-        how = "does not go away from it" if along <= 0 else f'strays {off:.2f}" off that line'
+    how = forced.straying(m.position, attacker.position, to, STRAIGHT_BACK_TOLERANCE)
+    if how is not None:
         raise RulesError(
             f"{m.id} may Roll with the Blow only directly backward, away from {attacker.id}; "
             f"this move {how} (S-19)."

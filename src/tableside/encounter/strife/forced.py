@@ -152,17 +152,31 @@ def check_forced_direction(kind: str, victim: Model, source: Point, to: Sequence
         )
 
 
-def check_directly_away(victim: Model, source: Point, to: Sequence[float]) -> None:
-    """A knock-back moves the victim directly away from its source (SA-70)."""
-    back = [a - b for a, b in zip(victim.position, source, strict=True)]
-    step = [a - b for a, b in zip(to, victim.position, strict=True)]
+def straying(
+    position: Sequence[float], source: Sequence[float], to: Sequence[float], tolerance: float
+) -> str | None:
+    """How a move from ``position`` to ``to`` fails to go directly away from ``source``.
+
+    Directly away is along the ray from ``source`` through ``position``, within ``tolerance``
+    inches of it (a knock-back, SA-70; a Roll with the Blow, S-19). None: it goes directly away,
+    or the two share a spot, or there is no move (then the direction is the Host's call).
+    """
+    back = [a - b for a, b in zip(position, source, strict=True)]
+    step = [a - b for a, b in zip(to, position, strict=True)]
     length = math.sqrt(sum(c * c for c in back))
     if length == 0 or not any(step):
-        return  # the two share a spot, or no move: the direction is the Host's call
+        return None
     along = sum(a * b for a, b in zip(step, back, strict=True)) / length
     off = math.sqrt(max(0.0, sum(c * c for c in step) - along * along))
-    if along <= 0 or off > KNOCK_BACK_TOLERANCE:
-        how = "does not go away from it" if along <= 0 else f'strays {off:.2f}" off that line'
+    if along <= 0:
+        return "does not go away from it"
+    return f'strays {off:.2f}" off that line' if off > tolerance else None
+
+
+def check_directly_away(victim: Model, source: Point, to: Sequence[float]) -> None:
+    """A knock-back moves the victim directly away from its source (SA-70)."""
+    how = straying(victim.position, source, to, KNOCK_BACK_TOLERANCE)
+    if how is not None:
         raise RulesError(
             f"A knock-back moves {victim.id} directly away from its source; this move {how} "
             "(SA-70)."
