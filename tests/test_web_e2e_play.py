@@ -30,7 +30,7 @@ from test_web_e2e import (
 from tableside.encounter.engine import Encounter
 from tableside.encounter.log import Command, LogRecord, RecordKind
 from tableside.encounter.roster import add_commands
-from tableside.encounter.strife_fight import StrifeFight
+from tableside.encounter.strife.fight import StrifeFight
 from tableside.encounter.war.args import StrikeArgs, parse_args
 from tableside.encounter.war.game import MajestyWar
 from tableside.encounter.war.strike import strike_setup
