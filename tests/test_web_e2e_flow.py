@@ -38,7 +38,7 @@ from test_web_secrets import BOSS
 
 from tableside.encounter.log import Command
 from tableside.encounter.roster import FOUR_AGAINST_FOUR, add_commands
-from tableside.store import tables
+from tableside.store import table_audience
 from tableside.web.auth import Principal
 
 ANN, BEN = "Ann", "Ben"
@@ -93,9 +93,9 @@ class Table:
     def settings(self, **changes: Any) -> None:
         """The Host's decision settings, set in the store (the page's form is tested apart)."""
         store = self.server.table.store
-        now = tables.decision_settings(store, self.encounter).to_json()
-        tables.set_decision_settings(store, self.encounter,
-                                     tables.DecisionSettings(**{**now, **changes}))  # fmt: skip
+        now = table_audience.decision_settings(store, self.encounter).to_json()
+        settings = table_audience.DecisionSettings(**{**now, **changes})
+        table_audience.set_decision_settings(store, self.encounter, settings)
 
     def log_has(self, start: str) -> bool:
         return any(line.startswith(start) for line in self.host.log())
@@ -143,7 +143,7 @@ def war_table(server: LiveServer, browsers: tuple[WebDriver, WebDriver, WebDrive
     for command in (*add_commands(roster), boss, Command("next")):
         web.execute(who, info.id, command, None)
     for npc in ("Jackal", "Boss"):
-        tables.set_secret(web.store, info.id, npc, True)
+        table_audience.set_secret(web.store, info.id, npc, True)
     for _ in range(8):
         if web.state(info.id, who)["current"] == current:
             break

@@ -30,7 +30,7 @@ from test_web_e2e import (
 )
 
 from tableside.encounter.log import Command
-from tableside.store import tables
+from tableside.store import table_audience
 from tableside.web.auth import Principal
 from tableside.web.demo import DemoLinks, create_demo
 
@@ -366,7 +366,7 @@ def test_w20_a_realm_of_strife_move_costs_movement_and_the_down_are_grey(
     """The demo fight: Sera (the heroes' player's, Movement 6) has the first Turn of the ambush;
     the Goblins' values are secret to the player, who still sees one down (W-2)."""
     demo = create_demo(server.table)
-    tables.set_secret(server.table.store, demo.fight_id, "Goblin-1", True)
+    table_audience.set_secret(server.table.store, demo.fight_id, "Goblin-1", True)
     host, player = Person("Host", browsers[0]), Person(HEROES, browsers[1])
     for seat in (host, player):
         seat.driver.set_window_size(*size)

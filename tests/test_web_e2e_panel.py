@@ -32,7 +32,7 @@ from test_web_e2e import (
 from test_web_e2e_decisions import DESKTOP, PHONE, Person
 
 from tableside.encounter.log import Command
-from tableside.store import tables
+from tableside.store import table_audience
 from tableside.web.auth import Principal
 from tableside.web.demo import create_demo
 
@@ -338,7 +338,7 @@ def test_w17_w19_a_realm_of_strife_round_from_the_buttons(
         assert seat.text("error") == ""
     troll = state(eid, Principal(table_id, None))["models"][2]
     assert troll["hp"] < 60 and math.isclose(troll["position"][0], 2.5)
-    assert tables.hidden_seqs(server.table.store, eid) == frozenset()
+    assert table_audience.hidden_seqs(server.table.store, eid) == frozenset()
 
 
 def test_w17_the_map_s_events_drive_the_panel(

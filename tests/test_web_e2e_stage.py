@@ -22,7 +22,7 @@ from selenium.webdriver.remote.webdriver import WebDriver
 from test_web_e2e import FALLEN, HOLY, WAR, LiveServer, Seat, chromiums, live_server
 
 from tableside.encounter.log import Command
-from tableside.store import tables
+from tableside.store import table_audience
 from tableside.store.layers import Area, layers
 from tableside.web.auth import Principal
 from tableside.web.demo import DemoLinks, create_demo
@@ -220,7 +220,9 @@ def melee(server: LiveServer, demo: DemoLinks) -> int:
     host = Principal(demo.table_id, None)
     web = server.table
     fight = web.create_encounter(host, demo.table_id, "strife-combat", "Melee", 3)
-    tables.set_decision_settings(web.store, fight.id, tables.DecisionSettings(npcs_decide="auto"))
+    table_audience.set_decision_settings(
+        web.store, fight.id, table_audience.DecisionSettings(npcs_decide="auto")
+    )
     for cid, model, side, (x, y) in MELEE:
         args = {"id": cid, "model": model, "side": side, "position": [x, y, 0]}
         web.execute(host, fight.id, Command("add", args), None)

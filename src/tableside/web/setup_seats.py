@@ -29,7 +29,8 @@ from tableside.web.setup import (
     table_form,
     text,
 )
-from tableside.web.table import WebTable, seat_view
+from tableside.web.table import WebTable
+from tableside.web.table_views import seat_view
 
 Authorization = Annotated[str | None, Header()]
 CharacterId = Annotated[str, Field(min_length=1, max_length=40, pattern=ID_PATTERN)]
