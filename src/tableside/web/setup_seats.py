@@ -17,13 +17,13 @@ from pydantic import Field
 
 from tableside.limits import Name
 from tableside.store import tables
+from tableside.web.asking import bearer
 from tableside.web.auth import Principal, require_host
 from tableside.web.setup import (
     ID_PATTERN,
     Body,
     PostedForm,
     again_from,
-    bearer,
     seat_characters,
     see_other,
     table_form,
