@@ -9,7 +9,7 @@ browser live; a Knock Back slides along its path with a trail.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,8 +25,7 @@ from test_web_e2e import (
     WAR,
     LiveServer,
     Seat,
-    chromiums,
-    live_server,
+    e2e_fixtures,
 )
 
 from tableside.encounter.log import Command
@@ -108,16 +107,7 @@ class Map:
         self.server.table.execute(host, encounter_id, Command(kind, args), None)
 
 
-@pytest.fixture(scope="module")
-def server() -> Iterator[LiveServer]:
-    with live_server("map") as live:
-        yield live
-
-
-@pytest.fixture(scope="module")
-def browsers(server: LiveServer) -> Iterator[tuple[WebDriver, WebDriver]]:
-    with chromiums("host", "fallen") as drivers:
-        yield drivers[0], drivers[1]
+server, browsers = e2e_fixtures("map", "host", "fallen")
 
 
 def open_map(server: LiveServer, browsers: tuple[WebDriver, WebDriver], size: Any) -> Map:

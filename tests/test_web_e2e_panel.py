@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
-from a11y import assert_accessible, axe_source
+from a11y import assert_accessible
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support.select import Select
@@ -26,8 +26,7 @@ from test_web_e2e import (
     PANELS,
     WAR,
     LiveServer,
-    chromiums,
-    live_server,
+    e2e_fixtures,
 )
 from test_web_e2e_decisions import DESKTOP, PHONE, Person
 
@@ -112,17 +111,7 @@ class Player(Person):
         assert_accessible(self.driver, ["#play-panel"])
 
 
-@pytest.fixture(scope="module")
-def browsers() -> Iterator[tuple[WebDriver, WebDriver, WebDriver]]:
-    axe_source()
-    with chromiums("host", "holy", "fallen") as drivers:
-        yield drivers[0], drivers[1], drivers[2]
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[LiveServer]:
-    with live_server("panel") as live:
-        yield live
+server, browsers = e2e_fixtures("panel", "host", "holy", "fallen", axe=True)
 
 
 def seats(browsers: tuple[WebDriver, WebDriver, WebDriver], size: str) -> list[Player]:

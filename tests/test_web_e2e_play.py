@@ -8,7 +8,6 @@ changes it to explicit steps; the Host's browser shows the Strike's breakdown li
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,8 +21,7 @@ from test_web_e2e import (
     WAR,
     LiveServer,
     Seat,
-    chromiums,
-    live_server,
+    e2e_fixtures,
     take_suggestions,
 )
 
@@ -65,16 +63,7 @@ class Play:
     player: Person  # the fallen player: Warrior, Jackal, Deceiver, Brute
 
 
-@pytest.fixture(scope="module")
-def server() -> Iterator[LiveServer]:
-    with live_server("play") as live:
-        yield live
-
-
-@pytest.fixture(scope="module")
-def browsers(server: LiveServer) -> Iterator[tuple[WebDriver, WebDriver]]:
-    with chromiums("host", "fallen") as drivers:
-        yield drivers[0], drivers[1]
+server, browsers = e2e_fixtures("play", "host", "fallen")
 
 
 @pytest.fixture

@@ -9,7 +9,7 @@ from __future__ import annotations
 import base64
 import io
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -19,7 +19,7 @@ from selenium.webdriver.common.actions.wheel_input import ScrollOrigin
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.remote.webdriver import WebDriver
-from test_web_e2e import FALLEN, HOLY, WAR, LiveServer, Seat, chromiums, live_server
+from test_web_e2e import FALLEN, HOLY, WAR, LiveServer, Seat, e2e_fixtures
 
 from tableside.encounter.log import Command
 from tableside.store import table_audience
@@ -122,16 +122,7 @@ class Person(Seat):
         return found
 
 
-@pytest.fixture(scope="module")
-def server() -> Iterator[LiveServer]:
-    with live_server("stage") as live:
-        yield live
-
-
-@pytest.fixture(scope="module")
-def browsers(server: LiveServer) -> Iterator[tuple[WebDriver, WebDriver]]:
-    with chromiums("host", "player") as drivers:
-        yield drivers[0], drivers[1]
+server, browsers = e2e_fixtures("stage", "host", "player")
 
 
 def open_war(
