@@ -8,13 +8,14 @@ file (an argument ending in ``.json``). Physical dice are typed in stage by stag
 from __future__ import annotations
 
 import re
+from types import SimpleNamespace
 from typing import Annotated, Any
 
 import typer
 from rich.console import Console, RenderableType
 
 from tableside.cli import strife_render as render
-from tableside.cli.options import Seed
+from tableside.cli.options import Seed, with_options
 from tableside.cli.output import print_json
 from tableside.cli.parsing import InputError
 from tableside.cli.strife_args import (
@@ -36,28 +37,14 @@ from tableside.cli.strife_args import (
     with_values,
 )
 from tableside.cli.strife_options import (
+    ATTACK_OPTIONS,
     DICE_HELP,
     Catalogs,
     Dice,
-    DistanceOpt,
-    DualOpt,
-    FlyingOpt,
-    ItemOpt,
-    ItemSizeOpt,
     Json,
     Model,
-    MovedOpt,
     Numbers,
-    OtherHandOpt,
-    ReactionAdvantageOpt,
-    ReactionOffOpt,
-    ReactionOpt,
-    ReactionUseOpt,
-    ReactionWeaponOpt,
     Ruleset,
-    ShieldOpt,
-    ThrownOpt,
-    UnderwaterOpt,
 )
 from tableside.cli.strife_setup import (
     ReactionChoice,
@@ -148,6 +135,7 @@ def _seed(seed: int) -> SeededRng:
 @app.command(
     help="Resolve one physical attack (S-7, S-10 … S-16) with its breakdown.\n\n" + DICE_HELP
 )
+@with_options(*ATTACK_OPTIONS)
 def attack(
     attacker: Model,
     defender: Model,
@@ -180,29 +168,11 @@ def attack(
     shield_blow: Annotated[
         bool, typer.Option("--shield-blow", help="Strike with the shield (S-16, SA-73).")
     ] = False,
-    moved: MovedOpt = 0,
-    flying: FlyingOpt = False,
-    thrown: ThrownOpt = False,
-    underwater: UnderwaterOpt = False,
-    other_hand: OtherHandOpt = None,
-    dual_wielding: DualOpt = False,
-    distance: DistanceOpt = None,
-    reaction: ReactionOpt = None,
-    shield: ShieldOpt = None,
-    reaction_weapon: ReactionWeaponOpt = None,
-    reaction_off_weapon: ReactionOffOpt = None,
-    item: ItemOpt = None,
-    item_size: ItemSizeOpt = None,
-    reaction_use: ReactionUseOpt = None,
-    reaction_advantage: ReactionAdvantageOpt = None,
-    ruleset: Ruleset = "standard",
-    catalog: Catalogs = None,
-    seed: Seed = 1,
-    dice: Dice = None,
-    json_out: Json = False,
+    **given: Any,
 ) -> None:
     """Resolve one physical attack."""
-    setup = build_attack_setup(locals())
+    setup = build_attack_setup({**locals(), **given})
+    dice, seed, json_out = given["dice"], given["seed"], given["json_out"]
     if dice is not None:
         result = attack_with_dice(setup, attack_dice(dice, precision))
     else:
@@ -221,6 +191,7 @@ power), damage=4,2 (the power's damage dice).
 
 
 @app.command(help=CAST_HELP + "\nA combined attack's dice:\n\n" + DICE_HELP)
+@with_options(*ATTACK_OPTIONS)
 def cast(
     caster: Model,
     target: Model,
@@ -290,29 +261,11 @@ def cast(
     weapon_crit: Annotated[
         int | None, typer.Option(help="--combined: the physical portion's crit chance in %.")
     ] = None,
-    moved: MovedOpt = 0,
-    flying: FlyingOpt = False,
-    thrown: ThrownOpt = False,
-    underwater: UnderwaterOpt = False,
-    other_hand: OtherHandOpt = None,
-    dual_wielding: DualOpt = False,
-    distance: DistanceOpt = None,
-    reaction: ReactionOpt = None,
-    shield: ShieldOpt = None,
-    reaction_weapon: ReactionWeaponOpt = None,
-    reaction_off_weapon: ReactionOffOpt = None,
-    item: ItemOpt = None,
-    item_size: ItemSizeOpt = None,
-    reaction_use: ReactionUseOpt = None,
-    reaction_advantage: ReactionAdvantageOpt = None,
-    ruleset: Ruleset = "standard",
-    catalog: Catalogs = None,
-    seed: Seed = 1,
-    dice: Dice = None,
-    json_out: Json = False,
+    **given: Any,
 ) -> None:
     """Resolve one cast or combined attack."""
-    catalogue = load_catalog(catalog)
+    o = SimpleNamespace(**given)
+    catalogue = load_catalog(o.catalog)
     catalogue, caster_sheet = find_model(catalogue, caster)
     catalogue, target_sheet = find_model(catalogue, target)
     non_negative(spell_power, "--spell-power")
@@ -324,16 +277,17 @@ def cast(
             target_sheet, resistances={**target_sheet.resistances, chosen: resistance}
         )
     target_sheet = with_values(target_sheet, dodge=percent(dodge, "--dodge"))
-    choice = ReactionChoice(reaction, shield, reaction_weapon, reaction_off_weapon, item,
-                            item_size, reaction_use, tuple(reaction_advantage or ()))  # fmt: skip
-    rules = parse_ruleset(ruleset)
+    choice = ReactionChoice(o.reaction, o.shield, o.reaction_weapon, o.reaction_off_weapon,
+                            o.item, o.item_size, o.reaction_use,
+                            tuple(o.reaction_advantage or ()))  # fmt: skip
+    rules = parse_ruleset(o.ruleset)
     if not combined:
         _refuse_physical(
             weapon=weapon, precision=precision or None, hit_modifier=hit_modifier,
             weapon_damage_bonus=weapon_damage_bonus, ac=ac, weapon_crit=weapon_crit,
-            moved=moved or None, flying=flying or None, thrown=thrown or None,
-            underwater=underwater or None, other_hand=other_hand,
-            dual_wielding=dual_wielding or None, distance=distance,
+            moved=o.moved or None, flying=o.flying or None, thrown=o.thrown or None,
+            underwater=o.underwater or None, other_hand=o.other_hand,
+            dual_wielding=o.dual_wielding or None, distance=o.distance,
         )  # fmt: skip
         caster_sheet = with_values(
             caster_sheet,
@@ -347,8 +301,10 @@ def cast(
             caster_submerged=caster_submerged, target_submerged=target_submerged,
             reaction=build_reaction(choice, catalogue, target_sheet), ruleset=rules,
         )  # fmt: skip
-        result = cast_with_dice(setup, cast_dice(dice)) if dice else roll_cast(setup, _seed(seed))
-        emit(cast_dict(result), render.cast_text(result), json_out, None if dice else seed)
+        result = (
+            cast_with_dice(setup, cast_dice(o.dice)) if o.dice else roll_cast(setup, _seed(o.seed))
+        )
+        emit(cast_dict(result), render.cast_text(result), o.json_out, None if o.dice else o.seed)
         return
     if damage_bonus or caster_submerged or target_submerged:
         raise InputError(
@@ -365,24 +321,29 @@ def cast(
     used = held_weapon(catalogue, caster_sheet, weapon, "main")
     attack_setup = AttackSetup(
         attacker=caster_sheet, defender=target_sheet, weapon=used,
-        context=penalty_context(catalogue, caster_sheet, used, moved, flying, thrown, underwater,
-                                other_hand, dual_wielding),
+        context=penalty_context(catalogue, caster_sheet, used, o.moved, o.flying, o.thrown,
+                                o.underwater, o.other_hand, o.dual_wielding),
         precision=precision, hit_modifiers=labelled(hit_modifier, "modifier"),
         damage_bonuses=labelled(weapon_damage_bonus, "damage bonus"), defender_ac=target_ac,
         reaction=build_reaction(choice, catalogue, target_sheet), ruleset=rules,
     )  # fmt: skip
-    check_distance(attack_setup, check_attack(attack_setup), distance)
+    check_distance(attack_setup, check_attack(attack_setup), o.distance)
     spirit = SpiritPortion(
         the_power, labelled(modifier, "modifier"), spell_power,
         percent(crit, "--crit"), percent(miscast, "--miscast"),
     )  # fmt: skip
     combined_setup = CombinedSetup(attack_setup, spirit, resists=not no_resist)
     outcome = (
-        combined_with_dice(combined_setup, combined_dice(dice, precision))
-        if dice
-        else roll_combined(combined_setup, _seed(seed))
+        combined_with_dice(combined_setup, combined_dice(o.dice, precision))
+        if o.dice
+        else roll_combined(combined_setup, _seed(o.seed))
     )
-    emit(combined_dict(outcome), render.combined_text(outcome), json_out, None if dice else seed)
+    emit(
+        combined_dict(outcome),
+        render.combined_text(outcome),
+        o.json_out,
+        None if o.dice else o.seed,
+    )
 
 
 def _refuse_physical(**given: Any) -> None:

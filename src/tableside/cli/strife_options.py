@@ -7,6 +7,8 @@ from typing import Annotated
 
 import typer
 
+from tableside.cli.options import Seed, Shared
+
 DICE_HELP = """\
 Physical dice (--dice) are typed in stage by stage as NAME=FACES, faces separated by commas
 (or spaces), stages separated by spaces or semicolons, in any order:
@@ -121,3 +123,16 @@ DistanceOpt = Annotated[
         "melee needs ≤ the weapon's Reach, ranged and thrown > 0 and ≤ the range."
     ),
 ]
+
+# What ``strife attack`` and ``strife cast`` both end with, in this order (--help lists it so).
+ATTACK_OPTIONS: tuple[Shared, ...] = (
+    ("moved", MovedOpt, 0), ("flying", FlyingOpt, False), ("thrown", ThrownOpt, False),
+    ("underwater", UnderwaterOpt, False), ("other_hand", OtherHandOpt, None),
+    ("dual_wielding", DualOpt, False), ("distance", DistanceOpt, None),
+    ("reaction", ReactionOpt, None), ("shield", ShieldOpt, None),
+    ("reaction_weapon", ReactionWeaponOpt, None), ("reaction_off_weapon", ReactionOffOpt, None),
+    ("item", ItemOpt, None), ("item_size", ItemSizeOpt, None),
+    ("reaction_use", ReactionUseOpt, None), ("reaction_advantage", ReactionAdvantageOpt, None),
+    ("ruleset", Ruleset, "standard"), ("catalog", Catalogs, None), ("seed", Seed, 1),
+    ("dice", Dice, None), ("json_out", Json, False),
+)  # fmt: skip
