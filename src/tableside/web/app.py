@@ -471,6 +471,15 @@ def add_api(app: FastAPI, table: WebTable) -> None:
                 raise errors.DataError(f"{name} cannot be null.")
         return JSONResponse(table.set_settings(who, encounter_id, changes))
 
+    def step_back(
+        request: Request, encounter_id: int, body: StepBody | None, authorization: str | None,
+        redo: bool,
+    ) -> JSONResponse:  # fmt: skip
+        who = who_at(table, authorization, encounter_id)
+        table.rates.command(who, client_address(request))
+        revision = body.revision if body else None
+        return JSONResponse(table.step_back(who, encounter_id, revision, redo=redo))
+
     @app.post("/api/encounters/{encounter_id}/undo")
     def undo(
         request: Request,
@@ -478,10 +487,7 @@ def add_api(app: FastAPI, table: WebTable) -> None:
         body: StepBody | None = None,
         authorization: Authorization = None,
     ) -> JSONResponse:
-        who = who_at(table, authorization, encounter_id)
-        table.rates.command(who, client_address(request))
-        revision = body.revision if body else None
-        return JSONResponse(table.step_back(who, encounter_id, revision, redo=False))
+        return step_back(request, encounter_id, body, authorization, redo=False)
 
     @app.post("/api/encounters/{encounter_id}/redo")
     def redo(
@@ -490,10 +496,7 @@ def add_api(app: FastAPI, table: WebTable) -> None:
         body: StepBody | None = None,
         authorization: Authorization = None,
     ) -> JSONResponse:
-        who = who_at(table, authorization, encounter_id)
-        table.rates.command(who, client_address(request))
-        revision = body.revision if body else None
-        return JSONResponse(table.step_back(who, encounter_id, revision, redo=True))
+        return step_back(request, encounter_id, body, authorization, redo=True)
 
 
 async def sweep(table: WebTable, every: float) -> None:
