@@ -24,7 +24,7 @@ from tableside.encounter.strife.attack import attack_setup
 from tableside.encounter.strife.fight import StrifeFight
 from tableside.encounter.strife.state import FightState
 from tableside.encounter.strife.turns import Pending
-from tableside.encounter.war_args import parse_args
+from tableside.encounter.war.args import parse_args
 from tableside.errors import TablesideError
 from tableside.strife.odds import attack_odds
 

@@ -27,10 +27,10 @@ from fastapi.routing import APIRoute
 from pydantic import ValidationError
 from starlette.exceptions import HTTPException
 
-from tableside.encounter import war_args
 from tableside.encounter.strife import acts as strife_acts
 from tableside.encounter.strife import args as strife_args
 from tableside.encounter.strife import forced as strife_forced
+from tableside.encounter.war import args as war_args
 from tableside.errors import DataError, RulesError
 from tableside.majesty.catalog import validation_sentence
 

@@ -10,7 +10,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from tableside.encounter.war_args import ID, Args, Coordinates
+from tableside.encounter.war.args import ID, Args, Coordinates
 from tableside.limits import (
     AOO_OFFERS_MAX,
     DIE_FACE_MAX,

@@ -16,7 +16,7 @@ from tableside.encounter.strife.args import CONTACT, CastArgs
 from tableside.encounter.strife.reactions import declare_reaction
 from tableside.encounter.strife.state import Model, condition_json
 from tableside.encounter.strife.turns import FightRules, Pending, use_element
-from tableside.encounter.war_args import parse_args
+from tableside.encounter.war.args import parse_args
 from tableside.errors import RulesError
 from tableside.majesty.geometry import distance
 from tableside.strife import reactions as react

@@ -39,7 +39,7 @@ from tableside.encounter.strife.reaction_choices import needs_dry_run, reaction_
 from tableside.encounter.strife.rehearsal import dry_run, rehearse, streamed, throwaway
 from tableside.encounter.strife.state import FightState
 from tableside.encounter.strife.turns import FightRules, Pending
-from tableside.encounter.war_args import parse_args
+from tableside.encounter.war.args import parse_args
 from tableside.errors import RulesError, TablesideError
 from tableside.strife.catalog import PowerTargets
 from tableside.strife.loadout import loadout

@@ -43,7 +43,7 @@ from tableside.encounter.strife.turns import (
     start_round,
     use_element,
 )
-from tableside.encounter.war_args import Args, parse_args
+from tableside.encounter.war.args import Args, parse_args
 from tableside.errors import RulesError
 from tableside.majesty.geometry import distance
 from tableside.strife.catalog import Combatant, Resource

@@ -26,7 +26,7 @@ from tableside.encounter.decisions import Choice
 from tableside.encounter.strife.args import AttackItem
 from tableside.encounter.strife.state import FightState, Model, condition_json
 from tableside.encounter.strife.turns import FightRules, Pending, use_element
-from tableside.encounter.war_args import ID, Args, Coordinates, parse_args
+from tableside.encounter.war.args import ID, Args, Coordinates, parse_args
 from tableside.errors import RulesError
 from tableside.limits import Flag, Name
 from tableside.majesty.geometry import Point, distance

@@ -24,7 +24,7 @@ from tableside.encounter.strife.climbing import (
 )
 from tableside.encounter.strife.state import FightState, Model, condition_json
 from tableside.encounter.strife.turns import FightRules, Pending, acted, use_element
-from tableside.encounter.war_args import parse_args
+from tableside.encounter.war.args import parse_args
 from tableside.errors import RulesError
 from tableside.majesty.geometry import distance
 from tableside.strife.catalog import Catalog, Stat
