@@ -31,8 +31,8 @@ from timing import timed, workers_line
 
 from tableside.encounter.engine import Encounter
 from tableside.encounter.log import Command
-from tableside.encounter.strife_fight import StrifeFight
-from tableside.simulate import fast_strife, fast_strife_compiled, simulate
+from tableside.encounter.strife.fight import StrifeFight
+from tableside.simulate import fast_strife, fast_strife_compiled, fast_strife_laws, simulate
 from tableside.simulate.runs import load_start
 from tableside.store.formats import encounter_document
 
@@ -136,7 +136,7 @@ def main() -> None:
     print(f"  {len(laws.table)} attack laws computed in {ms:.1f} ms"
           " (first in this process)")  # fmt: skip
     fast_strife._KNOWN.clear()
-    fast_strife._LAWS.clear()
+    fast_strife_laws._LAWS.clear()
 
     def play(engine: str, runs: int) -> Callable[[], object]:
         return lambda: simulate(document, runs, seed=2026, workers=1, engine=engine)
@@ -146,7 +146,7 @@ def main() -> None:
 
     base = line("full engine", args.full, *timed(play("full", args.full)), None)
     fast_strife._KNOWN.clear()
-    fast_strife._LAWS.clear()
+    fast_strife_laws._LAWS.clear()
     fast_strife_compiled._KNOWN.clear()
     line("kernel, cold (laws, tables)", args.fast, *timed(play("fast", args.fast)), base)
     line("kernel, warm", args.fast, *timed(play("fast", args.fast)), base)

@@ -38,24 +38,18 @@ from scheduling import computed_once
 from tableside.dice import ScriptedRng
 from tableside.encounter.engine import Encounter, copy_with
 from tableside.encounter.log import Command, Event
-from tableside.encounter.strife_fight import (
-    AttackItem,
-    CastArgs,
-    Pending,
-    StrifeFight,
-    attack_setup,
-    cast_plan,
-    cast_rolls,
-)
-from tableside.encounter.strife_policy import castable_powers, next_command
-from tableside.encounter.strife_state import FightState, condition_from
+from tableside.encounter.strife.args import AttackItem, CastArgs
+from tableside.encounter.strife.attack import attack_setup
+from tableside.encounter.strife.cast import cast_plan, cast_rolls
+from tableside.encounter.strife.fight import StrifeFight
+from tableside.encounter.strife.policy import castable_powers, next_command
+from tableside.encounter.strife.state import FightState, condition_from
+from tableside.encounter.strife.turns import Pending
 from tableside.simulate import simulate
 from tableside.simulate.fast_strife import (
-    Laws,
     Rules,
     Run,
     _batch,
-    cast_laws,
     choose,
     command_of,
     engine_view,
@@ -66,6 +60,7 @@ from tableside.simulate.fast_strife import (
     why_not,
 )
 from tableside.simulate.fast_strife_law import Law, Outcome, cast_law, joint_law
+from tableside.simulate.fast_strife_laws import Laws, cast_laws
 from tableside.simulate.games import StrifeSim
 from tableside.simulate.runs import StreamRng, load_start, play_run, run_seed
 from tableside.store.formats import encounter_document
@@ -356,7 +351,7 @@ def test_f63_a_power_putting_on_stun_is_played_fast_and_a_condition_the_engine_r
                                model("Ilsa", "monsters", 5, sheet=cursed)])  # fmt: skip
     report = simulate(document, 30, seed=1, engine="fast")
     assert report["engine"] == "fast" and "fallback" not in report
-    monkeypatch.setattr("tableside.simulate.fast_strife.ENGINE_READS", frozenset({"Stun"}))
+    monkeypatch.setattr("tableside.simulate.fast_strife_laws.ENGINE_READS", frozenset({"Stun"}))
     monkeypatch.setattr("tableside.simulate.fast_strife._KNOWN", {})
     report = simulate(document, 3, seed=1, engine="fast")
     assert report["engine"] == "full" and report["fallback"] == "a power can put on Stun"
@@ -512,7 +507,7 @@ def test_f41_a_cast_rule_changed_in_the_engine_only_fails_the_transition_check(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """F-41: no silent drift: an engine whose casts cost nothing (SA-49) fails the replay."""
-    monkeypatch.setattr("tableside.encounter.strife_fight.spend_cost", lambda *args: None)
+    monkeypatch.setattr("tableside.encounter.strife.cast.spend_cost", lambda *args: None)
     state = started(block_spell())
     with pytest.raises(AssertionError) as caught:
         for run in range(5):
