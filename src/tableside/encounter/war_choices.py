@@ -132,7 +132,7 @@ class Trial:
         try:
             found = self.read(command, rng) if self.lean and LEAN else None
             if found is None:
-                events = self.game.decide(self.state, command, fresh(self.rng))
+                events = self.game.decide_keyed(self.state, command, fresh(self.rng), key)
                 found = seen(events, str(args.get("defender")))
         except TablesideError:
             return None
@@ -454,8 +454,12 @@ def adjustments_choice(raw: Mapping[str, Any], base: Seen, what: str) -> Choice 
     target = base.target
     labels = {"best": f"Best for {target}", "none": "No Adjustments", "explicit": "Choose dice…"}
     options = [
-        {"value": copy.deepcopy(value), "label": labels[name]} for value, name in ADJUSTMENT_OPTIONS
-    ]
+        {
+            "value": {k: list(v) if isinstance(v, list) else v for k, v in value.items()},
+            "label": labels[name],
+        }
+        for value, name in ADJUSTMENT_OPTIONS
+    ]  # fmt: skip  (a copy per option: one level of dicts and lists, cheaper than deepcopy)
     return Choice(
         kind="adjustments",
         combatant=target,
