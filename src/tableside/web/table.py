@@ -380,9 +380,8 @@ class WebTable:
             except BaseException:
                 encounter.restore(saved)
                 raise
-            try:
-                for record in records:
-                    tables.append(self.store, encounter_id, record)
+            try:  # one transaction for the submission (issue 21, item 8)
+                self.store.append_all(encounter_id, records)
             except BaseException:
                 self.forget(encounter_id)
                 raise
@@ -547,11 +546,18 @@ class WebTable:
         pending: PendingCommand,
         secret: IsSecret | None = None,
         seats: list[tables.Seat] | None = None,
+        hidden: bool | None = None,
     ) -> Seen:
-        """What the views of a waiting command need, each read once (issue 21, item 8)."""
+        """What the views of a waiting command need, each read once (issue 21, item 8).
+
+        ``hidden``: whether the waiting command is hidden, if known (the command just stored:
+        not read again).
+        """
+        if hidden is None:
+            hidden = pending.seq in tables.hidden_seqs(self.store, encounter_id)
         return Seen(
             tables.seats(self.store, who.table_id, encounter_id) if seats is None else seats,
-            pending.seq in tables.hidden_seqs(self.store, encounter_id),
+            hidden,
             self.secret_to(who, encounter_id, fresh=True) if secret is None else secret,
         )
 
@@ -854,8 +860,9 @@ class WebTable:
         self.notifier.publish(encounter_id)
         seqs = frozenset({record.seq}) if hidden and record.seq is not None else frozenset()
         seats = None if asker is None or asker.policy is None else list(asker.policy.seats)
+        held = hidden if record.kind is RecordKind.REQUEST else None  # the 202's own command
         answer = self.answer(who, encounter_id, record_view(record, seqs), state_view(encounter),
-                             encounter, seats)  # fmt: skip
+                             encounter, seats, held)  # fmt: skip
         self._with_carry_over(who, encounter_id, [record], encounter, answer)
         return answer
 
@@ -1019,12 +1026,14 @@ class WebTable:
         state: dict[str, Any],
         encounter: Encounter[Any] | None = None,
         seats: list[tables.Seat] | None = None,
+        hidden: bool | None = None,
     ) -> dict[str, Any]:
         """A command's (or undo's) answer: its record and the new state, as ``who`` may see them.
 
         While the encounter waits for decisions, ``pending`` lists its open requests (the
         answer is then a 202, D-1). ``seats``: the table's seats if the command already read
-        them (its policy did), else they are read when needed.
+        them (its policy did), else they are read when needed. ``hidden``: whether the waiting
+        command is hidden, when the caller knows it (it just stored it), else read.
         """
         secret = self.secret_to(who, encounter_id)
         found: dict[str, Any] = {
@@ -1033,7 +1042,7 @@ class WebTable:
         }
         pending = None if encounter is None else encounter.pending
         if pending is not None and record.get("kind") in (RecordKind.REQUEST, RecordKind.ANSWER):
-            seen = self.seen(who, encounter_id, pending, secret, seats)
+            seen = self.seen(who, encounter_id, pending, secret, seats, hidden)
             found["pending"] = self.pending_view(who, encounter_id, pending, False, seen=seen)
             found["waiting"] = self.waiting_view(who, encounter_id, pending, seen)
         if who.is_host:
