@@ -135,11 +135,11 @@ HP_FIELDS = frozenset({"hp", "hp_max"})
 def law_key(setup: AttackSetup) -> tuple[Hashable, ...]:
     """What fixes an attack's law but for P(defeat): HP set aside unless absorbed.
 
-    Each part of the setup as its pickled bytes, a sheet field by field without its HP
-    (:func:`sheet_key`). The parts are immutable and kept by object (:func:`kept_bytes`): the
-    Reactions of one attack, the next attack by the same models, and a sheet whose HP alone
-    changed (a copy that shares its other fields) pickle nothing again (issue 21, item 8;
-    equal keys exactly when the setups pickled whole, HP aside, are equal:
+    Each part of the setup as its pickled bytes (a plain value as it is), a sheet field by
+    field without its HP (:func:`sheet_key`). The parts are immutable and kept by object
+    (:func:`kept_bytes`): the Reactions of one attack, the next attack by the same models, and
+    a sheet whose HP alone changed (a copy that shares its other fields) pickle nothing again
+    (issue 21, item 8; equal keys exactly when the setups pickled whole, HP aside, are equal:
     ``tests/test_strife_law_key.py``).
     """
     if not LAW_PARTS or setup.defender.absorption != 0 or setup.defender.hp < 1:
@@ -151,6 +151,8 @@ def law_key(setup: AttackSetup) -> tuple[Hashable, ...]:
             found.append(sheet_key(part))
         elif name in KEPT_PARTS:
             found.append(kept_bytes(part))
+        elif isinstance(part, PLAIN) or part == ():
+            found.append(part)
         else:
             found.append(pickle.dumps(part, protocol=pickle.HIGHEST_PROTOCOL))
     return tuple(found)
@@ -638,14 +640,14 @@ def reaction_setups(
             base = None
     defender = state.models.get(item.defender)
     for value in (None, *REACTIONS):
-        candidate = item.model_copy(update={"reaction": value})
         try:
             if base is None or defender is None:
+                candidate = item.model_copy(update={"reaction": value})
                 yield value, attack_setup(game, Pending(state), attacker, candidate)
             elif value is None:
                 yield value, base
-            else:
-                reaction = declare_reaction(game, p, defender, value, candidate)
+            else:  # reads the item's improvised fields, not its Reaction: no copy per Reaction
+                reaction = declare_reaction(game, p, defender, value, item)
                 yield value, replace(base, reaction=reaction)
         except TablesideError:
             yield value, None
