@@ -24,7 +24,7 @@ import pytest
 
 from tableside.encounter.log import Command
 from tableside.encounter.roster import character_doc
-from tableside.encounter.war import MajestyWar
+from tableside.encounter.war.game import MajestyWar
 from tableside.store import Store, tables
 from tableside.web.auth import Principal
 from tableside.web.table import WebTable

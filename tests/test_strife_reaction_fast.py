@@ -27,7 +27,7 @@ from tableside.encounter.strife_fight import (
     attack_setup,
 )
 from tableside.encounter.strife_state import FightState
-from tableside.encounter.war_args import parse_args
+from tableside.encounter.war.args import parse_args
 from tableside.errors import TablesideError
 from tableside.strife.odds import attack_odds
 

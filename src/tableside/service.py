@@ -36,7 +36,7 @@ class EncounterLog(Protocol):
 
 
 def _majesty_war() -> Game[Any]:
-    from tableside.encounter.war import MajestyWar
+    from tableside.encounter.war.game import MajestyWar
 
     return MajestyWar()
 

@@ -20,7 +20,7 @@ from tableside.encounter import strife_policy
 from tableside.encounter.log import Command
 from tableside.encounter.policy import REST_AP_MAX, WarPolicy, acting, rest
 from tableside.encounter.strife_state import FightState
-from tableside.encounter.war_state import WarState
+from tableside.encounter.war.state import WarState
 from tableside.errors import TablesideError
 
 ACTORS = {"attack": "attacker", "aoo": "attacker", "cast": "caster", "strike": "striker"}

@@ -23,7 +23,7 @@ from pydantic import Field
 from tableside.dice import Rng
 from tableside.encounter.decisions import Choice, approval
 from tableside.encounter.strife_state import FightState, Model
-from tableside.encounter.war_args import ID, Args, parse_args
+from tableside.encounter.war.args import ID, Args, parse_args
 from tableside.errors import RulesError
 from tableside.limits import MODIFIER_MAX, FreeText, Name
 from tableside.strife.catalog import Reaction, Stat

@@ -58,7 +58,7 @@ from tableside.encounter.strife_fight import (
     rehearse,
 )
 from tableside.encounter.strife_state import FightState, Model
-from tableside.encounter.war_args import parse_args
+from tableside.encounter.war.args import parse_args
 from tableside.errors import RulesError, TablesideError
 from tableside.strife.attack import AttackSetup
 from tableside.strife.catalog import Combatant, PowerTargets

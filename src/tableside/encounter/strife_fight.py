@@ -36,7 +36,7 @@ from tableside.encounter.strife_climbing import (
 )
 from tableside.encounter.strife_dice import AttackStages, Entered, entered_dice
 from tableside.encounter.strife_state import FightState, Model, condition_json, evolve
-from tableside.encounter.war_args import ID, Args, Coordinates, parse_args
+from tableside.encounter.war.args import ID, Args, Coordinates, parse_args
 from tableside.errors import RulesError
 from tableside.limits import (
     AOO_OFFERS_MAX,

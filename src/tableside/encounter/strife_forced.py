@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from tableside.dice import Rng
 from tableside.encounter.decisions import Choice
 from tableside.encounter.strife_state import FightState, Model, condition_json
-from tableside.encounter.war_args import ID, Args, Coordinates, parse_args
+from tableside.encounter.war.args import ID, Args, Coordinates, parse_args
 from tableside.errors import RulesError
 from tableside.limits import Flag, Name
 from tableside.majesty.geometry import Point, distance

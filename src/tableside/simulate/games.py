@@ -23,8 +23,8 @@ from tableside.encounter.strife_fight import StrifeFight
 from tableside.encounter.strife_policy import first_choice
 from tableside.encounter.strife_policy import next_command as strife_next
 from tableside.encounter.strife_state import FightState
-from tableside.encounter.war import MajestyWar
-from tableside.encounter.war_state import WarState
+from tableside.encounter.war.game import MajestyWar
+from tableside.encounter.war.state import WarState
 from tableside.errors import TablesideError
 
 Counts = dict[str, list[int]]

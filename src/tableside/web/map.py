@@ -26,7 +26,7 @@ from tableside.dice import SeededRng
 from tableside.encounter import strife_fight as fight
 from tableside.encounter.log import Command, LogRecord, RecordKind
 from tableside.encounter.strife_state import FightState
-from tableside.encounter.war_state import WarState
+from tableside.encounter.war.state import WarState
 from tableside.errors import DataError, RulesError
 from tableside.limits import ID_MAX, Coordinate
 from tableside.majesty.geometry import MELEE_RANGE

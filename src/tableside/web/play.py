@@ -16,13 +16,14 @@ from typing import Any, get_args
 from tableside.dice import ScriptedRng, SeededRng
 from tableside.dice.laws import probability
 from tableside.encounter import strife_fight as fight
-from tableside.encounter import war
 from tableside.encounter.engine import Encounter
 from tableside.encounter.log import Command, LogRecord, RecordKind
 from tableside.encounter.strife_hands import held_hands
 from tableside.encounter.strife_state import FightState
-from tableside.encounter.war_args import EffectName, HostField, StrikeArgs, parse_args
-from tableside.encounter.war_state import WarState
+from tableside.encounter.war.args import EffectName, HostField, StrikeArgs, parse_args
+from tableside.encounter.war.grapple import grappling
+from tableside.encounter.war.state import WarState
+from tableside.encounter.war.strike import strike_setup
 from tableside.errors import DataError, RulesError
 from tableside.majesty.adjust import AdjustMode
 from tableside.majesty.geometry import distance
@@ -124,13 +125,13 @@ def war_odds(snap: Snapshot, raw: dict[str, Any]) -> dict[str, Any]:
     dry_run(snap, Command("strike", args.model_dump(mode="json")))
     state: WarState = snap.state
     striker, defender = state.get(args.striker), state.get(args.defender)
-    if args.two_ap and args.body is None and defender in war.grappling(state, striker.id):
+    if args.two_ap and args.body is None and defender in grappling(state, striker.id):
         raise DataError(
             f"{striker.id}'s 2-AP Strike on {defender.id}, whom it Grapples, is a Might Check, "
             "not a Strike Roll: no Strike odds are given for it (M-37)."
         )
     # The War's state: its Dominions and its ruleset (A-40, A-41) reach the odds too.
-    setup = war.strike_setup(snap.game, args, striker, defender, state)
+    setup = strike_setup(snap.game, args, striker, defender, state)
     law = strike_odds(setup)
     return {
         "kind": "strike",
@@ -349,7 +350,7 @@ def turn_is_yours(
 def war_options(snap: Snapshot, who: Principal) -> dict[str, Any]:
     """Strikers ``who`` plays with values, weapon and targets; weapons, Maneuvers, effects.
 
-    The effects and the values the Host may set are the engine's own tables (war_args).
+    The effects and the values the Host may set are the engine's own tables (``war.args``).
     """
     state: WarState = snap.state
     catalog = snap.game.catalog

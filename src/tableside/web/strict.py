@@ -27,7 +27,8 @@ from fastapi.routing import APIRoute
 from pydantic import ValidationError
 from starlette.exceptions import HTTPException
 
-from tableside.encounter import strife_acts, strife_fight, strife_forced, war_args
+from tableside.encounter import strife_acts, strife_fight, strife_forced
+from tableside.encounter.war import args as war_args
 from tableside.errors import DataError, RulesError
 from tableside.majesty.catalog import validation_sentence
 
