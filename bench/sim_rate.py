@@ -28,7 +28,7 @@ from typing import Any
 
 from tableside.encounter.engine import Encounter
 from tableside.encounter.policy import WarPolicy
-from tableside.encounter.strife_fight import StrifeFight
+from tableside.encounter.strife.fight import StrifeFight
 from tableside.encounter.war.game import MajestyWar
 from tableside.simulate import run_seed, simulate
 from tableside.simulate.games import StrifeSim

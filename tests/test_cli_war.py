@@ -189,7 +189,7 @@ try:
     main()
 except SystemExit:
     pass
-heavy = ("alembic", "numpy", "tableside.encounter.strife_fight", "tableside.cli.odds_cmds",
+heavy = ("alembic", "numpy", "tableside.encounter.strife.fight", "tableside.cli.odds_cmds",
          "tableside.majesty.odds", "tableside.simulate")
 print(sorted({m.split(".")[0] if m.startswith(("alembic", "numpy")) else m
               for m in sys.modules if m.startswith(heavy)}), file=sys.stderr)

@@ -1,6 +1,6 @@
 """Issue 21, item 8: an attack's exact law kept by its parts, each part's bytes kept by object.
 
-:func:`strife_choices.law_key` keys a kept law by the setup's parts (a sheet field by field
+:func:`laws.law_key` keys a kept law by the setup's parts (a sheet field by field
 without its HP, the weapon and ruleset kept by object). Two setups must get equal keys exactly
 when the setups pickled whole, HP aside, are equal (the key before this pass), and a law found
 by the key must be the one the whole key finds: checked on random setups of every pair of
@@ -19,8 +19,11 @@ from typing import Any
 import pytest
 from test_strife_reaction_fast import FORMS, MODELS, fight, ident
 
-from tableside.encounter import strife_choices
-from tableside.encounter.strife_fight import AttackItem, Pending, attack_setup
+from tableside.encounter.strife import laws
+from tableside.encounter.strife.args import AttackItem
+from tableside.encounter.strife.attack import attack_setup
+from tableside.encounter.strife.reaction_choices import REACTIONS
+from tableside.encounter.strife.turns import Pending
 from tableside.errors import TablesideError
 from tableside.strife.attack import AttackSetup
 from tableside.strife.catalog import Combatant
@@ -45,7 +48,7 @@ def setups(draw: random.Random) -> list[AttackSetup]:
         game, state = fight(pair[0], pair[1], draw.choice((1, 4)), False)
         attacker = state.models[ident(pair[0])]
         form = draw.choice(FORMS)
-        for reaction in (None, *strife_choices.REACTIONS):
+        for reaction in (None, *REACTIONS):
             item = AttackItem.model_validate({**form, "defender": ident(pair[1]),
                                               "reaction": reaction})  # fmt: skip
             try:
@@ -62,12 +65,12 @@ def test_keys_by_parts_are_equal_exactly_when_whole_keys_are(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """Equal part keys ⇔ equal whole keys, on every pair of random setups (kept bytes reused)."""
-    monkeypatch.setattr(strife_choices, "_parts", OrderedDict())
-    monkeypatch.setattr(strife_choices, "PARTS_KEPT", 8)  # some kept, some made again
+    monkeypatch.setattr(laws, "_parts", OrderedDict())
+    monkeypatch.setattr(laws, "PARTS_KEPT", 8)  # some kept, some made again
     found = setups(random.Random(2108))
     assert len(found) > 24
-    parts = [strife_choices.law_key(s) for s in found]
-    again = [strife_choices.law_key(s) for s in reversed(found)][::-1]
+    parts = [laws.law_key(s) for s in found]
+    again = [laws.law_key(s) for s in reversed(found)][::-1]
     wholes = [whole_key(s) for s in found]
     assert parts == again
     for i, (a, whole_a) in enumerate(zip(parts, wholes, strict=True)):
@@ -80,7 +83,7 @@ def test_a_law_kept_by_parts_is_the_law_kept_whole(monkeypatch: pytest.MonkeyPat
     found = setups(random.Random(77))[:40]
     weighed = {}
     for parts in (False, True):
-        monkeypatch.setattr(strife_choices, "_laws", OrderedDict())
-        monkeypatch.setattr(strife_choices, "LAW_PARTS", parts)
-        weighed[parts] = [strife_choices.weigh(s) for s in found * 2]
+        monkeypatch.setattr(laws, "_laws", OrderedDict())
+        monkeypatch.setattr(laws, "LAW_PARTS", parts)
+        weighed[parts] = [laws.weigh(s) for s in found * 2]
     assert weighed[True] == weighed[False]

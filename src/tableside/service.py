@@ -42,7 +42,7 @@ def _majesty_war() -> Game[Any]:
 
 
 def _strife_fight() -> Game[Any]:
-    from tableside.encounter.strife_fight import StrifeFight
+    from tableside.encounter.strife.fight import StrifeFight
 
     return StrifeFight()
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # annotations only: a War's view never loads the Realm of Strife
-    from tableside.encounter.strife_state import FightState, Model
+    from tableside.encounter.strife.state import FightState, Model
     from tableside.encounter.war.state import WarState
 
 

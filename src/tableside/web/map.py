@@ -23,9 +23,9 @@ from fastapi import FastAPI, Header
 from pydantic import BaseModel, ConfigDict, Field
 
 from tableside.dice import SeededRng
-from tableside.encounter import strife_fight as fight
 from tableside.encounter.log import Command, LogRecord, RecordKind
-from tableside.encounter.strife_state import FightState
+from tableside.encounter.strife.args import CONTACT
+from tableside.encounter.strife.state import FightState
 from tableside.encounter.war.state import WarState
 from tableside.errors import DataError, RulesError
 from tableside.limits import ID_MAX, Coordinate
@@ -37,7 +37,8 @@ from tableside.web.decisions import FightWaitingError
 from tableside.web.play import DRY_RUN_SEED, Snapshot, snapshot
 from tableside.web.redact import redact_record
 from tableside.web.strict import check_args
-from tableside.web.table import WebTable, record_view
+from tableside.web.table import WebTable
+from tableside.web.table_views import record_view
 from tableside.web.unseen import conceal
 
 WAR = "majesty-war"
@@ -161,7 +162,7 @@ def fight_rings(snap: Snapshot, m: Any) -> list[dict[str, Any]]:
         if w.ranged:
             found = [(f"{w.name} range", attack_range(m.sheet, w, PenaltyContext()))]
         else:
-            found = [(f"{w.name} reach", fight.CONTACT + usable_reach(m.sheet, w))]
+            found = [(f"{w.name} reach", CONTACT + usable_reach(m.sheet, w))]
         if w.attributes.thrown is not None:
             found.append(
                 (f"{w.name} thrown", attack_range(m.sheet, w, PenaltyContext(thrown=True)))
@@ -171,7 +172,7 @@ def fight_rings(snap: Snapshot, m: Any) -> list[dict[str, Any]]:
             if ring is not None and ring not in out:
                 out.append(ring)
     if not weapons:
-        out.append({"label": "base contact", "inches": fight.CONTACT})
+        out.append({"label": "base contact", "inches": CONTACT})
     return out
 
 

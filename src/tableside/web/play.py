@@ -15,11 +15,14 @@ from typing import Any, get_args
 
 from tableside.dice import ScriptedRng, SeededRng
 from tableside.dice.laws import probability
-from tableside.encounter import strife_fight as fight
 from tableside.encounter.engine import Encounter
 from tableside.encounter.log import Command, LogRecord, RecordKind
-from tableside.encounter.strife_hands import held_hands
-from tableside.encounter.strife_state import FightState
+from tableside.encounter.strife import attack as strife_attack
+from tableside.encounter.strife.args import AttackArgs, AttackItem
+from tableside.encounter.strife.hands import held_hands
+from tableside.encounter.strife.reactions import declare_reaction
+from tableside.encounter.strife.state import FightState
+from tableside.encounter.strife.turns import Pending
 from tableside.encounter.war.args import EffectName, HostField, StrikeArgs, parse_args
 from tableside.encounter.war.grapple import grappling
 from tableside.encounter.war.state import WarState
@@ -30,7 +33,7 @@ from tableside.majesty.geometry import distance
 from tableside.majesty.odds import strike_odds
 from tableside.majesty.odds_report import strike_odds_dict
 from tableside.majesty.strike import strike_cost
-from tableside.store import tables
+from tableside.store import table_audience
 from tableside.strife import odds as strife_odds
 from tableside.strife.attack import AttackSetup, check_attack, hit_modifiers, hit_rule
 from tableside.strife.catalog import Element, PowerRoll, Stat
@@ -41,8 +44,8 @@ from tableside.strife.penalties import armour_class, usable_reach
 from tableside.strife.records import total
 from tableside.web.auth import ForbiddenError, Principal, authorise_command, commander, commands
 from tableside.web.redact import IsSecret, redact_record
-from tableside.web.table import (
-    WebTable,
+from tableside.web.table import WebTable
+from tableside.web.table_views import (
     current_actor,
     involved,
     record_view,
@@ -143,7 +146,7 @@ def war_odds(snap: Snapshot, raw: dict[str, Any]) -> dict[str, Any]:
 
 def fight_odds(snap: Snapshot, raw: dict[str, Any]) -> dict[str, Any]:
     """The hit-roll odds (S-7) of every attack of an Action, each from the state now."""
-    args = parse_args(fight.AttackArgs, raw, "attack")
+    args = parse_args(AttackArgs, raw, "attack")
     dry_run(snap, Command("attack", raw))
     state: FightState = snap.state
     attacker = state.models[args.attacker]
@@ -151,17 +154,17 @@ def fight_odds(snap: Snapshot, raw: dict[str, Any]) -> dict[str, Any]:
         "kind": "attack",
         "attacks": [
             attack_odds(snap, attacker, item)  # SA-92: unnamed, the next weapon held
-            for item in fight.default_weapons(snap.game, attacker, args.attacks)
+            for item in strife_attack.default_weapons(snap.game, attacker, args.attacks)
         ],
     }
 
 
-def attack_setup(snap: Snapshot, attacker: Any, item: fight.AttackItem) -> AttackSetup:
-    """One attack's setup exactly as the fight builds it (``strife_fight.attack_setup``)."""
-    return fight.attack_setup(snap.game, fight.Pending(snap.state), attacker, item)
+def attack_setup(snap: Snapshot, attacker: Any, item: AttackItem) -> AttackSetup:
+    """One attack's setup exactly as the fight builds it (``strife.attack.attack_setup``)."""
+    return strife_attack.attack_setup(snap.game, Pending(snap.state), attacker, item)
 
 
-def attack_odds(snap: Snapshot, attacker: Any, item: fight.AttackItem) -> dict[str, Any]:
+def attack_odds(snap: Snapshot, attacker: Any, item: AttackItem) -> dict[str, Any]:
     """One attack's odds: its hit roll alone (S-7) and the whole attack with its reaction.
 
     ``outcomes`` is the hit roll's law before any reaction roll; ``whole`` is the law of
@@ -344,7 +347,7 @@ def turn_is_yours(
         return False
     if not who.is_host:
         return commands(who, current, state)
-    return commander(state)(current) not in tables.secrecy(table.store, encounter_id).played
+    return commander(state)(current) not in table_audience.secrecy(table.store, encounter_id).played
 
 
 def war_options(snap: Snapshot, who: Principal) -> dict[str, Any]:
@@ -493,7 +496,7 @@ def reactions_for(snap: Snapshot, defender: Any) -> list[str]:
     allowed = []
     for kind in STRIFE_REACTIONS:
         try:
-            fight.declare_reaction(snap.game, fight.Pending(snap.state), defender, kind)
+            declare_reaction(snap.game, Pending(snap.state), defender, kind)
         except RulesError:
             continue
         allowed.append(kind)

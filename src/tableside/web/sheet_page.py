@@ -25,15 +25,16 @@ from tableside.campaign.sheets import MAJESTY, numbers
 from tableside.store import roster, tables
 from tableside.store.roster import RosterCharacter
 from tableside.web import pages
+from tableside.web.asking import bearer, who_at
 from tableside.web.auth import ForbiddenError, require_host
 from tableside.web.roster_access import at_character, owns
 from tableside.web.sessions import csrf_of
-from tableside.web.setup import bearer
 from tableside.web.table import WebTable
 
 Authorization = Annotated[str | None, Header()]
-SHEET_SCRIPT = pages.STATIC.joinpath("sheet.js").read_text("utf-8")
-CARRY_SCRIPT = pages.STATIC.joinpath("carry.js").read_text("utf-8")
+SEND_SCRIPT = pages.STATIC.joinpath("send.js").read_text("utf-8")  # both pages' sender
+SHEET_SCRIPT = SEND_SCRIPT + pages.STATIC.joinpath("sheet.js").read_text("utf-8")
+CARRY_SCRIPT = SEND_SCRIPT + pages.STATIC.joinpath("carry.js").read_text("utf-8")
 
 
 def gear(character: RosterCharacter) -> list[tuple[str, str]]:
@@ -146,7 +147,7 @@ def add_sheet_pages(app: FastAPI, table: WebTable) -> None:
         keep_exertion: Annotated[bool, Query()] = False,
         authorization: Authorization = None,
     ) -> Any:
-        who, _info = table.at_encounter(bearer(authorization), encounter_id)
+        who = who_at(table, authorization, encounter_id)
         if who.table_id != table_id:
             raise ForbiddenError(f"This token is not for table {table_id}.")
         require_host(who, "see the carry-over")
