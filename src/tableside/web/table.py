@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import Any
 
 from tableside.encounter.engine import Encounter
-from tableside.encounter.log import Command, LogRecord
+from tableside.encounter.log import Command, LogRecord, RecordKind
 from tableside.encounter.npc_turn import npc_command
 from tableside.errors import DataError
 from tableside.store import table_audience, table_log
@@ -93,8 +93,9 @@ class WebTable(DecidingTable, SeatingTable):
         self.notifier.publish(encounter_id)
         seqs = frozenset({record.seq}) if hidden and record.seq is not None else frozenset()
         seats = None if asker is None or asker.policy is None else list(asker.policy.seats)
+        held = hidden if record.kind is RecordKind.REQUEST else None  # the 202's own command
         answer = self.answer(who, encounter_id, record_view(record, seqs), state_view(encounter),
-                             encounter, seats)  # fmt: skip
+                             encounter, seats, held)  # fmt: skip
         self._with_carry_over(who, encounter_id, [record], encounter, answer)
         return answer
 

@@ -154,9 +154,8 @@ class DecidingTable(LiveTable):
             except BaseException:
                 encounter.restore(saved)
                 raise
-            try:
-                for record in records:
-                    table_log.append(self.store, encounter_id, record)
+            try:  # one transaction for the submission (issue 21, item 8)
+                self.store.append_all(encounter_id, records)
             except BaseException:
                 self.forget(encounter_id)
                 raise
@@ -321,11 +320,18 @@ class DecidingTable(LiveTable):
         pending: PendingCommand,
         secret: IsSecret | None = None,
         seats: list[tables.Seat] | None = None,
+        hidden: bool | None = None,
     ) -> Seen:
-        """What the views of a waiting command need, each read once (issue 21, item 8)."""
+        """What the views of a waiting command need, each read once (issue 21, item 8).
+
+        ``hidden``: whether the waiting command is hidden, if known (the command just stored:
+        not read again).
+        """
+        if hidden is None:
+            hidden = pending.seq in table_audience.hidden_seqs(self.store, encounter_id)
         return Seen(
             tables.seats(self.store, who.table_id, encounter_id) if seats is None else seats,
-            pending.seq in table_audience.hidden_seqs(self.store, encounter_id),
+            hidden,
             self.secret_to(who, encounter_id, fresh=True) if secret is None else secret,
         )
 
@@ -380,12 +386,14 @@ class DecidingTable(LiveTable):
         state: dict[str, Any],
         encounter: Encounter[Any] | None = None,
         seats: list[tables.Seat] | None = None,
+        hidden: bool | None = None,
     ) -> dict[str, Any]:
         """A command's (or undo's) answer: its record and the new state, as ``who`` may see them.
 
         While the encounter waits for decisions, ``pending`` lists its open requests (the
         answer is then a 202, D-1). ``seats``: the table's seats if the command already read
-        them (its policy did), else they are read when needed.
+        them (its policy did), else they are read when needed. ``hidden``: whether the waiting
+        command is hidden, when the caller knows it (it just stored it), else read.
         """
         secret = self.secret_to(who, encounter_id)
         found: dict[str, Any] = {
@@ -394,7 +402,7 @@ class DecidingTable(LiveTable):
         }
         pending = None if encounter is None else encounter.pending
         if pending is not None and record.get("kind") in (RecordKind.REQUEST, RecordKind.ANSWER):
-            seen = self.seen(who, encounter_id, pending, secret, seats)
+            seen = self.seen(who, encounter_id, pending, secret, seats, hidden)
             found["pending"] = self.pending_view(who, encounter_id, pending, False, seen=seen)
             found["waiting"] = self.waiting_view(who, encounter_id, pending, seen)
         if who.is_host:
