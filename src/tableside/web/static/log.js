@@ -450,15 +450,19 @@ function oldestShown() {
   const first = box.querySelector('article[data-revision]');
   return first ? Number(first.dataset.revision) : state.revision + 1;
 }
+async function readOlder() {
+  const r = await fetch(api + '/log?before=' + oldestShown() + '&limit=' + OLDER_PAGE,
+    {headers: auth}).catch(() => null);
+  return r && r.ok ? r.json().catch(() => null) : null;
+}
 async function loadOlder() {
   if (fetching || !more) return;
   fetching = true; olderSaid.textContent = 'Loading older records…';
-  const r = await fetch(api + '/log?before=' + oldestShown() + '&limit=' + OLDER_PAGE,
-    {headers: auth}).catch(() => null);
-  fetching = false;
-  if (!r || !r.ok) { olderSaid.textContent = 'The older records could not be read; try again.';
+  const page = await readOlder();
+  fetching = false;  // one page at a time: the next starts before the ones drawn now
+  if (!page) { olderSaid.textContent = 'The older records could not be read; try again.';
     return; }
-  const page = await r.json(), cards = page.records.map(logCard);
+  const cards = page.records.map(logCard);
   const fromBottom = box.scrollHeight - box.scrollTop;
   $('log-older-cards').prepend(...cards);
   box.scrollTop = box.scrollHeight - fromBottom;  // the cards in view stay where they were
