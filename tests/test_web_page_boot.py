@@ -43,15 +43,21 @@ def page_of(client: TestClient, link: str) -> tuple[str, dict[str, Any]]:
     return page.text, boot
 
 
-def test_w24_a_players_boot_log_is_their_redacted_log(demo: tuple[TestClient, DemoLinks]) -> None:
-    client, links = demo
+def secret_watcher_page(client: TestClient, links: DemoLinks) -> tuple[str, dict[str, Any]]:
+    """The Watcher made secret, a hidden Host Stance and a Move; the fallen player's War page."""
     table = client.app.state.table  # type: ignore[attr-defined]
     host = Principal(links.table_id, None)
     eid = links.encounter_id
     tables.set_secret(table.store, eid, "Watcher", True)
     table.execute(host, eid, Command("stance", {"id": "Herald"}), None, hidden=True)
     table.execute(host, eid, Command("move", {"id": "Jackal", "to": [4, 2, 0]}), None)
-    html, boot = page_of(client, links.player_links["The fallen player"])
+    return page_of(client, links.player_links["The fallen player"])
+
+
+def test_w24_a_players_boot_log_is_their_redacted_log(demo: tuple[TestClient, DemoLinks]) -> None:
+    client, links = demo
+    eid = links.encounter_id
+    html, boot = secret_watcher_page(client, links)
     log = client.get(f"/api/encounters/{eid}/log").json()["records"]
     assert boot["log"] == log  # the same records, redacted the same way as the API and stream
     assert [r["revision"] for r in boot["log"]][-2:] == [9, 11]  # the hidden stance is not there
@@ -71,13 +77,8 @@ def test_w74_the_boot_holds_the_last_records_and_older_pages_are_the_same_redact
     stream (a hidden Host command absent, the secret Watcher's values concealed)."""
     monkeypatch.setattr(log_page, "BOOT_RECORDS", 5)
     client, links = demo
-    table = client.app.state.table  # type: ignore[attr-defined]
-    host = Principal(links.table_id, None)
     eid = links.encounter_id
-    tables.set_secret(table.store, eid, "Watcher", True)
-    table.execute(host, eid, Command("stance", {"id": "Herald"}), None, hidden=True)
-    table.execute(host, eid, Command("move", {"id": "Jackal", "to": [4, 2, 0]}), None)
-    _html, boot = page_of(client, links.player_links["The fallen player"])
+    _html, boot = secret_watcher_page(client, links)
     whole = client.get(f"/api/encounters/{eid}/log").json()
     assert whole["more"] is False and len(whole["records"]) == 10
     assert boot["log"] == whole["records"][-5:] and boot["older"] is True
