@@ -20,6 +20,7 @@ from contextlib import suppress
 from typing import Any
 
 import pytest
+from a11y import assert_accessible
 from selenium.webdriver.common.by import By
 from test_web_e2e import WAR, LiveServer, Seat, chromiums, live_server
 
@@ -181,6 +182,8 @@ def test_w74_older_records_appear_on_request_and_hold_no_secret(
         assert shown[-50:] == newest
         assert shown == [r["revision"] for r in logs[person.name]]  # all, in order, none twice
         assert not person.driver.find_element(By.ID, "log-older").is_displayed()  # the start
+        assert "this is the start" in person.text("log-older-said")
+        assert_accessible(person.driver, [".older-row"])
         drawn = [json.loads(j) for j in person.driver.execute_script(DETAILS)]
         wanted = [
             {k: r[k] for k in ("command", "events", "data") if k in r} for r in logs[person.name]
