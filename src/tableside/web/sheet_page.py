@@ -77,7 +77,7 @@ def sheet_page(table: WebTable, request: Request, who: Any, character: RosterCha
     boot = {"character": character.id, "csrf": csrf_of(request), "sheet": character.sheet,
             "role": who.role}  # fmt: skip
     return pages.html(
-        "character_sheet.html", scripts=("sheet.js",), c=character, owner=owner,
+        "character_sheet.html", scripts=("roster.js", "sheet.js"), c=character, owner=owner,
         game=pages.GAME_WORDS.get(character.game, character.game),
         numbers=numbers(character.game, character.sheet), gear=gear(character),
         fields=editable(character), history=play.history(table.store, character.id),
@@ -114,7 +114,7 @@ def carry_page(
             "options": {"wave": options.wave, "battle_soon": options.battle_soon,
                         "keep_exertion": options.keep_exertion}}  # fmt: skip
     return pages.html(
-        "character_carry.html", scripts=("carry.js",), table_id=table_id,
+        "character_carry.html", scripts=("roster.js", "carry.js"), table_id=table_id,
         name=table.store.encounter(encounter_id).name, ended=ended, proposed=proposed,
         options=options, boot=boot,
     )  # fmt: skip
