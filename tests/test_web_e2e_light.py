@@ -26,7 +26,7 @@ from test_web_e2e import WAR, LiveServer, Seat, chromiums, live_server
 
 from tableside.encounter.log import Command
 from tableside.errors import TablesideError
-from tableside.store import tables
+from tableside.store import table_audience, tables
 from tableside.web.auth import Principal
 from tableside.web.demo import DemoLinks, create_demo
 from tableside.web.table import WebTable
@@ -94,7 +94,7 @@ def server() -> Iterator[LiveServer]:
 def war(server: LiveServer) -> DemoLinks:
     """The demo with its War at 300 records; the Watcher (a holy NPC) secret from players."""
     demo = create_demo(server.table)
-    tables.set_secret(server.table.store, demo.encounter_id, "Watcher", True)
+    table_audience.set_secret(server.table.store, demo.encounter_id, "Watcher", True)
     long_war(server.table, demo, RECORDS)
     return demo
 

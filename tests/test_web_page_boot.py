@@ -17,7 +17,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from tableside.encounter.log import Command
-from tableside.store import tables
+from tableside.store import table_audience
 from tableside.web import create_app, log_page
 from tableside.web.auth import Principal
 from tableside.web.demo import DemoLinks, create_demo
@@ -48,7 +48,7 @@ def secret_watcher_page(client: TestClient, links: DemoLinks) -> tuple[str, dict
     table = client.app.state.table  # type: ignore[attr-defined]
     host = Principal(links.table_id, None)
     eid = links.encounter_id
-    tables.set_secret(table.store, eid, "Watcher", True)
+    table_audience.set_secret(table.store, eid, "Watcher", True)
     table.execute(host, eid, Command("stance", {"id": "Herald"}), None, hidden=True)
     table.execute(host, eid, Command("move", {"id": "Jackal", "to": [4, 2, 0]}), None)
     return page_of(client, links.player_links["The fallen player"])

@@ -21,8 +21,8 @@ from pydantic import Field
 from tableside.errors import DataError
 from tableside.simulate import even
 from tableside.simulate.sweep import Sweep
-from tableside.web.auth import require_host
-from tableside.web.setup import Body, bearer
+from tableside.web.asking import who_at
+from tableside.web.setup import Body
 from tableside.web.setup_roster import all_or_nothing
 from tableside.web.table import WebTable
 
@@ -66,8 +66,7 @@ def add_even(app: FastAPI, table: WebTable) -> None:
         body: EvenBody,
         authorization: Annotated[str | None, Header()] = None,
     ) -> dict[str, Any]:
-        who, _info = table.at_encounter(bearer(authorization), encounter_id)
-        require_host(who, "make it even (it reads secret NPC values)")
+        who_at(table, authorization, encounter_id, "make it even (it reads secret NPC values)")
         target, change = even.parse_target(body.target), parsed_change(body.change)
         document = table.store.export_encounter(encounter_id)
         cluster = os.environ.get("TABLESIDE_CLUSTER", "").strip() or None
@@ -83,8 +82,7 @@ def add_even(app: FastAPI, table: WebTable) -> None:
         body: AcceptBody,
         authorization: Annotated[str | None, Header()] = None,
     ) -> dict[str, Any]:
-        who, _info = table.at_encounter(bearer(authorization), encounter_id)
-        require_host(who, "change the roster")
+        who = who_at(table, authorization, encounter_id, "change the roster")
         change = parsed_change(body.change)
         if body.value not in change.values:
             raise DataError(f"The value {body.value} is not one of the change's {body.change!r}.")

@@ -42,16 +42,17 @@ from tableside.limits import (
 from tableside.majesty.catalog import builtin_catalog as majesty_catalog
 from tableside.majesty.character import Side
 from tableside.majesty.formats import CHARACTER_FORMAT, CHARACTER_VERSION, character_from_data
-from tableside.store import tables
+from tableside.store import table_audience, tables
 from tableside.strife.catalog import builtin_catalog as strife_catalog
 from tableside.web import pages
-from tableside.web.auth import Credential, Principal, credential, require_host
+from tableside.web.asking import bearer, host_at, host_at_encounter, who_at
+from tableside.web.auth import Principal, require_host
 from tableside.web.guards import LimitError
 from tableside.web.public import public_base, reach_warning
 from tableside.web.qr import qr_svg
 from tableside.web.sessions import csrf_of, enter, set_session
 from tableside.web.strife_sheet import sheet_choices, sheet_from_form, sides_of
-from tableside.web.table import Presented, WebTable
+from tableside.web.table import WebTable
 
 MAJESTY = "majesty-war"
 STRIFE = "strife-combat"
@@ -165,19 +166,19 @@ def add_character(
         args["id"] = unique_id(args["id"], combatant_ids(table.state(encounter_id, who)))
     if spec.secret is None:
         return table.execute(who, encounter_id, Command("add", args), spec.revision)
-    before = tables.secrecy(table.store, encounter_id).choices.get(args["id"])
-    tables.set_secret(table.store, encounter_id, args["id"], spec.secret)
+    before = table_audience.secrecy(table.store, encounter_id).choices.get(args["id"])
+    table_audience.set_secret(table.store, encounter_id, args["id"], spec.secret)
     try:
         return table.execute(who, encounter_id, Command("add", args), spec.revision)
     except Exception:
-        tables.set_secret(table.store, encounter_id, args["id"], before)
+        table_audience.set_secret(table.store, encounter_id, args["id"], before)
         raise
 
 
 def secrets_view(table: WebTable, who: Principal, encounter_id: int) -> dict[str, Any]:
     """The encounter's secrecy: the NPC setting and, per combatant, whether it is secret."""
     require_host(who, "see the secrecy settings")
-    secrecy = tables.secrecy(table.store, encounter_id)
+    secrecy = table_audience.secrecy(table.store, encounter_id)
     return {
         "npcs_secret": secrecy.npcs_secret,
         "combatants": [
@@ -197,11 +198,6 @@ def combatant_ids(state: dict[str, Any]) -> list[str]:
 # --- the JSON API ---------------------------------------------------------------------------------
 
 
-def bearer(authorization: str | None) -> Credential | None:
-    """The credential of the ``Authorization`` header (``Bearer`` token or browser ``Session``)."""
-    return credential(authorization)
-
-
 def add_setup_api(app: FastAPI, table: WebTable) -> None:
     """The set-up endpoints of the JSON API."""
 
@@ -209,30 +205,28 @@ def add_setup_api(app: FastAPI, table: WebTable) -> None:
     def new_character(
         encounter_id: int, body: NewCharacter, authorization: Authorization = None
     ) -> dict[str, Any]:
-        who, _info = table.at_encounter(bearer(authorization), encounter_id)
+        who = who_at(table, authorization, encounter_id)
         return add_character(table, who, encounter_id, body)
 
     @app.get("/api/encounters/{encounter_id}/secrets")
     def show_secrets(encounter_id: int, authorization: Authorization = None) -> dict[str, Any]:
-        who, _info = table.at_encounter(bearer(authorization), encounter_id)
+        who = who_at(table, authorization, encounter_id)
         return secrets_view(table, who, encounter_id)
 
     @app.put("/api/encounters/{encounter_id}/secrets")
     def npc_setting(
         encounter_id: int, body: NpcSetting, authorization: Authorization = None
     ) -> dict[str, Any]:
-        who, _info = table.at_encounter(bearer(authorization), encounter_id)
-        require_host(who, "change the secrecy settings")
-        tables.set_npcs_secret(table.store, encounter_id, body.npcs_secret)
+        who = who_at(table, authorization, encounter_id, "change the secrecy settings")
+        table_audience.set_npcs_secret(table.store, encounter_id, body.npcs_secret)
         return secrets_view(table, who, encounter_id)
 
     @app.put("/api/encounters/{encounter_id}/secrets/{combatant}")
     def secret_choice(
         encounter_id: int, combatant: str, body: SecretChoice, authorization: Authorization = None
     ) -> dict[str, Any]:
-        who, _info = table.at_encounter(bearer(authorization), encounter_id)
-        require_host(who, "change the secrecy settings")
-        tables.set_secret(table.store, encounter_id, combatant, body.secret)
+        who = who_at(table, authorization, encounter_id, "change the secrecy settings")
+        table_audience.set_secret(table.store, encounter_id, combatant, body.secret)
         return secrets_view(table, who, encounter_id)
 
 
@@ -587,10 +581,12 @@ def add_setup_pages(app: FastAPI, table: WebTable) -> None:
         def choose(_who: Principal) -> None:
             if text(form, "setting") == "npcs":
                 on = text(form, "npcs_secret") == "on"
-                tables.set_npcs_secret(table.store, encounter_id, on)
+                table_audience.set_npcs_secret(table.store, encounter_id, on)
             else:
                 choice = secret_field(form)
-                tables.set_secret(table.store, encounter_id, text(form, "combatant"), choice)
+                table_audience.set_secret(
+                    table.store, encounter_id, text(form, "combatant"), choice
+                )
 
         return encounter_form(
             table, request, authorization, (table_id, encounter_id), choose,
@@ -705,22 +701,6 @@ def seat_characters(form: Form) -> tuple[str, ...]:
                 f"A character id is 1 to 40 letters, digits, '_', '.' or '-', got {c!r}."
             )
     return chosen
-
-
-def host_at(table: WebTable, token: Presented, table_id: int) -> Principal:
-    """The Host of table ``table_id`` (players are refused)."""
-    who: Principal = table.at_table(token, table_id)
-    require_host(who, "open the set-up pages")
-    return who
-
-
-def host_at_encounter(
-    table: WebTable, token: Presented, table_id: int, encounter_id: int
-) -> Principal:
-    """The Host of the table of ``encounter_id``, which must be table ``table_id``."""
-    who = host_at(table, token, table_id)
-    table.at_encounter(token, encounter_id)
-    return who
 
 
 def render_table(table: WebTable, who: Principal, csrf: str, again: Rendered) -> HTMLResponse:

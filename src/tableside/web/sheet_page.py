@@ -24,10 +24,10 @@ from tableside.campaign.sheets import MAJESTY, numbers
 from tableside.store import roster, tables
 from tableside.store.roster import RosterCharacter
 from tableside.web import pages
+from tableside.web.asking import bearer, who_at
 from tableside.web.auth import ForbiddenError, require_host
 from tableside.web.roster_access import at_character, owns
 from tableside.web.sessions import csrf_of
-from tableside.web.setup import bearer
 from tableside.web.table import WebTable
 
 Authorization = Annotated[str | None, Header()]
@@ -77,7 +77,7 @@ def sheet_page(table: WebTable, request: Request, who: Any, character: RosterCha
     boot = {"character": character.id, "csrf": csrf_of(request), "sheet": character.sheet,
             "role": who.role}  # fmt: skip
     return pages.html(
-        "character_sheet.html", scripts=("roster.js", "sheet.js"), c=character, owner=owner,
+        "character_sheet.html", scripts=("send.js", "sheet.js"), c=character, owner=owner,
         game=pages.GAME_WORDS.get(character.game, character.game),
         numbers=numbers(character.game, character.sheet), gear=gear(character),
         fields=editable(character), history=play.history(table.store, character.id),
@@ -114,7 +114,7 @@ def carry_page(
             "options": {"wave": options.wave, "battle_soon": options.battle_soon,
                         "keep_exertion": options.keep_exertion}}  # fmt: skip
     return pages.html(
-        "character_carry.html", scripts=("roster.js", "carry.js"), table_id=table_id,
+        "character_carry.html", scripts=("send.js", "carry.js"), table_id=table_id,
         name=table.store.encounter(encounter_id).name, ended=ended, proposed=proposed,
         options=options, boot=boot,
     )  # fmt: skip
@@ -143,7 +143,7 @@ def add_sheet_pages(app: FastAPI, table: WebTable) -> None:
         keep_exertion: Annotated[bool, Query()] = False,
         authorization: Authorization = None,
     ) -> Any:
-        who, _info = table.at_encounter(bearer(authorization), encounter_id)
+        who = who_at(table, authorization, encounter_id)
         if who.table_id != table_id:
             raise ForbiddenError(f"This token is not for table {table_id}.")
         require_host(who, "see the carry-over")

@@ -6,10 +6,9 @@
   const said = document.getElementById('said');
   if (!button) return;
   button.addEventListener('click', async () => {
-    said.textContent = 'Applying…';
     const answer = await sendJson('/api/encounters/' + boot.encounter + '/carry-over', 'POST',
-      boot.options, boot.csrf, said);  // roster.js
-    if (!answer) return;
+      boot.options, boot.csrf, said, 'Applying…');
+    if (answer === null) return;
     said.textContent = 'Applied to ' + answer.applied.length + ' character(s).';
     window.location.assign('/tables/' + boot.table + '/characters');
   });

@@ -6,9 +6,8 @@
   const said = document.getElementById('said');
 
   async function send(body, done, method = 'PATCH', url = api) {
-    said.textContent = 'Sending…';
-    const answer = await sendJson(url, method, body, boot.csrf, said);  // roster.js
-    if (!answer) return;
+    const answer = await sendJson(url, method, body, boot.csrf, said);
+    if (answer === null) return;
     said.textContent = done(answer);
     setTimeout(() => window.location.reload(), 600);
   }

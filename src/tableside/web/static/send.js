@@ -1,7 +1,8 @@
-// The roster pages' one way to send (sheet.js, carry.js load it first): a JSON request with the
-// session's CSRF proof; a refusal, or a table out of reach, said in `said`. The answer, or null.
+// What the sheet and carry-over pages share (W-83 … W-86): send JSON with the page's CSRF token
+// and say what happened in `said`. The answer when it is taken; null (said already) otherwise.
 'use strict';
-async function sendJson(url, method, body, csrf, said) {
+async function sendJson(url, method, body, csrf, said, sending = 'Sending…') {
+  said.textContent = sending;
   let r = null;
   try {
     r = await fetch(url, {method: method, body: JSON.stringify(body),
