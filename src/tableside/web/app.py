@@ -38,7 +38,7 @@ from tableside.simulate import disk_cache
 from tableside.store import Store, UnknownEncounterError, tables
 from tableside.store import chat as stored_chat
 from tableside.store.tables import UnknownSeatError, UnknownTableError
-from tableside.web import contract, guards, play
+from tableside.web import assets, contract, guards, log_page, play
 from tableside.web.asking import bearer, who_at
 from tableside.web.auth import ForbiddenError, Principal, UnauthorisedError
 from tableside.web.balance import add_balance, warm_wanted
@@ -315,6 +315,7 @@ def create_app(
     add_chat(app, room, table.at_encounter)
     add_stage(app, table)
     add_pages(app, table)
+    assets.add_static(app)  # the pages' scripts and styles (W-73)
     add_setup(app, table)
     add_roster(app, table)
     add_balance(app, table)
@@ -401,9 +402,19 @@ def add_api(app: FastAPI, table: WebTable) -> None:
                              "state": table.state(encounter_id, who)})  # fmt: skip
 
     @app.get("/api/encounters/{encounter_id}/log")
-    def show_log(encounter_id: int, authorization: Authorization = None) -> JSONResponse:
+    def show_log(
+        encounter_id: int,
+        before: Annotated[int | None, Query(ge=1, le=guards.ID_MAX)] = None,
+        limit: Annotated[int | None, Query(ge=1, le=log_page.PAGE_MOST)] = None,
+        authorization: Authorization = None,
+    ) -> JSONResponse:
         who = who_at(table, authorization, encounter_id)
-        return JSONResponse({"records": table.log(who, encounter_id)})
+        records = table.log(who, encounter_id)
+        if before is None and limit is None:
+            return JSONResponse({"records": records, "more": False})
+        # a page of the same redacted log (W-74): the last ``limit`` records before ``before``
+        found, more = log_page.last_records(records, before, limit or log_page.BOOT_RECORDS)
+        return JSONResponse({"records": found, "more": more})
 
     @app.post("/api/encounters/{encounter_id}/commands")
     def run_command(

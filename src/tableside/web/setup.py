@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import math
 import re
-import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Annotated, Any
@@ -685,11 +684,10 @@ def created_page(
     title: str, link: str, warning: str, back: str | None = None, back_text: str = "Open it"
 ) -> HTMLResponse:
     """The page that shows a new secret link once, with a Copy button and its QR code (W-28)."""
-    return pages.html("setup_created.html", nonce=secrets.token_urlsafe(16), title=title,
+    return pages.html("setup_created.html", scripts=("setup.js",), title=title,
                       link=link, warning=warning, back=back or link, back_text=back_text,
                       reach=reach_warning(link),
-                      qr=qr_svg(link, f"QR code of the link: {title}"),
-                      script=SETUP_SCRIPT)  # fmt: skip
+                      qr=qr_svg(link, f"QR code of the link: {title}"))  # fmt: skip
 
 
 def seat_characters(form: Form) -> tuple[str, ...]:
@@ -712,11 +710,10 @@ def render_table(table: WebTable, who: Principal, csrf: str, again: Rendered) ->
     values = {"game": MAJESTY, "name": "", "seed": "", "player": "", "others": "",
               **again.values}  # fmt: skip
     online = {s.id: table.connected(who.table_id, s) for s in tables.seats(table.store, view["id"])}
-    page = pages.html("setup_table.html", nonce=secrets.token_urlsafe(16), view=view, csrf=csrf,
+    page = pages.html("setup_table.html", scripts=("setup.js",), view=view, csrf=csrf,
                       games=GAMES, values=values, combatants=list(dict.fromkeys(ids)),
                       error=again.error, error_form=again.form, online=online,
-                      host_online=table.connected(who.table_id, None),
-                      script=SETUP_SCRIPT)  # fmt: skip
+                      host_online=table.connected(who.table_id, None))  # fmt: skip
     return status(page, again.code) if again.error else page
 
 
@@ -729,7 +726,7 @@ def render_encounter(
     state = table.state(encounter_id, who)
     page = pages.html(
         "setup_encounter.html",
-        nonce=secrets.token_urlsafe(16),
+        scripts=("setup.js", "balance.js"),
         view=view,
         info=info,
         started=started(state),
@@ -737,7 +734,6 @@ def render_encounter(
         sheet=sheet_choices() if info.game == STRIFE else None,
         lists=again.lists,
         error_form=again.form,
-        script=SETUP_SCRIPT + BALANCE_SCRIPT,
         balance_runs=PAGE_RUNS.get(info.game, 10_000),
         csrf=csrf,
         base=f"/tables/{view['id']}/encounters/{encounter_id}",
@@ -759,8 +755,6 @@ def started(state: dict[str, Any]) -> bool:
     return int(state.get("round", -1)) >= 0 if "models" in state else False
 
 
-SETUP_SCRIPT = pages.STATIC.joinpath("setup.js").read_text("utf-8")
-BALANCE_SCRIPT = pages.STATIC.joinpath("balance.js").read_text("utf-8")
 PAGE_RUNS = {MAJESTY: 10_000, STRIFE: 10_000}  # the Balance panel's most runs (F-7), fewer once
 # each side is known within 1.5 points (F-53); an encounter the fast engines do not cover gets
 # 200 (F-24: the full engine plays 30 to 80 runs a second)
