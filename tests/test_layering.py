@@ -258,7 +258,6 @@ SPLITTING = {
 NOT_YET_SPLIT = {
     "encounter/engine.py": 675, "majesty/strike.py": 760, "simulate/fast_kernel.py": 734,
     "simulate/fast_strife.py": 794, "simulate/fast_war.py": 762, "web/redact.py": 704,
-    "web/setup.py": 800,
 }  # fmt: skip
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import secrets
 from typing import Annotated, Any
 
-from fastapi import FastAPI, Header, Query, Request
+from fastapi import FastAPI, Query, Request
 from fastapi.responses import HTMLResponse
 
 from tableside.campaign import play
@@ -25,13 +25,12 @@ from tableside.campaign.sheets import MAJESTY, numbers
 from tableside.store import roster, tables
 from tableside.store.roster import RosterCharacter
 from tableside.web import pages
-from tableside.web.asking import bearer, who_at
+from tableside.web.asking import Authorization, bearer, who_at
 from tableside.web.auth import ForbiddenError, require_host
 from tableside.web.roster_access import at_character, owns
 from tableside.web.sessions import csrf_of
 from tableside.web.table import WebTable
 
-Authorization = Annotated[str | None, Header()]
 SEND_SCRIPT = pages.STATIC.joinpath("send.js").read_text("utf-8")  # both pages' sender
 SHEET_SCRIPT = SEND_SCRIPT + pages.STATIC.joinpath("sheet.js").read_text("utf-8")
 CARRY_SCRIPT = SEND_SCRIPT + pages.STATIC.joinpath("carry.js").read_text("utf-8")
