@@ -23,7 +23,7 @@ import pytest
 from tableside.encounter.log import Command
 from tableside.encounter.roster import character_doc
 from tableside.encounter.war import MajestyWar
-from tableside.store import Store, tables
+from tableside.store import Store, table_audience, tables
 from tableside.web.auth import Principal
 from tableside.web.table import WebTable
 
@@ -75,7 +75,7 @@ def test_issue21_item8_a_hosts_given_strike_reads_no_seats_and_lists_once(
     war: tuple[WebTable, Principal, Principal, int], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     table, host, _ann, eid = war
-    reads = counting(monkeypatch, tables, "seats_and_settings")
+    reads = counting(monkeypatch, table_audience, "seats_and_settings")
     listed = counting(monkeypatch, MajestyWar, "choices")
     given = Command("strike", {**STRIKE, "obstruction": 0, "mode": "best"})
     done = table.execute(host, eid, given, None)
@@ -101,8 +101,8 @@ def test_issue21_item8_a_waiting_strikes_answer_reads_each_thing_once(
     table, host, ann, eid = war
     table.set_settings(host, eid, {"npcs_decide": "ask"})
     seats = counting(monkeypatch, tables, "seats")
-    hidden = counting(monkeypatch, tables, "hidden_seqs")
-    secrecy = counting(monkeypatch, tables, "secrecy")
+    hidden = counting(monkeypatch, table_audience, "hidden_seqs")
+    secrecy = counting(monkeypatch, table_audience, "secrecy")
     sent = table.execute(ann, eid, Command("strike", STRIKE), None)
     assert {q["kind"] for q in sent["pending"]} == {"obstruction", "adjustments"}
     assert sent["waiting"] and all(w["decided_by"] == "the Host" for w in sent["waiting"])
@@ -117,9 +117,9 @@ def test_issue21_item8_a_players_strike_reads_seats_and_settings_with_its_first_
     asked."""
     table, host, _ann, eid, token = next(scene(tmp_path))
     try:
-        reads = counting(monkeypatch, tables, "seats_and_settings")
+        reads = counting(monkeypatch, table_audience, "seats_and_settings")
         seats = counting(monkeypatch, tables, "seats")
-        secrecy = counting(monkeypatch, tables, "secrecy")
+        secrecy = counting(monkeypatch, table_audience, "secrecy")
         ann, _info = table.at_encounter(token, eid)
         auto = table.execute(ann, eid, Command("strike", STRIKE), None)
         assert auto["record"]["kind"] == "command"
@@ -141,9 +141,10 @@ def test_issue21_item8_the_hosts_card_and_answers_read_the_table_once(
     table, host, ann, eid = war
     table.set_settings(host, eid, {"npcs_decide": "ask"})
     table.execute(ann, eid, Command("strike", STRIKE), None)
-    audience = counting(monkeypatch, tables, "audience")
-    others = [counting(monkeypatch, tables, name) for name in
-              ("seats", "seats_and_settings", "decision_settings", "hidden_seqs")]  # fmt: skip
+    audience = counting(monkeypatch, table_audience, "audience")
+    others = [counting(monkeypatch, owner, name) for owner, name in
+              ((tables, "seats"), (table_audience, "seats_and_settings"),
+               (table_audience, "decision_settings"), (table_audience, "hidden_seqs"))]  # fmt: skip
     seen = table.decisions(host, eid)
     assert len(audience) == 1
     answers = {q["id"]: q["suggested"] for q in seen["decisions"]}
