@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -94,17 +95,9 @@ def test_the_web_table_does_not_import_the_command_line(path: Path) -> None:
 
 # -- no import circles (issue 23) ----------------------------------------------------------------
 # Every import counts, at the top of a module or inside a function, except those under
-# ``if TYPE_CHECKING:`` (never run). The circles inside encounter/ below are the ones known when
-# the check came; they go with the split of encounter/ into a package per game (issue 23 stays
-# open for it). Any other circle, or a larger one, fails.
-KNOWN_CIRCLES = {
-    frozenset({"tableside.encounter.war", "tableside.encounter.war_choices"}),
-    frozenset({
-        "tableside.encounter.strife_acts", "tableside.encounter.strife_choices",
-        "tableside.encounter.strife_climbing", "tableside.encounter.strife_fight",
-        "tableside.encounter.strife_forced",
-    }),
-}  # fmt: skip
+# ``if TYPE_CHECKING:`` (never run). The circles once known inside encounter/ went with its split
+# into a package per game (issue 23); any circle fails.
+KNOWN_CIRCLES: set[frozenset[str]] = set()
 
 
 def module_name(path: Path, root: Path) -> str:
@@ -244,16 +237,108 @@ def test_the_circle_check_leaves_out_type_checking_imports(tmp_path: Path) -> No
     assert circles(import_graph(root)) == {frozenset({"pkg.c", "pkg.d"})}
 
 
+# -- encounter/strife/: small modules importing one way (issue 23, docs/packages.md) -------------
+STRIFE = SRC / "encounter" / "strife"
+STRIFE_LAYERS = (
+    "state", "dice", "hands", "args", "turns", "rehearsal", "acts", "climbing", "forced",
+    "reactions", "cast", "attack", "movement", "commands", "laws", "reaction_choices",
+    "dice_choices", "choices", "fight", "policy",
+)  # fmt: skip
+"""The package's modules, lowest first: each may import only those before it."""
+
+
+def package_imports(tree: ast.AST, package: str) -> set[str]:
+    """The modules of ``package`` a module imports anywhere, ``if TYPE_CHECKING:`` included."""
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found |= {a.name for a in node.names if a.name.startswith(package + ".")}
+        elif isinstance(node, ast.ImportFrom) and node.module == package:
+            found |= {f"{package}.{a.name}" for a in node.names}
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith(package + "."):
+            found.add(node.module or "")
+    return found
+
+
+def upward_imports(root: Path, package: str, layers: Sequence[str]) -> list[str]:
+    """Each import inside ``package`` (a folder of ``root``) of a module not below the importer.
+
+    Type-only imports count too: the package imports one way, even for its annotations.
+    """
+    rank = {f"{package}.{name}": index for index, name in enumerate(layers)}
+    folder = root.joinpath(*package.split("."))
+    return sorted(
+        f"{package}.{path.stem} imports {target}"
+        for path in sorted(folder.glob("*.py"))
+        for target in package_imports(ast.parse(path.read_text("utf-8")), package)
+        if rank.get(target, -1) >= rank.get(f"{package}.{path.stem}", -1)
+    )
+
+
+def test_every_module_of_encounter_strife_has_its_layer() -> None:
+    modules = {path.stem for path in STRIFE.glob("*.py")} - {"__init__"}
+    assert modules == set(STRIFE_LAYERS)
+
+
+@pytest.mark.parametrize("path", sorted(STRIFE.glob("*.py")), ids=lambda p: p.name)
+def test_no_module_of_encounter_strife_is_over_600_lines(path: Path) -> None:
+    assert len(path.read_text("utf-8").splitlines()) <= MODULE_LINES_MAX
+
+
+def test_encounter_strife_imports_one_way() -> None:
+    assert upward_imports(SRC.parent, "tableside.encounter.strife", STRIFE_LAYERS) == []
+
+
+def test_the_one_way_check_finds_imports_upward_and_type_only(tmp_path: Path) -> None:
+    root = write_package(tmp_path, {
+        "__init__.py": "",
+        "low.py": "def f():\n    from pkg.high import g\n",
+        "mid.py": "from typing import TYPE_CHECKING\nfrom pkg import low\n"
+        "if TYPE_CHECKING:\n    from pkg import high\n",
+        "high.py": "import pkg.mid\nfrom pkg.low import f\n",
+    })  # fmt: skip
+    found = upward_imports(root, "pkg", ("low", "mid", "high"))
+    assert found == ["pkg.low imports pkg.high", "pkg.mid imports pkg.high"]
+
+
+# -- the War's package (issue 23): small modules, imports one way ---------------------------------
+# From the bottom up: a module imports only modules before it here (docs/packages.md), and never
+# the package itself (its __init__ re-exports for the other packages, lazily).
+WAR = "tableside.encounter.war"
+WAR_LAYERS = (
+    "names", "args", "state", "pending", "turns", "movement", "grapple", "strike", "effects",
+    "commands", "choices", "game",
+)  # fmt: skip
+MODULE_LINES_MAX = 600
+
+
+def war_files() -> list[Path]:
+    return sorted((SRC / "encounter" / "war").glob("*.py"))
+
+
+@pytest.mark.parametrize("path", war_files(), ids=lambda p: str(p.relative_to(SRC)))
+def test_no_module_of_the_war_package_is_over_600_lines(path: Path) -> None:
+    lines = len(path.read_text("utf-8").splitlines())
+    assert lines <= MODULE_LINES_MAX, f"{path.name} has {lines} lines"
+
+
+def test_the_war_package_imports_one_way() -> None:
+    graph = import_graph(SRC.parent)
+    modules = sorted(name for name in graph if name.startswith(WAR + "."))
+    assert modules == sorted(f"{WAR}.{name}" for name in WAR_LAYERS), "each module has its place"
+    rank = {f"{WAR}.{name}": i for i, name in enumerate(WAR_LAYERS)} | {WAR: len(WAR_LAYERS)}
+    upward = sorted(
+        f"{module} imports {target}"
+        for module in modules
+        for target in graph[module]
+        if target in rank and rank[target] >= rank[module]
+    )
+    assert upward == []
+    assert {name for name in graph[WAR] if name.startswith(WAR + ".")} == set()
+
+
 # -- no module over 650 lines (issue 23) ---------------------------------------------------------
 LINES_MAX = 650
-# Being split into the packages encounter/war/ and encounter/strife/ (issue 23): emptied then.
-SPLITTING = {
-    "encounter/war.py", "encounter/war_choices.py", "encounter/war_args.py",
-    "encounter/war_names.py", "encounter/war_state.py", "encounter/strife_fight.py",
-    "encounter/strife_acts.py", "encounter/strife_choices.py", "encounter/strife_climbing.py",
-    "encounter/strife_forced.py", "encounter/strife_dice.py", "encounter/strife_hands.py",
-    "encounter/strife_policy.py", "encounter/strife_state.py",
-}  # fmt: skip
 # Over the limit and not split yet (issue 23 stays open for them): none may grow, none be added.
 NOT_YET_SPLIT = {
     "encounter/engine.py": 675, "majesty/strike.py": 760, "simulate/fast_kernel.py": 734,
@@ -266,11 +351,7 @@ def test_no_module_of_src_is_over_650_lines() -> None:
         str(path.relative_to(SRC)): len(path.read_text("utf-8").splitlines())
         for path in sorted(SRC.rglob("*.py"))
     }
-    long = {
-        name: n
-        for name, n in counts.items()
-        if n > max(LINES_MAX, NOT_YET_SPLIT.get(name, 0)) and name not in SPLITTING
-    }
+    long = {name: n for name, n in counts.items() if n > max(LINES_MAX, NOT_YET_SPLIT.get(name, 0))}
     assert long == {}, f"modules over {LINES_MAX} lines: split them by concern: {long}"
     split = [name for name, n in NOT_YET_SPLIT.items() if counts.get(name, 0) <= LINES_MAX]
     assert split == [], f"these are {LINES_MAX} lines or fewer now: take them off: {split}"
