@@ -344,7 +344,6 @@ NOT_YET_SPLIT = {
     "encounter/engine.py": 675, "majesty/strike.py": 760, "simulate/fast_kernel.py": 734,
     "simulate/fast_strife.py": 794, "simulate/fast_war.py": 762, "web/redact.py": 704,
     "simulate/fast_strife_kernel.py": 779,  # casts, shots, Absorption (issue 26): one numba cache
-    "web/setup.py": 800,
 }  # fmt: skip
 
 

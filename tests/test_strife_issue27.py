@@ -228,7 +228,8 @@ def test_sa93_cli_fight_add_perched_or_flying(cli: Cli, tmp_path: Path) -> None:
 def test_sa93_the_web_setup_passes_perched_to_a_strife_model_only() -> None:
     """SA-93: the set-up's ``perched`` reaches ``add``; a War character is refused it."""
     from tableside.errors import DataError
-    from tableside.web.setup import NewCharacter, add_args
+    from tableside.web.setup import add_args
+    from tableside.web.setup_forms import NewCharacter
 
     spec = NewCharacter(model="Sera", side="heroes", position=(0.0, 0.0, 3.0), perched=False)
     assert add_args("strife-combat", spec)["perched"] is False

@@ -39,7 +39,7 @@ from tableside.store import Store, UnknownEncounterError, tables
 from tableside.store import chat as stored_chat
 from tableside.store.tables import UnknownSeatError, UnknownTableError
 from tableside.web import assets, contract, guards, log_page, play
-from tableside.web.asking import bearer, who_at
+from tableside.web.asking import Authorization, TokenQuery, bearer, who_at
 from tableside.web.auth import ForbiddenError, Principal, UnauthorisedError
 from tableside.web.balance import add_balance, warm_wanted
 from tableside.web.characters import add_characters
@@ -60,8 +60,6 @@ from tableside.web.table import WebTable
 
 CombatantId = Annotated[str, Field(min_length=1, max_length=40, pattern=r"^[A-Za-z0-9_.\-]+$")]
 Name = Label
-Authorization = Annotated[str | None, Header()]
-TokenQuery = Annotated[str | None, Query()]
 SEED = Field(default=None, ge=SEED_MIN, le=SEED_MAX)
 REVISION = Field(default=None, ge=0, le=SEED_MAX)
 LISTEN_POLL = 10.0

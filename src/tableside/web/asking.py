@@ -8,9 +8,17 @@ and, for what only the Host may do, refuse a player (403).
 
 from __future__ import annotations
 
+from typing import Annotated
+
+from fastapi import Header, Query
+
 from tableside.web.auth import Credential, Principal, credential, require_host
 from tableside.web.table import WebTable
 from tableside.web.table_views import Presented
+
+# The parameters of a route that reads who is asking: the header, and a join link's ``?token=``.
+Authorization = Annotated[str | None, Header()]
+TokenQuery = Annotated[str | None, Query()]
 
 
 def bearer(authorization: str | None) -> Credential | None:

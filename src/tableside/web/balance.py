@@ -31,7 +31,7 @@ from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Annotated, Any
 
-from fastapi import FastAPI, Header, Query
+from fastapi import FastAPI, Query
 from fastapi.responses import JSONResponse
 
 from tableside.errors import DataError
@@ -39,7 +39,7 @@ from tableside.limits import shown
 from tableside.simulate import SimulationError
 from tableside.simulate import balance as simulated
 from tableside.simulate.balance import BALANCE_RUNS, FULL_ENGINE_RUNS, Sliced
-from tableside.web.asking import who_at
+from tableside.web.asking import Authorization, who_at
 from tableside.web.table import WebTable
 
 RUNS_MAX = 10_000  # runs of one balance from the web (a War's 10,000 take about a second)
@@ -332,7 +332,7 @@ def add_balance(app: FastAPI, table: WebTable) -> None:
     def encounter_balance_api(
         encounter_id: int,
         runs: Annotated[str | None, Query()] = None,
-        authorization: Annotated[str | None, Header()] = None,
+        authorization: Authorization = None,
     ) -> dict[str, Any] | JSONResponse:
         who = who_at(
             table, authorization, encounter_id, "see the balance (it reads secret NPC values)"

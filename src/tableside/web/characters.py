@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import FastAPI, Header, Query, Request
+from fastapi import FastAPI, Query, Request
 from fastapi.responses import JSONResponse
 from pydantic import Field
 
@@ -24,13 +24,12 @@ from tableside.store import roster, tables
 from tableside.store.roster import RosterCharacter, UnknownRosterCharacterError
 from tableside.store.table_files import import_table
 from tableside.web import guards
-from tableside.web.asking import bearer, who_at
+from tableside.web.asking import Authorization, bearer, who_at
 from tableside.web.auth import ForbiddenError, Principal, new_token, require_host, token_hash
 from tableside.web.roster_access import at_character, owns
-from tableside.web.setup import Body
+from tableside.web.setup_forms import Body
 from tableside.web.table import WebTable
 
-Authorization = Annotated[str | None, Header()]
 ID_MAX = 2**31 - 1
 
 

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
 
-from fastapi import FastAPI, Header
+from fastapi import FastAPI
 from fastapi.responses import JSONResponse
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSchema
 
@@ -45,6 +45,7 @@ from tableside.limits import (
 from tableside.store import Store, tables
 from tableside.store import chat as stored
 from tableside.store.models import CHAT_LENGTH
+from tableside.web.asking import Authorization
 from tableside.web.auth import ForbiddenError, Principal, credential
 from tableside.web.guards import RateWindow, TooManyError, holder_key
 from tableside.web.roller import RollSpec, roll_card
@@ -88,7 +89,6 @@ To = Annotated[
 Factor = Annotated[int, Field(ge=0, le=FACTOR_MAX)]
 Modifier = Annotated[int, Field(ge=-MODIFIER_MAX, le=MODIFIER_MAX)]
 Face = Annotated[int, Field(ge=DIE_FACE_MIN, le=DIE_FACE_MAX)]
-Authorization = Annotated[str | None, Header()]
 
 
 class ChatBody(BaseModel):

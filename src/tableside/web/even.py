@@ -16,14 +16,14 @@ from __future__ import annotations
 import os
 from typing import Annotated, Any
 
-from fastapi import FastAPI, Header
+from fastapi import FastAPI
 from pydantic import Field
 
 from tableside.errors import DataError
 from tableside.simulate import even
 from tableside.simulate.sweep import Sweep
-from tableside.web.asking import who_at
-from tableside.web.setup import Body
+from tableside.web.asking import Authorization, who_at
+from tableside.web.setup_forms import Body
 from tableside.web.setup_roster import all_or_nothing
 from tableside.web.table import WebTable
 
@@ -65,7 +65,7 @@ def add_even(app: FastAPI, table: WebTable) -> None:
     def propose(
         encounter_id: int,
         body: EvenBody,
-        authorization: Annotated[str | None, Header()] = None,
+        authorization: Authorization = None,
     ) -> dict[str, Any]:
         who_at(table, authorization, encounter_id, "make it even (it reads secret NPC values)")
         target, change = even.parse_target(body.target), parsed_change(body.change)
@@ -81,7 +81,7 @@ def add_even(app: FastAPI, table: WebTable) -> None:
     def accept(
         encounter_id: int,
         body: AcceptBody,
-        authorization: Annotated[str | None, Header()] = None,
+        authorization: Authorization = None,
     ) -> dict[str, Any]:
         who = who_at(table, authorization, encounter_id, "change the roster")
         change = parsed_change(body.change)

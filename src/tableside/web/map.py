@@ -17,9 +17,9 @@ each ranged weapon's range (S-16). A player gets no ring of anyone else's (W-22)
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Annotated, Any
+from typing import Any
 
-from fastapi import FastAPI, Header
+from fastapi import FastAPI
 from pydantic import BaseModel, ConfigDict, Field
 
 from tableside.dice import SeededRng
@@ -32,6 +32,7 @@ from tableside.limits import ID_MAX, Coordinate
 from tableside.majesty.geometry import MELEE_RANGE
 from tableside.strife.loadout import loadout
 from tableside.strife.penalties import PenaltyContext, attack_range, usable_reach
+from tableside.web.asking import Authorization
 from tableside.web.auth import Principal, authorise_command, commands, credential
 from tableside.web.decisions import FightWaitingError
 from tableside.web.play import DRY_RUN_SEED, Snapshot, snapshot
@@ -195,15 +196,13 @@ def add_map(app: FastAPI, table: WebTable) -> None:
 
     @app.post("/api/encounters/{encounter_id}/move-cost")
     def cost(
-        encounter_id: int, body: MoveCostBody, authorization: Annotated[str | None, Header()] = None
+        encounter_id: int, body: MoveCostBody, authorization: Authorization = None
     ) -> dict[str, Any]:
         who, _info = table.at_encounter(credential(authorization), encounter_id)
         with table.concealing(who, encounter_id):  # W-66
             return move_cost(table, who, encounter_id, body.model_dump(exclude_none=True))
 
     @app.get("/api/encounters/{encounter_id}/map")
-    def reach(
-        encounter_id: int, authorization: Annotated[str | None, Header()] = None
-    ) -> dict[str, Any]:
+    def reach(encounter_id: int, authorization: Authorization = None) -> dict[str, Any]:
         who, _info = table.at_encounter(credential(authorization), encounter_id)
         return rings(table, who, encounter_id)

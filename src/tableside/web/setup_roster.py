@@ -12,9 +12,9 @@ are undone and the error is given.
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Any
 
-from fastapi import FastAPI, Header, Request
+from fastapi import FastAPI, Request
 from fastapi.responses import Response
 from pydantic import Field
 
@@ -25,21 +25,12 @@ from tableside.limits import json_document
 from tableside.service import game_for, open_encounter
 from tableside.store import roster
 from tableside.store.formats import parse_encounter
-from tableside.web.asking import who_at
+from tableside.web.asking import Authorization, who_at
 from tableside.web.auth import Principal, require_host
 from tableside.web.guards import TooLargeError
-from tableside.web.setup import (
-    GAMES,
-    Body,
-    PostedForm,
-    again_from,
-    encounter_form,
-    text,
-)
+from tableside.web.setup import again_from, encounter_form
+from tableside.web.setup_forms import GAMES, ID_PATTERN, Body, PostedForm, text
 from tableside.web.table import WebTable
-
-Authorization = Annotated[str | None, Header()]
-ID_PATTERN = r"^[A-Za-z0-9_.\-]+$"
 
 
 class RosterBody(Body):

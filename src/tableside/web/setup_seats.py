@@ -11,28 +11,19 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import FastAPI, Header, Request
+from fastapi import FastAPI, Request
 from fastapi.responses import HTMLResponse, Response
 from pydantic import Field
 
 from tableside.limits import Name
 from tableside.store import tables
-from tableside.web.asking import bearer
+from tableside.web.asking import Authorization, bearer
 from tableside.web.auth import Principal, require_host
-from tableside.web.setup import (
-    ID_PATTERN,
-    Body,
-    PostedForm,
-    again_from,
-    seat_characters,
-    see_other,
-    table_form,
-    text,
-)
+from tableside.web.setup import again_from, seat_characters, see_other, table_form
+from tableside.web.setup_forms import ID_PATTERN, Body, PostedForm, text
 from tableside.web.table import WebTable
 from tableside.web.table_views import seat_view
 
-Authorization = Annotated[str | None, Header()]
 CharacterId = Annotated[str, Field(min_length=1, max_length=40, pattern=ID_PATTERN)]
 
 

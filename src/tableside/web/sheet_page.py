@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import FastAPI, Header, Query, Request
+from fastapi import FastAPI, Query, Request
 from fastapi.responses import HTMLResponse
 
 from tableside.campaign import play
@@ -24,13 +24,11 @@ from tableside.campaign.sheets import MAJESTY, numbers
 from tableside.store import roster, tables
 from tableside.store.roster import RosterCharacter
 from tableside.web import pages
-from tableside.web.asking import bearer, who_at
+from tableside.web.asking import Authorization, bearer, who_at
 from tableside.web.auth import ForbiddenError, require_host
 from tableside.web.roster_access import at_character, owns
 from tableside.web.sessions import csrf_of
 from tableside.web.table import WebTable
-
-Authorization = Annotated[str | None, Header()]
 
 
 def gear(character: RosterCharacter) -> list[tuple[str, str]]:

@@ -26,7 +26,7 @@ from collections import deque
 from collections.abc import Callable
 from typing import Annotated, Any, Final
 
-from fastapi import FastAPI, Header, Query, Request
+from fastapi import FastAPI, Query, Request
 from fastapi.responses import JSONResponse, Response
 from PIL import Image, UnidentifiedImageError
 from pydantic import BaseModel, ConfigDict, Field
@@ -34,6 +34,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from tableside.errors import DataError
 from tableside.limits import POSITION_MAX, Coordinate
 from tableside.store import layers as stored
+from tableside.web.asking import Authorization
 from tableside.web.auth import Principal, credential, require_host
 from tableside.web.guards import IMAGE_MAX_BYTES, RateWindow, TooManyError, holder_key
 from tableside.web.table import WebTable
@@ -252,7 +253,6 @@ def with_map(
     return lambda: [*other(), *feed()]
 
 
-Authorization = Annotated[str | None, Header()]
 Span = Annotated[float, Query(gt=0, le=SPAN_MAX, allow_inf_nan=False)]
 Corner = Annotated[float, Query(ge=-POSITION_MAX, le=POSITION_MAX, allow_inf_nan=False)]
 IMAGE_HEADERS: Final = {
