@@ -1,5 +1,6 @@
-"""F-55 … F-58: the fast War engine plays Stances, Readied and carried AP, Exposed, Surprised,
-Bound and Asleep combatants as the full engine does (issue 26, "Fast engines play every rule").
+"""F-55 … F-59: the fast War engine plays Stances, Readied and carried AP, Exposed, Surprised,
+Bound and Asleep combatants and ranged-only weapons as the full engine does (issue 26, "Fast
+engines play every rule").
 
 * **Exact** (the guard against drift, as F-30): full-engine runs from starts with each effect
   are replayed command by command; before each command a fast batch of one run is built from
@@ -26,9 +27,11 @@ from replays import wear_taken
 from test_simulate_agreement_effects import document, effect, start_of
 from test_simulate_fast import (
     GAME,
+    WAR_FILE,
     engine_view,
     fast_view,
     forced_row,
+    load,
     positions_agree,
     replay,
     same_command,
@@ -44,7 +47,7 @@ from tableside.encounter.war_state import WarState
 from tableside.simulate import fast_laws as fl
 from tableside.simulate.fast_kernel import NEXT, STRIKE
 from tableside.simulate.fast_war import Batch, unsupported
-from tableside.simulate.runs import StreamRng, run_seed
+from tableside.simulate.runs import StreamRng, load_start, run_seed
 
 
 def play(state: WarState, kind: str, **args: Any) -> WarState:
@@ -104,12 +107,32 @@ def bound() -> WarState:
     return effect(state, "Guardian", "asleep")
 
 
+def armed(weapons: dict[str, str]) -> WarState:
+    """war_4v4 with other weapons (its ``add`` records and their events changed alike)."""
+    doc = load(WAR_FILE)
+    for record in doc["records"]:
+        for data in [(record.get("command") or {}).get("args") or {},
+                     *(event["data"] for event in record.get("events") or [])]:  # fmt: skip
+            character = data.get("character")
+            if isinstance(character, dict) and data.get("id") in weapons:
+                character["weapon"] = weapons[data["id"]]
+    state = load_start(doc).state
+    assert isinstance(state, WarState)
+    return state
+
+
+def ranged() -> WarState:
+    """F-59: war_4v4 with a Bow (the Jackal) and a Sling (the Watcher); the Deceiver in Stance."""
+    return play(armed({"Jackal": "Bow", "Watcher": "Sling"}), "stance", id="Deceiver", on=True)
+
+
 STARTS = {
     "stances": stances,
     "ready": ready,
     "exposed": exposed,
     "surprised": surprised,
     "bound": bound,
+    "ranged": ranged,
 }
 
 
@@ -136,7 +159,7 @@ def engine_extras(state: WarState) -> dict[str, tuple[int, int, tuple[str, ...]]
 @pytest.mark.parametrize(
     ("start", "runs", "rest"),
     [("stances", 2, True), ("stances", 1, False), ("ready", 2, True), ("exposed", 1, True),
-     ("surprised", 2, True), ("bound", 2, True)],
+     ("surprised", 2, True), ("bound", 2, True), ("ranged", 3, True), ("ranged", 1, False)],
 )  # fmt: skip
 def test_f55_f58_fast_transitions_with_conditions_equal_the_engines(
     start: str, runs: int, rest: bool

@@ -72,14 +72,18 @@ SCENARIOS: dict[str, tuple[str, dict[str, str], list[Command]]] = {
     "war_stance.json": (
         "Duel in Stances",
         {},
-        [Command("stance", {"id": "Herald", "on": True, "full": True}),
-         Command("stance", {"id": "Warrior", "on": True}),
-         effect("Warrior", "wear_e", amount=54)],
+        [
+            Command("stance", {"id": "Herald", "on": True, "full": True}),
+            Command("stance", {"id": "Warrior", "on": True}),
+            effect("Warrior", "wear_e", amount=54),
+        ],
     ),
     # F-56: the War begun; whoever has the first Turn Carries Over 1 AP and Stands Ready with 2
     # (they rest at its next Turn); the Host gives the other 3 Readied AP (F:2 wastes them first).
     "war_ready.json": (
-        "Duel with Readied AP", {}, [effect("Herald", "wear_e", amount=54), Command("next")]
+        "Duel with Readied AP",
+        {},
+        [effect("Herald", "wear_e", amount=54), Command("next")],
     ),
     # F-57: the Warrior Exposed (Guard 0, M-19) for the whole War.
     "war_exposed.json": ("Duel, the Warrior Exposed", {}, [effect("Warrior", "exposed")]),
@@ -92,7 +96,9 @@ SCENARIOS: dict[str, tuple[str, dict[str, str], list[Command]]] = {
     # F-58: the Warrior Bound (it passes its Turns, is Exposed, its F:2 converts, M-36), the
     # Herald Asleep (its Falter converts, M-34).
     "war_bound.json": (
-        "Duel, Bound and Asleep", {}, [effect("Warrior", "bound"), effect("Herald", "asleep")]
+        "Duel, Bound and Asleep",
+        {},
+        [effect("Warrior", "bound"), effect("Herald", "asleep")],
     ),
 }
 

@@ -30,6 +30,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 NEXT, STRIKE, MOVE, REST = 0, 1, 2, 3
 STRIKE_AP, MELEE_RANGE, CLOSE_TO, REST_AP_MAX, TURN_AP = 3, 3.0, 2.5, 7, 7
+BACK_TO, INSIDE_RANGE = 3.5, 1.0  # a ranged-only Striker's steps (policy.shoot, M-15, M-27)
 FALTER_CAP, WEAR_PER_FALTER = 7, 3
 TURN_BASE = 4096  # an End Point (cycle, turn) is coded cycle · 4096 + turn
 TIMED_SLOTS = 8
@@ -42,10 +43,11 @@ FREE, HELD_BY_SOURCE = -1, -2  # held: not Grappled; Entangled or held by no com
 STANCE, FULL_STANCE, BOUND, ASLEEP, EXPOSED = 1, 2, 4, 8, 16
 MAX_SURPRISERS = 63  # Surprise is a bit per Surpriser (Runs.surprised)
 # The Defender's state in a Strike table's key (DefenderState, StrikeOptions.striker_in_stance).
-D_GRAPPLED, D_STANCE, D_FULL, D_BOUND, D_EXPOSED, D_SURPRISED, D_STRIKER_STANCE = (
-    1, 2, 4, 8, 16, 32, 64,
+# D_RANGED: a Ranged Strike (a ranged-only weapon, M-27).
+D_GRAPPLED, D_STANCE, D_FULL, D_BOUND, D_EXPOSED, D_SURPRISED, D_STRIKER_STANCE, D_RANGED = (
+    1, 2, 4, 8, 16, 32, 64, 128,
 )  # fmt: skip
-CONDITION_CODES = 128
+CONDITION_CODES = 256
 
 # Columns of a Strike's consequence row (fast_laws).
 D_E, S_KIND, S_WEAR, D_FALTER, S_FALTER, AP_GAINED, FIRED, D_EXERTION, D_EPIC, S_EPIC = (
@@ -147,6 +149,7 @@ class Known(NamedTuple):
     scroll_n: I64
     scroll_c: I64
     scroll_ap: I64
+    reach: F64  # a ranged-only weapon's range (0: a weapon that Strikes in melee)
 
 
 class Needs(NamedTuple):
@@ -410,11 +413,11 @@ def strike_ap(s: Runs, r: int, me: int) -> int:
 
 
 @inline
-def condition_code(s: Runs, r: int, me: int, target: int) -> int:
+def condition_code(s: Runs, k: Known, r: int, me: int, target: int) -> int:
     """The Defender's state as ``war.strike_setup`` builds it, and the Striker's Stance.
 
     Grappled or Entangled (Guard halved, M-17, M-37), Defensive or Full Defensive Stance (M-17),
-    Bound, Exposed or Bound (M-19, M-36), Surprised by this Striker (M-19).
+    Bound, Exposed or Bound (M-19, M-36), Surprised by this Striker (M-19); a Ranged Strike.
     """
     cond, theirs = s.cond[r, target], s.cond[r, me]
     stance, full = (cond & STANCE) != 0, (cond & FULL_STANCE) != 0
@@ -423,7 +426,7 @@ def condition_code(s: Runs, r: int, me: int, target: int) -> int:
         D_GRAPPLED * int(s.held[r, target] != FREE) + D_STANCE * int(stance and not full)
         + D_FULL * int(full) + D_BOUND * int((cond & BOUND) != 0)
         + D_EXPOSED * int((cond & (EXPOSED | BOUND)) != 0) + D_SURPRISED * surprised
-        + D_STRIKER_STANCE * int((theirs & STANCE) != 0)
+        + D_STRIKER_STANCE * int((theirs & STANCE) != 0) + D_RANGED * int(k.reach[me] > 0)
     )  # fmt: skip
 
 
@@ -437,7 +440,7 @@ def _strike(s: Runs, k: Known, n: Needs, r: int, me: int, target: int, base: int
         if abs(difference) > PASSION_SPAN:
             return ERR_PASSION
         triggers = k.triggers[difference + PASSION_SPAN]
-        state = condition_code(s, r, me, target)
+        state = condition_code(s, k, r, me, target)
         key = (((k.form_table[2, striker] * (1 << 24) + k.form_table[2, defender]) * 4
                 + triggers) * 8 + twelves) * CONDITION_CODES + state  # fmt: skip
         at = _find(k.law_keys, key)
@@ -475,15 +478,39 @@ def _strike(s: Runs, k: Known, n: Needs, r: int, me: int, target: int, base: int
 
 
 @inline
-def _move(s: Runs, r: int, me: int, target: int) -> None:
-    """Straight toward the target until 2.5" from it, as far as the AP allow."""
+def keep_from(k: Known, me: int, gap: float) -> float:
+    """Where a move ends, in inches from the target (``policy.fight``, ``policy.shoot``).
+
+    2.5" for a weapon that Strikes in melee; for a ranged-only one, 3.5" when within Melee Range,
+    else 1" inside its range (M-15, M-27).
+    """
+    if k.reach[me] == 0:
+        return CLOSE_TO
+    return BACK_TO if gap <= MELEE_RANGE else k.reach[me] - INSIDE_RANGE
+
+
+@inline
+def _move(s: Runs, k: Known, r: int, me: int, target: int) -> None:
+    """Straight toward (or away from) the target to end ``keep_from`` it, as the AP allow.
+
+    ``policy.step_toward`` and ``policy.step_away`` (straight along +x from the same point).
+    """
     x, y, z = s.pos[r, me, 0], s.pos[r, me, 1], s.pos[r, me, 2]
     gap = distance(s.pos, r, me, target)
-    inches = min(gap - CLOSE_TO, float(s.ap[r, me]))
-    t = 0.0 if gap == 0 else min(1.0, inches / gap)
-    s.pos[r, me, 0] = x + (s.pos[r, target, 0] - x) * t
-    s.pos[r, me, 1] = y + (s.pos[r, target, 1] - y) * t
-    s.pos[r, me, 2] = z + (s.pos[r, target, 2] - z) * t
+    keep = keep_from(k, me, gap)
+    inches = min(abs(gap - keep), float(s.ap[r, me]))
+    if keep > gap and gap == 0:
+        s.pos[r, me, 0] = x + inches
+    elif keep > gap:
+        t = inches / gap
+        s.pos[r, me, 0] = x + (x - s.pos[r, target, 0]) * t
+        s.pos[r, me, 1] = y + (y - s.pos[r, target, 1]) * t
+        s.pos[r, me, 2] = z + (z - s.pos[r, target, 2]) * t
+    else:
+        t = 0.0 if gap == 0 else min(1.0, inches / gap)
+        s.pos[r, me, 0] = x + (s.pos[r, target, 0] - x) * t
+        s.pos[r, me, 1] = y + (s.pos[r, target, 1] - y) * t
+        s.pos[r, me, 2] = z + (s.pos[r, target, 2] - z) * t
     moved = distance3(x - s.pos[r, me, 0], y - s.pos[r, me, 1], z - s.pos[r, me, 2])
     s.ap[r, me] -= int(math.ceil(moved - 1e-9))  # noqa: RUF046 (numba's ceil)
 
@@ -702,7 +729,8 @@ def choose(s: Runs, k: Known, r: int, rest: bool) -> tuple[int, int, int, float,
     go = go and found
     ap, exertion = s.ap[r, me], s.exertion[r, me]
     stamina = k.form_table[1, s.form[r, me]]
-    near = gap <= MELEE_RANGE
+    reach = k.reach[me]
+    near = gap <= MELEE_RANGE if reach == 0 else MELEE_RANGE < gap <= reach  # policy.in_reach
     if not go:
         return NEXT, me, target, gap, 0
     if rest:
@@ -712,7 +740,7 @@ def choose(s: Runs, k: Known, r: int, rest: bool) -> tuple[int, int, int, float,
             return REST, me, target, gap, first
     if near and ap >= strike_ap(s, r, me):
         return STRIKE, me, target, gap, 0
-    if not near and ap >= 1:
+    if not near and ap >= 1 and min(abs(gap - keep_from(k, me, gap)), float(ap)) > 0:
         return MOVE, me, target, gap, 0
     if rest:
         second = min(min(ap, exertion), REST_AP_MAX)
@@ -734,7 +762,7 @@ def _command(s: Runs, k: Known, n: Needs, r: int, rest: bool, base: int) -> int:
     if kind == STRIKE:
         code = _strike(s, k, n, r, me, target, base)
     elif kind == MOVE:
-        _move(s, r, me, target)
+        _move(s, k, r, me, target)
         code = OK
     elif kind == REST:
         s.ap[r, me] -= amount

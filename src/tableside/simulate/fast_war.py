@@ -11,9 +11,9 @@ this Turn). A combatant's derived values (Status, Stamina, Speed, Swiftness, Pas
 come from the engine's own ``Character`` built once per state (a *form*); the kernel asks this
 module for each form, table and War Scroll it does not know yet (:meth:`Batch.supply`).
 
-What it models is what the War policy can meet from a War without Dominions or ranged-only
-weapons (Grapples, Entanglements and F:1 Cycle held at the start are played, F-30; Stances,
-Readied and carried AP, Exposed, Surprised, Bound and Asleep combatants, F-55 … F-58);
+What it models is what the War policy can meet from a War without Dominions (Grapples,
+Entanglements and F:1 Cycle held at the start are played, F-30; Stances, Readied and carried
+AP, Exposed, Surprised, Bound and Asleep combatants, F-55 … F-58; ranged-only weapons, F-59);
 :func:`unsupported` names the first thing a start state has outside that, and the simulation
 then runs the full engine instead (docs/simulate.md).
 """
@@ -49,6 +49,7 @@ from tableside.simulate.fast_kernel import (
     D_EXPOSED,
     D_FULL,
     D_GRAPPLED,
+    D_RANGED,
     D_STANCE,
     D_STRIKER_STANCE,
     D_SURPRISED,
@@ -129,7 +130,7 @@ def _combatant_unsupported(c: Combatant, catalog: Catalog) -> str | None:
     checks = (
         (any(not _played(t) for t in c.timed), "a timed effect"),
         (len(_lowerings(c)) > TIMED_SLOTS // 2, "many timed lowerings"),
-        (not catalog.weapon(c.character.weapon).melee, "a ranged-only weapon"),
+        (reach(catalog.weapon(c.character.weapon)) < 0, "a ranged-only weapon without a range"),
         (c.character.natural.endurance + 40 >= WEAR_LIMIT // 2, "a huge Endurance"),
     )  # fmt: skip
     return next((label for bad, label in checks if bad), None)
@@ -313,6 +314,13 @@ def table_key(setup: StrikeSetup) -> str:
     return repr((strike_signature(a), strike_signature(d), triggers, rest))
 
 
+def reach(weapon: Weapon) -> float:
+    """A ranged-only weapon's range (M-15, M-27); 0 for one that Strikes in melee, −1 for none."""
+    if weapon.melee:
+        return 0.0
+    return float(weapon.ranged_range) if weapon.ranged_range else -1.0
+
+
 def conditions(c: Combatant) -> int:
     """The combatant's conditions as the kernel keeps them (``fast_kernel.STANCE`` …)."""
     flags = ((c.stance, STANCE), (c.stance and c.full_stance, FULL_STANCE), (c.bound, BOUND),
@@ -337,6 +345,12 @@ def defender_state(code: int) -> tuple[DefenderState, bool]:
         exposed=bool(code & D_EXPOSED), surprised=bool(code & D_SURPRISED),
     )  # fmt: skip
     return state, bool(code & D_STRIKER_STANCE)
+
+
+def strike_options(code: int, twelves: int) -> StrikeOptions:
+    """The policy's plain Strike's options: Ranged, the Striker's Stance, 12 Effects counted."""
+    return StrikeOptions(ranged=bool(code & D_RANGED), striker_in_stance=defender_state(code)[1],
+                         twelve_effects_this_turn=twelves)  # fmt: skip
 
 
 @dataclass
@@ -377,15 +391,14 @@ class Laws:
     def setup(self, striker: int, defender: int, twelves: int, code: int = 0) -> StrikeSetup:
         """The Strike as the engine's ``strike_setup`` builds it for the policy's plain Strike.
 
-        ``code``: the Defender's state and the Striker's Stance (:func:`defender_state`).
+        ``code``: the Defender's state, the Striker's Stance, a Ranged Strike
+        (:func:`defender_state`, ``fast_kernel.condition_code``).
         """
         forms = self.forms
         a, d = forms.character[striker], forms.character[defender]
-        state, in_stance = defender_state(code)
-        options = StrikeOptions(striker_in_stance=in_stance, twelve_effects_this_turn=twelves)
         return StrikeSetup(
-            a, d, self.catalog.weapon(a.weapon), self.catalog.weapon(d.weapon), (), state,
-            options, ruleset=self.roster.ruleset,
+            a, d, self.catalog.weapon(a.weapon), self.catalog.weapon(d.weapon), (),
+            defender_state(code)[0], strike_options(code, twelves), ruleset=self.roster.ruleset,
         )  # fmt: skip
 
     def roller(self, table: int) -> fl.Roller:
@@ -727,6 +740,7 @@ class Batch:
             forms.index.keys, forms.index.values, forms.table, self.laws.triggers,
             self.laws.index.keys, self.laws.index.values, start, cumulative, rows, ambiguous, dice,
             *self.scrolls.arrays(self.c),
+            np.array([reach(w) for w in roster.weapons], dtype=np.float64),
         )  # fmt: skip
 
     def advance(self, rows: I64, rest: bool, cap: int, limit: int,
