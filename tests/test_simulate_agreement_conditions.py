@@ -294,11 +294,31 @@ def test_f58_the_bound_pass_their_turns_with_their_ap() -> None:
     assert int(batch.choose(np.array([0]), True)[0][0]) == NEXT
 
 
+def test_f59_a_bow_steps_back_to_3_5_inches_then_shoots() -> None:
+    """F-59 (M-15, M-27): the Herald's Bow, the Warrior 2" away along x: the policy's move ends
+    3.5" from it (2 AP: 1.5" begun twice), then a Ranged Strike (its table's setup is Ranged).
+    """
+    state = play(start_of("war_ranged.json"), "next")
+    state = play(state, "host_set", id="Herald", field="position", value=[0, 0, 0])
+    state = play(state, "host_set", id="Warrior", field="position", value=[2, 0, 0])
+    state = play(state, "host_set", id=state.order[state.turn].combatant, field="ap", value=0)
+    while state.order[state.turn].combatant != "Herald":
+        state = play(state, "next")
+    state = play(state, "host_set", id="Herald", field="ap", value=7)
+    batch = one_step(state)
+    h = batch.roster.ids.index("Herald")
+    assert batch.pos[0, h].tolist() == [-1.5, 0.0, 0.0] and int(batch.ap[0, h]) == 5
+    assert WarPolicy()(state).args["to"] == [-1.5, 0.0, 0.0]
+    batch.step(np.array([0]), False, np.random.default_rng(0))
+    assert int(batch.ap[0, h]) == 2 and batch.laws.tables[-1].setup.options.ranged
+
+
 # --- statistical agreement ------------------------------------------------------------------------
 
 # file: (design win probability, CPU of a full run over a fast one, the win-probability shift
 # caught with 90 % probability), as F-31's. The design probability is the side nearest 1/2 (fast
-# engine, 40,000 runs: stance 0.031, ready 0.037, exposed 0.0068, surprised 0.056, bound 0),
+# engine, 40,000 runs: stance 0.031, ready 0.037, exposed 0.0068, surprised 0.056, bound 0,
+# ranged 0.056),
 # moved towards 1/2 by about two standard errors; the cost ratios were measured on one core.
 SCENARIOS = {
     "war_stance.json": (0.033, 490, 0.01),
@@ -306,6 +326,7 @@ SCENARIOS = {
     "war_exposed.json": (0.0076, 648, 0.01),
     "war_surprised.json": (0.058, 597, 0.01),
     "war_bound.json": (0.002, 828, 0.01),
+    "war_ranged.json": (0.058, 499, 0.01),
 }
 
 

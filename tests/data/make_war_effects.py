@@ -100,6 +100,13 @@ SCENARIOS: dict[str, tuple[str, dict[str, str], list[Command]]] = {
         {},
         [effect("Warrior", "bound"), effect("Herald", "asleep")],
     ),
+    # F-59: the Herald with a Bow (Ranged Strikes beyond 3" and up to 12", M-15, M-27): it steps
+    # back to 3.5" from the Warrior, 2" away, and shoots while the Warrior closes in.
+    "war_ranged.json": (
+        "Bow against Axe",
+        {"Herald": "Bow"},
+        [effect("Warrior", "wear_e", amount=54)],
+    ),
 }
 
 
