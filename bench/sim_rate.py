@@ -28,8 +28,8 @@ from typing import Any
 
 from tableside.encounter.engine import Encounter
 from tableside.encounter.policy import WarPolicy
-from tableside.encounter.strife_fight import StrifeFight
-from tableside.encounter.war import MajestyWar
+from tableside.encounter.strife.fight import StrifeFight
+from tableside.encounter.war.game import MajestyWar
 from tableside.simulate import run_seed, simulate
 from tableside.simulate.games import StrifeSim
 from tableside.simulate.runs import load_start, play_run, simulation_for

@@ -17,8 +17,8 @@ from tableside import service
 from tableside.encounter.engine import Encounter
 from tableside.encounter.policy import next_command
 from tableside.encounter.roster import add_commands
-from tableside.encounter.war import MajestyWar
-from tableside.encounter.war_state import WarState
+from tableside.encounter.war.game import MajestyWar
+from tableside.encounter.war.state import WarState
 from tableside.store import Store
 
 

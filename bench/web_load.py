@@ -45,8 +45,8 @@ from tableside.encounter.engine import Encounter
 from tableside.encounter.log import Command, LogRecord
 from tableside.encounter.policy import next_command
 from tableside.encounter.roster import FOUR_AGAINST_FOUR, add_commands
-from tableside.encounter.war import MajestyWar
-from tableside.encounter.war_state import WarState
+from tableside.encounter.war.game import MajestyWar
+from tableside.encounter.war.state import WarState
 from tableside.store import Store
 from tableside.store.scratch import scratch_schema
 from tableside.web.auth import ForbiddenError, Principal

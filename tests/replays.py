@@ -7,7 +7,7 @@ import numpy as np
 import numpy.typing as npt
 
 from tableside.encounter.log import Event
-from tableside.encounter.strife_state import condition_from
+from tableside.encounter.strife.state import condition_from
 from tableside.simulate.fast_strife_law import Outcome
 
 

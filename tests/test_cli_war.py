@@ -189,7 +189,7 @@ try:
     main()
 except SystemExit:
     pass
-heavy = ("alembic", "numpy", "tableside.encounter.strife_fight", "tableside.cli.odds_cmds",
+heavy = ("alembic", "numpy", "tableside.encounter.strife.fight", "tableside.cli.odds_cmds",
          "tableside.majesty.odds", "tableside.simulate")
 print(sorted({m.split(".")[0] if m.startswith(("alembic", "numpy")) else m
               for m in sys.modules if m.startswith(heavy)}), file=sys.stderr)
@@ -208,7 +208,7 @@ def test_a_war_command_imports_only_what_it_uses(cli: Cli) -> None:
 def test_war_effect_and_set_help_list_every_effect_and_field(cli: Cli) -> None:
     from typing import get_args
 
-    from tableside.encounter.war_args import EffectName, HostField
+    from tableside.encounter.war.args import EffectName, HostField
 
     for command, names in (("effect", EffectName), ("set", HostField)):
         code, out, _ = cli.run_in("war", command, "--help")

@@ -22,7 +22,7 @@ import pytest
 
 from tableside.encounter.log import Command
 from tableside.encounter.roster import character_doc
-from tableside.encounter.war import MajestyWar
+from tableside.encounter.war.game import MajestyWar
 from tableside.store import Store, tables
 from tableside.web.auth import Principal
 from tableside.web.table import WebTable
@@ -158,8 +158,12 @@ def test_issue21_item8_a_reactions_exact_law_is_kept_and_is_the_law() -> None:
     the very law ``attack_odds`` finds, for every Reaction; a changed defender is weighed anew."""
     from test_decisions_strife import duel
 
-    from tableside.encounter.strife_choices import REACTIONS, exact_law
-    from tableside.encounter.strife_fight import AttackItem, Pending, StrifeFight, attack_setup
+    from tableside.encounter.strife.args import AttackItem
+    from tableside.encounter.strife.attack import attack_setup
+    from tableside.encounter.strife.fight import StrifeFight
+    from tableside.encounter.strife.laws import exact_law
+    from tableside.encounter.strife.reaction_choices import REACTIONS
+    from tableside.encounter.strife.turns import Pending
     from tableside.errors import TablesideError
     from tableside.strife.odds import attack_odds
 

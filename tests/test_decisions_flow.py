@@ -30,7 +30,7 @@ from tableside.encounter.decisions import APPROVE, Ask, Choice, Policy, Request
 from tableside.encounter.engine import Encounter
 from tableside.encounter.log import Command
 from tableside.encounter.policy import next_command as war_next
-from tableside.encounter.war_state import WarState
+from tableside.encounter.war.state import WarState
 from tableside.errors import TablesideError
 
 JUNK = st.one_of(

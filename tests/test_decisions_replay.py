@@ -23,9 +23,9 @@ from tableside.encounter.decisions import Choice
 from tableside.encounter.engine import Encounter
 from tableside.encounter.log import Command
 from tableside.encounter.policy import next_command as war_command
-from tableside.encounter.strife_fight import StrifeFight
-from tableside.encounter.strife_policy import next_command as fight_command
-from tableside.encounter.war import MajestyWar
+from tableside.encounter.strife.fight import StrifeFight
+from tableside.encounter.strife.policy import next_command as fight_command
+from tableside.encounter.war.game import MajestyWar
 from tableside.errors import TablesideError
 from tableside.store.tables import DecisionSettings, Seat
 from tableside.web.auth import ForbiddenError, Principal

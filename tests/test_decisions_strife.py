@@ -13,9 +13,12 @@ from strife_builders import sheet
 from tableside.encounter.decisions import Ask, Choice, Policy, WaitingError, at_deadline
 from tableside.encounter.engine import Encounter, command_rng
 from tableside.encounter.log import Command, Event, LogRecord, RecordKind
-from tableside.encounter.strife_fight import AttackItem, Pending, StrifeFight, attack_setup
-from tableside.encounter.strife_policy import next_command
-from tableside.encounter.strife_state import FightState
+from tableside.encounter.strife.args import AttackItem
+from tableside.encounter.strife.attack import attack_setup
+from tableside.encounter.strife.fight import StrifeFight
+from tableside.encounter.strife.policy import next_command
+from tableside.encounter.strife.state import FightState
+from tableside.encounter.strife.turns import Pending
 from tableside.errors import TablesideError
 from tableside.strife.odds import attack_odds
 

@@ -20,8 +20,8 @@ from tableside.dice import SeededRng
 from tableside.encounter.decisions import Ask, Choice, Policy
 from tableside.encounter.engine import Encounter, command_rng
 from tableside.encounter.log import Command, Event, RecordKind
-from tableside.encounter.war import strike_breakdown
-from tableside.encounter.war_state import WarState
+from tableside.encounter.war.state import WarState
+from tableside.encounter.war.strike import strike_breakdown
 from tableside.errors import TablesideError
 from tableside.majesty.adjust import AdjustMode
 from tableside.majesty.odds import strike_odds

@@ -17,10 +17,10 @@ from tableside.encounter.engine import Encounter
 from tableside.encounter.log import Command
 from tableside.encounter.npc_turn import END, accepted, actor_of, npc_command
 from tableside.encounter.roster import character_doc
-from tableside.encounter.strife_fight import StrifeFight
-from tableside.encounter.strife_state import FightState
-from tableside.encounter.war import MajestyWar
-from tableside.encounter.war_state import WarState
+from tableside.encounter.strife.fight import StrifeFight
+from tableside.encounter.strife.state import FightState
+from tableside.encounter.war.game import MajestyWar
+from tableside.encounter.war.state import WarState
 from tableside.errors import TablesideError
 
 WEAPONS = ("Sword", "Axe", "Hammer", "Club", "Spear", "Bow", "Sling", "Staff")

@@ -12,8 +12,8 @@ from test_decisions_strife import SEED, ask_open, choices, do, goblin_attack, va
 
 from tableside.encounter.engine import Encounter
 from tableside.encounter.log import Command
-from tableside.encounter.strife_fight import StrifeFight
-from tableside.encounter.strife_state import FightState
+from tableside.encounter.strife.fight import StrifeFight
+from tableside.encounter.strife.state import FightState
 from tableside.errors import TablesideError
 from tableside.strife.catalog import Combatant, Reaction, builtin_catalog
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -94,17 +95,9 @@ def test_the_web_table_does_not_import_the_command_line(path: Path) -> None:
 
 # -- no import circles (issue 23) ----------------------------------------------------------------
 # Every import counts, at the top of a module or inside a function, except those under
-# ``if TYPE_CHECKING:`` (never run). The circles inside encounter/ below are the ones known when
-# the check came; they go with the split of encounter/ into a package per game (issue 23 stays
-# open for it). Any other circle, or a larger one, fails.
-KNOWN_CIRCLES = {
-    frozenset({"tableside.encounter.war", "tableside.encounter.war_choices"}),
-    frozenset({
-        "tableside.encounter.strife_acts", "tableside.encounter.strife_choices",
-        "tableside.encounter.strife_climbing", "tableside.encounter.strife_fight",
-        "tableside.encounter.strife_forced",
-    }),
-}  # fmt: skip
+# ``if TYPE_CHECKING:`` (never run). The circles once known inside encounter/ went with its split
+# into a package per game (issue 23); any circle fails.
+KNOWN_CIRCLES: set[frozenset[str]] = set()
 
 
 def module_name(path: Path, root: Path) -> str:
@@ -242,3 +235,68 @@ def test_the_circle_check_leaves_out_type_checking_imports(tmp_path: Path) -> No
         "d.py": "import pkg.c\n",
     })  # fmt: skip
     assert circles(import_graph(root)) == {frozenset({"pkg.c", "pkg.d"})}
+
+
+# -- encounter/strife/: small modules importing one way (issue 23, docs/packages.md) -------------
+STRIFE = SRC / "encounter" / "strife"
+STRIFE_LAYERS = (
+    "state", "dice", "hands", "args", "turns", "rehearsal", "acts", "climbing", "forced",
+    "reactions", "cast", "attack", "movement", "commands", "laws", "reaction_choices",
+    "dice_choices", "choices", "fight", "policy",
+)  # fmt: skip
+"""The package's modules, lowest first: each may import only those before it."""
+MODULE_LINES_MAX = 600
+
+
+def package_imports(tree: ast.AST, package: str) -> set[str]:
+    """The modules of ``package`` a module imports anywhere, ``if TYPE_CHECKING:`` included."""
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found |= {a.name for a in node.names if a.name.startswith(package + ".")}
+        elif isinstance(node, ast.ImportFrom) and node.module == package:
+            found |= {f"{package}.{a.name}" for a in node.names}
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith(package + "."):
+            found.add(node.module or "")
+    return found
+
+
+def upward_imports(root: Path, package: str, layers: Sequence[str]) -> list[str]:
+    """Each import inside ``package`` (a folder of ``root``) of a module not below the importer.
+
+    Type-only imports count too: the package imports one way, even for its annotations.
+    """
+    rank = {f"{package}.{name}": index for index, name in enumerate(layers)}
+    folder = root.joinpath(*package.split("."))
+    return sorted(
+        f"{package}.{path.stem} imports {target}"
+        for path in sorted(folder.glob("*.py"))
+        for target in package_imports(ast.parse(path.read_text("utf-8")), package)
+        if rank.get(target, -1) >= rank.get(f"{package}.{path.stem}", -1)
+    )
+
+
+def test_every_module_of_encounter_strife_has_its_layer() -> None:
+    modules = {path.stem for path in STRIFE.glob("*.py")} - {"__init__"}
+    assert modules == set(STRIFE_LAYERS)
+
+
+@pytest.mark.parametrize("path", sorted(STRIFE.glob("*.py")), ids=lambda p: p.name)
+def test_no_module_of_encounter_strife_is_over_600_lines(path: Path) -> None:
+    assert len(path.read_text("utf-8").splitlines()) <= MODULE_LINES_MAX
+
+
+def test_encounter_strife_imports_one_way() -> None:
+    assert upward_imports(SRC.parent, "tableside.encounter.strife", STRIFE_LAYERS) == []
+
+
+def test_the_one_way_check_finds_imports_upward_and_type_only(tmp_path: Path) -> None:
+    root = write_package(tmp_path, {
+        "__init__.py": "",
+        "low.py": "def f():\n    from pkg.high import g\n",
+        "mid.py": "from typing import TYPE_CHECKING\nfrom pkg import low\n"
+        "if TYPE_CHECKING:\n    from pkg import high\n",
+        "high.py": "import pkg.mid\nfrom pkg.low import f\n",
+    })  # fmt: skip
+    found = upward_imports(root, "pkg", ("low", "mid", "high"))
+    assert found == ["pkg.low imports pkg.high", "pkg.mid imports pkg.high"]

@@ -10,7 +10,7 @@ from fractions import Fraction
 import pytest
 from test_odds_cli import fraction, odds_json, run
 
-from tableside.encounter.strife_forced import shield_blow_weapon
+from tableside.encounter.strife.forced import shield_blow_weapon
 from tableside.strife.attack import AttackSetup
 from tableside.strife.catalog import builtin_catalog
 from tableside.strife.loadout import effective_ac

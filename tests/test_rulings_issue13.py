@@ -10,7 +10,7 @@ from builders import strike, strike_setup, striker_adjusts
 from clirun import printed_json, run_cli
 from war_builders import add, do, kinds, until_turn_of, war, who
 
-from tableside.encounter.war_state import EndPoint
+from tableside.encounter.war.state import EndPoint
 from tableside.errors import TablesideError
 from tableside.majesty.adjust import AdjustMode
 from tableside.majesty.odds import strike_odds

@@ -18,8 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tableside.dice import SeededRng, Side
-from tableside.encounter.war import cached_args
-from tableside.encounter.war_args import Args, RestArgs, StrikeArgs, parse_args
+from tableside.encounter.war.args import Args, RestArgs, StrikeArgs, cached_args, parse_args
 from tableside.errors import TablesideError
 from tableside.majesty.adjust import (
     _one_step,

@@ -27,10 +27,10 @@ from tableside.encounter.engine import Encounter, copy_with
 from tableside.encounter.log import Command
 from tableside.encounter.policy import WarPolicy, next_command
 from tableside.encounter.roster import add_commands
-from tableside.encounter.strife_fight import StrifeFight
-from tableside.encounter.strife_policy import reach
-from tableside.encounter.war import MajestyWar
-from tableside.encounter.war_state import WarState
+from tableside.encounter.strife.fight import StrifeFight
+from tableside.encounter.strife.policy import reach
+from tableside.encounter.war.game import MajestyWar
+from tableside.encounter.war.state import WarState
 from tableside.errors import RulesError, TablesideError
 from tableside.majesty.geometry import distance
 from tableside.simulate import SimulationError, driver, run_seed, simulate

@@ -43,9 +43,9 @@ from test_simulate_fast import (
 )
 
 from tableside.encounter.log import Command
-from tableside.encounter.war import strike_setup
-from tableside.encounter.war_args import StrikeArgs
-from tableside.encounter.war_state import WarState
+from tableside.encounter.war.args import StrikeArgs
+from tableside.encounter.war.state import WarState
+from tableside.encounter.war.strike import strike_setup
 from tableside.majesty.character import WearKind
 from tableside.majesty.odds import strike_odds
 from tableside.majesty.strike import StrikeSetup, strike_with_dice

@@ -37,17 +37,13 @@ from scheduling import computed_once
 from tableside.dice import ScriptedRng
 from tableside.encounter.engine import Encounter, copy_with
 from tableside.encounter.log import Command, Event
-from tableside.encounter.strife_fight import (
-    AttackItem,
-    CastArgs,
-    Pending,
-    StrifeFight,
-    attack_setup,
-    cast_plan,
-    cast_rolls,
-)
-from tableside.encounter.strife_policy import castable_powers, next_command
-from tableside.encounter.strife_state import FightState, condition_from
+from tableside.encounter.strife.args import AttackItem, CastArgs
+from tableside.encounter.strife.attack import attack_setup
+from tableside.encounter.strife.cast import cast_plan, cast_rolls
+from tableside.encounter.strife.fight import StrifeFight
+from tableside.encounter.strife.policy import castable_powers, next_command
+from tableside.encounter.strife.state import FightState, condition_from
+from tableside.encounter.strife.turns import Pending
 from tableside.simulate import simulate
 from tableside.simulate.fast_strife import (
     Laws,
@@ -409,7 +405,7 @@ def test_f41_a_cast_rule_changed_in_the_engine_only_fails_the_transition_check(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """F-41: no silent drift: an engine whose casts cost nothing (SA-49) fails the replay."""
-    monkeypatch.setattr("tableside.encounter.strife_fight.spend_cost", lambda *args: None)
+    monkeypatch.setattr("tableside.encounter.strife.cast.spend_cost", lambda *args: None)
     state = started(block_spell())
     with pytest.raises(AssertionError) as caught:
         for run in range(5):

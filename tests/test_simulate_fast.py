@@ -37,9 +37,10 @@ from replays import wear_taken
 from tableside.encounter.engine import Encounter, copy_with
 from tableside.encounter.log import Command
 from tableside.encounter.policy import WarPolicy
-from tableside.encounter.war import MajestyWar, strike_setup
-from tableside.encounter.war_args import StrikeArgs
-from tableside.encounter.war_state import EndPoint, Timed, WarState
+from tableside.encounter.war.args import StrikeArgs
+from tableside.encounter.war.game import MajestyWar
+from tableside.encounter.war.state import EndPoint, Timed, WarState
+from tableside.encounter.war.strike import strike_setup
 from tableside.majesty.character import Character, Status, WearKind
 from tableside.majesty.odds import strike_odds
 from tableside.majesty.strike import StrikeSetup, roll_strike, strike_with_dice

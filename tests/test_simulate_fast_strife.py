@@ -25,8 +25,11 @@ from replays import outcome_of
 
 from tableside.encounter.engine import copy_with
 from tableside.encounter.log import Command, Event
-from tableside.encounter.strife_fight import AttackItem, Pending, StrifeFight, attack_setup
-from tableside.encounter.strife_state import FightState
+from tableside.encounter.strife.args import AttackItem
+from tableside.encounter.strife.attack import attack_setup
+from tableside.encounter.strife.fight import StrifeFight
+from tableside.encounter.strife.state import FightState
+from tableside.encounter.strife.turns import Pending
 from tableside.errors import RulesError
 from tableside.simulate import fast, simulate
 from tableside.simulate.fast_strife import (
@@ -125,7 +128,7 @@ def test_f8_a_rule_changed_in_the_engine_only_fails_the_transition_check(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """F-8: no silent drift: an engine whose Roll with the Blow costs −5 Initiative, not −10."""
-    monkeypatch.setattr("tableside.encounter.strife_fight.ROLL_WITH_THE_BLOW_INITIATIVE", 5)
+    monkeypatch.setattr("tableside.encounter.strife.commands.ROLL_WITH_THE_BLOW_INITIATIVE", 5)
     start = load_start(ambush())
     kinds: dict[str, int] = defaultdict(int)
     with pytest.raises(AssertionError) as caught:

@@ -27,9 +27,9 @@ import pytest
 
 from tableside.cli.simulate_cmds import render
 from tableside.encounter.engine import copy_with
-from tableside.encounter.strife_fight import CONTACT
-from tableside.encounter.strife_policy import ROUNDING
-from tableside.encounter.strife_state import FightState
+from tableside.encounter.strife.args import CONTACT
+from tableside.encounter.strife.policy import ROUNDING
+from tableside.encounter.strife.state import FightState
 from tableside.simulate import fast_strife, simulate
 from tableside.simulate import fast_strife_compiled as compiled
 from tableside.simulate import fast_strife_kernel as kernel

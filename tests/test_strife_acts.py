@@ -12,8 +12,8 @@ from tableside.dice import SeededRng
 from tableside.encounter.decisions import Ask, Policy
 from tableside.encounter.engine import Encounter
 from tableside.encounter.log import Command, Event, LogRecord
-from tableside.encounter.strife_fight import StrifeFight
-from tableside.encounter.strife_state import FightState
+from tableside.encounter.strife.fight import StrifeFight
+from tableside.encounter.strife.state import FightState
 from tableside.errors import TablesideError
 from tableside.strife.catalog import Resource
 from tableside.strife.conditions import EXHAUSTION, has_condition

@@ -8,8 +8,8 @@ import pytest
 
 from tableside.encounter.engine import Encounter
 from tableside.encounter.log import Command, LogRecord
-from tableside.encounter.strife_fight import StrifeFight
-from tableside.encounter.strife_state import FightState
+from tableside.encounter.strife.fight import StrifeFight
+from tableside.encounter.strife.state import FightState
 from tableside.errors import TablesideError
 from tableside.strife.catalog import Pool, Resource, builtin_catalog
 

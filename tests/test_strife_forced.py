@@ -9,12 +9,14 @@ from typing import Any
 import pytest
 from strife_builders import refused
 
-from tableside.encounter import strife_fight as fight
 from tableside.encounter.engine import Encounter
 from tableside.encounter.log import Command, Event
-from tableside.encounter.strife_choices import attack_approval
-from tableside.encounter.strife_fight import StrifeFight
-from tableside.encounter.strife_state import FightState
+from tableside.encounter.strife.args import AttackArgs, AttackItem
+from tableside.encounter.strife.attack import attack_setup, penalty_context
+from tableside.encounter.strife.choices import attack_approval
+from tableside.encounter.strife.fight import StrifeFight
+from tableside.encounter.strife.state import FightState
+from tableside.encounter.strife.turns import Pending
 from tableside.majesty.geometry import distance
 from tableside.strife.attack import AttackSetup
 from tableside.strife.catalog import builtin_catalog
@@ -71,8 +73,8 @@ def _replays(e: Encounter[FightState]) -> None:
 def _setup(e: Encounter[FightState], attacker: str, **item: Any) -> AttackSetup:
     game = e.game
     assert isinstance(game, StrifeFight)
-    args = fight.AttackItem(**item)
-    return fight.attack_setup(game, fight.Pending(e.state), e.state.models[attacker], args)
+    args = AttackItem(**item)
+    return attack_setup(game, Pending(e.state), e.state.models[attacker], args)
 
 
 # --- SA-70 forced movement ---------------------------------------------------------------------
@@ -431,7 +433,7 @@ def test_sa74_a_crushing_injury_is_the_hosts_to_approve() -> None:
     e.execute(Command("next", {}))
     game = e.game
     assert isinstance(game, StrifeFight)
-    args = fight.AttackArgs(attacker="Goblin", attacks=(fight.AttackItem(
+    args = AttackArgs(attacker="Goblin", attacks=(AttackItem(
         defender="Aldric", reaction="block", crushing_injury="shoulder"),))  # fmt: skip
     choice = attack_approval(game, e.state, args)
     assert choice is not None and "crushing injury shoulder" in choice.prompt
@@ -460,7 +462,7 @@ def test_sa75_situational_modifiers_need_the_hosts_approval_and_stay_in_bounds()
     e = _fight()
     game = e.game
     assert isinstance(game, StrifeFight)
-    args = fight.AttackArgs(attacker="Aldric", attacks=(fight.AttackItem(
+    args = AttackArgs(attacker="Aldric", attacks=(AttackItem(
         defender="Goblin", situational={"flanking": 10}),))  # fmt: skip
     choice = attack_approval(game, e.state, args)
     assert choice is not None and "flanking" in choice.prompt
@@ -593,7 +595,7 @@ def test_sa90_walking_along_a_ledge_keeps_a_climber_off_flying() -> None:
     assert not e.state.models["Sera"].perched
     game = e.game
     assert isinstance(game, StrifeFight)
-    assert fight.penalty_context(game, e.state.models["Sera"], CATALOG.weapon("Dagger")).flying
+    assert penalty_context(game, e.state.models["Sera"], CATALOG.weapon("Dagger")).flying
     e.execute(Command("host_set", {"id": "Sera", "field": "position", "value": [-4.0, 0.0, 0.0]}))
     assert not e.state.models["Sera"].perched
     _replays(e)

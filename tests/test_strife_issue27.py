@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 from tableside.dice import SeededRng
 from tableside.encounter.engine import Encounter
 from tableside.encounter.log import Command, LogRecord
-from tableside.encounter.strife_fight import StrifeFight
-from tableside.encounter.strife_state import FightState
+from tableside.encounter.strife.fight import StrifeFight
+from tableside.encounter.strife.state import FightState
 from tableside.errors import TablesideError
 from tableside.strife.catalog import builtin_catalog
 
@@ -256,7 +256,7 @@ def taunted_caster() -> Encounter[FightState]:
 def test_sa94_a_taunted_npc_casts_only_at_its_taunter_sa91() -> None:
     """SA-94, SA-91: the policy's first choice (Goblin-1, the nearest) is refused by the engine;
     it casts at Goblin-2, its taunter, which the engine accepts."""
-    from tableside.encounter.strife_policy import accepts, candidates, next_command
+    from tableside.encounter.strife.policy import accepts, candidates, next_command
 
     e = taunted_caster()
     game = e.game
@@ -272,7 +272,7 @@ def test_sa94_a_taunted_npc_casts_only_at_its_taunter_sa91() -> None:
 
 def test_sa94_an_accepted_first_choice_is_the_choice_the_policy_always_made() -> None:
     """SA-94: untaunted, the policy casts at the nearest as before (F-40)."""
-    from tableside.encounter.strife_policy import candidates, next_command
+    from tableside.encounter.strife.policy import candidates, next_command
 
     e = taunted_caster()
     do(e, "end_condition", id="Sera", name="Taunted")
@@ -320,7 +320,7 @@ def random_fight(draw: st.DrawFn) -> Encounter[FightState]:
 @given(random_fight())
 def test_sa94_every_policy_choice_is_accepted_by_the_engine(e: Encounter[FightState]) -> None:
     """SA-94: over random fights, the engine accepts every command the policy chooses."""
-    from tableside.encounter.strife_policy import next_command
+    from tableside.encounter.strife.policy import next_command
 
     game = e.game
     assert isinstance(game, StrifeFight)

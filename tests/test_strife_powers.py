@@ -11,8 +11,8 @@ from clirun import Cli
 
 from tableside.encounter.engine import Encounter, command_rng
 from tableside.encounter.log import Command, LogRecord
-from tableside.encounter.strife_fight import StrifeFight
-from tableside.encounter.strife_state import FightState
+from tableside.encounter.strife.fight import StrifeFight
+from tableside.encounter.strife.state import FightState
 from tableside.errors import DataError, TablesideError
 from tableside.strife.catalog import (
     Element,

@@ -17,17 +17,14 @@ from typing import Any
 import pytest
 
 from tableside.dice import SeededRng
-from tableside.encounter import strife_choices
 from tableside.encounter.log import Command
-from tableside.encounter.strife_fight import (
-    AttackArgs,
-    AttackItem,
-    Pending,
-    StrifeFight,
-    attack_setup,
-)
-from tableside.encounter.strife_state import FightState
-from tableside.encounter.war_args import parse_args
+from tableside.encounter.strife import laws, reaction_choices, rehearsal
+from tableside.encounter.strife.args import AttackArgs, AttackItem
+from tableside.encounter.strife.attack import attack_setup
+from tableside.encounter.strife.fight import StrifeFight
+from tableside.encounter.strife.state import FightState
+from tableside.encounter.strife.turns import Pending
+from tableside.encounter.war.args import parse_args
 from tableside.errors import TablesideError
 from tableside.strife.odds import attack_odds
 
@@ -70,11 +67,13 @@ def options(game: StrifeFight, state: FightState, command: Command) -> list[Any]
     args = parse_args(AttackArgs, command.args, "attack")
     rng = SeededRng(11)
     try:
-        strife_choices.dry_run(game, state, command, rng)
+        rehearsal.dry_run(game, state, command, rng)
     except TablesideError:
         return []
     attacker = state.models[args.attacker]
-    return strife_choices.reaction_options(game, state, command, attacker, 0, args.attacks[0], rng)
+    return reaction_choices.reaction_options(
+        game, state, command, attacker, 0, args.attacks[0], rng
+    )
 
 
 CASES = list(itertools.product(itertools.permutations(MODELS, 2), (1, 2, 4), (False, True)))
@@ -92,10 +91,10 @@ def test_reaction_options_equal_the_dry_runs(
     for form in FORMS:
         command = Command("attack", {"attacker": attacker,
                                      "attacks": [{"defender": defender, **form}]})  # fmt: skip
-        assert not strife_choices.needs_dry_run(command)
+        assert not reaction_choices.needs_dry_run(command)
         fast = options(game, state, command)
         with monkeypatch.context() as patched:
-            patched.setattr(strife_choices, "needs_dry_run", lambda _command: True)
+            patched.setattr(reaction_choices, "needs_dry_run", lambda _command: True)
             full = options(game, state, command)
         assert fast == full, (pair, gap, spent, form)
 
@@ -108,7 +107,7 @@ def test_actions_that_still_need_the_dry_runs() -> None:
         {"attacker": "Aldric", "attacks": [{"defender": "Goblin", "crushing_injury": "arm"}]},
         {"attacker": "Aldric", "attacks": [{"defender": "Goblin"}], "reactions": {"x": 1}},
     ):
-        assert strife_choices.needs_dry_run(Command("attack", args))
+        assert reaction_choices.needs_dry_run(Command("attack", args))
 
 
 @pytest.mark.parametrize(
@@ -125,11 +124,11 @@ def test_a_kept_law_fitted_to_hp_equals_the_exact_law(
     pair: tuple[str, str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The law kept without HP (its defeat refitted) is ``attack_odds`` at every HP (S-21)."""
-    monkeypatch.setattr(strife_choices, "_laws", OrderedDict())
+    monkeypatch.setattr(laws, "_laws", OrderedDict())
     game, state = fight(pair[0], pair[1], 1, False)
     attacker, defender = state.models[ident(pair[0])], state.models[ident(pair[1])]
     draw = random.Random(21)
-    for reaction in (None, *strife_choices.REACTIONS):
+    for reaction in (None, *reaction_choices.REACTIONS):
         item = AttackItem(defender=defender.id, reaction=reaction)
         try:
             setup = attack_setup(game, Pending(state), attacker, item)
@@ -142,7 +141,7 @@ def test_a_kept_law_fitted_to_hp_equals_the_exact_law(
             tired = setup.attacker.model_copy(update={"hp": draw.randint(1, setup.attacker.hp_max)})
             moved = replace(setup, attacker=tired, defender=hurt)
             exact = attack_odds(moved)
-            kept = strife_choices.weigh(moved)
+            kept = laws.weigh(moved)
             assert kept.law == exact, (pair, reaction, hp)
             assert kept.dealt == 1 - exact.damage.p(0)
             assert kept.mean == exact.damage.mean

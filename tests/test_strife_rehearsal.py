@@ -16,13 +16,14 @@ import pytest
 from test_strife_reaction_fast import CASES, FORMS, MODELS, fight, ident, options
 
 from tableside.dice import SeededRng
-from tableside.encounter import strife_choices, strife_fight
 from tableside.encounter.log import Command, Event
-from tableside.encounter.strife_fight import StrifeFight, rehearse
-from tableside.encounter.strife_state import FightState
+from tableside.encounter.strife import choices, reaction_choices, rehearsal
+from tableside.encounter.strife.fight import StrifeFight
+from tableside.encounter.strife.rehearsal import rehearse
+from tableside.encounter.strife.state import FightState
 from tableside.errors import TablesideError
 
-REACTIONS = (None, *strife_choices.REACTIONS)
+REACTIONS = (None, *reaction_choices.REACTIONS)
 
 
 def decided(game: StrifeFight, state: FightState, command: Command, stream: int) -> Any:
@@ -35,7 +36,7 @@ def decided(game: StrifeFight, state: FightState, command: Command, stream: int)
 
 def fresh(game: StrifeFight, state: FightState, command: Command, stream: int) -> Any:
     """The full path: nothing rehearsed."""
-    strife_fight._rehearsal.last = None
+    rehearsal._rehearsal.last = None
     return decided(game, state, command, stream)
 
 
@@ -80,7 +81,7 @@ def test_a_rehearsed_attack_decides_as_a_fresh_one() -> None:
         # another command, stream or state rehearsed: never taken for this one
         assert rehearsed_then(game, state, command, other, (stream, stream)) == full
         assert rehearsed_then(game, state, command, command, (stream + 1, stream)) == full
-        strife_fight._rehearsal.last = None
+        rehearsal._rehearsal.last = None
         with contextlib.suppress(TablesideError):
             rehearse(game, FightState(**vars(state)), command, SeededRng.stream(5, stream))
         assert decided(game, state, command, stream) == full
@@ -97,16 +98,14 @@ def test_a_rehearsal_is_taken_once_and_only_for_a_fresh_stream() -> None:
     assert again == kept.events and again is not kept.events
     used = SeededRng.stream(5, 1)
     used.roll(6)
-    assert strife_fight.stream_key(command, used) is None
+    assert rehearsal.stream_key(command, used) is None
 
 
 def listing(game: StrifeFight, state: FightState, command: Command, ahead: bool) -> Any:
     """The attack's choices (listed ``ahead`` or after a first dry run), or the refusal."""
-    strife_fight._rehearsal.last = None
+    rehearsal._rehearsal.last = None
     try:
-        return strife_choices.attack_choices(
-            game, state, command, SeededRng.stream(5, 3), ahead=ahead
-        )
+        return choices.attack_choices(game, state, command, SeededRng.stream(5, 3), ahead=ahead)
     except Exception as refused:  # the same refusal, whatever its type
         return (type(refused), str(refused))
 
@@ -130,7 +129,7 @@ def test_choices_listed_ahead_equal_those_after_a_first_dry_run() -> None:
             continue
         # what the automatic policy then decides: the rehearsal's events, equal to a fresh decide
         listing(game, state, command, True)
-        chosen = strife_choices.suggested(command, ahead)
+        chosen = choices.suggested(command, ahead)
         reused = decided(game, state, chosen, 3)
         assert reused == fresh(game, state, chosen, 3), (pair, command)
         taken += chosen != command
@@ -152,7 +151,7 @@ def test_reactions_declared_on_one_setup_equal_whole_setups(
             command = attack(ident(pair[0]), ident(pair[1]), form, "absent")
             lazy = options(game, state, command)
             with monkeypatch.context() as patched:
-                patched.setattr(strife_choices, "LAZY_SETUPS", False)
+                patched.setattr(reaction_choices, "LAZY_SETUPS", False)
                 whole = options(game, state, command)
             assert lazy == whole, (pair, gap, spent, form)
             compared += len(lazy)

@@ -10,9 +10,9 @@ from strife_builders import attack, custom_weapon, refused, sheet, shield, weapo
 
 from tableside.encounter.engine import Encounter
 from tableside.encounter.log import Command
-from tableside.encounter.strife_fight import StrifeFight
-from tableside.encounter.strife_policy import reaction_for
-from tableside.encounter.strife_state import FightState
+from tableside.encounter.strife.fight import StrifeFight
+from tableside.encounter.strife.policy import reaction_for
+from tableside.encounter.strife.state import FightState
 from tableside.errors import TablesideError
 from tableside.strife import reactions
 from tableside.strife.attack import AttackSetup
@@ -444,12 +444,12 @@ def _sheet_fight(
 
 
 def _setup(e: Encounter[FightState], weapon: str | None = None) -> AttackSetup:
-    from tableside.encounter import strife_fight as fight
+    from tableside.encounter.strife import args, attack, turns
 
-    item = fight.AttackItem(defender="Goblin", weapon=weapon)
+    item = args.AttackItem(defender="Goblin", weapon=weapon)
     game = e.game
     assert isinstance(game, StrifeFight)
-    return fight.attack_setup(game, fight.Pending(e.state), e.state.models["Sera"], item)
+    return attack.attack_setup(game, turns.Pending(e.state), e.state.models["Sera"], item)
 
 
 def test_sa46_two_daggers_attack_once_each_and_no_more() -> None:
@@ -531,9 +531,9 @@ def test_sa69_an_untrained_thrower_has_half_the_thrown_range() -> None:
 
 
 def _setup_thrown(e: Encounter[FightState]) -> AttackSetup:
-    from tableside.encounter import strife_fight as fight
+    from tableside.encounter.strife import args, attack, turns
 
-    item = fight.AttackItem(defender="Goblin", thrown=True)
+    item = args.AttackItem(defender="Goblin", thrown=True)
     game = e.game
     assert isinstance(game, StrifeFight)
-    return fight.attack_setup(game, fight.Pending(e.state), e.state.models["Sera"], item)
+    return attack.attack_setup(game, turns.Pending(e.state), e.state.models["Sera"], item)

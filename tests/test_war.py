@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from war_builders import add, do, kinds, until_turn_of, war, who
 
-from tableside.encounter.war_state import EndPoint
+from tableside.encounter.war.state import EndPoint
 from tableside.errors import TablesideError
 
 

@@ -13,11 +13,11 @@ from typing import Any
 import pytest
 
 from tableside.dice import SeededRng
-from tableside.encounter import war_choices
 from tableside.encounter.log import Command
 from tableside.encounter.roster import character_doc
-from tableside.encounter.war import MajestyWar
-from tableside.encounter.war_state import WarState
+from tableside.encounter.war import choices as war_choices
+from tableside.encounter.war.game import MajestyWar
+from tableside.encounter.war.state import WarState
 
 
 def war(draw: random.Random) -> tuple[MajestyWar, WarState]:

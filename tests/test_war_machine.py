@@ -17,8 +17,8 @@ from war_builders import doc
 
 from tableside.encounter.engine import Applied, Encounter
 from tableside.encounter.log import Command
-from tableside.encounter.war import MajestyWar
-from tableside.encounter.war_state import WarState
+from tableside.encounter.war.game import MajestyWar
+from tableside.encounter.war.state import WarState
 from tableside.errors import TablesideError
 from tableside.majesty.character import WEAR_FLOOR, WearKind
 

@@ -19,7 +19,7 @@ from decisions_toy import toy_choices
 from fastapi.testclient import TestClient
 from test_store_support import BACKENDS, database_url
 
-from tableside.encounter.strife_fight import StrifeFight
+from tableside.encounter.strife.fight import StrifeFight
 from tableside.web import create_app
 from tableside.web.table import WebTable
 

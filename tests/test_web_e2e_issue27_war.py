@@ -13,7 +13,7 @@ from selenium.webdriver.support.select import Select
 from test_web_e2e import FALLEN, WAR, LiveServer, chromiums, live_server
 from test_web_e2e_play import Person, Play, options
 
-from tableside.encounter.war_state import Combatant
+from tableside.encounter.war.state import Combatant
 from tableside.web.demo import create_demo
 
 SIZES = {"laptop": (1366, 768), "phone": (390, 844)}

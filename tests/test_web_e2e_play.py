@@ -27,12 +27,13 @@ from test_web_e2e import (
     take_suggestions,
 )
 
-from tableside.encounter import war
 from tableside.encounter.engine import Encounter
 from tableside.encounter.log import Command, LogRecord, RecordKind
 from tableside.encounter.roster import add_commands
-from tableside.encounter.strife_fight import StrifeFight
-from tableside.encounter.war_args import StrikeArgs, parse_args
+from tableside.encounter.strife.fight import StrifeFight
+from tableside.encounter.war.args import StrikeArgs, parse_args
+from tableside.encounter.war.game import MajestyWar
+from tableside.encounter.war.strike import strike_setup
 from tableside.majesty.odds import strike_odds
 from tableside.store import tables
 from tableside.web.auth import Principal
@@ -124,9 +125,9 @@ def expected_means(play: Play) -> tuple[str, str]:
     with play.server.table.lock(play.demo.encounter_id):
         live = play.server.table.live(play.demo.encounter_id)
     state, game = live.state, live.game
-    assert isinstance(game, war.MajestyWar)
+    assert isinstance(game, MajestyWar)
     args = parse_args(StrikeArgs, STRIKE, "strike")
-    law = strike_odds(war.strike_setup(game, args, state.get("Jackal"), state.get("Watcher")))
+    law = strike_odds(strike_setup(game, args, state.get("Jackal"), state.get("Watcher")))
     return f"P(Defeat) {100 * float(law.defeat):.2f}%", f"{float(law.uncanceled_hits.mean):.2f}"
 
 
@@ -196,7 +197,7 @@ def test_a_player_may_not_make_the_defenders_adjustments_m13_d8(play: Play) -> N
 
 def war_strikes() -> list[dict[str, Any]]:
     """Strikes from one War state with dice that bring out every part of the breakdown."""
-    encounter = Encounter(war.MajestyWar(), 7)
+    encounter = Encounter(MajestyWar(), 7)
     for command in add_commands():
         encounter.execute(command)
     encounter.execute(Command("next"))

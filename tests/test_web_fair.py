@@ -88,10 +88,11 @@ def test_w50_move_cost_refuses_nan_alike_whatever_waits(url: str) -> None:
 
 
 def test_w50_the_contract_lists_every_engine_command() -> None:
-    from tableside.encounter import strife_fight, war
+    from tableside.encounter.strife.commands import HANDLERS
+    from tableside.encounter.war.commands import HANDLERS as WAR_HANDLERS
 
-    assert set(COMMAND_MODELS["majesty-war"]) == set(war.HANDLERS)
-    assert set(COMMAND_MODELS["strife-combat"]) == set(strife_fight.HANDLERS)
+    assert set(COMMAND_MODELS["majesty-war"]) == set(WAR_HANDLERS)
+    assert set(COMMAND_MODELS["strife-combat"]) == set(HANDLERS)
 
 
 # --- headers ------------------------------------------------------------------------------------

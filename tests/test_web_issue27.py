@@ -17,7 +17,7 @@ from fastapi.testclient import TestClient
 from test_web_play import Table, new_table, seat
 
 from tableside.encounter.roster import add_commands
-from tableside.encounter.strife_forced import commander_of
+from tableside.encounter.strife.forced import commander_of
 from tableside.store import tables
 from tableside.strife.catalog import builtin_catalog
 from tableside.web import create_app

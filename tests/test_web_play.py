@@ -16,10 +16,11 @@ from typing import Any, get_args
 import pytest
 from fastapi.testclient import TestClient
 
-from tableside.encounter import war
 from tableside.encounter.log import Command
 from tableside.encounter.roster import add_commands
-from tableside.encounter.war_args import EffectName, StrikeArgs, parse_args
+from tableside.encounter.war.args import EffectName, StrikeArgs, parse_args
+from tableside.encounter.war.game import MajestyWar
+from tableside.encounter.war.strike import strike_setup
 from tableside.errors import TablesideError
 from tableside.majesty.geometry import distance
 from tableside.majesty.odds import strike_odds
@@ -100,8 +101,8 @@ def expected_odds(t: Table, raw: dict[str, Any]) -> dict[str, Any]:
     encounter = open_encounter(t.web.store, t.eid)
     args = parse_args(StrikeArgs, raw, "strike")
     state, game = encounter.state, encounter.game
-    assert isinstance(game, war.MajestyWar)
-    setup = war.strike_setup(game, args, state.get(args.striker), state.get(args.defender), state)
+    assert isinstance(game, MajestyWar)
+    setup = strike_setup(game, args, state.get(args.striker), state.get(args.defender), state)
     loaded: dict[str, Any] = json.loads(json.dumps(strike_odds_dict(strike_odds(setup))))
     return loaded
 

@@ -420,7 +420,7 @@ def test_w26_the_fights_remove_command_before_the_start_undoes_and_replays() -> 
     from test_strife_fight import add, do, fight
 
     from tableside.encounter.engine import Encounter
-    from tableside.encounter.strife_fight import StrifeFight
+    from tableside.encounter.strife.fight import StrifeFight
     from tableside.errors import TablesideError
 
     e = fight()

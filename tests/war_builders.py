@@ -7,8 +7,8 @@ from typing import Any
 from tableside.encounter.engine import Encounter
 from tableside.encounter.log import Command, LogRecord
 from tableside.encounter.roster import character_doc
-from tableside.encounter.war import MajestyWar
-from tableside.encounter.war_state import Combatant, WarState
+from tableside.encounter.war.game import MajestyWar
+from tableside.encounter.war.state import Combatant, WarState
 
 
 def doc(

@@ -36,13 +36,13 @@ class EncounterLog(Protocol):
 
 
 def _majesty_war() -> Game[Any]:
-    from tableside.encounter.war import MajestyWar
+    from tableside.encounter.war.game import MajestyWar
 
     return MajestyWar()
 
 
 def _strife_fight() -> Game[Any]:
-    from tableside.encounter.strife_fight import StrifeFight
+    from tableside.encounter.strife.fight import StrifeFight
 
     return StrifeFight()
 

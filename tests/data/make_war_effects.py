@@ -15,7 +15,7 @@ from typing import Any
 
 from tableside.encounter.engine import Encounter
 from tableside.encounter.log import Command
-from tableside.encounter.war import MajestyWar
+from tableside.encounter.war.game import MajestyWar
 from tableside.store.formats import encounter_document, parse_encounter
 
 HERE = Path(__file__).resolve().parent

@@ -11,9 +11,9 @@ from typing import Any, Protocol
 from tableside.cli.war_render import log_lines
 from tableside.encounter.engine import Encounter
 from tableside.encounter.log import Command
-from tableside.encounter.strife_fight import StrifeFight
-from tableside.encounter.strife_policy import next_command
-from tableside.encounter.strife_state import FightState
+from tableside.encounter.strife.fight import StrifeFight
+from tableside.encounter.strife.policy import next_command
+from tableside.encounter.strife.state import FightState
 
 # (command kind, its args, typed dice or None); kind AUTO: the policy plays until args["until"]
 Step = tuple[str, dict[str, Any], tuple[int, ...] | None]

@@ -12,7 +12,7 @@ from typing import Any
 from golden_script import main, play_strife, rendered
 
 from tableside.encounter.engine import Encounter
-from tableside.encounter.strife_state import FightState
+from tableside.encounter.strife.state import FightState
 
 HERE = Path(__file__).resolve().parent
 GOLDEN = HERE / "strife_fight.log"

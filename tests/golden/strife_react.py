@@ -19,7 +19,7 @@ from pathlib import Path
 from golden_script import Step, main, play_strife, rendered
 
 from tableside.encounter.engine import Encounter
-from tableside.encounter.strife_state import FightState
+from tableside.encounter.strife.state import FightState
 
 HERE = Path(__file__).resolve().parent
 GOLDEN = HERE / "strife_react_fight.log"

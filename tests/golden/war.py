@@ -13,8 +13,8 @@ from golden_script import main, play_out, rendered
 from tableside.encounter.engine import Encounter
 from tableside.encounter.policy import next_command
 from tableside.encounter.roster import add_commands
-from tableside.encounter.war import MajestyWar
-from tableside.encounter.war_state import WarState
+from tableside.encounter.war.game import MajestyWar
+from tableside.encounter.war.state import WarState
 
 HERE = Path(__file__).resolve().parent
 GOLDEN = HERE / "war_4v4.log"

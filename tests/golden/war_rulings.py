@@ -14,8 +14,8 @@ from golden_script import main, rendered
 from tableside.encounter.engine import Encounter
 from tableside.encounter.log import Command
 from tableside.encounter.roster import character_doc
-from tableside.encounter.war import MajestyWar
-from tableside.encounter.war_state import WarState
+from tableside.encounter.war.game import MajestyWar
+from tableside.encounter.war.state import WarState
 
 HERE = Path(__file__).resolve().parent
 GOLDEN = HERE / "war_rulings.log"

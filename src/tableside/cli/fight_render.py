@@ -5,8 +5,8 @@ from __future__ import annotations
 from rich.console import Group, RenderableType
 from rich.table import Table
 
-from tableside.encounter.strife_forced import commander_of
-from tableside.encounter.strife_state import FightState
+from tableside.encounter.strife.forced import commander_of
+from tableside.encounter.strife.state import FightState
 from tableside.strife.catalog import builtin_catalog
 from tableside.strife.conditions import Condition
 from tableside.strife.loadout import effective_ac

@@ -680,7 +680,7 @@ def attack_weapon(catalogue: Catalog, striker: Combatant, o: dict[str, Any]) -> 
         return held_weapon(catalogue, striker, o["weapon"], "main")
     if o["weapon"] is not None or o["thrown"]:
         raise InputError("--shield-blow strikes with the shield: give no --weapon or --thrown.")
-    from tableside.encounter.strife_forced import shield_blow_weapon
+    from tableside.encounter.strife.forced import shield_blow_weapon
 
     return shield_blow_weapon(catalogue, striker)
 

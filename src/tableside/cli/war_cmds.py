@@ -11,7 +11,7 @@ from tableside.cli import encounter_cmds
 from tableside.cli.balance import BALANCE_RUNS, Balance, BalanceRuns, print_balance
 from tableside.cli.encounter_cmds import EncounterKind
 from tableside.cli.options import Db, Dice, EncounterId, Json, Revision, Step, step_command
-from tableside.encounter.war_names import EffectName, HostField
+from tableside.encounter.war.names import EffectName, HostField
 from tableside.majesty.adjust import AdjustMode
 
 if TYPE_CHECKING:  # the rest is imported by the command that runs (start-up time)
@@ -172,7 +172,7 @@ def print_strike(game: Any, before: Any, record: LogRecord) -> None:
     """The plain sentence and the same breakdown as ``majesty strike`` (or the Might Check)."""
     from tableside.cli import render
     from tableside.cli.war_render import strike_sentence
-    from tableside.encounter.war import strike_breakdown
+    from tableside.encounter.war.strike import strike_breakdown
     from tableside.majesty.checks import CheckResult
     from tableside.majesty.report import check_dict, strike_dict
 

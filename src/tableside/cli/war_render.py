@@ -9,7 +9,7 @@ from rich.table import Table
 
 from tableside.encounter.engine import Encounter
 from tableside.encounter.log import Event, LogRecord, RecordKind
-from tableside.encounter.war_state import Combatant, EndPoint, WarState
+from tableside.encounter.war.state import Combatant, EndPoint, WarState
 from tableside.majesty import scroll
 
 

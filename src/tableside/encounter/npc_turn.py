@@ -1,7 +1,7 @@
 """NPC policies that know the rules, for a table's NPCs (SA-98).
 
 The simulation's policies (:mod:`tableside.encounter.policy` for a War,
-:mod:`tableside.encounter.strife_policy` for a Realm of Strife fight) choose an NPC's next
+:mod:`tableside.encounter.strife.policy` for a Realm of Strife fight) choose an NPC's next
 command; here each choice is put to the engine's own validation (the command decided on the
 state with throwaway dice, nothing kept) and only an accepted one is chosen, in the policy's
 order of preference, the end of the Turn last. ``npc`` says which models the caller lets the
@@ -16,11 +16,11 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from tableside.dice import SeededRng
-from tableside.encounter import strife_policy
 from tableside.encounter.log import Command
 from tableside.encounter.policy import REST_AP_MAX, WarPolicy, acting, rest
-from tableside.encounter.strife_state import FightState
-from tableside.encounter.war_state import WarState
+from tableside.encounter.strife import policy as strife_policy
+from tableside.encounter.strife.state import FightState
+from tableside.encounter.war.state import WarState
 from tableside.errors import TablesideError
 
 ACTORS = {"attack": "attacker", "aoo": "attacker", "cast": "caster", "strike": "striker"}

@@ -31,7 +31,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from tableside.encounter.log import Command
-from tableside.encounter.war_state import Combatant, WarState
+from tableside.encounter.war.state import Combatant, WarState
 from tableside.majesty import special
 from tableside.majesty.catalog import Catalog, Weapon, builtin_catalog
 from tableside.majesty.character import Attribute

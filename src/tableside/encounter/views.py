@@ -9,8 +9,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # annotations only: a War's view never loads the Realm of Strife
-    from tableside.encounter.strife_state import FightState, Model
-    from tableside.encounter.war_state import WarState
+    from tableside.encounter.strife.state import FightState, Model
+    from tableside.encounter.war.state import WarState
 
 
 def state_json(state: WarState, revision: int) -> dict[str, Any]:

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from tableside.encounter.war_state import WarState
+from tableside.encounter.war.state import WarState
 from tableside.majesty.catalog import builtin_catalog
 from tableside.simulate import fast_strife, fast_strife_compiled
 from tableside.simulate.fast_war import Batch, side_name, unsupported

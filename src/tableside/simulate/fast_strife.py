@@ -6,8 +6,8 @@ Movement spent this Turn and Roll-with-the-Blow Initiative penalty; the round, i
 and whose Turn it is; the Reactions spent and failed Parries of the round; the weapons used for
 Attacks of Opportunity this Turn and the offers still open; who was damaged last and by whom;
 whether the fight has ended and who won. Each command is the policy's
-(``encounter/strife_policy.py``) worked out on that state, and applied in the order the engine
-applies its events (``encounter/strife_fight.py``). An attack is not rolled: its consequences
+(``encounter/strife/policy.py``) worked out on that state, and applied in the order the engine
+applies its events (``encounter/strife/``). An attack is not rolled: its consequences
 are drawn from their exact joint law (:mod:`fast_strife_law`, F-9), one law per (attacker,
 weapon, defender, reaction), computed from the engine's own ``attack_setup`` at the start.
 A cast (the policy's F-40) is drawn from its law too (F-41): one per (caster, power, target,
@@ -34,19 +34,12 @@ from tableside.dice import ScriptedRng
 from tableside.dice.rng import DiceExhaustedError
 from tableside.encounter.engine import copy_with
 from tableside.encounter.log import Command
-from tableside.encounter.strife_climbing import rounded
-from tableside.encounter.strife_fight import (
-    CONTACT,
-    NEXT_TURN_END,
-    AttackItem,
-    CastArgs,
-    Pending,
-    StrifeFight,
-    attack_setup,
-    cast_plan,
-    cast_rolls,
-)
-from tableside.encounter.strife_policy import (
+from tableside.encounter.strife.args import CONTACT, NEXT_TURN_END, AttackItem, CastArgs
+from tableside.encounter.strife.attack import attack_setup
+from tableside.encounter.strife.cast import cast_plan, cast_rolls
+from tableside.encounter.strife.climbing import rounded
+from tableside.encounter.strife.fight import StrifeFight
+from tableside.encounter.strife.policy import (
     ROUNDING,
     _away,
     _toward,
@@ -57,7 +50,8 @@ from tableside.encounter.strife_policy import (
     reaches,
     reaction_for,
 )
-from tableside.encounter.strife_state import FightState
+from tableside.encounter.strife.state import FightState
+from tableside.encounter.strife.turns import Pending
 from tableside.majesty.geometry import Point, distance
 from tableside.simulate.fast_strife_law import Law, Outcome, cast_law, joint_law
 from tableside.simulate.runs import COMMAND_CAP, RunOutcome
@@ -304,7 +298,7 @@ def engine_view(state: FightState, roster: Roster) -> dict[str, Any]:
     return view(Run(state, roster), roster)
 
 
-# --- the policy (encounter/strife_policy.py) ---------------------------------------------------
+# --- the policy (encounter/strife/policy.py) ---------------------------------------------------
 
 
 def _reach(run: Run, roster: Roster, i: int) -> float:
@@ -470,7 +464,7 @@ def cached_cast_law(setup: Any, entry: PowerEntry, source: str) -> Law:
     return law
 
 
-# --- the rules the policy meets (encounter/strife_fight.py) -------------------------------------
+# --- the rules the policy meets (encounter/strife/) ----------------------------------------------
 
 
 class Rules:

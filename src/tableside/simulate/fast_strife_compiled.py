@@ -19,8 +19,8 @@ from typing import Any
 
 import numpy as np
 
-from tableside.encounter.strife_fight import NEXT_TURN_END
-from tableside.encounter.strife_state import FightState
+from tableside.encounter.strife.args import NEXT_TURN_END
+from tableside.encounter.strife.state import FightState
 from tableside.simulate import fast_strife
 from tableside.simulate import fast_strife_kernel as kernel
 from tableside.simulate.fast_strife import ROLLED_BACK, Batch, Run

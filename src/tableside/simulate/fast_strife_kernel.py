@@ -59,8 +59,8 @@ def helper(function: F) -> F:
 I64 = npt.NDArray[np.int64]
 F64 = npt.NDArray[np.float64]
 
-CONTACT = 1.0  # ``strife_fight.CONTACT``
-ROUNDING = 0.005  # ``strife_policy.ROUNDING``
+CONTACT = 1.0  # ``strife.args.CONTACT``
+ROUNDING = 0.005  # ``strife.policy.ROUNDING``
 PENALTY = 10  # ``turns.ROLL_WITH_THE_BLOW_INITIATIVE``
 ACTION, MOVE = 1, 2  # Turn elements, as bits
 NEXT, MOVE_TO, ATTACK, AOO, ROLL = 0, 1, 2, 3, 4  # commands
@@ -148,7 +148,7 @@ def round3(x: float) -> float:
 
 @inline
 def _rounded(x: float) -> float:
-    """``strife_climbing.rounded``: 0 within 1e-9, else :func:`round3`."""
+    """``strife.climbing.rounded``: 0 within 1e-9, else :func:`round3`."""
     return 0.0 if abs(x) <= 1e-9 else round3(x)
 
 
@@ -164,7 +164,7 @@ def _dist_to(pos: F64, i: int, to: F64) -> float:
 
 @inline
 def _away(pos: F64, i: int, j: int, inches: float, to: F64) -> None:
-    """``strife_policy._away``: ``inches`` straight away from model j, rounded."""
+    """``strife.policy._away``: ``inches`` straight away from model j, rounded."""
     gap = _dist(pos, i, j)
     if gap == 0.0:
         gap = 1.0
@@ -175,7 +175,7 @@ def _away(pos: F64, i: int, j: int, inches: float, to: F64) -> None:
 
 @inline
 def _toward(pos: F64, i: int, j: int, inches: float, to: F64) -> None:
-    """``strife_policy._toward``: ``inches`` toward model j (at most all the way), rounded."""
+    """``strife.policy._toward``: ``inches`` toward model j (at most all the way), rounded."""
     gap = _dist(pos, i, j)
     if gap == 0.0:
         gap = 1.0
@@ -212,7 +212,7 @@ def _bit(mask: int, i: int) -> bool:
     return (mask >> i) & 1 == 1
 
 
-# --- the policy (encounter/strife_policy.py) ---------------------------------------------------
+# --- the policy (encounter/strife/policy.py) ---------------------------------------------------
 
 
 @inline
@@ -282,7 +282,7 @@ def _turn(s: State, k: Static) -> None:
         _toward(s.pos, me, near, min(reach, gap - 0.9), s.to)
 
 
-# --- the rules the policy meets (encounter/strife_fight.py) -------------------------------------
+# --- the rules the policy meets (encounter/strife/) ----------------------------------------------
 
 
 @inline

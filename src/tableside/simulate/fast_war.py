@@ -4,7 +4,7 @@ Every run of a batch holds its state in arrays (runs × combatants): Wear, Statu
 Exertion and its window, Falter, Poison, AP, 12 Effects this Turn, positions, the Cycle's War
 Scroll and whose Turn it is. The kernel (``fast_kernel``) plays each run command after command,
 chosen by the War policy (``encounter/policy.py``) and applied in the order the engine applies
-its events (``encounter/war.py``). A Strike is not rolled: its consequences are drawn from the
+its events (``encounter/war/``). A Strike is not rolled: its consequences are drawn from the
 exact law of the odds engine (``fast_laws.strike_table``), cached per deciding state (the two
 combatants' Strike signatures, the Passion Effect's triggers and the 12 Effects already counted
 this Turn). A combatant's derived values (Status, Stamina, Speed, Swiftness, Passion, Resolve)
@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from tableside.encounter.war_state import Combatant, Timed, WarState
+from tableside.encounter.war.state import Combatant, Timed, WarState
 from tableside.majesty import scroll
 from tableside.majesty.catalog import Catalog, Weapon, builtin_catalog
 from tableside.majesty.character import Attribute, Character, Side, Status, Wear

@@ -19,12 +19,12 @@ from tableside.dice import Rng
 from tableside.encounter.log import Command, Event
 from tableside.encounter.npc_turn import npc_command
 from tableside.encounter.policy import WarPolicy
-from tableside.encounter.strife_fight import StrifeFight
-from tableside.encounter.strife_policy import first_choice
-from tableside.encounter.strife_policy import next_command as strife_next
-from tableside.encounter.strife_state import FightState
-from tableside.encounter.war import MajestyWar
-from tableside.encounter.war_state import WarState
+from tableside.encounter.strife.fight import StrifeFight
+from tableside.encounter.strife.policy import first_choice
+from tableside.encounter.strife.policy import next_command as strife_next
+from tableside.encounter.strife.state import FightState
+from tableside.encounter.war.game import MajestyWar
+from tableside.encounter.war.state import WarState
 from tableside.errors import TablesideError
 
 Counts = dict[str, list[int]]

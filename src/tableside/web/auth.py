@@ -132,7 +132,7 @@ Commander = Callable[[str], str | None]
 
 def commander(state: object) -> Commander:
     """Who sends each model's own commands in ``state`` (SA-97)."""
-    from tableside.encounter.strife_forced import commander_of
+    from tableside.encounter.strife.forced import commander_of
 
     return lambda model: commander_of(state, model)
 

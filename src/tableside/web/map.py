@@ -23,10 +23,10 @@ from fastapi import FastAPI, Header
 from pydantic import BaseModel, ConfigDict, Field
 
 from tableside.dice import SeededRng
-from tableside.encounter import strife_fight as fight
 from tableside.encounter.log import Command, LogRecord, RecordKind
-from tableside.encounter.strife_state import FightState
-from tableside.encounter.war_state import WarState
+from tableside.encounter.strife.args import CONTACT
+from tableside.encounter.strife.state import FightState
+from tableside.encounter.war.state import WarState
 from tableside.errors import DataError, RulesError
 from tableside.limits import ID_MAX, Coordinate
 from tableside.majesty.geometry import MELEE_RANGE
@@ -161,7 +161,7 @@ def fight_rings(snap: Snapshot, m: Any) -> list[dict[str, Any]]:
         if w.ranged:
             found = [(f"{w.name} range", attack_range(m.sheet, w, PenaltyContext()))]
         else:
-            found = [(f"{w.name} reach", fight.CONTACT + usable_reach(m.sheet, w))]
+            found = [(f"{w.name} reach", CONTACT + usable_reach(m.sheet, w))]
         if w.attributes.thrown is not None:
             found.append(
                 (f"{w.name} thrown", attack_range(m.sheet, w, PenaltyContext(thrown=True)))
@@ -171,7 +171,7 @@ def fight_rings(snap: Snapshot, m: Any) -> list[dict[str, Any]]:
             if ring is not None and ring not in out:
                 out.append(ring)
     if not weapons:
-        out.append({"label": "base contact", "inches": fight.CONTACT})
+        out.append({"label": "base contact", "inches": CONTACT})
     return out
 
 

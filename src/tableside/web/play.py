@@ -15,14 +15,18 @@ from typing import Any, get_args
 
 from tableside.dice import ScriptedRng, SeededRng
 from tableside.dice.laws import probability
-from tableside.encounter import strife_fight as fight
-from tableside.encounter import war
 from tableside.encounter.engine import Encounter
 from tableside.encounter.log import Command, LogRecord, RecordKind
-from tableside.encounter.strife_hands import held_hands
-from tableside.encounter.strife_state import FightState
-from tableside.encounter.war_args import EffectName, HostField, StrikeArgs, parse_args
-from tableside.encounter.war_state import WarState
+from tableside.encounter.strife import attack as strife_attack
+from tableside.encounter.strife.args import AttackArgs, AttackItem
+from tableside.encounter.strife.hands import held_hands
+from tableside.encounter.strife.reactions import declare_reaction
+from tableside.encounter.strife.state import FightState
+from tableside.encounter.strife.turns import Pending
+from tableside.encounter.war.args import EffectName, HostField, StrikeArgs, parse_args
+from tableside.encounter.war.grapple import grappling
+from tableside.encounter.war.state import WarState
+from tableside.encounter.war.strike import strike_setup
 from tableside.errors import DataError, RulesError
 from tableside.majesty.adjust import AdjustMode
 from tableside.majesty.geometry import distance
@@ -124,13 +128,13 @@ def war_odds(snap: Snapshot, raw: dict[str, Any]) -> dict[str, Any]:
     dry_run(snap, Command("strike", args.model_dump(mode="json")))
     state: WarState = snap.state
     striker, defender = state.get(args.striker), state.get(args.defender)
-    if args.two_ap and args.body is None and defender in war.grappling(state, striker.id):
+    if args.two_ap and args.body is None and defender in grappling(state, striker.id):
         raise DataError(
             f"{striker.id}'s 2-AP Strike on {defender.id}, whom it Grapples, is a Might Check, "
             "not a Strike Roll: no Strike odds are given for it (M-37)."
         )
     # The War's state: its Dominions and its ruleset (A-40, A-41) reach the odds too.
-    setup = war.strike_setup(snap.game, args, striker, defender, state)
+    setup = strike_setup(snap.game, args, striker, defender, state)
     law = strike_odds(setup)
     return {
         "kind": "strike",
@@ -142,7 +146,7 @@ def war_odds(snap: Snapshot, raw: dict[str, Any]) -> dict[str, Any]:
 
 def fight_odds(snap: Snapshot, raw: dict[str, Any]) -> dict[str, Any]:
     """The hit-roll odds (S-7) of every attack of an Action, each from the state now."""
-    args = parse_args(fight.AttackArgs, raw, "attack")
+    args = parse_args(AttackArgs, raw, "attack")
     dry_run(snap, Command("attack", raw))
     state: FightState = snap.state
     attacker = state.models[args.attacker]
@@ -150,17 +154,17 @@ def fight_odds(snap: Snapshot, raw: dict[str, Any]) -> dict[str, Any]:
         "kind": "attack",
         "attacks": [
             attack_odds(snap, attacker, item)  # SA-92: unnamed, the next weapon held
-            for item in fight.default_weapons(snap.game, attacker, args.attacks)
+            for item in strife_attack.default_weapons(snap.game, attacker, args.attacks)
         ],
     }
 
 
-def attack_setup(snap: Snapshot, attacker: Any, item: fight.AttackItem) -> AttackSetup:
-    """One attack's setup exactly as the fight builds it (``strife_fight.attack_setup``)."""
-    return fight.attack_setup(snap.game, fight.Pending(snap.state), attacker, item)
+def attack_setup(snap: Snapshot, attacker: Any, item: AttackItem) -> AttackSetup:
+    """One attack's setup exactly as the fight builds it (``strife.attack.attack_setup``)."""
+    return strife_attack.attack_setup(snap.game, Pending(snap.state), attacker, item)
 
 
-def attack_odds(snap: Snapshot, attacker: Any, item: fight.AttackItem) -> dict[str, Any]:
+def attack_odds(snap: Snapshot, attacker: Any, item: AttackItem) -> dict[str, Any]:
     """One attack's odds: its hit roll alone (S-7) and the whole attack with its reaction.
 
     ``outcomes`` is the hit roll's law before any reaction roll; ``whole`` is the law of
@@ -349,7 +353,7 @@ def turn_is_yours(
 def war_options(snap: Snapshot, who: Principal) -> dict[str, Any]:
     """Strikers ``who`` plays with values, weapon and targets; weapons, Maneuvers, effects.
 
-    The effects and the values the Host may set are the engine's own tables (war_args).
+    The effects and the values the Host may set are the engine's own tables (``war.args``).
     """
     state: WarState = snap.state
     catalog = snap.game.catalog
@@ -492,7 +496,7 @@ def reactions_for(snap: Snapshot, defender: Any) -> list[str]:
     allowed = []
     for kind in STRIFE_REACTIONS:
         try:
-            fight.declare_reaction(snap.game, fight.Pending(snap.state), defender, kind)
+            declare_reaction(snap.game, Pending(snap.state), defender, kind)
         except RulesError:
             continue
         allowed.append(kind)

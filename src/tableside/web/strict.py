@@ -27,7 +27,10 @@ from fastapi.routing import APIRoute
 from pydantic import ValidationError
 from starlette.exceptions import HTTPException
 
-from tableside.encounter import strife_acts, strife_fight, strife_forced, war_args
+from tableside.encounter.strife import acts as strife_acts
+from tableside.encounter.strife import args as strife_args
+from tableside.encounter.strife import forced as strife_forced
+from tableside.encounter.war import args as war_args
 from tableside.errors import DataError, RulesError
 from tableside.majesty.catalog import validation_sentence
 
@@ -51,25 +54,25 @@ COMMAND_MODELS: dict[str, dict[str, type[war_args.Args]]] = {
         "ruleset": war_args.RulesetArgs,
     },
     "strife-combat": {
-        "add": strife_fight.AddArgs,
-        "remove": strife_fight.IdArgs,
-        "start": strife_fight.StartArgs,
+        "add": strife_args.AddArgs,
+        "remove": strife_args.IdArgs,
+        "start": strife_args.StartArgs,
         "next": war_args.Args,
-        "bottom": strife_fight.IdArgs,
-        "move": strife_fight.MoveArgs,
-        "disengage": strife_fight.DisengageArgs,
-        "attack": strife_fight.AttackArgs,
-        "aoo": strife_fight.AooArgs,
-        "cast": strife_fight.CastArgs,
-        "impale": strife_fight.ImpaleArgs,
-        "instant": strife_fight.InstantArgs,
-        "whole_turn": strife_fight.WholeTurnArgs,
-        "roll_with_the_blow": strife_fight.RollArgs,
-        "hide": strife_fight.IdArgs,
-        "condition": strife_fight.ConditionArgs,
-        "end_condition": strife_fight.EndConditionArgs,
-        "end_combat": strife_fight.EndCombatArgs,
-        "host_set": strife_fight.HostArgs,
+        "bottom": strife_args.IdArgs,
+        "move": strife_args.MoveArgs,
+        "disengage": strife_args.DisengageArgs,
+        "attack": strife_args.AttackArgs,
+        "aoo": strife_args.AooArgs,
+        "cast": strife_args.CastArgs,
+        "impale": strife_args.ImpaleArgs,
+        "instant": strife_args.InstantArgs,
+        "whole_turn": strife_args.WholeTurnArgs,
+        "roll_with_the_blow": strife_args.RollArgs,
+        "hide": strife_args.IdArgs,
+        "condition": strife_args.ConditionArgs,
+        "end_condition": strife_args.EndConditionArgs,
+        "end_combat": strife_args.EndCombatArgs,
+        "host_set": strife_args.HostArgs,
         "act": strife_acts.ActArgs,
         "react": strife_acts.ReactArgs,
         "forced_move": strife_forced.ForcedMoveArgs,

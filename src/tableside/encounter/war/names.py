@@ -1,6 +1,6 @@
 """The words a War command accepts for an effect and for a Host's adjustment.
 
-Kept apart from ``war_args`` (the validators, which load pydantic) so that the command line's
+Kept apart from :mod:`.args` (the validators, which load pydantic) so that the command line's
 ``--help`` lists them without loading anything else.
 """
 

@@ -2,7 +2,7 @@
 
 The state is immutable: :func:`evolve` returns a new state for each event. Events are the
 vocabulary of ``docs/events.md``; deciding which events a command produces is
-``tableside.encounter.war``.
+the rest of ``tableside.encounter.war`` (:mod:`.commands` and the modules it calls).
 """
 
 from __future__ import annotations

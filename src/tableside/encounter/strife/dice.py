@@ -29,7 +29,10 @@ from tableside.strife.hit import D100
 
 PHYSICAL_ARGS = ("physical", "rolled")
 """The arguments of an attack that carry physical dice stage by stage."""
+
+
 D20 = 20
+
 
 STAGE_ROLLER = {
     "ward_off_attacker": "attacker",
@@ -40,6 +43,7 @@ STAGE_ROLLER = {
     "effects": "attacker",
 }
 """Who rolls each stage of an attack."""
+
 
 STAGE_WORDS = {
     "ward_off_attacker": "the Ward-off roll-off (attacker)",

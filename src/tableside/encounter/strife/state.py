@@ -297,6 +297,8 @@ EVOLVE: dict[str, Callable[[FightState, JSON], FightState]] = {
     "picked_up": _picked_up,
     "submerged_set": lambda s, d: _update(s, d, submerged=bool(d["submerged"])),
 }
+
+
 INFORMATIONAL = {"attack_resolved", "cast_resolved", "test_resolved", "initiative_rolled",
                  "turn_ended", "note", "effect_rolled", "combined_resolved"}  # fmt: skip
 

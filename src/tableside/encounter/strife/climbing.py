@@ -14,21 +14,21 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
 from tableside.dice import Rng
-from tableside.encounter.strife_acts import run_test
-from tableside.encounter.strife_state import FightState, Model, condition_json
+from tableside.encounter.strife.acts import run_test
+from tableside.encounter.strife.state import FightState, Model, condition_json
+from tableside.encounter.strife.turns import Pending
 from tableside.errors import RulesError
 from tableside.majesty.geometry import Point
 from tableside.strife.catalog import Stat
 from tableside.strife.conditions import EXHAUSTION, condition
 from tableside.strife.movement import Leg, MoveMode, leg_cost
 
-if TYPE_CHECKING:
-    from tableside.encounter.strife_fight import Pending
-
 Current = Literal["none", "with", "against"]
+
+
 PROLONGED_CLIMB = 2  # a climb beyond 2 × Movement in a row asks a Stamina test per Move (S-6)
 
 

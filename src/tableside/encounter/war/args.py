@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, TypeVar
+from functools import lru_cache
+from typing import Annotated, Any, Literal, TypeVar, cast
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from tableside.encounter.war_names import EffectName, HostField
+from tableside.encounter.war.names import EffectName, HostField
 from tableside.errors import DataError
 from tableside.limits import (
     AP_MAX,
@@ -33,7 +34,7 @@ from tableside.limits import (
 from tableside.majesty.adjust import AdjustMode
 from tableside.majesty.catalog import validation_sentence
 
-__all__ = ["ID", "Args", "Coordinates", "EffectName", "HostField", "parse_args"]
+__all__ = ["ID", "Args", "Coordinates", "EffectName", "HostField", "cached_args", "parse_args"]
 
 ID = Field(min_length=1, max_length=ID_MAX, pattern=r"^[A-Za-z0-9_.\-]+$")
 InterposerId = Annotated[str, Field(min_length=1, max_length=ID_MAX, pattern=r"^[A-Za-z0-9_.\-]+$")]
@@ -211,3 +212,25 @@ def parse_args(model: type[A], data: dict[str, Any], command: str) -> A:
         return model.model_validate(data)
     except ValidationError as error:
         raise DataError(validation_sentence(error, f"{command} command")) from None
+
+
+_PLAIN = frozenset({str, int, float, bool, type(None)})
+
+
+def cached_args(model: type[A], raw: dict[str, Any], command: str) -> A:
+    """``parse_args``, validated once per distinct arguments when they are plain scalars.
+
+    The argument models are frozen and hold only immutable values, so one validated instance
+    serves every command with the same arguments (a simulated War strikes with the same few
+    again and again). The key keeps each value's type, so arguments that merely compare equal
+    (1, 1.0, True) are validated apart; a refusal is raised again each time, never kept.
+    """
+    if isinstance(raw, dict) and all(type(value) in _PLAIN for value in raw.values()):
+        items = tuple((key, type(value), value) for key, value in raw.items())
+        return cast(A, _validated(model, items, command))
+    return parse_args(model, raw, command)
+
+
+@lru_cache(maxsize=4096)
+def _validated(model: type[Args], items: tuple[tuple[str, type, Any], ...], command: str) -> Args:
+    return parse_args(model, {key: value for key, _, value in items}, command)

@@ -7,23 +7,24 @@
   round's one Reaction (S-4), with a stat test where the Host asks for one (SA-82, SA-83).
 
 Climbing and swimming tests on a ``move`` and the Sprint streak (SA-84 … SA-87) are in
-:mod:`tableside.encounter.strife_climbing`.
+:mod:`tableside.encounter.strife.climbing`.
 
-The handlers take the fight's :class:`~tableside.encounter.strife_fight.Pending` copy and raise
+The handlers take the fight's :class:`~tableside.encounter.strife.turns.Pending` copy and raise
 :class:`~tableside.errors.RulesError` to refuse (nothing is written then).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Annotated, Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
 from tableside.dice import Rng
 from tableside.encounter.decisions import Choice, approval
-from tableside.encounter.strife_state import FightState, Model
-from tableside.encounter.war_args import ID, Args, parse_args
+from tableside.encounter.strife.state import FightState, Model
+from tableside.encounter.strife.turns import FightRules, Pending, use_element
+from tableside.encounter.war.args import ID, Args, parse_args
 from tableside.errors import RulesError
 from tableside.limits import MODIFIER_MAX, FreeText, Name
 from tableside.strife.catalog import Reaction, Stat
@@ -32,12 +33,14 @@ from tableside.strife.records import Part
 from tableside.strife.report import roll_off_dict, stat_test_dict
 from tableside.strife.turns import TurnElement
 
-if TYPE_CHECKING:
-    from tableside.encounter.strife_fight import Pending, StrifeFight
-
 Advantage = Annotated[int, Field(ge=-MODIFIER_MAX, le=MODIFIER_MAX)]
+
+
 ActKind = Literal["full", "roleplay", "quick", "roleplay_instant"]
+
+
 ReactKind = Literal["skill", "roleplay", "other"]
+
 
 ACT_NAMES = {
     "full": "Full Action",
@@ -45,8 +48,14 @@ ACT_NAMES = {
     "quick": "Quick Action",
     "roleplay_instant": "Role-play Instant",
 }
+
+
 REACT_NAMES = {"skill": "Skill Reaction", "roleplay": "Role-play Reaction", "other": "Reaction"}
+
+
 INSTANT_ACTS = ("quick", "roleplay_instant")
+
+
 ADVANTAGE_DEFAULTS = {"advantage": 0, "against_advantage": 0}
 """The Host's modifiers of an act's or a reaction's test and their values unset (D-4)."""
 
@@ -80,17 +89,12 @@ class ReactArgs(Args):
     advantage: Advantage = 0
 
 
-# --- act: Full, Role-play and Quick acts (SA-80, SA-81) ------------------------------------
-
-
-def do_act(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
+def do_act(game: FightRules, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
     """A Full or Role-play Action (ends the Turn) or a Quick Action / Role-play Instant (S-5).
 
     None of them is an attack, so the 4-3-2 rule (S-17) does not count it; a Full Action never
     has an off-hand attack with it (SA-80).
     """
-    from tableside.encounter.strife_fight import use_element
-
     args = parse_args(ActArgs, raw, "act")
     m = p.model(args.id)
     what = ACT_NAMES[args.kind]
@@ -140,7 +144,7 @@ def check_advantage(tested: bool, advantage: int, what: str) -> None:
 
 
 def contest(
-    game: StrifeFight, p: Pending, m: Model, opponent: Model, args: ActArgs, rng: Rng
+    game: FightRules, p: Pending, m: Model, opponent: Model, args: ActArgs, rng: Rng
 ) -> None:
     """A Role-play Action's stat roll-off: the acting model wins ties (S-2, S-20, SA-80)."""
     assert args.test is not None
@@ -173,10 +177,7 @@ def run_test(
     return test
 
 
-# --- react: Skill, Role-play and other Reactions (SA-82, SA-83) -----------------------------
-
-
-def do_react(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
+def do_react(game: FightRules, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
     """A Reaction declared out of turn: it spends the round's one Reaction (S-4, SA-82, SA-83).
 
     A Reaction "always takes place during someone else's turn", so it is refused on the model's
@@ -213,9 +214,6 @@ def spend_reaction(
     p.emit("note", rule, id=m.id, text=reason, reaction=reaction.kind, **said)
     if reaction.test is not None:
         run_test(p, m, reaction.test, advantage, reason, rng, rule)
-
-
-# --- Reactions offered when they trigger (SA-96) ----------------------------------------------
 
 
 def triggered(

@@ -35,8 +35,9 @@ from collections.abc import Iterator, Sequence
 
 from tableside.dice import SeededRng
 from tableside.encounter.log import Command
-from tableside.encounter.strife_fight import CONTACT, StrifeFight
-from tableside.encounter.strife_state import FightState, Model
+from tableside.encounter.strife.args import CONTACT
+from tableside.encounter.strife.fight import StrifeFight
+from tableside.encounter.strife.state import FightState, Model
 from tableside.errors import TablesideError
 from tableside.majesty.geometry import Point, distance
 from tableside.strife.catalog import (

@@ -19,12 +19,14 @@ from __future__ import annotations
 import dataclasses
 import math
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 from tableside.dice import Rng
 from tableside.encounter.decisions import Choice
-from tableside.encounter.strife_state import FightState, Model, condition_json
-from tableside.encounter.war_args import ID, Args, Coordinates, parse_args
+from tableside.encounter.strife.args import AttackItem
+from tableside.encounter.strife.state import FightState, Model, condition_json
+from tableside.encounter.strife.turns import FightRules, Pending, use_element
+from tableside.encounter.war.args import ID, Args, Coordinates, parse_args
 from tableside.errors import RulesError
 from tableside.limits import Flag, Name
 from tableside.majesty.geometry import Point, distance
@@ -38,20 +40,39 @@ from tableside.strife.reactions import Family, Verdict
 from tableside.strife.records import Part
 from tableside.strife.turns import TurnElement
 
-if TYPE_CHECKING:
-    from tableside.encounter.strife_fight import AttackItem, Pending, StrifeFight
-
 CONTACT = 1.0  # inches between centres that count as base contact (SA-29)
+
+
 KNOCK_BACK_TOLERANCE = 0.05  # inches off the line away from the source a knock-back may stray
+
+
 FEARED = "Feared"
+
+
 TAUNTED = "Taunted"
+
+
 MIND_CONTROLLED = "Mind Controlled"
+
+
 CONTROLLED = "Controlled"  # the built-in Curse of Control's effect
+
+
 CRUSHING_INJURY = "Crushing Injury"
+
+
 SHIELD_BLOW = "Shield Blow"
+
+
 SHIELDS = "Shields"  # the proficiency a Shield Blow is trained with (S-16)
+
+
 ForcedKind = Literal["knock_back", "fear", "taunt", "mind_control"]
+
+
 InjuryPlace = Literal["hand", "arm", "shoulder"]
+
+
 FORCED_PHRASE = {
     "knock_back": "knocked back",
     "fear": "driven off by fear",
@@ -89,10 +110,7 @@ class WaterArgs(Args):
     submerged: Flag = True
 
 
-# --- SA-70 forced movement ---------------------------------------------------------------------
-
-
-def do_forced_move(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
+def do_forced_move(game: FightRules, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
     """Move a model against its will: no Turn element, no Movement, no AoO (S-18, SA-70)."""
     args = parse_args(ForcedMoveArgs, raw, "forced_move")
     if p.state.round < 0 or p.state.ended:
@@ -134,17 +152,31 @@ def check_forced_direction(kind: str, victim: Model, source: Point, to: Sequence
         )
 
 
-def check_directly_away(victim: Model, source: Point, to: Sequence[float]) -> None:
-    """A knock-back moves the victim directly away from its source (SA-70)."""
-    back = [a - b for a, b in zip(victim.position, source, strict=True)]
-    step = [a - b for a, b in zip(to, victim.position, strict=True)]
+def straying(
+    position: Sequence[float], source: Sequence[float], to: Sequence[float], tolerance: float
+) -> str | None:
+    """How a move from ``position`` to ``to`` fails to go directly away from ``source``.
+
+    Directly away is along the ray from ``source`` through ``position``, within ``tolerance``
+    inches of it (a knock-back, SA-70; a Roll with the Blow, S-19). None: it goes directly away,
+    or the two share a spot, or there is no move (then the direction is the Host's call).
+    """
+    back = [a - b for a, b in zip(position, source, strict=True)]
+    step = [a - b for a, b in zip(to, position, strict=True)]
     length = math.sqrt(sum(c * c for c in back))
     if length == 0 or not any(step):
-        return  # the two share a spot, or no move: the direction is the Host's call
+        return None
     along = sum(a * b for a, b in zip(step, back, strict=True)) / length
     off = math.sqrt(max(0.0, sum(c * c for c in step) - along * along))
-    if along <= 0 or off > KNOCK_BACK_TOLERANCE:
-        how = "does not go away from it" if along <= 0 else f'strays {off:.2f}" off that line'
+    if along <= 0:
+        return "does not go away from it"
+    return f'strays {off:.2f}" off that line' if off > tolerance else None
+
+
+def check_directly_away(victim: Model, source: Point, to: Sequence[float]) -> None:
+    """A knock-back moves the victim directly away from its source (SA-70)."""
+    how = straying(victim.position, source, to, KNOCK_BACK_TOLERANCE)
+    if how is not None:
         raise RulesError(
             f"A knock-back moves {victim.id} directly away from its source; this move {how} "
             "(SA-70)."
@@ -190,9 +222,6 @@ def contact_time(start: Point, delta: Sequence[float], centre: Point) -> float |
     if not 0 <= t <= 1:
         return None
     return min(1.0, t + 1e-9)  # a hair on, so the stop counts as base contact (≤ 1")
-
-
-# --- SA-71 Feared, Taunted, Mind Controlled on the victim's Turn -------------------------------
 
 
 def compellers(state: FightState, m: Model, name: str) -> list[Model]:
@@ -298,9 +327,6 @@ def taunt_allows(state: FightState, attacker: str, target: str) -> bool:
     return not taunters or target in taunters
 
 
-# --- SA-72 thrown weapons ----------------------------------------------------------------------
-
-
 def throw_away(p: Pending, attacker: str, weapon: str, target: str) -> None:
     """The thrown weapon leaves the hand and lies at the target's position (SA-72)."""
     m = p.model(attacker)
@@ -310,7 +336,7 @@ def throw_away(p: Pending, attacker: str, weapon: str, target: str) -> None:
            at=list(p.model(target).position))  # fmt: skip
 
 
-def do_pick_up(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
+def do_pick_up(game: FightRules, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
     """Pick up a weapon lying within base contact: a Quick Action, so the Instant (S-5, SA-72)."""
     args = parse_args(PickUpArgs, raw, "pick_up")
     m = p.model(args.id)
@@ -332,13 +358,8 @@ def do_pick_up(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> 
         hand = "off_hand"
     if hand is None:
         raise RulesError(f"{m.id} has no free hand to pick up the {spot[0]} with (SA-72).")
-    from tableside.encounter.strife_fight import use_element
-
     use_element(p, m.id, TurnElement.INSTANT)
     p.emit("picked_up", "SA-72", id=m.id, weapon=spot[0], hand=hand, at=list(spot[1]))
-
-
-# --- SA-73 Shield Blow -------------------------------------------------------------------------
 
 
 def shield_blow_weapon(catalog: Catalog, sheet: Combatant) -> Weapon:
@@ -374,9 +395,6 @@ def check_shield_blows(catalog: Catalog, attacker: Model, items: Sequence[Attack
         raise RulesError(f"{attacker.id} makes at most one Shield Blow per Action (SA-73).")
 
 
-# --- SA-74 crushing injury ---------------------------------------------------------------------
-
-
 def crushing_injury(
     p: Pending, attacker: str, defender: str, place: str | None, result: AttackResult
 ) -> None:
@@ -398,18 +416,12 @@ def crushing_injury(
     p.emit("condition_added", "SA-74", id=defender, condition=condition_json(item))
 
 
-# --- SA-75 situational modifiers ---------------------------------------------------------------
-
-
 def situational_parts(named: dict[str, int]) -> tuple[Part, ...]:
     """An attack's situational modifiers, each under its own name (SA-75)."""
     return tuple(Part(label, amount) for label, amount in named.items())
 
 
-# --- SA-76 water, SA-77 and SA-90 flying ------------------------------------------------------
-
-
-def do_water(game: StrifeFight, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
+def do_water(game: FightRules, p: Pending, raw: dict[str, Any], rng: Rng) -> None:
     """The Host puts a model fully under water, or brings it out (S-16, SA-76)."""
     args = parse_args(WaterArgs, raw, "water")
     m = p.model(args.id)

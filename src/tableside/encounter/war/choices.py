@@ -28,8 +28,10 @@ from tableside.dice import Rng, ScriptedRng, SeededRng
 from tableside.dice.laws import probability
 from tableside.encounter.decisions import APPROVE, APPROVED, REJECTED, Choice, approval
 from tableside.encounter.log import JSON, Command, Event
-from tableside.encounter.war_args import StrikeArgs, parse_args
-from tableside.encounter.war_state import Combatant, WarState
+from tableside.encounter.war.args import StrikeArgs, parse_args
+from tableside.encounter.war.grapple import grappling
+from tableside.encounter.war.state import Combatant, WarState
+from tableside.encounter.war.strike import interposers, memo_key, strike_setup
 from tableside.errors import TablesideError
 from tableside.limits import ADJUSTMENTS_MAX, STEPS_MAX
 from tableside.majesty.checks import CheckSetup
@@ -37,7 +39,7 @@ from tableside.majesty.interpose import interpose_check
 from tableside.majesty.report import adjustment
 
 if TYPE_CHECKING:
-    from tableside.encounter.war import MajestyWar
+    from tableside.encounter.war.game import MajestyWar
     from tableside.majesty.strike import StrikeResult
 
 HOST_MODIFIERS: dict[str, int] = {
@@ -120,8 +122,6 @@ class Trial:
         The same Strike (arguments, state and unused dice stream) is decided once: the options
         of a card share some (``best`` Adjustments is the Obstruction question's no token).
         """
-        from tableside.encounter.war import memo_key
-
         command = Command(self.command.kind, dict(args), self.command.dice)
         rng = fresh(self.rng)
         key = memo_key(command, rng)
@@ -322,7 +322,6 @@ def approval_effects(
     rolled (the approval is a gate); None for a Strike the odds do not cover (the Grappler's
     Check) or that the War would refuse.
     """
-    from tableside.encounter.war import grappling, strike_setup
     from tableside.majesty.adjust import AdjustMode
     from tableside.majesty.odds import strike_odds
 
@@ -361,8 +360,6 @@ def interpose_choices(
     defender: Combatant,
 ) -> list[Choice]:
     """One "interpose?" per elohim that may take this Strike instead (M-16, D-13)."""
-    from tableside.encounter.war import grappling, interposers
-
     if args.two_ap and args.body is None and defender in grappling(state, striker.id):
         return []  # the Grappler's Strike is a Might Check on the one it holds (M-37)
     answered = raw.get("interpose")
