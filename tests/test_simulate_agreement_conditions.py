@@ -41,9 +41,9 @@ from test_simulate_fast import (
 from tableside.encounter.engine import copy_with
 from tableside.encounter.log import Command
 from tableside.encounter.policy import WarPolicy
-from tableside.encounter.war import strike_setup
-from tableside.encounter.war_args import StrikeArgs
-from tableside.encounter.war_state import WarState
+from tableside.encounter.war.args import StrikeArgs
+from tableside.encounter.war.state import WarState
+from tableside.encounter.war.strike import strike_setup
 from tableside.simulate import fast_laws as fl
 from tableside.simulate.fast_kernel import NEXT, STRIKE
 from tableside.simulate.fast_war import Batch, unsupported
