@@ -8,6 +8,10 @@ each with its ratio to the full engine; wall clock and CPU time of this process 
 be shared: CPU time is the steadier figure). Then the first attack law in this process alone,
 and, in fresh processes, the kernel's first call (loaded from numba's disk cache) and, with
 ``--compile``, a compilation from scratch (an empty ``NUMBA_CACHE_DIR``).
+
+Then a fight with casters (F-60): Ilsa (``examples/strife_caster.json``, knowing Birds of Prey
+then Arcane Missile) and Sera against three Goblins: the full engine, the Python fast path (which
+played casters before F-60) and the kernel, each with its ratio to the full engine.
 """
 
 from __future__ import annotations
@@ -21,11 +25,16 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from timing import timed, workers_line
 
-from tableside.simulate import fast_strife, fast_strife_compiled, simulate
+from tableside.encounter.engine import Encounter
+from tableside.encounter.log import Command
+from tableside.encounter.strife.fight import StrifeFight
+from tableside.simulate import fast_strife, fast_strife_compiled, fast_strife_laws, simulate
 from tableside.simulate.runs import load_start
+from tableside.store.formats import encounter_document
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 FIRST_CALL = """
@@ -67,6 +76,40 @@ def first_call(cache: str | None = None) -> None:
     )
 
 
+def caster_fight() -> dict[str, Any]:
+    """Ilsa (Birds of Prey, then Arcane Missile) and Sera against three Goblins (F-60)."""
+    ilsa = json.loads((EXAMPLES / "strife_caster.json").read_text("utf-8"))
+    ilsa["powers"] = ["Birds of Prey", "Arcane Missile"]
+    encounter: Encounter[Any] = Encounter(StrifeFight(), 5)
+    for who, side, x, y, kind in (
+        ("Ilsa", "heroes", 0, 0, {"sheet": ilsa}),
+        ("Sera", "heroes", 0, 3, {"model": "Sera"}),
+        ("Goblin-1", "monsters", 9, 0, {"model": "Goblin"}),
+        ("Goblin-2", "monsters", 9, 3, {"model": "Goblin"}),
+        ("Goblin-3", "monsters", 9, -3, {"model": "Goblin"}),
+    ):
+        encounter.execute(Command("add", {"id": who, "side": side,
+                                          "position": [x, y, 0.0], **kind}))  # fmt: skip
+    return encounter_document("casters", "strife-combat", encounter.seed, encounter.records)
+
+
+def casters(full: int, python: int, fast: int) -> None:
+    """The caster fight on the full engine, the Python fast path and the kernel (F-60)."""
+    document = caster_fight()
+    state = load_start(document).state
+    print(f"casters (Ilsa, Sera against three Goblins); load {os.getloadavg()[0]:.2f}")
+
+    def play(engine: str, runs: int) -> Callable[[], object]:
+        return lambda: simulate(document, runs, seed=2026, workers=1, engine=engine)
+
+    base = line("full engine", full, *timed(play("full", full)), None)
+    line("Python fast path (before F-60)", python,
+         *timed(lambda: fast_strife.run_fast(state, 2026, 100, python, 1)), base)  # fmt: skip
+    report = simulate(document, 1000, seed=1, workers=1, engine="fast")  # laws, tables, compile
+    assert "kernel_fallback" not in report, report["kernel_fallback"]
+    line("kernel, warm (F-60)", fast, *timed(play("fast", fast)), base)
+
+
 def main() -> None:
     """Print the figures."""
     parser = argparse.ArgumentParser(description=__doc__)
@@ -75,7 +118,11 @@ def main() -> None:
     parser.add_argument("--python", type=int, default=10000, help="fights, Python fast path")
     parser.add_argument("--two", type=int, default=4_000_000, help="fights on 1, then 2 workers")
     parser.add_argument("--compile", action="store_true", help="time a fresh compilation too")
+    parser.add_argument("--casters-only", action="store_true", help="only the caster fight")
     args = parser.parse_args()
+    if args.casters_only:
+        casters(args.full, args.python, args.fast)
+        return
     document = json.loads((EXAMPLES / "strife_ambush.json").read_text("utf-8"))
     print(f"strife_ambush.json, policy strife, one worker; load {os.getloadavg()[0]:.2f}")
     first_call()
@@ -89,7 +136,7 @@ def main() -> None:
     print(f"  {len(laws.table)} attack laws computed in {ms:.1f} ms"
           " (first in this process)")  # fmt: skip
     fast_strife._KNOWN.clear()
-    fast_strife._LAWS.clear()
+    fast_strife_laws._LAWS.clear()
 
     def play(engine: str, runs: int) -> Callable[[], object]:
         return lambda: simulate(document, runs, seed=2026, workers=1, engine=engine)
@@ -99,7 +146,7 @@ def main() -> None:
 
     base = line("full engine", args.full, *timed(play("full", args.full)), None)
     fast_strife._KNOWN.clear()
-    fast_strife._LAWS.clear()
+    fast_strife_laws._LAWS.clear()
     fast_strife_compiled._KNOWN.clear()
     line("kernel, cold (laws, tables)", args.fast, *timed(play("fast", args.fast)), base)
     line("kernel, warm", args.fast, *timed(play("fast", args.fast)), base)
@@ -111,6 +158,7 @@ def main() -> None:
     one = workers_line("kernel, 1 worker, seed 3", args.two, on(1, 3), None)
     workers_line("kernel, 2 workers, seed 4", args.two, on(2, 4), one)
     print(f"  load {os.getloadavg()[0]:.2f}")
+    casters(args.full, args.python, args.fast)
 
 
 if __name__ == "__main__":

@@ -7,14 +7,18 @@ the server compiles them in a process of its own). For each it prints the second
 server answers, its resident memory then (VmRSS) and its peak over the run (VmHWM), the seconds
 the first Balance request (``GET …/balance?runs=2000`` of the example 4-against-4 War) took and
 which engine answered, and, fresh, when the first fast answer came. The compiling process's
-own peak is printed beside it (it is not the server's).
+own peak is printed beside it (it is not the server's). Before the balance, the server's memory
+is read again after its first page (the Host's fight page) and its first command (a Move):
+what a table's first use costs before any balance (issue 26, W-75).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
+import signal
 import tempfile
 import time
 from pathlib import Path
@@ -48,8 +52,8 @@ def children(pid: int) -> list[int]:
     return found
 
 
-def war(http: httpx.Client) -> tuple[int, dict[str, str]]:
-    """A table with the example War loaded; its encounter and the Host's header."""
+def war(http: httpx.Client) -> tuple[int, int, dict[str, str]]:
+    """A table with the example War loaded; the table, its encounter and the Host's header."""
     made = http.post("/api/tables", json={"name": "Fresh"}).json()
     host = {"Authorization": f"Bearer {made['host_token']}"}
     body = {"game": "majesty-war", "name": "Ford", "seed": 7}
@@ -57,7 +61,16 @@ def war(http: httpx.Client) -> tuple[int, dict[str, str]]:
     document = json.loads(EXAMPLE.read_text())
     r = http.post(f"/api/encounters/{eid}/roster", headers=host, json={"document": document})
     r.raise_for_status()
-    return eid, host
+    return made["id"], eid, host
+
+
+def first_use(http: httpx.Client, pid: int, tid: int, eid: int, host: dict[str, str]) -> str:
+    """The server's memory after its first fight page and after its first command (a Move)."""
+    http.get(f"/tables/{tid}/encounters/{eid}", headers=host).raise_for_status()
+    page = memory(pid, "VmRSS")
+    move = {"kind": "move", "args": {"id": "Herald", "to": [1, 0, 0]}}
+    http.post(f"/api/encounters/{eid}/commands", headers=host, json=move)
+    return f"after the first page {page:4.0f} MB, the first command {memory(pid, 'VmRSS'):4.0f} MB"
 
 
 def run(label: str, env: dict[str, str], patience: float) -> None:
@@ -69,7 +82,8 @@ def run(label: str, env: dict[str, str], patience: float) -> None:
             up = time.perf_counter() - began
             rss = memory(pid, "VmRSS")
             http = httpx.Client(base_url=base, timeout=120)
-            eid, host = war(http)
+            tid, eid, host = war(http)
+            used = first_use(http, pid, tid, eid, host)
             asked = time.perf_counter()
             first: Any = http.get(f"/api/encounters/{eid}/balance?runs=2000", headers=host).json()
             took = time.perf_counter() - asked
@@ -85,10 +99,15 @@ def run(label: str, env: dict[str, str], patience: float) -> None:
                 time.sleep(2.0)
             peak = memory(pid, "VmHWM")
             http.close()
+            left = children(pid)  # a compiler still at work when patience ran out
+        for child in left:
+            with contextlib.suppress(OSError):
+                os.kill(child, signal.SIGTERM)
     fast = "" if fast_after is None else f"; the first fast answer {fast_after:.0f} s after start"
     compiler = f"; the compiling process's peak {peak_child:.0f} MB" if peak_child else ""
-    print(f"{label:<34} up in {up:5.1f} s, {rss:4.0f} MB then, peak {peak:4.0f} MB; first balance"
-          f" {took:4.2f} s ({first.get('engine')}, {first.get('runs')} runs){fast}{compiler};"
+    print(f"{label:<34} up in {up:5.1f} s, {rss:4.0f} MB then, {used}, peak {peak:4.0f} MB;"
+          f" first balance {took:4.2f} s ({first.get('engine')}, {first.get('runs')} runs)"
+          f"{fast}{compiler};"
           f" load average {os.getloadavg()[0]:.1f}", flush=True)  # fmt: skip
 
 

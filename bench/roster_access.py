@@ -1,6 +1,6 @@
 """What seats bound to roster characters cost a player's request (issue 25, CH-2), with baselines.
 
-Every request on an encounter reads its holder with ``tables.access`` (one statement, and for a
+Every request on an encounter reads its holder with ``table_log.access`` (one statement, and for a
 seat its secrecy: one more). A seat now also reads the encounter's bindings. Measured in the same
 process on the same SQLite store (a temporary file), reads per second of:
 
@@ -20,7 +20,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from tableside.store import Store, roster, tables
+from tableside.store import Store, roster, table_log, tables
 
 HERALD = {"format": "tableside/majesty-character", "version": 1, "name": "Herald",
           "attributes": {"might": 42, "swiftness": 31, "control": 30, "endurance": 60,
@@ -54,12 +54,12 @@ def main() -> None:
         for n, seat in enumerate(seats, start=1):
             cid = roster.add_character(store, table_id, "majesty-war", HERALD, seat.id)
             roster.bind(store, bound, f"R{n}", cid)
-        host = rate(lambda: tables.access(store, "ab" * 32, plain), seconds)
+        host = rate(lambda: table_log.access(store, "ab" * 32, plain), seconds)
         figures = [
             ("Host (baseline)", host),
-            ("player, no bindings", rate(lambda: tables.access(store, f"{1:064x}", plain),
+            ("player, no bindings", rate(lambda: table_log.access(store, f"{1:064x}", plain),
                                          seconds)),
-            ("player, 4 bound", rate(lambda: tables.access(store, f"{1:064x}", bound),
+            ("player, 4 bound", rate(lambda: table_log.access(store, f"{1:064x}", bound),
                                      seconds)),
         ]  # fmt: skip
     for label, figure in figures:

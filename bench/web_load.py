@@ -105,6 +105,27 @@ class Figures:
         return Floor(rate, p99)
 
 
+DOCUMENTED: dict[str, tuple[float, float, float | None]] = {
+    "reference server (SQLite)": (1726, 88.5, 0.56),
+    "SQLite file (WAL) baseline: WebTable in process, no HTTP": (185, 16.1, None),
+    "SQLite file (WAL) HTTP, 1 server process": (302, 475.8, 2.32),
+    "PostgreSQL baseline: WebTable in process, no HTTP": (96, 25.4, None),
+    "PostgreSQL HTTP, 1 server process": (208, 642.7, 3.56),
+    "PostgreSQL HTTP, 2 server processes": (188, 798.0, 4.55),
+}
+"""The last full run docs/web.md gives ("Near the floor", issue 26; a busy machine, load 6 to
+11): commands/s, p99 ms and server CPU ms per command, printed under each line to compare."""
+
+
+def documented(key: str) -> None:
+    """Print the figures docs/web.md gives for the line ``key`` (if any)."""
+    found = DOCUMENTED.get(key)
+    if found is not None:
+        rate, p99, cpu = found
+        shown = "" if cpu is None else f", {cpu:.2f} ms CPU/cmd"
+        print(f"{'':<40} docs/web.md: {rate:,.0f} /s, p99 {p99:.1f} ms{shown}", flush=True)
+
+
 @dataclass(frozen=True)
 class Floor:
     """A run's commands per second and p99 latency (ms): the reference's, to compare with."""
@@ -536,7 +557,9 @@ def reference(args: argparse.Namespace) -> Floor:
         figures.cpu = after - before
     print(f"-- reference: FastAPI + uvicorn, one row appended to SQLite per command; "
           f"{args.tables} tables x {len(SEATS)} clients, {args.seconds:g} s")  # fmt: skip
-    return figures.line("reference server (SQLite)", elapsed, None)
+    found = figures.line("reference server (SQLite)", elapsed, None)
+    documented("reference server (SQLite)")
+    return found
 
 
 def measure(
@@ -550,11 +573,17 @@ def measure(
     if before is not None and after is not None:
         figures.cpu = after - before
     figures.line(label, elapsed, base, floor)
+    documented(f"{BACKEND[0]} {label}")
+
+
+BACKEND = [""]  # the backend the lines printed now are for (to find their documented figures)
 
 
 def backend(name: str, url: str, args: argparse.Namespace, counts: list[int], floor: Floor) -> None:
     print(f"-- {name}: {args.tables} tables x {len(SEATS)} clients, {args.seconds:g} s")
+    BACKEND[0] = name
     base = web_table_baseline(url, args.seconds)
+    documented(f"{name} baseline: WebTable in process, no HTTP")
     baseline(url, args.seconds)
     for count in counts:
         label = f"HTTP, {count} server process{'es' if count > 1 else ''}"

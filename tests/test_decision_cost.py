@@ -5,7 +5,9 @@
 - A player's Strike on an automatic NPC lists its choices once: taking the Target's Obstruction
   and Adjustments suggestions opens no other choice (``MajestyWar.settles``), so the engine
   does not list them a second time.
-- A waiting Strike's 202 reads the seats, the hidden commands and the secrecy once each.
+- A waiting Strike's 202 reads the seats and the secrecy once each, and not the hidden commands
+  (the command just stored says whether it is hidden); the same answer as with that read.
+- One submission of answers is stored in one transaction, however many answers.
 
 The outcomes are the same as without these savings: the existing golden and decision tests
 hold (docs/decisions.md, D-5 and the performance notes).
@@ -23,7 +25,7 @@ import pytest
 from tableside.encounter.log import Command
 from tableside.encounter.roster import character_doc
 from tableside.encounter.war.game import MajestyWar
-from tableside.store import Store, tables
+from tableside.store import Store, table_audience, tables
 from tableside.web.auth import Principal
 from tableside.web.table import WebTable
 
@@ -75,7 +77,7 @@ def test_issue21_item8_a_hosts_given_strike_reads_no_seats_and_lists_once(
     war: tuple[WebTable, Principal, Principal, int], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     table, host, _ann, eid = war
-    reads = counting(monkeypatch, tables, "seats_and_settings")
+    reads = counting(monkeypatch, table_audience, "seats_and_settings")
     listed = counting(monkeypatch, MajestyWar, "choices")
     given = Command("strike", {**STRIKE, "obstruction": 0, "mode": "best"})
     done = table.execute(host, eid, given, None)
@@ -101,12 +103,42 @@ def test_issue21_item8_a_waiting_strikes_answer_reads_each_thing_once(
     table, host, ann, eid = war
     table.set_settings(host, eid, {"npcs_decide": "ask"})
     seats = counting(monkeypatch, tables, "seats")
-    hidden = counting(monkeypatch, tables, "hidden_seqs")
-    secrecy = counting(monkeypatch, tables, "secrecy")
+    hidden = counting(monkeypatch, table_audience, "hidden_seqs")
+    secrecy = counting(monkeypatch, table_audience, "secrecy")
     sent = table.execute(ann, eid, Command("strike", STRIKE), None)
     assert {q["kind"] for q in sent["pending"]} == {"obstruction", "adjustments"}
     assert sent["waiting"] and all(w["decided_by"] == "the Host" for w in sent["waiting"])
-    assert seats == [] and len(hidden) == 1 and len(secrecy) <= 1
+    assert seats == [] and hidden == [] and len(secrecy) <= 1
+
+
+@pytest.mark.parametrize("hide", [False, True])
+def test_issue21_item8_a_202_without_the_hidden_read_is_the_202_with_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, hide: bool
+) -> None:
+    """The 202 of a waiting Strike (a player's; the Host's on a player's character, hidden or
+    not) is the same whether the hidden commands are read or taken from the command just
+    stored."""
+    answers: list[list[dict[str, Any]]] = []
+    plain = WebTable.seen
+    for read in (False, True):
+        if read:  # the plain path: every view reads the hidden commands
+            monkeypatch.setattr(WebTable, "seen", lambda self, *a: plain(self, *a[:5]))
+        (tmp_path / str(read)).mkdir()
+        table, host, ann, eid, _token = next(scene(tmp_path / str(read)))
+        try:
+            table.set_settings(host, eid, {"npcs_decide": "ask"})
+            found = [table.execute(ann, eid, Command("strike", STRIKE), None)]
+            table.step_back(host, eid, None, redo=False)
+            table.execute(host, eid, Command("next"), None)  # the Warrior's Turn: Ann is asked
+            back = Command("strike", {"striker": "Warrior", "defender": "Herald"})
+            found.append(table.execute(host, eid, back, None, hidden=hide))
+            found.append(table.decisions(ann, eid))
+            answers.append(found)
+        finally:
+            table.store.close()
+    assert answers[0] == answers[1]
+    assert "pending" in answers[0][0] and "pending" in answers[0][1]
+    assert answers[0][2]["decisions"]  # Ann is asked, hidden or not (issue 21, item 2)
 
 
 def test_issue21_item8_a_players_strike_reads_seats_and_settings_with_its_first_read(
@@ -117,9 +149,9 @@ def test_issue21_item8_a_players_strike_reads_seats_and_settings_with_its_first_
     asked."""
     table, host, _ann, eid, token = next(scene(tmp_path))
     try:
-        reads = counting(monkeypatch, tables, "seats_and_settings")
+        reads = counting(monkeypatch, table_audience, "seats_and_settings")
         seats = counting(monkeypatch, tables, "seats")
-        secrecy = counting(monkeypatch, tables, "secrecy")
+        secrecy = counting(monkeypatch, table_audience, "secrecy")
         ann, _info = table.at_encounter(token, eid)
         auto = table.execute(ann, eid, Command("strike", STRIKE), None)
         assert auto["record"]["kind"] == "command"
@@ -141,16 +173,21 @@ def test_issue21_item8_the_hosts_card_and_answers_read_the_table_once(
     table, host, ann, eid = war
     table.set_settings(host, eid, {"npcs_decide": "ask"})
     table.execute(ann, eid, Command("strike", STRIKE), None)
-    audience = counting(monkeypatch, tables, "audience")
-    others = [counting(monkeypatch, tables, name) for name in
-              ("seats", "seats_and_settings", "decision_settings", "hidden_seqs")]  # fmt: skip
+    audience = counting(monkeypatch, table_audience, "audience")
+    names = ("seats", "seats_and_settings", "decision_settings", "hidden_seqs")
+    others = [counting(monkeypatch, tables if n == "seats" else table_audience, n) for n in names]
     seen = table.decisions(host, eid)
     assert len(audience) == 1
     answers = {q["id"]: q["suggested"] for q in seen["decisions"]}
     assert len(answers) == 2
+    appends = counting(monkeypatch, Store, "append")
+    together = counting(monkeypatch, Store, "append_all")
     done = table.answer_decisions(host, eid, answers)
     assert done["record"]["data"]["outcome"] == "resolved"
     assert len(audience) == 2 and others == [[], [], [], []]
+    assert appends == [] and together == [1]  # both answers in one transaction
+    _info, stored = table.store.load(eid)
+    assert [r.kind.value for r in stored[-2:]] == ["answer", "answer"]
 
 
 def test_issue21_item8_a_reactions_exact_law_is_kept_and_is_the_law() -> None:

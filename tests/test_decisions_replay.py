@@ -27,7 +27,8 @@ from tableside.encounter.strife.fight import StrifeFight
 from tableside.encounter.strife.policy import next_command as fight_command
 from tableside.encounter.war.game import MajestyWar
 from tableside.errors import TablesideError
-from tableside.store.tables import DecisionSettings, Seat
+from tableside.store.table_audience import DecisionSettings
+from tableside.store.tables import Seat
 from tableside.web.auth import ForbiddenError, Principal
 from tableside.web.decisions import TablePolicy, may_answer
 

@@ -510,6 +510,7 @@ def endpoints(world: World, eve: bool) -> st.SearchStrategy[tuple[str, str, Any]
         ("GET", f"/api/tables/{tid}", None),
         ("GET", api(war), None),
         ("GET", api(war, "/log"), None),
+        ("GET", api(war, "/log?before=4&limit=2"), None),
         ("GET", api(fight), None),
         ("GET", api(war, "/options"), None),
         ("GET", api(fight, "/options"), None),
@@ -870,6 +871,7 @@ def final_reads(probe: Probe, world: World) -> list[str]:
                 probe.send(Request(who, "GET", api(eid, rest), note="final read"))
                 for rest in ("", "/log", "/options", "/decisions", "/map", "/chat")
             ]
+            reads += older_log(probe, who, eid)
             page_path = f"/tables/{world.tid}/encounters/{eid}"
             page = probe.send(Request(who, "GET", page_path, note="page"))
             for answer in [*reads, page]:
@@ -886,6 +888,20 @@ def final_reads(probe: Probe, world: World) -> list[str]:
                 if line.startswith("data:") and eid == world.fight:
                     problems += weak_leaks(line[5:], f"{who}'s stream")
     return problems
+
+
+def older_log(probe: Probe, who: str, eid: int) -> list[Answer | None]:
+    """Every page of the log, newest first, as the page's "Older records" reads it (W-74)."""
+    answers: list[Answer | None] = []
+    params = {"before": str(2**31 - 1), "limit": "3"}
+    for _page in range(100):
+        answer = probe.send(Request(who, "GET", api(eid, "/log"), params=params, note="older"))
+        answers.append(answer)
+        page = json.loads(answer.text) if answer is not None and answer.status == 200 else {}
+        if not page.get("more") or not page.get("records"):
+            return answers
+        params = {**params, "before": str(page["records"][0]["revision"])}
+    return answers
 
 
 def decisions_reached(probe: Probe, world: World) -> None:

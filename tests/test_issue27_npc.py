@@ -125,7 +125,7 @@ def test_sa98_an_npcs_suggestion_the_engine_refuses_gives_way_to_the_next_option
 def test_sa98_an_answer_at_a_deadline_or_for_an_automatic_npc_tries_every_option_in_order() -> None:
     """SA-98, D-5: the web table's automatic answers: the suggestion, then the other options;
     a proposal only rejected; a free choice (dice) only its suggestion."""
-    from tableside.web.table import fallbacks
+    from tableside.web.table_answers import fallbacks
 
     options = ({"value": None}, {"value": "block"}, {"value": "parry"})
     choice = Choice("reaction", "Goblin", ("attacks", 0, "reaction"), options, "parry")

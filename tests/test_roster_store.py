@@ -16,7 +16,7 @@ from test_store_ids import a_hash, url
 
 from tableside.encounter.log import Command
 from tableside.service import run_command
-from tableside.store import Store, roster, tables
+from tableside.store import Store, roster, table_log, tables
 from tableside.store.errors import StoreError
 from tableside.store.migrate import current_revision, downgrade, head_revision, upgrade
 
@@ -50,7 +50,7 @@ def test_ch1_ch2_migration_0011_upgrades_an_old_store_and_goes_down_again(url: s
         # The old encounter still works, and Ann still plays its Herald by name (CH-2).
         add_herald(store, old, "Herald2")
         assert store.encounter(old).revision == 2
-        held = tables.access(store, a_hash(2), old)
+        held = table_log.access(store, a_hash(2), old)
         assert held is not None and held.holder is not None and held.holder.seat is not None
         assert held.holder.seat.characters == ("Herald",)
         assert roster.trusts_players(store, table_id) is False
@@ -75,7 +75,7 @@ def test_ch2_a_files_herald_is_the_hosts_and_a_roster_one_its_owners(url: str) -
         add_herald(store, war, "Bo_Herald")
         played = {s.name: s.characters for s in tables.seats(store, table_id, war)}
         assert played == {"Ann": (), "Bo": ("Bo_Herald",)}
-        held = tables.access(store, a_hash(2), war)
+        held = table_log.access(store, a_hash(2), war)
         assert held is not None and held.holder is not None and held.holder.seat is not None
         assert held.holder.seat.characters == ()  # Ann's "Herald" is not the file's
         assert held.secrecy is not None

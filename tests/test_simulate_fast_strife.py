@@ -33,7 +33,6 @@ from tableside.encounter.strife.turns import Pending
 from tableside.errors import RulesError
 from tableside.simulate import fast, simulate
 from tableside.simulate.fast_strife import (
-    Laws,
     Rules,
     Run,
     choose,
@@ -44,6 +43,7 @@ from tableside.simulate.fast_strife import (
     view,
 )
 from tableside.simulate.fast_strife_law import Law, Outcome, joint_law
+from tableside.simulate.fast_strife_laws import Laws
 from tableside.simulate.games import StrifeSim
 from tableside.simulate.runs import StreamRng, load_start, run_seed
 from tableside.strife.attack import AttackSetup
@@ -208,10 +208,10 @@ def test_f10_fallback_names_its_reason() -> None:
     for record in document["records"]:
         for event in record.get("events", []):
             if event["kind"] == "model_added" and event["data"]["id"] == "Troll":
-                event["data"]["sheet"]["absorption"] = 20
+                event["data"]["position"] = [*event["data"]["position"][:2], 2.0]
     report = simulate(document, 4, seed=1, engine="fast")
     assert report["engine"] == "full"
-    assert "Troll" in report["fallback"] and "Absorption" in report["fallback"]
+    assert report["fallback"] == "Troll: hidden, under water, climbing or above the ground"
     full = simulate(document, 4, seed=1, engine="full")
     assert {k: v for k, v in report.items() if k not in ("engine", "fallback")} == full
 

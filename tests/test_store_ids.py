@@ -16,7 +16,7 @@ import pytest
 from sqlalchemy import text
 from test_store_support import BACKENDS, database_url
 
-from tableside.store import Store, tables
+from tableside.store import Store, table_audience, tables
 from tableside.store import chat as stored_chat
 from tableside.store.migrate import current_revision, downgrade, head_revision, upgrade
 
@@ -123,14 +123,16 @@ def test_issue21_migration_0009_adds_hidden_asks_and_keeps_the_settings(url: str
             )
         upgrade(store.engine)
         assert current_revision(store.engine) == head_revision()  # 0009 or later
-        kept = tables.decision_settings(store, encounter)
-        assert kept == tables.DecisionSettings(30, "ask", True, "player")
-        tables.set_decision_settings(store, encounter, tables.DecisionSettings(hidden_asks="host"))
-        assert tables.decision_settings(store, encounter).hidden_asks == "host"
+        kept = table_audience.decision_settings(store, encounter)
+        assert kept == table_audience.DecisionSettings(30, "ask", True, "player")
+        table_audience.set_decision_settings(
+            store, encounter, table_audience.DecisionSettings(hidden_asks="host")
+        )
+        assert table_audience.decision_settings(store, encounter).hidden_asks == "host"
         downgrade(store.engine, "0008")
         with store.engine.connect() as connection:
             rows = connection.execute(text("SELECT count(*) FROM encounter_settings")).scalar_one()
             columns = connection.execute(text("SELECT * FROM encounter_settings")).keys()
         assert rows == 1 and "hidden_asks" not in columns
         upgrade(store.engine)
-        assert tables.decision_settings(store, encounter).hidden_asks == "player"
+        assert table_audience.decision_settings(store, encounter).hidden_asks == "player"

@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 from test_store_support import BACKENDS, database_url
+from test_web_decisions import AtEncounter, auth
 
 from tableside.encounter.roster import character_doc
 from tableside.web import create_app
@@ -39,31 +40,12 @@ MALFORMED = [
 """Answers a hostile page may send to the Obstruction or Adjustments question (issue 21, 6)."""
 
 
-def auth(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
-
-
 @dataclass
-class Ford:
+class Ford(AtEncounter):
     client: TestClient
     eid: int
     host: dict[str, str]
     ann: dict[str, str]
-
-    def api(self, path: str = "") -> str:
-        return f"/api/encounters/{self.eid}{path}"
-
-    def command(self, who: dict[str, str], kind: str, **args: Any) -> Any:
-        return self.client.post(self.api("/commands"), headers=who,
-                                json={"kind": kind, "args": args})  # fmt: skip
-
-    def turn_of(self, combatant: str) -> None:
-        for _ in range(12):
-            state = self.client.get(self.api(), headers=self.host).json()["state"]
-            if state["current"] == combatant:
-                return
-            assert self.command(self.host, "next").status_code == 200
-        raise AssertionError(f"{combatant} never got the Turn")
 
     def decisions(self, who: dict[str, str]) -> dict[str, Any]:
         r = self.client.get(self.api("/decisions"), headers=who)

@@ -232,6 +232,36 @@ def live_server(name: str) -> Iterator[LiveServer]:
         yield live
 
 
+def e2e_fixtures(
+    name: str, *people: str, axe: bool = False, size: tuple[int, int] | None = None
+) -> tuple[Any, Any]:
+    """A browser test module's ``server`` and ``browsers`` fixtures (module-scoped).
+
+    ``server``: the web table on a new ``<name>.db`` (:func:`live_server`); ``browsers``: one
+    chromium per person (:func:`chromiums`), at ``size`` when given; ``axe``: skipped, or failed
+    under CI, without axe-core (the module checks accessibility).
+    """
+
+    @pytest.fixture(scope="module", name="server")
+    def server_fixture() -> Iterator[LiveServer]:
+        with live_server(name) as live:
+            yield live
+
+    @pytest.fixture(scope="module", name="browsers")
+    def browsers_fixture(server: LiveServer) -> Iterator[tuple[WebDriver, ...]]:
+        if axe:
+            from a11y import axe_source
+
+            axe_source()
+        with chromiums(*people) as drivers:
+            for driver in drivers:
+                if size is not None:
+                    driver.set_window_size(*size)
+            yield tuple(drivers)
+
+    return server_fixture, browsers_fixture
+
+
 @dataclass
 class Seat:
     """One person at the table: a name and their own browser."""
@@ -376,16 +406,7 @@ class Table:
         return (self.host, self.holy, self.fallen)
 
 
-@pytest.fixture(scope="module")
-def server() -> Iterator[LiveServer]:
-    with live_server("e2e") as live:
-        yield live
-
-
-@pytest.fixture(scope="module")
-def browsers(server: LiveServer) -> Iterator[tuple[WebDriver, WebDriver, WebDriver]]:
-    with chromiums("host", "holy", "fallen") as drivers:
-        yield drivers[0], drivers[1], drivers[2]
+server, browsers = e2e_fixtures("e2e", "host", "holy", "fallen")
 
 
 @pytest.fixture

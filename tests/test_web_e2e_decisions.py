@@ -26,7 +26,7 @@ from selenium.webdriver.support.select import Select
 from test_web_e2e import FALLEN, HOLY, WAIT, WAR, LiveServer, Seat, browser_paths, chromiums
 
 from tableside.encounter.log import Command
-from tableside.store import tables
+from tableside.store import table_audience
 from tableside.web.auth import Principal
 from tableside.web.demo import create_demo
 
@@ -274,7 +274,7 @@ def test_d5_a_deadline_passes_and_the_suggestion_is_taken(
     Select(host.find("s-hidden")).select_by_value("host")  # issue 21: the Host decides hidden
     host.find("s-save").click()
     host.wait("the settings saved", lambda s: s.text("s-saved") == "Saved.")
-    settings = tables.decision_settings(table.server.table.store, table.war)
+    settings = table_audience.decision_settings(table.server.table.store, table.war)
     assert settings.decision_timeout == 5
     assert settings.hidden_asks == "host"
     assert_accessible(host.driver)
@@ -352,7 +352,9 @@ def test_d7_an_npc_attacks_and_the_defenders_player_chooses_parry(
     for seat in (host, holy, fallen):
         seat.size(PHONE if seat is holy else DESKTOP)
     fight = strife_table(server, holy, fallen, host)
-    tables.set_secret(server.table.store, fight, "Goblin", False)  # the odds follow its values
+    table_audience.set_secret(
+        server.table.store, fight, "Goblin", False
+    )  # the odds follow its values
     for seat in (host, holy, fallen):
         seat.wait("the fight", lambda s: "Goblin's Turn" in s.text("whose"))
     host.wait("the pickers", lambda s: "Goblin" in options(s, "p-actor"))
@@ -376,7 +378,7 @@ def test_d7_an_npc_attacks_and_the_defenders_player_chooses_parry(
     for seat in (host, holy, fallen):
         seat.wait("the attack", lambda s: any(x.startswith("parry with ") for x in s.log()))
         seat.wait("the banner cleared", lambda s: s.text("waiting").startswith("Nobody"))
-    assert tables.hidden_seqs(server.table.store, fight) == frozenset()
+    assert table_audience.hidden_seqs(server.table.store, fight) == frozenset()
 
 
 def test_d6_the_roller_enters_the_dice_of_its_stage(

@@ -38,7 +38,7 @@ from test_web_secrets import BOSS
 
 from tableside.encounter.log import Command
 from tableside.encounter.roster import FOUR_AGAINST_FOUR, add_commands
-from tableside.store import tables
+from tableside.store import table_audience
 from tableside.web.auth import Principal
 
 ANN, BEN = "Ann", "Ben"
@@ -93,9 +93,9 @@ class Table:
     def settings(self, **changes: Any) -> None:
         """The Host's decision settings, set in the store (the page's form is tested apart)."""
         store = self.server.table.store
-        now = tables.decision_settings(store, self.encounter).to_json()
-        tables.set_decision_settings(store, self.encounter,
-                                     tables.DecisionSettings(**{**now, **changes}))  # fmt: skip
+        now = table_audience.decision_settings(store, self.encounter).to_json()
+        settings = table_audience.DecisionSettings(**{**now, **changes})
+        table_audience.set_decision_settings(store, self.encounter, settings)
 
     def log_has(self, start: str) -> bool:
         return any(line.startswith(start) for line in self.host.log())
@@ -143,18 +143,35 @@ def war_table(server: LiveServer, browsers: tuple[WebDriver, WebDriver, WebDrive
     for command in (*add_commands(roster), boss, Command("next")):
         web.execute(who, info.id, command, None)
     for npc in ("Jackal", "Boss"):
-        tables.set_secret(web.store, info.id, npc, True)
-    for _ in range(8):
-        if web.state(info.id, who)["current"] == current:
+        table_audience.set_secret(web.store, info.id, npc, True)
+    seating = (table_id, host_token, info.id)
+    return at_turn(server, browsers, seating, current, ("Watcher", "Herald"), ("the War", 8))
+
+
+def at_turn(
+    server: LiveServer,
+    browsers: tuple[WebDriver, WebDriver, WebDriver],
+    seating: tuple[int, str, int],
+    current: str,
+    characters: tuple[str, str],
+    shown: tuple[str, int],
+) -> Table:
+    """The Host steps the encounter to ``current``'s Turn (at most ``shown[1]`` steps); Ann and
+    Ben take ``characters``; everyone opens the page and sees the Turn (``shown[0]``: its name)."""
+    web = server.table
+    table_id, host_token, encounter_id = seating
+    who = Principal(table_id, None)
+    for _ in range(shown[1]):
+        if web.state(encounter_id, who)["current"] == current:
             break
-        web.execute(who, info.id, Command("next", {}), None)
-    assert web.state(info.id, who)["current"] == current
+        web.execute(who, encounter_id, Command("next", {}), None)
+    assert web.state(encounter_id, who)["current"] == current
     links = {name: web.add_player(who, table_id, name, (char,))[1]
-             for name, char in ((ANN, "Watcher"), (BEN, "Herald"))}  # fmt: skip
-    table = Table(server, info.id, *people(browsers))
+             for name, char in zip((ANN, BEN), characters, strict=True)}  # fmt: skip
+    table = Table(server, encounter_id, *people(browsers))
     open_pages(table, table_id, host_token, links)
     for person in table.everyone:
-        person.wait("the War", lambda s: f"{current}'s Turn" in s.text("whose"))
+        person.wait(shown[0], lambda s: f"{current}'s Turn" in s.text("whose"))
     return table
 
 
@@ -171,18 +188,8 @@ def fight_table(server: LiveServer, browsers: tuple[WebDriver, WebDriver, WebDri
                   "position": [1, 0, 0]}):  # fmt: skip
         web.execute(who, info.id, Command("add", args), None)
     web.execute(who, info.id, Command("start", {}), None)
-    for _ in range(4):
-        if web.state(info.id, who)["current"] == current:
-            break
-        web.execute(who, info.id, Command("next", {}), None)
-    assert web.state(info.id, who)["current"] == current
-    links = {name: web.add_player(who, table_id, name, (char,))[1]
-             for name, char in ((ANN, "Aldric"), (BEN, "Sera"))}  # fmt: skip
-    table = Table(server, info.id, *people(browsers))
-    open_pages(table, table_id, host_token, links)
-    for person in table.everyone:
-        person.wait("the fight", lambda s: f"{current}'s Turn" in s.text("whose"))
-    return table
+    seating = (table_id, host_token, info.id)
+    return at_turn(server, browsers, seating, current, ("Aldric", "Sera"), ("the fight", 4))
 
 
 def aim(person: Person, actor: str, target: str) -> None:

@@ -8,31 +8,17 @@ header's characters follow a seat the Host edits, without a reload (W-36); axe-c
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
-import pytest
-from a11y import assert_accessible, axe_source
+from a11y import assert_accessible
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
-from test_web_e2e import LiveServer, chromiums, live_server
+from test_web_e2e import LiveServer, e2e_fixtures
 from test_web_e2e_decisions import PHONE
 from test_web_e2e_panel import Player, text_starts
 
 from tableside.encounter.log import Command
 from tableside.web.auth import Principal
 
-
-@pytest.fixture(scope="module")
-def browsers() -> Iterator[tuple[WebDriver, WebDriver]]:
-    axe_source()
-    with chromiums("host", "ann") as drivers:
-        yield drivers[0], drivers[1]
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[LiveServer]:
-    with live_server("gaps") as live:
-        yield live
+server, browsers = e2e_fixtures("gaps", "host", "ann", axe=True)
 
 
 def said(seat: Player, words: str) -> bool:

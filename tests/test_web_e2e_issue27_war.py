@@ -4,13 +4,12 @@ Interpose pickers and the Stand Ready uses start where a Host expects (M-16, M-4
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
 
 import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support.select import Select
-from test_web_e2e import FALLEN, WAR, LiveServer, chromiums, live_server
+from test_web_e2e import FALLEN, WAR, LiveServer, e2e_fixtures
 from test_web_e2e_play import Person, Play, options
 
 from tableside.encounter.war.state import Combatant
@@ -19,16 +18,7 @@ from tableside.web.demo import create_demo
 SIZES = {"laptop": (1366, 768), "phone": (390, 844)}
 
 
-@pytest.fixture(scope="module")
-def server() -> Iterator[LiveServer]:
-    with live_server("issue27war") as live:
-        yield live
-
-
-@pytest.fixture(scope="module")
-def browsers(server: LiveServer) -> Iterator[tuple[WebDriver, WebDriver]]:
-    with chromiums("host", "fallen") as drivers:
-        yield drivers[0], drivers[1]
+server, browsers = e2e_fixtures("issue27war", "host", "fallen")
 
 
 @pytest.fixture

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import tempfile
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -27,8 +26,7 @@ from test_web_e2e import (
     WAR,
     LiveServer,
     Seat,
-    chromiums,
-    live_server,
+    e2e_fixtures,
     take_suggestions,
 )
 from test_web_secrets import strife_ambush
@@ -54,16 +52,7 @@ BADGE = "return document.getElementById('connection').textContent;"
 LIVE_REGION = "const l = document.getElementById('log'); return [l.role, l.ariaLive];"
 
 
-@pytest.fixture(scope="module")
-def server() -> Iterator[LiveServer]:
-    with live_server("log") as live:
-        yield live
-
-
-@pytest.fixture(scope="module")
-def browsers(server: LiveServer) -> Iterator[tuple[WebDriver, WebDriver, WebDriver]]:
-    with chromiums("host", "holy", "fallen") as drivers:
-        yield drivers[0], drivers[1], drivers[2]
+server, browsers = e2e_fixtures("log", "host", "holy", "fallen")
 
 
 def seat_up(

@@ -9,7 +9,7 @@ browser live; a Knock Back slides along its path with a trail.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,12 +25,11 @@ from test_web_e2e import (
     WAR,
     LiveServer,
     Seat,
-    chromiums,
-    live_server,
+    e2e_fixtures,
 )
 
 from tableside.encounter.log import Command
-from tableside.store import tables
+from tableside.store import table_audience
 from tableside.web.auth import Principal
 from tableside.web.demo import DemoLinks, create_demo
 
@@ -108,16 +107,7 @@ class Map:
         self.server.table.execute(host, encounter_id, Command(kind, args), None)
 
 
-@pytest.fixture(scope="module")
-def server() -> Iterator[LiveServer]:
-    with live_server("map") as live:
-        yield live
-
-
-@pytest.fixture(scope="module")
-def browsers(server: LiveServer) -> Iterator[tuple[WebDriver, WebDriver]]:
-    with chromiums("host", "fallen") as drivers:
-        yield drivers[0], drivers[1]
+server, browsers = e2e_fixtures("map", "host", "fallen")
 
 
 def open_map(server: LiveServer, browsers: tuple[WebDriver, WebDriver], size: Any) -> Map:
@@ -366,7 +356,7 @@ def test_w20_a_realm_of_strife_move_costs_movement_and_the_down_are_grey(
     """The demo fight: Sera (the heroes' player's, Movement 6) has the first Turn of the ambush;
     the Goblins' values are secret to the player, who still sees one down (W-2)."""
     demo = create_demo(server.table)
-    tables.set_secret(server.table.store, demo.fight_id, "Goblin-1", True)
+    table_audience.set_secret(server.table.store, demo.fight_id, "Goblin-1", True)
     host, player = Person("Host", browsers[0]), Person(HEROES, browsers[1])
     for seat in (host, player):
         seat.driver.set_window_size(*size)

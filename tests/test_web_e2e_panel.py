@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
-from a11y import assert_accessible, axe_source
+from a11y import assert_accessible
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support.select import Select
@@ -26,13 +26,12 @@ from test_web_e2e import (
     PANELS,
     WAR,
     LiveServer,
-    chromiums,
-    live_server,
+    e2e_fixtures,
 )
 from test_web_e2e_decisions import DESKTOP, PHONE, Person
 
 from tableside.encounter.log import Command
-from tableside.store import tables
+from tableside.store import table_audience
 from tableside.web.auth import Principal
 from tableside.web.demo import create_demo
 
@@ -112,17 +111,7 @@ class Player(Person):
         assert_accessible(self.driver, ["#play-panel"])
 
 
-@pytest.fixture(scope="module")
-def browsers() -> Iterator[tuple[WebDriver, WebDriver, WebDriver]]:
-    axe_source()
-    with chromiums("host", "holy", "fallen") as drivers:
-        yield drivers[0], drivers[1], drivers[2]
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[LiveServer]:
-    with live_server("panel") as live:
-        yield live
+server, browsers = e2e_fixtures("panel", "host", "holy", "fallen", axe=True)
 
 
 def seats(browsers: tuple[WebDriver, WebDriver, WebDriver], size: str) -> list[Player]:
@@ -338,7 +327,7 @@ def test_w17_w19_a_realm_of_strife_round_from_the_buttons(
         assert seat.text("error") == ""
     troll = state(eid, Principal(table_id, None))["models"][2]
     assert troll["hp"] < 60 and math.isclose(troll["position"][0], 2.5)
-    assert tables.hidden_seqs(server.table.store, eid) == frozenset()
+    assert table_audience.hidden_seqs(server.table.store, eid) == frozenset()
 
 
 def test_w17_the_map_s_events_drive_the_panel(

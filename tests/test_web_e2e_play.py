@@ -8,7 +8,6 @@ changes it to explicit steps; the Host's browser shows the Strike's breakdown li
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,8 +21,7 @@ from test_web_e2e import (
     WAR,
     LiveServer,
     Seat,
-    chromiums,
-    live_server,
+    e2e_fixtures,
     take_suggestions,
 )
 
@@ -35,11 +33,11 @@ from tableside.encounter.war.args import StrikeArgs, parse_args
 from tableside.encounter.war.game import MajestyWar
 from tableside.encounter.war.strike import strike_setup
 from tableside.majesty.odds import strike_odds
-from tableside.store import tables
+from tableside.store import table_audience
 from tableside.web.auth import Principal
 from tableside.web.demo import DemoLinks, create_demo
 from tableside.web.redact import redact_record
-from tableside.web.table import record_view
+from tableside.web.table_views import record_view
 
 DICE = "9, 4, 12, 3, 8, 1, 10"
 STRIKE: dict[str, Any] = {"striker": "Jackal", "defender": "Watcher", "path": [[3.0, 2.0, 0.0]]}
@@ -66,16 +64,7 @@ class Play:
     player: Person  # the fallen player: Warrior, Jackal, Deceiver, Brute
 
 
-@pytest.fixture(scope="module")
-def server() -> Iterator[LiveServer]:
-    with live_server("play") as live:
-        yield live
-
-
-@pytest.fixture(scope="module")
-def browsers(server: LiveServer) -> Iterator[tuple[WebDriver, WebDriver]]:
-    with chromiums("host", "fallen") as drivers:
-        yield drivers[0], drivers[1]
+server, browsers = e2e_fixtures("play", "host", "fallen")
 
 
 @pytest.fixture
@@ -294,7 +283,7 @@ def test_the_host_attacks_in_a_realm_of_strife_fight_with_typed_dice_s7(
         "damage 1d8: rolled 8 (1d8 8, Strength 1) = 9 (full)",
         "rulings S-7, S-14",
     ]
-    assert tables.hidden_seqs(server.table.store, host_token[1]) == frozenset({3})
+    assert table_audience.hidden_seqs(server.table.store, host_token[1]) == frozenset({3})
     said = lines(host, "#log > article.hidden-roll .say")[0]
     assert said.startswith("Hidden from players: Aldric attacks Goblin with a Long Sword: 70 vs "
                            "AC 8 — hit → 9 damage")  # fmt: skip
@@ -321,7 +310,7 @@ def test_a_player_s_dice_against_a_secret_defender_get_the_w10_sentence_and_stil
     """W-10: no preview against a secret combatant; the page says so and sends the dice as they
     are when the player accepts."""
     player, host = close_in_and_aim(play), play.host
-    tables.set_secret(play.server.table.store, play.demo.encounter_id, "Watcher", True)
+    table_audience.set_secret(play.server.table.store, play.demo.encounter_id, "Watcher", True)
     player.type("my-dice", DICE)
     player.find("use-dice").click()
     player.wait("the sentence", lambda _s: player.find("suggestion").is_displayed())

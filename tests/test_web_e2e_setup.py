@@ -11,7 +11,6 @@ a join link carries a token (W-11). Skipped without chromium and chromedriver
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -19,7 +18,7 @@ from a11y import assert_accessible
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support.ui import Select
-from test_web_e2e import LiveServer, Seat, chromiums, live_server
+from test_web_e2e import LiveServer, Seat, e2e_fixtures
 
 from tableside.encounter.log import Command
 from tableside.store import tables
@@ -31,16 +30,7 @@ BOSS = {"name": "Boss", "might": "47", "swiftness": "37", "control": "33", "endu
 WAR = "Ford at dusk"
 
 
-@pytest.fixture(scope="module")
-def server() -> Iterator[LiveServer]:
-    with live_server("setup") as live:
-        yield live
-
-
-@pytest.fixture(scope="module")
-def browsers() -> Iterator[tuple[WebDriver, WebDriver]]:
-    with chromiums("host", "player") as drivers:
-        yield drivers[0], drivers[1]
+server, browsers = e2e_fixtures("setup", "host", "player")
 
 
 def fill(driver: WebDriver, form: str, values: dict[str, str]) -> None:

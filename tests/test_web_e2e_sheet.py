@@ -9,14 +9,12 @@ Host, in another browser, opens the same sheet, approves, and the player's sheet
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
-import pytest
-from a11y import assert_accessible, axe_source
+from a11y import assert_accessible
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
-from test_web_e2e import LiveServer, Seat, chromiums, live_server
+from test_web_e2e import LiveServer, Seat, e2e_fixtures
 
 from tableside.campaign import play
 from tableside.campaign.sheets import validated
@@ -36,19 +34,7 @@ NOW = "return document.querySelector('#numbers tr[data-name=\"' + arguments[0] +
 PAGE_FITS = "return document.documentElement.scrollWidth <= document.documentElement.clientWidth;"
 
 
-@pytest.fixture(scope="module")
-def server() -> Iterator[LiveServer]:
-    with live_server("sheet") as live:
-        yield live
-
-
-@pytest.fixture(scope="module")
-def browsers(server: LiveServer) -> Iterator[tuple[WebDriver, WebDriver]]:
-    axe_source()
-    with chromiums("host", "player") as drivers:
-        for driver in drivers:
-            driver.set_window_size(*PHONE)
-        yield drivers[0], drivers[1]
+server, browsers = e2e_fixtures("sheet", "host", "player", axe=True, size=PHONE)
 
 
 def one_fight(server: LiveServer) -> tuple[int, int, str, str]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import base64
 import io
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -19,10 +19,10 @@ from selenium.webdriver.common.actions.wheel_input import ScrollOrigin
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.remote.webdriver import WebDriver
-from test_web_e2e import FALLEN, HOLY, WAR, LiveServer, Seat, chromiums, live_server
+from test_web_e2e import FALLEN, HOLY, WAR, LiveServer, Seat, e2e_fixtures
 
 from tableside.encounter.log import Command
-from tableside.store import tables
+from tableside.store import table_audience
 from tableside.store.layers import Area, layers
 from tableside.web.auth import Principal
 from tableside.web.demo import DemoLinks, create_demo
@@ -122,16 +122,7 @@ class Person(Seat):
         return found
 
 
-@pytest.fixture(scope="module")
-def server() -> Iterator[LiveServer]:
-    with live_server("stage") as live:
-        yield live
-
-
-@pytest.fixture(scope="module")
-def browsers(server: LiveServer) -> Iterator[tuple[WebDriver, WebDriver]]:
-    with chromiums("host", "player") as drivers:
-        yield drivers[0], drivers[1]
+server, browsers = e2e_fixtures("stage", "host", "player")
 
 
 def open_war(
@@ -220,7 +211,9 @@ def melee(server: LiveServer, demo: DemoLinks) -> int:
     host = Principal(demo.table_id, None)
     web = server.table
     fight = web.create_encounter(host, demo.table_id, "strife-combat", "Melee", 3)
-    tables.set_decision_settings(web.store, fight.id, tables.DecisionSettings(npcs_decide="auto"))
+    table_audience.set_decision_settings(
+        web.store, fight.id, table_audience.DecisionSettings(npcs_decide="auto")
+    )
     for cid, model, side, (x, y) in MELEE:
         args = {"id": cid, "model": model, "side": side, "position": [x, y, 0]}
         web.execute(host, fight.id, Command("add", args), None)

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from test_simulate_agreement_strife_effects import fight_document, model
 from test_web_setup import Host
 
 from tableside.web import create_app
@@ -88,3 +89,62 @@ def test_f54_bad_asks_are_refused_in_one_sentence_and_players_refused(
                     headers={"Authorization": f"Bearer {seat['token']}"})  # fmt: skip
     assert r.status_code == 403
     assert state(client, host, eid)["revision"] == before  # nothing written on any refusal
+
+
+@pytest.fixture
+def fight(tmp_path: Path) -> Iterator[tuple[TestClient, Host, int]]:
+    """A Realm of Strife fight not yet started: Aldric and Sera against two Goblins."""
+    document = fight_document([model("Aldric", "heroes", 0), model("Sera", "heroes", 0, 3),
+                               model("Goblin-1", "monsters", 6, model="Goblin"),
+                               model("Goblin-2", "monsters", 6, 3, model="Goblin")])  # fmt: skip
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'fight.db'}")) as client:
+        host = Host(client)
+        eid = host.encounter("strife-combat", "Mill")
+        r = host.post(f"/tables/{host.tid}/encounters/{eid}/roster",
+                      {"document": json.dumps(document)})  # fmt: skip
+        assert r.status_code == 303, r.text
+        yield client, host, eid
+
+
+def test_f61_the_host_proposes_and_accepts_how_many_of_a_catalogue_npc(
+    fight: tuple[TestClient, Host, int],
+) -> None:
+    """F-61: proposed on the fight as it stands, nothing changed; accepted all at once."""
+    client, host, eid = fight
+    before = state(client, host, eid)["revision"]
+    change = "catalog:Goblin@monsters=0..2"
+    r = call(client, host, eid, "even", {"target": "heroes=50%", "change": change, "runs": 30})
+    assert r.status_code == 200, r.text
+    found = r.json()
+    assert found["change"]["kind"] == "catalog" and found["change"]["side"] == "monsters"
+    assert [p["value"] for p in found["points"]] == [0, 1, 2]
+    assert found["accept"] == {"change": change, "value": found["proposal"]}
+    assert state(client, host, eid)["revision"] == before  # not applied
+    r = call(client, host, eid, "even/accept", {"change": change, "value": 2})
+    assert r.status_code == 200, r.text
+    assert r.json()["added"] == ["Goblin-3", "Goblin-4"]
+    models = {m["id"]: m for m in state(client, host, eid)["models"]}
+    assert models["Goblin-4"]["side"] == "monsters" and models["Goblin-4"]["position"] == [6, 5, 0]
+    r = call(client, host, eid, "even/accept", {"change": change, "value": 0})
+    assert r.status_code == 200 and r.json()["added"] == [] and r.json()["kind"] == "catalog"
+
+
+def test_f61_bad_catalogue_asks_are_refused_in_one_sentence(
+    fight: tuple[TestClient, Host, int], war: tuple[TestClient, Host, int]
+) -> None:
+    """F-61: an unknown NPC or side, a bad range, a War (no NPC catalogue): 400, nothing done."""
+    client, host, eid = fight
+    before = state(client, host, eid)["revision"]
+    for path, body, words in (
+        ("even", {"target": "heroes=50%", "change": "catalog:Dragon@monsters=0..1", "runs": 10},
+         "no character or monster 'Dragon'"),
+        ("even/accept", {"change": "catalog:Goblin@elves=0..2", "value": 2}, "no side 'elves'"),
+        ("even/accept", {"change": "catalog:Goblin@monsters=2..1", "value": 2},
+         "runs upward from 0"),
+    ):  # fmt: skip
+        r = call(client, host, eid, path, body)
+        assert r.status_code == 400 and words in r.json()["error"], (path, body, r.text)
+    assert state(client, host, eid)["revision"] == before
+    client, host, eid = war
+    r = call(client, host, eid, "even/accept", {"change": "catalog:Goblin@holy=0..2", "value": 1})
+    assert r.status_code == 400 and "Only a Realm of Strife fight" in r.json()["error"]

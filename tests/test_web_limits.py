@@ -26,7 +26,7 @@ from tableside import service
 from tableside.cli.app import app as cli_app
 from tableside.encounter.log import Command
 from tableside.encounter.roster import add_commands, character_doc
-from tableside.store import Store, tables
+from tableside.store import Store, table_log
 from tableside.web import create_app
 from tableside.web.auth import SESSION_COOKIE, csrf_token
 from tableside.web.guards import holder_key
@@ -382,7 +382,7 @@ def test_w14_a_command_beaten_by_another_process_is_decided_again_unless_exact(
 ) -> None:
     with serving(url) as client:
         war = War(client)
-        real = tables.append
+        real = table_log.append
         raced: list[int] = []
 
         def race(store: Store, eid: int, *args: Any) -> None:
@@ -392,7 +392,7 @@ def test_w14_a_command_beaten_by_another_process_is_decided_again_unless_exact(
                     service.run_command(other, eid, Command("stance", {"id": "Jackal"}))
             real(store, eid, *args)
 
-        monkeypatch.setattr(tables, "append", race)
+        monkeypatch.setattr(table_log, "append", race)
         seen = war.revision()
         r = war.command(war.holy, "stance", args={"id": "Herald"}, revision=seen)
         assert r.status_code == 200, r.text

@@ -11,9 +11,8 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from test_web_play import Table, new_table, seat, snapshot
+from test_web_play import Table, jackals_turn, new_table, seat, snapshot
 
-from tableside.encounter.roster import add_commands
 from tableside.web import create_app
 
 
@@ -26,14 +25,7 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
 @pytest.fixture
 def war_table(client: TestClient) -> Table:
     """The War seeded 7: Jackal (Bo's) has the first Turn at (8, 2, 0) with 7 AP."""
-    tid, host, eid = new_table(client, "majesty-war", 7)
-    ann = seat(client, tid, host, ["Herald", "Watcher"])
-    bo = seat(client, tid, host, ["Warrior", "Jackal"])
-    t = Table(client, client.app.state.table, eid, host, ann, bo)  # type: ignore[attr-defined]
-    for command in add_commands():
-        t.command(command.kind, command.args)
-    assert t.command("next", {})["state"]["current"] == "Jackal"
-    return t
+    return jackals_turn(client)
 
 
 @pytest.fixture

@@ -28,7 +28,7 @@ from test_store_support import database_url
 from test_web_stream import parse, stance
 
 from tableside import errors, service
-from tableside.store import Store, tables
+from tableside.store import Store, table_log
 from tableside.store.db import NOTIFY_CHANNEL
 from tableside.web import create_app
 from tableside.web.auth import Principal
@@ -75,7 +75,7 @@ def test_an_append_on_postgresql_is_announced_once_committed_and_never_when_refu
             service.run_command(store, eid, stance("Herald"))
             encounter = service.open_encounter(store, eid)
             record = encounter.execute(stance("Watcher"))
-            tables.append(store, eid, record, hidden=True)
+            table_log.append(store, eid, record, hidden=True)
             expected = [f"{eid}:{revision + 1}", f"{eid}:{revision + 2}"]
             assert announcements(listening, 0.5) == expected
             with pytest.raises(errors.StaleRevisionError):

@@ -83,8 +83,8 @@ def seat(client: TestClient, tid: int, host: dict[str, str], chars: list[str]) -
     return auth(r.json()["token"])
 
 
-@pytest.fixture
-def war_table(client: TestClient) -> Table:
+def jackals_turn(client: TestClient) -> Table:
+    """The War seeded 7: Ann plays Herald and Watcher, Bo Warrior and Jackal, whose Turn it is."""
     tid, host, eid = new_table(client, "majesty-war", 7)
     ann = seat(client, tid, host, ["Herald", "Watcher"])
     bo = seat(client, tid, host, ["Warrior", "Jackal"])
@@ -92,6 +92,12 @@ def war_table(client: TestClient) -> Table:
     for command in add_commands():
         t.command(command.kind, command.args)
     assert t.command("next", {})["state"]["current"] == "Jackal"
+    return t
+
+
+@pytest.fixture
+def war_table(client: TestClient) -> Table:
+    t = jackals_turn(client)
     t.command("host_set", {"id": "Jackal", "field": "position", "value": [1, 2, 0]})
     return t
 

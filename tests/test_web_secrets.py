@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from sqlalchemy import event as sql_event
 from test_store_support import BACKENDS, database_url
 
-from tableside.store import Store, tables
+from tableside.store import Store, table_audience, table_log, tables
 from tableside.web import create_app
 from tableside.web.auth import Principal, token_hash
 from tableside.web.hub import record_stream
@@ -265,9 +265,8 @@ def test_w1_a_refused_character_leaves_no_secrecy_choice(war: War) -> None:
 
 
 def tables_choices(war: War) -> dict[str, bool]:
-    from tableside.store import tables
 
-    return tables.secrecy(war.table.store, war.eid).choices
+    return table_audience.secrecy(war.table.store, war.eid).choices
 
 
 def test_w2_a_secret_strife_models_hit_points_show_only_whether_it_is_down(
@@ -416,7 +415,7 @@ def test_w4_a_players_attack_on_a_secret_strife_sheet_reveals_none_of_its_number
     assert shown["data"]["result"]["ac"] == SECRET and shown["data"]["result"]["natural"] != SECRET
 
 
-# -- the secrecy read folded into the authorising read (tables.access) -------------------------
+# -- the secrecy read folded into the authorising read (table_log.access) -------------------------
 
 
 def other_process(war: War) -> TestClient:
@@ -473,16 +472,16 @@ def test_w1_the_authorising_read_carries_a_players_secrecy_only(war: War) -> Non
     war.client.put(war.api("/secrets"), headers=war.host, json={"npcs_secret": False})
     seat(war.client, war.tid, war.host, "Cy", ["Boss", "Nobody"])
     store = war.table.store
-    player = tables.access(store, token_hash(war.ann_token), war.eid)
+    player = table_log.access(store, token_hash(war.ann_token), war.eid)
     assert player is not None and player.secrecy is not None
-    assert player.secrecy == tables.secrecy(store, war.eid)
+    assert player.secrecy == table_audience.secrecy(store, war.eid)
     played = frozenset({"Herald", "Boss", "Nobody"})
-    assert player.secrecy == tables.Secrecy(False, {"Herald": True}, played)
-    host = tables.access(store, token_hash(war.host_token), war.eid)
+    assert player.secrecy == table_audience.Secrecy(False, {"Herald": True}, played)
+    host = table_log.access(store, token_hash(war.host_token), war.eid)
     assert host is not None and host.holder is not None and host.secrecy is None
-    stranger = tables.access(store, token_hash("nobody's"), war.eid)
+    stranger = table_log.access(store, token_hash("nobody's"), war.eid)
     assert stranger is not None and stranger.holder is None and stranger.secrecy is None
-    assert tables.secrecy(store, 999) == tables.Secrecy(True, {}, frozenset())
+    assert table_audience.secrecy(store, 999) == table_audience.Secrecy(True, {}, frozenset())
 
 
 def test_w5_a_players_read_costs_two_statements_in_one_transaction(war: War) -> None:
@@ -522,13 +521,13 @@ def test_w1_the_one_statement_read_matches_what_was_stored(
         store = Store.open(f"sqlite:///{folder}/secrecy.db")
         try:
             eid = store_secrecy(store, seats, choices, npcs_secret)
-            expected = tables.Secrecy(
+            expected = table_audience.Secrecy(
                 npcs_secret is not False,
                 {c: s for c, s in choices.items() if s is not None},
                 frozenset(c for characters in seats for c in characters),
             )
-            assert tables.secrecy(store, eid) == expected
-            found = tables.access(store, token_hash("p0"), eid)
+            assert table_audience.secrecy(store, eid) == expected
+            found = table_log.access(store, token_hash("p0"), eid)
             assert found is not None and found.secrecy == expected
         finally:
             store.close()
@@ -545,14 +544,14 @@ def store_secrecy(
     other = tables.create_table(store, "There", token_hash("other host"))
     tables.create_table_encounter(store, other, "Inn", "majesty-war", 3)
     tables.add_seat(store, other, "Stranger", tuple(COMBATANTS), token_hash("stranger"))
-    tables.set_secret(store, elsewhere, "Boss", False)
-    tables.set_npcs_secret(store, elsewhere, False)
+    table_audience.set_secret(store, elsewhere, "Boss", False)
+    table_audience.set_npcs_secret(store, elsewhere, False)
     for n, characters in enumerate(seats):
         tables.add_seat(store, tid, f"P{n}", tuple(characters), token_hash(f"p{n}"))
     for combatant, secret in choices.items():
-        tables.set_secret(store, eid, combatant, not secret)
-        tables.set_secret(store, eid, combatant, secret)
+        table_audience.set_secret(store, eid, combatant, not secret)
+        table_audience.set_secret(store, eid, combatant, secret)
     if npcs_secret is not None:
-        tables.set_npcs_secret(store, eid, not npcs_secret)
-        tables.set_npcs_secret(store, eid, npcs_secret)
+        table_audience.set_npcs_secret(store, eid, not npcs_secret)
+        table_audience.set_npcs_secret(store, eid, npcs_secret)
     return eid

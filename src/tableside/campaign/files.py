@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from tableside.campaign.sheets import game_named, validated
 from tableside.errors import DataError
 from tableside.limits import Name
-from tableside.store import roster, tables
+from tableside.store import roster, table_audience, tables
 from tableside.store.formats import encounter_document, parse_encounter, validation_sentence
 from tableside.store.table_files import (
     REMOVED_SEAT,
@@ -139,14 +139,14 @@ def _pending_by(pending: dict[str, Any] | None, present: set[int]) -> dict[str, 
 
 
 def _encounter(store: Store, encounter_id: int, present: set[int]) -> dict[str, Any]:
-    secrecy = tables.secrecy(store, encounter_id)
-    settings = tables.decision_settings(store, encounter_id)
+    secrecy = table_audience.secrecy(store, encounter_id)
+    settings = table_audience.decision_settings(store, encounter_id)
     bound = roster.bindings(store, encounter_id)
     info, records = store.load(encounter_id)
     records = seats_renamed(records, lambda n: f"seat:{n}" if n in present else REMOVED_SEAT)
     document = encounter_document(info.name, info.game, info.seed, records)
     return {"key": encounter_id, "encounter": document,
-            "hidden": sorted(tables.hidden_seqs(store, encounter_id)),
+            "hidden": sorted(table_audience.hidden_seqs(store, encounter_id)),
             "npcs_secret": secrecy.npcs_secret, "secret": dict(secrecy.choices),
             "settings": settings.to_json() if has_settings(store, encounter_id) else None,
             "bindings": [{"combatant": b.combatant, "character": b.character_id,
@@ -198,7 +198,9 @@ def _encounter_part(
             raise DataError(f"{where}.bindings: no character has key {b.character}.")
     settings = None
     if e.settings is not None:
-        settings = _in(f"{where}.settings", lambda: tables.DecisionSettings(**e.settings or {}))
+        settings = _in(
+            f"{where}.settings", lambda: table_audience.DecisionSettings(**e.settings or {})
+        )
     return EncounterPart(
         e.key, header.name, header.game, header.seed, records, tuple(e.hidden), e.npcs_secret,
         dict(e.secret), settings,

@@ -48,12 +48,12 @@ def asker_for(store: Store | LiteLog, encounter_id: int) -> Asker | None:
     found = table_seats(store, encounter_id)
     if found is None or isinstance(store, LiteLog):
         return None
-    from tableside.store import tables
+    from tableside.store import table_audience
     from tableside.web.auth import Principal
     from tableside.web.decisions import TablePolicy
 
     table_id, seats = found
-    settings = tables.decision_settings(store, encounter_id)
+    settings = table_audience.decision_settings(store, encounter_id)
     return TablePolicy(Principal(table_id, None), seats, settings, time.time())
 
 

@@ -243,7 +243,7 @@ def taken_reactions(given: list[str] | None) -> dict[str, str]:
 
 def named_modifiers(given: list[str] | None) -> dict[str, int]:
     """``--situational 'cover=-20'`` options as {name: amount} (SA-75); bad ones exit 2."""
-    from tableside.cli.strife_cmds import named_modifiers as parse
+    from tableside.cli.strife_setup import named_modifiers as parse
 
     return parse(given)
 

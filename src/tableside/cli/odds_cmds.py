@@ -25,6 +25,7 @@ from tableside.cli.majesty_cmds import build_check_setup, build_strike_setup
 from tableside.cli.output import print_json
 from tableside.cli.parsing import InputError
 from tableside.cli.sources import FileError
+from tableside.cli.strife_setup import build_attack_setup
 from tableside.dice.laws import Chances
 from tableside.majesty.odds import (
     CheckOdds,
@@ -139,7 +140,7 @@ def _check(o: dict[str, Any]) -> None:
 
 
 def _attack(o: dict[str, Any]) -> None:
-    setup = strife_cmds.build_attack_setup(o)
+    setup = build_attack_setup(o)
     if o["mc"] is not None:
         result = simulate_attacks(setup, o["mc"], o["seed"], o["hp"])
     else:

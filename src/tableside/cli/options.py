@@ -80,3 +80,40 @@ def step_command(
         return function
 
     return register
+
+
+# One shared option: its parameter name, its Annotated type and its default.
+Shared = tuple[str, Any, Any]
+
+
+def with_options(*shared: Shared) -> Callable[[Callable[..., None]], Callable[..., None]]:
+    """Give a command the options ``shared`` after its own, declared once for several commands.
+
+    The function takes them in ``**given`` (under their parameter names); its signature, and
+    so ``--help`` and whatever reads it (``tableside odds``), lists them in the order given.
+    """
+
+    def register(function: Callable[..., None]) -> Callable[..., None]:
+        signature = inspect.signature(function, eval_str=True)
+        hints = get_type_hints(function, include_extras=True)
+        own = [p for p in signature.parameters.values() if p.kind is not p.VAR_KEYWORD]
+        added = [
+            inspect.Parameter(n, inspect.Parameter.POSITIONAL_OR_KEYWORD, default=d, annotation=a)
+            for n, a, d in shared
+        ]
+
+        @functools.wraps(function)
+        def command(**given: Any) -> None:
+            function(**given)
+
+        command.__signature__ = signature.replace(  # type: ignore[attr-defined]
+            parameters=own + added, return_annotation=None
+        )
+        command.__annotations__ = {
+            **{n: a for n, a in hints.items() if n != "given"},
+            **{n: a for n, a, _ in shared},
+            "return": None,
+        }
+        return command
+
+    return register

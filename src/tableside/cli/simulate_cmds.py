@@ -54,7 +54,8 @@ TargetText = Annotated[
 CountText = Annotated[
     str | None,
     typer.Option("--count", help='With --target: how many of a combatant fight, e.g. '
-                 '"Goblin-1=1..6" (it and copies of it).'),
+                 '"Goblin-1=1..6" (it and copies of it), or of a catalogue NPC on a side, e.g. '
+                 '"catalog:Goblin@monsters=0..4" (a Realm of Strife fight).'),
 ]  # fmt: skip
 ClusterAddress = Annotated[
     str | None,
@@ -167,15 +168,22 @@ def run_even_command(document: Any, target: str | None, change: str | None,
     if json_out:
         print_json(result)
         return
-    what = result["change"]
-    named = f"{what['combatant']}.{what['field']}" if what["kind"] == "number" else (
-        f"how many {what['combatant']}")  # fmt: skip
+    named = change_name(result["change"])
     console = points_table(f"{named}: side {result['side']} wins (target "
                            f"{result['target']:.0%}), {result['runs']} runs per value",
                            result["points"])  # fmt: skip
     reached = "within its interval" if result["reached"] else "the closest, not within reach"
     console.print(f"proposal: {named} = {result['proposal']} ({result['side']} wins "
                   f"{result['p']:.1%}; the target {reached})")  # fmt: skip
+
+
+def change_name(what: dict[str, Any]) -> str:
+    """How a proposal's change reads: a number, how many of a combatant or of a catalogue NPC."""
+    if what["kind"] == "number":
+        return f"{what['combatant']}.{what['field']}"
+    if what["kind"] == "catalog":
+        return f"how many {what['catalog']} (catalogue) on {what['side']}"
+    return f"how many {what['combatant']}"
 
 
 def points_table(title: str, points: list[dict[str, Any]]) -> Console:

@@ -47,6 +47,14 @@ class Step:
     side: Side | None = None
 
 
+def nearest_face(face: int, low: int, high: int, span: range) -> int | None:
+    """The face of ``span`` between ``low`` and ``high`` nearest to ``face`` (None: none is)."""
+    if not span:
+        return None
+    lo, hi = max(span.start, low), min(span.stop - 1, high)
+    return None if lo > hi else min(max(face, lo), hi)
+
+
 @lru_cache(maxsize=8192)
 def _options(
     face: int, bound: tuple[int, int], reading: Reading, budget: int
@@ -55,13 +63,9 @@ def _options(
     low, high = bound
     options = []
     for category in Category:
-        span = reading.faces_of(category)
-        if not span:
+        target = nearest_face(face, low, high, reading.faces_of(category))
+        if target is None:
             continue
-        lo, hi = max(span.start, low), min(span.stop - 1, high)
-        if lo > hi:
-            continue
-        target = min(max(face, lo), hi)
         cost = abs(target - face)
         if cost <= budget:
             options.append((target, cost))

@@ -10,7 +10,7 @@ from typing import Any
 from tableside.dice.laws import chances_dict, distribution_dict, probability
 from tableside.majesty.adjust import AdjustPass
 from tableside.majesty.odds import CheckOdds, StrikeOdds
-from tableside.majesty.report import reading_name
+from tableside.majesty.report import reading_name, strike_setup_dict
 
 STRIKE_ODDS_SCHEMA = "tableside/majesty-strike-odds"
 CHECK_ODDS_SCHEMA = "tableside/majesty-check-odds"
@@ -43,12 +43,7 @@ def strike_odds_dict(odds: StrikeOdds) -> dict[str, Any]:
         "schema": STRIKE_ODDS_SCHEMA,
         "schema_version": SCHEMA_VERSION,
         **_sampling(odds.samples),
-        "ruleset": setup.ruleset.name,
-        "striker": setup.striker.name,
-        "defender": setup.defender.name,
-        "weapon": setup.weapon.name,
-        "maneuvers": [m.name for m in setup.maneuvers],
-        "ranged": setup.options.ranged,
+        **strike_setup_dict(setup),
         "reading": reading_name(odds.reading),
         "boon_net": setup.options.boon - setup.options.bane,
         "passes": passes_list(odds.passes),

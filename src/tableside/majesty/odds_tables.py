@@ -28,6 +28,7 @@ import numpy as np
 import numpy.typing as npt
 
 from tableside.errors import RulesError
+from tableside.majesty.adjust import nearest_face
 from tableside.majesty.rolls import BASE_DICE, FACES, Category, Reading, Tally
 
 I8 = npt.NDArray[np.int8]
@@ -168,13 +169,9 @@ def state_options(reading: Reading) -> StateOptions:
         low, high = _LOCK_BOUNDS[lock]
         reachable = []
         for category in Category:
-            span = reading.faces_of(category)
-            if not span:
+            goal = nearest_face(face, low, high, reading.faces_of(category))
+            if goal is None:
                 continue
-            lo, hi = max(span.start, low), min(span.stop - 1, high)
-            if lo > hi:
-                continue
-            goal = min(max(face, lo), hi)
             cost[s, category] = abs(goal - face)
             target[s, category] = goal
             target_state[s, category] = state_of(goal, lock)

@@ -12,7 +12,7 @@ from tableside.dice import Adjustment
 from tableside.majesty.character import Attribute, Character, WearKind
 from tableside.majesty.checks import CheckResult
 from tableside.majesty.rolls import EXPOSED, SURPRISED, NaturalRoll, Reading, Tally
-from tableside.majesty.strike import Rated, StrikeResult
+from tableside.majesty.strike import Rated, StrikeResult, StrikeSetup
 from tableside.majesty.wear import Part, WearLine
 
 STRIKE_SCHEMA = "tableside/majesty-strike"
@@ -92,12 +92,7 @@ def strike_dict(result: StrikeResult) -> dict[str, Any]:
     return {
         "schema": STRIKE_SCHEMA,
         "schema_version": SCHEMA_VERSION,
-        "ruleset": setup.ruleset.name,
-        "striker": setup.striker.name,
-        "defender": setup.defender.name,
-        "weapon": setup.weapon.name,
-        "maneuvers": [m.name for m in setup.maneuvers],
-        "ranged": setup.options.ranged,
+        **strike_setup_dict(setup),
         "cost": {
             "ap": result.cost.ap,
             "movement": result.cost.movement,
@@ -202,3 +197,15 @@ def check_dict(result: CheckResult) -> dict[str, Any]:
 def attribute_names() -> list[str]:
     """The Basic Attribute names, for help texts."""
     return [a.value for a in Attribute]
+
+
+def strike_setup_dict(setup: StrikeSetup) -> dict[str, Any]:
+    """Who Strikes whom with what, as a Strike's JSON and its odds' JSON both say it."""
+    return {
+        "ruleset": setup.ruleset.name,
+        "striker": setup.striker.name,
+        "defender": setup.defender.name,
+        "weapon": setup.weapon.name,
+        "maneuvers": [m.name for m in setup.maneuvers],
+        "ranged": setup.options.ranged,
+    }

@@ -19,8 +19,6 @@ from pathlib import Path
 from typing import Any
 
 from tableside.simulate import disk_cache
-from tableside.simulate.driver import simulate
-from tableside.simulate.fast import why_not_fast
 from tableside.simulate.runs import load_start
 from tableside.simulate.stats import wilson
 
@@ -180,6 +178,14 @@ def slice_seed(seed: int, number: int) -> int:
     return (seed + number * SLICE_SEED_STEP) % SEED_MODULUS
 
 
+def covered(start: Any) -> str | None:
+    """Why the fast engines do not play this start (None: they do); loads numba (W-75)."""
+    from tableside.simulate.fast import why_not_fast
+
+    found: str | None = why_not_fast(start.game, start.state)
+    return found
+
+
 class Sliced:
     """One balance played a slice at a time, so that balances can take turns (F-53).
 
@@ -201,7 +207,7 @@ class Sliced:
         self.revision = len(document.get("records", []))
         self.seed = balance_seed(int(document.get("seed", 0)), self.revision)
         start = load_start(document)
-        uncovered = why_not_fast(start.game, start.state)
+        uncovered = covered(start) if compiled else None
         self.engine = "fast" if compiled else "full"  # asked of simulate
         self.fallback = None if compiled else COMPILING
         self.quick = not compiled
@@ -232,6 +238,8 @@ class Sliced:
     def step(self) -> None:
         """Play the next slice and add its counts (raises SimulationError as ``simulate``)."""
         count = min(self.size, self.asked - self.done)
+        from tableside.simulate.driver import simulate  # numba, when first needed (W-75)
+
         began = time.perf_counter()
         found = simulate(self.document, count, seed=slice_seed(self.seed, self.slices),
                          workers=1, engine=self.engine)  # fmt: skip
@@ -293,6 +301,8 @@ def balance(document: Any, runs: int, seed: int, engine: str = "fast") -> dict[s
     Raises:
         SimulationError: The encounter cannot be simulated (one side, ended, bad runs).
     """
+    from tableside.simulate.driver import simulate  # numba, when first needed (W-75)
+
     began = time.perf_counter()
     found = simulate(document, runs, seed=seed, workers=1, engine=engine)
     seconds = time.perf_counter() - began

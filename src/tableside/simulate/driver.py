@@ -16,8 +16,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from tableside.limits import CYCLES_MAX, RUNS_MAX, WORKERS_MAX
-from tableside.simulate.fast import run_fast, why_not_fast
-from tableside.simulate.fast_strife_compiled import why_not_kernel
 from tableside.simulate.games import SimGame
 from tableside.simulate.runs import (
     SimulationError,
@@ -192,6 +190,9 @@ def simulate(
         raise SimulationError(
             f"The encounter is already in {sim.unit} {sim.clock(start.state)}, past the cap {cap}."
         )
+    if engine == "fast":  # numba and the kernels, when first needed (W-75)
+        from tableside.simulate.fast import run_fast, why_not_fast
+        from tableside.simulate.fast_strife_compiled import why_not_kernel
     fallback = why_not_fast(start.game, start.state) if engine == "fast" else None
     if engine == "fast" and fallback is None:
         tally = run_fast(start.state, plan.rest, plan.seed, cap, runs, min(workers, runs),

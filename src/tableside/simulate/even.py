@@ -1,11 +1,13 @@
 """Make it even (issue 26, F-54): the one change that brings a side's chance to a target.
 
 The Host names a side and the chance it should have (``holy=60%``), and one change to try:
-either one combatant's number over a range (a sweep, ``Brute.guard=2..8``, F-5, F-20) or how
+either one combatant's number over a range (a sweep, ``Brute.guard=2..8``, F-5, F-20), how
 many copies of one of the encounter's combatants fight (``Goblin-1=1..6``: the combatant and
-``N − 1`` copies of it beside it). Every value is simulated with the same seed, on the local
-cores or on a Dask cluster (F-21, as sweeps), and the proposal is the value whose chance is
-closest to the target (the lower value on a tie). Nothing is changed here: the proposal is
+``N − 1`` copies of it beside it) or how many of a catalogue NPC join a side
+(``catalog:Goblin@monsters=0..4``, F-61: in a Realm of Strife fight, whose catalogue has
+NPCs). Every value is simulated with the same seed, on the local cores or on a Dask cluster
+(F-21, as sweeps), and the proposal is the value whose chance is closest to the target (the
+lower value on a tie). Nothing is changed here: the proposal is
 applied only when the Host accepts it.
 """
 
@@ -31,10 +33,16 @@ from tableside.simulate.sweep import (
     with_value,
 )
 from tableside.store.formats import encounter_document, parse_encounter
+from tableside.strife.catalog import builtin_catalog
 
 _TARGET = re.compile(r"^\s*([^=]+?)\s*=\s*(\d{1,3}(?:\.\d+)?)\s*(%?)\s*$")
 _COUNT = re.compile(r"^\s*([^=]+?)\s*=\s*(\d{1,3})\s*\.\.\s*(\d{1,3})\s*$")
+_CATALOG = re.compile(
+    r"^\s*catalog:\s*([^@=]+?)\s*@\s*([^=]+?)\s*=\s*(\d{1,3})\s*\.\.\s*(\d{1,3})\s*$"
+)
+CATALOG_PREFIX = "catalog:"
 COPY_STEP = 1.0  # inches between a combatant and each of its copies (along y)
+CATALOG_GAMES = frozenset({"strife-combat"})  # games whose catalogue holds NPCs (F-61)
 
 
 @dataclass(frozen=True)
@@ -53,6 +61,23 @@ class Count:
     values: tuple[int, ...]
 
 
+@dataclass(frozen=True)
+class CatalogCount:
+    """How many of a catalogue NPC join ``side`` (F-61), for each N of ``values`` (0 upward)."""
+
+    name: str
+    side: str
+    values: tuple[int, ...]
+
+    @property
+    def combatant(self) -> str:
+        """How the change is named in a report."""
+        return f"{self.name}@{self.side}"
+
+
+Change = Sweep | Count | CatalogCount
+
+
 def parse_target(text: str) -> Target:
     """``SIDE=P`` (``holy=60%`` or ``holy=0.6``) as a :class:`Target` (one sentence if bad)."""
     found = _TARGET.match(text)
@@ -68,8 +93,13 @@ def parse_target(text: str) -> Target:
     return Target(found.group(1), chance)
 
 
-def parse_change(text: str) -> Sweep | Count:
-    """``ID.FIELD=LOW..HIGH`` (one number) or ``ID=LOW..HIGH`` (how many of a combatant)."""
+def parse_change(text: str) -> Change:
+    """A change: one number, how many of a combatant, or how many of a catalogue NPC.
+
+    ``ID.FIELD=LOW..HIGH``, ``ID=LOW..HIGH`` or ``catalog:NAME@SIDE=LOW..HIGH`` (F-54, F-61).
+    """
+    if text.strip().startswith(CATALOG_PREFIX):
+        return parse_catalog_count(text)
     if "." in text.split("=", 1)[0]:
         return parse_sweep(text)
     found = _COUNT.match(text)
@@ -87,16 +117,92 @@ def parse_change(text: str) -> Sweep | Count:
     return Count(found.group(1), tuple(range(low, high + 1)))
 
 
-def with_count(document: Any, count: Count, how_many: int) -> Any:
-    """The encounter with ``how_many − 1`` copies of the combatant added beside it."""
+def parse_catalog_count(text: str) -> CatalogCount:
+    """``catalog:NAME@SIDE=LOW..HIGH``: 0 to at most :data:`MAX_VALUES` values (F-61)."""
+    found = _CATALOG.match(text)
+    if found is None:
+        raise SimulationError(
+            "A catalogue change is written catalog:NAME@SIDE=LOW..HIGH (how many of a catalogue "
+            f"NPC join a side, for example catalog:Goblin@monsters=0..4), got {text!r}."
+        )
+    low, high = int(found.group(3)), int(found.group(4))
+    if not 0 <= low <= high or high - low + 1 > MAX_VALUES:
+        raise SimulationError(
+            f"A catalogue count runs upward from 0 or more over at most {MAX_VALUES} values, "
+            f"got {low}..{high}."
+        )
+    return CatalogCount(found.group(1), found.group(2), tuple(range(low, high + 1)))
+
+
+def with_count(document: Any, count: Count | CatalogCount, how_many: int) -> Any:
+    """The encounter with the combatant's copies or the catalogue NPCs added (F-54, F-61).
+
+    ``how_many − 1`` copies beside the combatant, or ``how_many`` catalogue NPCs on the side.
+    """
     doc, records = parse_encounter(document)
     encounter: Encounter[Any] = Encounter.from_records(game_for(doc.game), doc.seed, records)
-    for command in copy_commands(document, count.combatant, how_many):
+    if isinstance(count, CatalogCount):
+        commands, what = catalog_commands(document, count, how_many), f"{count.name!r}"
+    else:
+        commands = copy_commands(document, count.combatant, how_many)
+        what = f"{count.combatant!r}"
+    for command in commands:
         try:
             encounter.execute(command)
         except Exception as error:  # a rule refused it (a fight already started, W-26)
-            raise SimulationError(f"{count.combatant!r} cannot be copied: {error}") from None
+            raise SimulationError(f"{what} cannot be added: {error}") from None
     return encounter_document(doc.name, doc.game, doc.seed, encounter.records)
+
+
+def catalog_commands(document: Any, count: CatalogCount, how_many: int) -> list[Command]:
+    """The ``add`` commands of ``how_many`` catalogue NPCs on the side, beside its others (F-61).
+
+    Each 1" further along y than the side's model furthest along y, at its x and z; named
+    ``NAME-k`` (spaces as dashes) with the lowest numbers the encounter does not use.
+
+    Raises:
+        SimulationError: A game without an NPC catalogue, an unknown NPC or side.
+    """
+    game = document.get("game")
+    if game not in CATALOG_GAMES:
+        raise SimulationError(
+            f"Only a Realm of Strife fight has a catalogue of NPCs to add ({game!r} has none): "
+            "name one of the encounter's combatants to copy instead (ID=LOW..HIGH)."
+        )
+    entry = builtin_catalog().combatants.get(count.name.lower())
+    if entry is None:
+        raise SimulationError(f"The catalogue has no character or monster {count.name!r}.")
+    placed = [args for kind, args in _adds(document) if kind == "add"]
+    side = [args for args in placed if args.get("side") == count.side]
+    if not side:
+        sides = sorted({str(args.get("side")) for args in placed})
+        raise SimulationError(
+            f"The encounter has no side {count.side!r} to add {entry.name} to (its sides: "
+            f"{', '.join(sides) or 'none'})."
+        )
+    x, y, z = max((_position(args) for args in side), key=lambda p: p[1])
+    taken = {str(args.get("id")) for args in placed}
+    stem = re.sub(r"[^A-Za-z0-9_.\-]+", "-", entry.name)
+    names = (f"{stem}-{k}" for k in range(1, 10_000) if f"{stem}-{k}" not in taken)
+    return [
+        Command("add", {"id": next(names), "side": count.side, "model": entry.name,
+                        "position": [x, y + n * COPY_STEP, z]})
+        for n in range(1, how_many + 1)
+    ]  # fmt: skip
+
+
+def _adds(document: Any) -> list[tuple[str, dict[str, Any]]]:
+    """The encounter's commands, (kind, arguments), in order."""
+    found = []
+    for record in document.get("records", []):
+        command = record.get("command") or {}
+        found.append((str(command.get("kind")), dict(command.get("args") or {})))
+    return found
+
+
+def _position(args: dict[str, Any]) -> tuple[float, float, float]:
+    x, y, z = [*(args.get("position") or []), 0.0, 0.0, 0.0][:3]
+    return float(x), float(y), float(z)
 
 
 def added_args(document: Any, combatant: str) -> dict[str, Any]:
@@ -120,12 +226,14 @@ def copy_commands(document: Any, combatant: str, how_many: int) -> list[Command]
     ]  # fmt: skip
 
 
-def change_commands(document: Any, change: Sweep | Count, value: int) -> list[Command]:
-    """The Host's commands that make a proposal so (F-54).
+def change_commands(document: Any, change: Change, value: int) -> list[Command]:
+    """The Host's commands that make a proposal so (F-54, F-61).
 
-    The copies added, or the combatant removed and added again, where it stood, with the
-    number changed.
+    The copies or catalogue NPCs added, or the combatant removed and added again, where it
+    stood, with the number changed.
     """
+    if isinstance(change, CatalogCount):
+        return catalog_commands(document, change, value)
     if isinstance(change, Count):
         return copy_commands(document, change.combatant, value)
     changed = added_args(with_value(document, change, value), change.combatant)
@@ -133,7 +241,7 @@ def change_commands(document: Any, change: Sweep | Count, value: int) -> list[Co
 
 
 def make_even(
-    document: Any, target: Target, change: Sweep | Count, runs: int, *,
+    document: Any, target: Target, change: Change, runs: int, *,
     seed: int | None = None, workers: int = 1, cluster: str | None = None,
     fresh_processes: bool = False,
 ) -> dict[str, Any]:  # fmt: skip
@@ -167,8 +275,11 @@ def make_even(
     ]
     best = min(points, key=lambda p: (abs(p["wins"]["p"] - target.p), p["value"]))
     low, high = best["wins"]["ci95"]
-    kind = {"kind": "number", "field": change.field} if isinstance(change, Sweep) else {
-        "kind": "count"}  # fmt: skip
+    kind: dict[str, Any] = {"kind": "count"}
+    if isinstance(change, Sweep):
+        kind = {"kind": "number", "field": change.field}
+    elif isinstance(change, CatalogCount):
+        kind = {"kind": "catalog", "catalog": change.name, "side": change.side}
     return {
         "format": "tableside/even", "version": 1, "side": target.side, "target": target.p,
         "change": {**kind, "combatant": change.combatant}, "runs": runs, "points": points,

@@ -34,9 +34,7 @@ from tableside.dice import ScriptedRng
 from tableside.dice.rng import DiceExhaustedError
 from tableside.encounter.engine import copy_with
 from tableside.encounter.log import Command
-from tableside.encounter.strife.args import CONTACT, NEXT_TURN_END, AttackItem, CastArgs
-from tableside.encounter.strife.attack import attack_setup
-from tableside.encounter.strife.cast import cast_plan, cast_rolls
+from tableside.encounter.strife.args import CONTACT, NEXT_TURN_END
 from tableside.encounter.strife.climbing import rounded
 from tableside.encounter.strife.fight import StrifeFight
 from tableside.encounter.strife.policy import (
@@ -51,16 +49,14 @@ from tableside.encounter.strife.policy import (
     reaction_for,
 )
 from tableside.encounter.strife.state import FightState
-from tableside.encounter.strife.turns import Pending
 from tableside.majesty.geometry import Point, distance
-from tableside.simulate.fast_strife_law import Law, Outcome, cast_law, joint_law
+from tableside.simulate.fast_strife_law import Law, Outcome
+from tableside.simulate.fast_strife_laws import ENGINE_READS, Laws, absorbed
 from tableside.simulate.runs import COMMAND_CAP, RunOutcome
 from tableside.simulate.tally import Tally
-from tableside.strife.catalog import Catalog, PowerEntry, PowerTargets, Resource
+from tableside.strife.catalog import Catalog, PowerEntry, Resource
 from tableside.strife.conditions import (
-    DISARMED,
     KNOCKED_DOWN,
-    VULNERABLE,
     Condition,
     add_condition,
     condition,
@@ -73,7 +69,6 @@ from tableside.strife.turns import ROLL_WITH_THE_BLOW_INITIATIVE, RoundTracker
 
 BATCH = 4096  # runs per batch: one generator each (F-11)
 STRIFE_KEY = 16  # spawn-key tag of the fast Realm of Strife engine's generators (F-11)
-KNOWN_CONDITIONS = frozenset({KNOCKED_DOWN, VULNERABLE, DISARMED})  # F-10
 ROLLED_BACK = "Roll with the Blow"
 dist = math.dist  # ``geometry.distance`` is ``math.dist``: called directly in the hot loop
 Choice = tuple[Any, ...]  # ("next",) | ("move", i, to) | ("attack", i, j, reaction) | ...
@@ -93,6 +88,8 @@ class Roster:
     reaction: tuple[str | None, ...]  # what the policy declares while the Reaction lasts
     foes: dict[str, tuple[int, ...]]  # per side, the models of the other sides
     powers: tuple[tuple[PowerEntry, ...], ...] = ()  # what the policy casts (F-40), per model
+    shooting: tuple[frozenset[str], ...] = ()  # ranged weapons, per model (F-62)
+    absorption: tuple[int, ...] = ()  # Absorption %, per model (F-64)
 
 
 def roster_of(state: FightState, catalog: Catalog) -> Roster:
@@ -113,7 +110,14 @@ def roster_of(state: FightState, catalog: Catalog) -> Roster:
             for side in {m.side for m in models}
         },
         powers=tuple(castable_powers(catalog, m.sheet) for m in models),
+        shooting=tuple(_shooting(catalog, m) for m in models),
+        absorption=tuple(m.sheet.absorption for m in models),
     )
+
+
+def _shooting(catalog: Catalog, m: Any) -> frozenset[str]:
+    """The ranged weapons a model holds (F-62)."""
+    return frozenset(w.name for w in loadout(catalog, m.sheet).weapons if w.ranged)
 
 
 def started(state: FightState, game: StrifeFight) -> FightState | None:
@@ -144,71 +148,16 @@ def unsupported(state: FightState, catalog: Catalog) -> str | None:
 
 
 def _model_unsupported(m: Any, catalog: Catalog) -> str | None:
-    sheet = m.sheet
-    weapons = loadout(catalog, sheet).weapons
     if m.hidden or m.submerged or m.perched or m.position[2] != 0 or m.climbed:
         return "hidden, under water, climbing or above the ground"
-    if sheet.absorption:
-        return "an Absorption (its damage depends on its HP)"
-    if weapons and weapons[0].ranged:
-        return f"a ranged first weapon ({weapons[0].name})"
     if m.instant_barred or m.sprints or "whole_turn" in m.elements:
         return "an instant out of turn or a Sprint"
-    odd = {c.name for c in m.conditions} - KNOWN_CONDITIONS
+    odd = {c.name for c in m.conditions} & ENGINE_READS
     if odd:
         return f"the condition {sorted(odd)[0]}"
     if "instant" in m.elements:
         return "an instant used this Turn"
     return None
-
-
-class Laws:
-    """Every attack law a fight can use, computed once from the engine's ``attack_setup``."""
-
-    def __init__(self, state: FightState, game: StrifeFight, roster: Roster) -> None:
-        self.roster = roster
-        self.table: dict[tuple[int, str, int, str | None], Law] = {}
-        pending = Pending(copy_with(state, rounds=RoundTracker()), describe=False)
-        models = list(state.models.values())
-        for i, attacker in enumerate(models):
-            for j, defender in enumerate(models):
-                if roster.side[i] == roster.side[j]:
-                    continue
-                for weapon in dict.fromkeys(roster.weapons[i]):
-                    for reaction in dict.fromkeys((roster.reaction[j], None)):
-                        item = AttackItem(defender=defender.id, weapon=weapon, reaction=reaction)
-                        setup = attack_setup(game, pending, attacker, item, free_attack=True)
-                        self.table[i, weapon, j, reaction] = cached_law(setup)
-        self.casts = cast_laws(state, game, roster)
-
-    def unsupported(self) -> str | None:
-        """A condition an attack or a cast can put on that the fast engine does not model.
-
-        Or a power cast on several targets with one casting roll (Storm-type, SA-49): their
-        outcomes share the casting d100, which the one-target laws do not (F-41).
-        """
-        for powers in self.roster.powers:
-            for entry in powers:
-                if entry.targets == PowerTargets.ONE_ROLL and most_targets(entry) > 1:
-                    return f"Powers: {entry.name} is cast on several targets with one roll"
-        for what, laws in (("an attack", self.table), ("a power", self.casts)):
-            for law in laws.values():
-                odd = law.conditions() - KNOWN_CONDITIONS
-                if odd:
-                    return f"{what} can put on {sorted(odd)[0]}"
-        return None
-
-
-_LAWS: dict[bytes, Law] = {}
-
-
-def cached_law(setup: Any) -> Law:
-    """The joint law of an attack setup, kept for the process (keyed by its pickle)."""
-    key = pickle.dumps(setup)
-    law = _LAWS.get(key)
-    if law is None:
-        law = _LAWS[key] = joint_law(setup)
-    return law
 
 
 class Run:
@@ -355,11 +304,16 @@ def _turn(run: Run, roster: Roster) -> Choice:
         cast = _cast(run, roster, me, enemies)
         if cast is not None:
             return cast
-    if gap <= CONTACT and armed:
+    shoots = armed and roster.weapons[me][0] in roster.shooting[me]
+    if gap <= CONTACT and armed and not shoots:
         reaction = None if near in run.reacted else roster.reaction[near]
         return ("attack", me, near, reaction)
     if gap > CONTACT and can_move and armed:
         return ("move", me, _toward(here, run.pos[near], min(reach, gap - 0.9)))
+    if shoots and can_move:  # its shot refused in contact (SA-48): toward another (SA-94, F-62)
+        for other_gap, _, other in sorted(enemies)[1:]:
+            if other_gap > CONTACT:
+                return ("move", me, _toward(here, pos[other], min(reach, other_gap - 0.9)))
     return ("next",)
 
 
@@ -420,50 +374,6 @@ def pools_of(model: Any, powers: tuple[PowerEntry, ...]) -> dict[Resource, int]:
     return {e.resource: pool_of(model.sheet, e) for e in powers if e.resource is not None}
 
 
-CastKey = tuple[int, int, int, bool]  # caster, power (index in Roster.powers), target, Block
-
-
-def cast_laws(state: FightState, game: StrifeFight, roster: Roster) -> dict[CastKey, Law]:
-    """Every cast law the policy can use (F-41), from the setup the engine's ``cast_rolls`` builds.
-
-    The engine is asked to resolve each cast once on scripted dice (all ones, a face every die
-    has) on a throwaway copy of the start with every Reaction back; its result holds the
-    ``CastSetup`` it built, whose law is computed exactly.
-    """
-    found: dict[CastKey, Law] = {}
-    models = list(state.models.values())
-    fresh = copy_with(state, rounds=RoundTracker())
-    for i, caster in enumerate(models):
-        for k, entry in enumerate(roster.powers[i]):
-            for j in roster.foes[roster.side[i]]:
-                target = models[j]
-                blocks = (
-                    (False, True) if entry.blockable and roster.reaction[j] == "block" else (False,)
-                )
-                for block in blocks:
-                    args = CastArgs(caster=caster.id, targets=(target.id,), power=entry.name,
-                                    blocks={target.id: "block"} if block else {})  # fmt: skip
-                    plan = cast_plan(game.catalog, args)
-                    pending = Pending(fresh, describe=False)
-                    dice = ScriptedRng((1,) * 64)
-                    setup = cast_rolls(game, pending, caster, args, plan, dice)[0].setup
-                    source = f"{caster.id}'s {entry.name}"
-                    found[i, k, j, block] = cached_cast_law(setup, entry, source)
-    return found
-
-
-_CAST_LAWS: dict[bytes, Law] = {}
-
-
-def cached_cast_law(setup: Any, entry: PowerEntry, source: str) -> Law:
-    """A cast's law, kept for the process (keyed by the pickle of its inputs)."""
-    key = pickle.dumps((setup, entry.effects, source))
-    law = _CAST_LAWS.get(key)
-    if law is None:
-        law = _CAST_LAWS[key] = cast_law(setup, entry.effects, source)
-    return law
-
-
 # --- the rules the policy meets (encounter/strife/) ----------------------------------------------
 
 
@@ -495,7 +405,10 @@ class Rules:
                 run.reacted.add(attacker)
             used.add(weapon)
             run.offers = [o for o in run.offers if not (o[0] == attacker and o[1] == weapon)]
-            law = self.laws.table[attacker, weapon, target, None]
+            if weapon in self.roster.shooting[attacker]:  # F-62
+                law = self.laws.shot(attacker, weapon, target, int(run.moved[attacker]))
+            else:
+                law = self.laws.table[attacker, weapon, target, None]
             self.attack(run, attacker, target, law, draw(law))
         elif kind == "roll":
             self.roll(run, choice[1], choice[2])
@@ -508,8 +421,11 @@ class Rules:
             run.reacted.add(defender)
             if outcome.failed_parry:
                 run.failed.add(defender)
-        if outcome.damage:
-            run.hp[defender] = max(0, run.hp[defender] - outcome.damage)
+        damage = outcome.damage
+        if damage and self.roster.absorption[defender]:  # F-64
+            damage = absorbed(damage, self.roster.absorption[defender], run.hp[defender])
+        if damage:
+            run.hp[defender] = max(0, run.hp[defender] - damage)
             run.last_damaged, run.last_by = defender, attacker
             if run.hp[defender] == 0:
                 self.check_end(run)

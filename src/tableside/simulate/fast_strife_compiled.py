@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from tableside.encounter.strife.args import NEXT_TURN_END
+from tableside.encounter.strife.policy import most_targets
 from tableside.encounter.strife.state import FightState
 from tableside.simulate import fast_strife
 from tableside.simulate import fast_strife_kernel as kernel
@@ -28,6 +29,7 @@ from tableside.simulate.fast_strife_law import Law
 from tableside.simulate.runs import COMMAND_CAP
 from tableside.simulate.stats import Moments
 from tableside.simulate.tally import Tally
+from tableside.strife.catalog import PowerEntry, Resource
 from tableside.strife.conditions import KNOCKED_DOWN, Condition, condition
 
 BATCH = 8192  # runs per kernel batch
@@ -40,8 +42,6 @@ KindKey = tuple[str, str, str | None, bool, int]  # a condition without its roun
 def why_not(batch: Batch) -> str | None:
     """Why the kernel cannot play this batch's fight (None: it can); the Python path plays it."""
     state, roster = batch.start, batch.roster
-    if any(m.sheet.powers for m in state.models.values()):
-        return "a model has powers (casting is played by the Python fast path)"
     if len(set(roster.side)) < 2:
         return "a fight with one side"
     if len(roster.ids) > BITS or max(len(set(w)) for w in roster.weapons) > BITS:
@@ -51,8 +51,8 @@ def why_not(batch: Batch) -> str | None:
         if odd:
             return f"{m.id}: the Turn element {sorted(odd)[0]}"
     names = {c.name for m in state.models.values() for c in m.conditions}
-    names |= {c.name for law in batch.laws.table.values() for o in law.outcomes
-              for _, c in o.inflicted}  # fmt: skip
+    laws = [*batch.laws.table.values(), *batch.laws.casts.values(), *batch.laws.shots.values()]
+    names |= {c.name for law in laws for o in law.outcomes for _, c in o.inflicted}
     if len(names) + 1 > BITS:
         return f"more than {BITS} condition names"
     return None
@@ -139,8 +139,11 @@ class Compiled:
                 self.kinds.kind(item)  # numbered before the static arrays are built
             for name in fresh:
                 self.kinds.name(name)
+        self.powers = [p for powers in roster.powers for p in powers]
+        self.resources = list(dict.fromkeys(p.resource for p in self.powers if p.resource))
         self.static = self._static()
         self.slots = 2 * (max(len(c) for c in template.conds) + len(self.kinds.kinds) + 1)
+        self.held = [list(pools) for pools in template.pools]  # each caster's resources
         self.start = self._state(template)
         self.scratch = kernel.State(*(np.zeros_like(a) for a in self.start))  # type: ignore[arg-type]
 
@@ -155,6 +158,8 @@ class Compiled:
             if reaction is None and roster.reaction[j] is None:
                 law_of[i, self.weapons[i].index(weapon), j, 0] = len(laws)
             laws.append(law)
+        cast_of = self._cast_of(laws)
+        shot_of = self._shot_of(laws, width)
         tables = _law_arrays(laws, self.kinds)
         rolled, _ = self.kinds.kind(self.rolled)
         names, sources, next_turn = self.kinds.arrays()
@@ -171,9 +176,51 @@ class Compiled:
             weapons=ints([len(w) for w in self.weapons]),
             reacts=ints([r is not None for r in roster.reaction]),
             law_of=law_of, **tables, kind_name=names, kind_source=sources,
-            kind_next_turn=next_turn, knocked=self.kinds.name(KNOCKED_DOWN), rolled=rolled,
-            sides=len(self.sides),
+            kind_next_turn=next_turn, **self._power_arrays(), cast_of=cast_of,
+            shoots_first=ints([bool(w) and w[0] in shooting
+                               for w, shooting in zip(roster.weapons, roster.shooting,
+                                                      strict=True)]),
+            shot_of=shot_of, absorption=ints(roster.absorption),
+            blocker=ints([r == "block" for r in roster.reaction]),
+            knocked=self.kinds.name(KNOCKED_DOWN), rolled=rolled, sides=len(self.sides),
         )  # fmt: skip
+
+    def _shot_of(self, laws: list[Law], width: int) -> np.ndarray:
+        """Per (shooter, ranged weapon, target, whole inches moved) its shot's law (F-62)."""
+        n, shots = len(self.batch.roster.ids), self.batch.laws.shots
+        inches = 1 + max((key[3] for key in shots), default=0)
+        shot_of = np.full((n, width, n, inches), -1, dtype=np.int64)
+        for (i, weapon, j, moved), law in shots.items():
+            shot_of[i, self.weapons[i].index(weapon), j, moved] = len(laws)
+            laws.append(law)
+        return shot_of
+
+    def _cast_of(self, laws: list[Law]) -> np.ndarray:
+        """Per (power, target, Blocks) the number of its cast law, appended to ``laws`` (F-60)."""
+        roster, n = self.batch.roster, len(self.batch.roster.ids)
+        firsts = np.cumsum([0, *map(len, roster.powers)])
+        cast_of = np.full((max(1, len(self.powers)), n, 2), -1, dtype=np.int64)
+        for (i, k, j, block), law in self.batch.laws.casts.items():
+            cast_of[firsts[i] + k, j, int(block)] = len(laws)
+            laws.append(law)
+        return cast_of
+
+    def _resource(self, power: PowerEntry) -> int:
+        """The code of the resource a power is paid from (−1: none)."""
+        return -1 if power.resource is None else self.resources.index(power.resource)
+
+    def _power_arrays(self) -> dict[str, np.ndarray]:
+        """The castable powers of each model, in the policy's order, as arrays (F-40, F-60)."""
+        powers, i64 = self.powers, np.int64
+        return {
+            "power_start": np.cumsum([0, *map(len, self.batch.roster.powers)]).astype(i64),
+            "power_resource": np.array([self._resource(p) for p in powers], dtype=i64),
+            "power_cost": np.array([p.cost for p in powers], dtype=i64),
+            "power_touch": np.array([int(p.touch) for p in powers], dtype=i64),
+            "power_range": np.array([float(p.range) for p in powers], dtype=np.float64),
+            "power_most": np.array([most_targets(p) for p in powers], dtype=i64),
+            "power_blockable": np.array([int(p.blockable) for p in powers], dtype=i64),
+        }
 
     def _state(self, run: Run) -> kernel.State:
         """The kernel's state of a fast run."""
@@ -210,12 +257,21 @@ class Compiled:
             fresh=ints([sum(1 << self.kinds.name(f) for f in set(fr)) for fr in run.fresh]),
             elements=ints([sum(ELEMENTS[e] for e in set(el)) for el in run.elements]),
             moved=np.array(run.moved, dtype=np.float64), penalty=ints(run.penalty),
-            order=order,
+            order=order, pools=self._pools(run),
+            targets=np.zeros((n, 3), dtype=np.int64),
             aoo=ints([sum(1 << self.weapons[i].index(w) for w in run.aoo.get(i, ()))
                       for i in range(n)]),
             offers=offers, scalar=scalar, command=np.zeros(4, dtype=np.int64),
             to=np.zeros(3, dtype=np.float64),
         )  # fmt: skip
+
+    def _pools(self, run: Run) -> np.ndarray:
+        """Models × resources: what each caster holds (0 for a resource it has none of)."""
+        pools = np.zeros((len(run.hp), max(1, len(self.resources))), dtype=np.int64)
+        for i, held in enumerate(run.pools):
+            for resource, amount in held.items():
+                pools[i, self.resources.index(resource)] = amount
+        return pools
 
     def play(self, key: int, first: int, count: int, cap: int,
              limit: int = -1) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
@@ -272,16 +328,25 @@ class Compiled:
             "last_damaged_by": None if sc[kernel.LAST_BY] < 0 else ids[sc[kernel.LAST_BY]],
             "ended": bool(sc[kernel.ENDED]),
             "winner": None if sc[kernel.WINNER] < 0 else self.sides[sc[kernel.WINNER]],
+            "resources": self._pools_view(),
+        }
+
+    def _pools_view(self) -> dict[str, dict[Resource, int]]:
+        """Each caster's pools in the last run the kernel played, as ``fast_strife.view``'s."""
+        ids, pools = self.batch.roster.ids, self.scratch.pools
+        return {
+            ids[i]: {r: int(pools[i, self.resources.index(r)]) for r in held}
+            for i, held in enumerate(self.held)
+            if held
         }
 
 
 def comparable(view: dict[str, Any]) -> dict[str, Any]:
     """``fast_strife.view`` in :meth:`Compiled.view`'s terms (sets of fresh names, elements).
 
-    Neither the Movement spent nor the resource pools (kept for casters, whom the kernel leaves
-    to the Python path) are in the kernel.
+    The Movement spent is not in the kernel.
     """
-    out = {k: v for k, v in view.items() if k not in ("movement_spent", "resources")}
+    out = {k: v for k, v in view.items() if k != "movement_spent"}
     out["fresh"] = {who: frozenset(f) for who, f in view["fresh"].items()}
     out["elements"] = {who: frozenset(e) for who, e in view["elements"].items()}
     out["aoo_used"] = {who: w for who, w in view["aoo_used"].items() if w}

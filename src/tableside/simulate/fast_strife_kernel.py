@@ -6,7 +6,9 @@ a *kind* — name, source, ``until`` — and the rounds left), the names put on 
 Turn elements, inches moved and Roll-with-the-Blow penalty; the round, Turn Order and whose Turn
 it is; Reactions spent and failed Parries (bit sets); AoO weapons used this Turn (bit sets per
 model) and the offers still open; who was damaged last and by whom; the end and the winner. The
-Movement spent this Turn is not kept: nothing the policy or the rules it meets read it.
+Movement spent this Turn is not kept: nothing the policy or the rules it meets read it. Each
+caster's resource pools are kept, and the policy's casts (F-40) are played as the Python path
+plays them (F-41, F-60): one draw per target from the cast's exact law.
 
 Each attack's consequences are drawn from the same exact joint laws (``fast_strife_law``, F-9),
 turned into arrays: per law its cumulative floats and, per outcome, the failed Parry, the
@@ -63,8 +65,8 @@ CONTACT = 1.0  # ``strife.args.CONTACT``
 ROUNDING = 0.005  # ``strife.policy.ROUNDING``
 PENALTY = 10  # ``turns.ROLL_WITH_THE_BLOW_INITIATIVE``
 ACTION, MOVE = 1, 2  # Turn elements, as bits
-NEXT, MOVE_TO, ATTACK, AOO, ROLL = 0, 1, 2, 3, 4  # commands
-OK, ERR_SLOTS, ERR_OFFERS = 0, 1, 2
+NEXT, MOVE_TO, ATTACK, AOO, ROLL, CAST = 0, 1, 2, 3, 4, 5  # commands
+OK, ERR_SLOTS, ERR_OFFERS, ERR_SHOT = 0, 1, 2, 3
 SPLIT = 134217729.0  # 2**27 + 1: the Veltkamp-Dekker split
 
 # Scalars of a run (``State.scalar``).
@@ -89,8 +91,10 @@ class State(NamedTuple):
     aoo: I64  # bit set of weapons used for AoOs this Turn
     offers: I64  # offers × (attacker, weapon, target)
     scalar: I64
-    command: I64  # the chosen command: kind, who, other, weapon or reaction slot
+    command: I64  # the chosen command: kind, who, other (a cast: targets), weapon, slot or power
     to: F64  # the chosen command's point
+    pools: I64  # models × resources: what each caster holds of each resource (F-60)
+    targets: I64  # a cast's targets × (model, Blocks, outcome drawn)
 
 
 class Static(NamedTuple):
@@ -117,6 +121,18 @@ class Static(NamedTuple):
     kind_name: I64
     kind_source: I64
     kind_next_turn: I64  # 1: lasts to the end of the model's next Turn
+    power_start: I64  # model → its first castable power, in the policy's order (F-40, F-60)
+    power_resource: I64  # per power: resource code (−1: none)
+    power_cost: I64
+    power_touch: I64
+    power_range: F64
+    power_most: I64  # the most targets of one cast
+    power_blockable: I64
+    blocker: I64  # per model, 1: the policy Blocks a blockable power while the Reaction lasts
+    cast_of: I64  # power × target × Blocks: law (−1: none)
+    shoots_first: I64  # per model, 1: its first weapon is ranged (F-62)
+    shot_of: I64  # attacker × weapon × defender × whole inches moved: a shot's law (−1: none)
+    absorption: I64  # per model, its Absorption % (F-64)
     knocked: int  # name code of Knocked Down
     rolled: int  # kind of the Roll with the Blow's Knocked Down
     sides: int
@@ -274,12 +290,83 @@ def _turn(s: State, k: Static) -> None:
     if gap <= CONTACT and can_move and 2 * s.hp[me] < k.hp_max[me]:
         s.command[0] = MOVE_TO
         _away(s.pos, me, near, reach, s.to)
-    elif gap <= CONTACT and armed:
+    elif k.power_start[me + 1] > k.power_start[me] and _cast(s, k, me, gap):
+        return
+    elif gap <= CONTACT and armed and not k.shoots_first[me]:
         s.command[0] = ATTACK
         s.command[3] = 1 if _bit(s.scalar[REACTED], near) else 0
     elif gap > CONTACT and can_move and armed:
         s.command[0] = MOVE_TO
         _toward(s.pos, me, near, min(reach, gap - 0.9), s.to)
+    elif armed and can_move and k.shoots_first[me]:
+        _toward_another(s, k, me, near, gap, reach)
+
+
+@helper
+def _toward_another(s: State, k: Static, me: int, near: int, gap: float, reach: float) -> None:
+    """Its shot refused in contact (SA-48): toward the next enemy not in contact (SA-94, F-62)."""
+    last, last_gap = near, gap
+    while True:
+        other, other_gap = _next_enemy(s, k, me, last, last_gap)
+        if other < 0:
+            return
+        if other_gap > CONTACT:
+            s.command[0], s.command[2] = MOVE_TO, other
+            _toward(s.pos, me, other, min(reach, other_gap - 0.9), s.to)
+            return
+        last, last_gap = other, other_gap
+
+
+@inline
+def _reaches(k: Static, p: int, gap: float) -> bool:
+    """``strife_policy.reaches``: touch in base contact; else in range, not in contact."""
+    if k.power_touch[p]:
+        return gap <= CONTACT
+    return gap <= k.power_range[p] and not gap <= CONTACT
+
+
+@helper
+def _cast(s: State, k: Static, me: int, gap: float) -> bool:
+    """F-40: the first power it can pay for that reaches the nearest enemy, on the nearest.
+
+    The targets are the standing enemies it reaches in order of (distance, id), up to the
+    power's most, each with whether it Blocks (into ``s.targets``); False: no cast.
+    """
+    for p in range(k.power_start[me], k.power_start[me + 1]):
+        res, cost = k.power_resource[p], k.power_cost[p]
+        if cost != 0 and (res < 0 or s.pools[me, res] < cost):
+            continue
+        if not _reaches(k, p, gap):
+            continue
+        count, last, last_gap = 0, -1, -1.0
+        while count < k.power_most[p]:
+            near, near_gap = _next_enemy(s, k, me, last, last_gap)
+            if near < 0:
+                break
+            last, last_gap = near, near_gap
+            if _reaches(k, p, near_gap):
+                s.targets[count, 0] = near
+                s.targets[count, 1] = int(k.power_blockable[p] == 1 and k.blocker[near] == 1
+                                          and not _bit(s.scalar[REACTED], near))  # fmt: skip
+                count += 1
+        s.command[0], s.command[1], s.command[2], s.command[3] = CAST, me, count, p
+        return True
+    return False
+
+
+@inline
+def _next_enemy(s: State, k: Static, me: int, last: int, last_gap: float) -> tuple[int, float]:
+    """The standing enemy next after (``last_gap``, ``last``) in order of (distance, id)."""
+    near, gap = -1, 0.0
+    for j in range(s.hp.shape[0]):
+        if k.side[j] == k.side[me] or s.hp[j] <= 0:
+            continue
+        d = _dist(s.pos, me, j)
+        if last >= 0 and (d < last_gap or (d == last_gap and k.rank[j] <= k.rank[last])):
+            continue
+        if near < 0 or d < gap or (d == gap and k.rank[j] < k.rank[near]):
+            near, gap = j, d
+    return near, gap
 
 
 # --- the rules the policy meets (encounter/strife/) ----------------------------------------------
@@ -295,6 +382,8 @@ def _apply(s: State, k: Static, key: int, run: int) -> int:
         return _move(s, k, who)
     if kind == ROLL:
         return _roll(s, k, who)
+    if kind == CAST:
+        return _do_cast(s, k, key, run)
     if kind == ATTACK:
         s.elements[who] |= ACTION
         law = k.law_of[who, 0, other, s.command[3]]
@@ -305,6 +394,11 @@ def _apply(s: State, k: Static, key: int, run: int) -> int:
         s.aoo[who] |= 1 << weapon
         _drop_offers(s, who, weapon)
         law = k.law_of[who, weapon, other, 1]
+        if k.shot_of[who, weapon, other, 0] >= 0:  # a ranged weapon: by inches moved (F-62)
+            inches = int(s.moved[who])
+            if inches >= k.shot_of.shape[3]:
+                return ERR_SHOT
+            law = k.shot_of[who, weapon, other, inches]
     u = uniform(key, run, s.scalar[DRAWS])
     s.scalar[DRAWS] += 1
     return _attack(s, k, who, other, law, _draw(k, law, u))
@@ -344,6 +438,8 @@ def _attack(s: State, k: Static, attacker: int, defender: int, law: int, o: int)
         if k.failed[o]:
             s.scalar[FAILED] |= 1 << defender
     damage = k.damage[o]
+    if damage and k.absorption[defender]:  # floor(% × current HP / 100) absorbed (S-21, F-64)
+        damage = max(0, damage - k.absorption[defender] * s.hp[defender] // 100)
     if damage:
         s.hp[defender] = max(0, s.hp[defender] - damage)
         s.scalar[LAST_HURT], s.scalar[LAST_BY] = defender, attacker
@@ -354,6 +450,46 @@ def _attack(s: State, k: Static, attacker: int, defender: int, law: int, o: int)
         code = _put_on(s, k, who, k.put_kind[c], k.put_rounds[c])
         if code:
             return code
+    return OK
+
+
+@helper
+def _do_cast(s: State, k: Static, key: int, run: int) -> int:
+    """``do_cast`` (F-41, F-60): the Action, the cost, Blocks, each target's damage, effects.
+
+    One draw per target, in the targets' order, from its own law; the damage is dealt target by
+    target, the fight's end checked, then the effects put on each target still standing.
+    """
+    caster, count, p = s.command[1], s.command[2], s.command[3]
+    s.elements[caster] |= ACTION
+    res, cost = k.power_resource[p], k.power_cost[p]
+    if cost != 0 and res >= 0:
+        s.pools[caster, res] -= cost
+    for t in range(count):
+        target = s.targets[t, 0]
+        law = k.cast_of[p, target, s.targets[t, 1]]
+        if k.law_reacts[law]:
+            s.scalar[REACTED] |= 1 << target
+        u = uniform(key, run, s.scalar[DRAWS])
+        s.scalar[DRAWS] += 1
+        s.targets[t, 2] = _draw(k, law, u)
+    downed = False
+    for t in range(count):
+        target, damage = s.targets[t, 0], k.damage[s.targets[t, 2]]
+        if damage:
+            s.hp[target] = max(0, s.hp[target] - damage)
+            s.scalar[LAST_HURT], s.scalar[LAST_BY] = target, caster
+        downed = downed or s.hp[target] == 0
+    if downed:
+        _check_end(s, k)
+    for t in range(count):
+        target, o = s.targets[t, 0], s.targets[t, 2]
+        if s.hp[target] <= 0:
+            continue
+        for c in range(k.put_start[o], k.put_start[o + 1]):
+            code = _put_on(s, k, target, k.put_kind[c], k.put_rounds[c])
+            if code:
+                return code
     return OK
 
 
@@ -610,6 +746,7 @@ def _copy(s: State, start: State) -> None:
     _copy1(s.aoo, start.aoo)
     _copy2(s.offers, start.offers)
     _copy1(s.scalar, start.scalar)
+    _copy2(s.pools, start.pools)
 
 
 @jit

@@ -30,7 +30,6 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from tableside.simulate.driver import simulate
 from tableside.simulate.runs import SimulationError
 from tableside.strife.catalog import Combatant
 
@@ -164,6 +163,8 @@ def _sheet_into_command(command: dict[str, Any], events: list[Any], who: str) ->
 
 def _point(document: Any, runs: int, seed: int | None, engine: str, rest: bool | None,
            workers: int = 1) -> Any:  # fmt: skip
+    from tableside.simulate.driver import simulate  # numba, when first needed (W-75)
+
     return simulate(document, runs, seed=seed, workers=workers, engine=engine, rest=rest)
 
 

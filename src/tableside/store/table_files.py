@@ -30,7 +30,7 @@ from tableside.store.models import (
     SecretValueRow,
     TableEncounterRow,
 )
-from tableside.store.tables import DecisionSettings
+from tableside.store.table_audience import DecisionSettings
 
 SEAT_NAMED = re.compile(r"seat:([0-9]{1,10})")
 """How an answer's ``by`` names the seat that chose (``seat:<id>``, D-1)."""

@@ -11,6 +11,7 @@ from tableside.dice.laws import chances_dict, distribution_dict, probability
 from tableside.strife.attack import check_attack, hit_modifiers
 from tableside.strife.odds_law import AttackOdds
 from tableside.strife.records import total
+from tableside.strife.report import attack_setup_dict
 
 ATTACK_ODDS_SCHEMA = "tableside/strife-attack-odds"
 SCHEMA_VERSION = 1
@@ -25,12 +26,7 @@ def attack_odds_dict(odds: AttackOdds) -> dict[str, Any]:
         "schema_version": SCHEMA_VERSION,
         "exact": odds.exact,
         "samples": odds.samples,
-        "ruleset": setup.ruleset.name,
-        "attacker": setup.attacker.name,
-        "defender": setup.defender.name,
-        "weapon": setup.weapon.name,
-        "ranged": setup.ranged,
-        "precision": setup.precision,
+        **attack_setup_dict(setup),
         "reaction": None if reaction is None else reaction.kind.value,
         "hit_modifier": total(hit_modifiers(setup, check_attack(setup))),
         "ac": setup.ac,

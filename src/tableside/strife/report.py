@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tableside.strife.attack import AttackResult, EffectRoll, Inflicted, ReactionRoll
+from tableside.strife.attack import AttackResult, AttackSetup, EffectRoll, Inflicted, ReactionRoll
 from tableside.strife.casting import CastResult, CombinedResult
 from tableside.strife.checks import RollOff, RollOffSide, StatTest
 from tableside.strife.conditions import Condition
@@ -142,12 +142,7 @@ def attack_dict(result: AttackResult) -> dict[str, Any]:
     return {
         "schema": ATTACK_SCHEMA,
         "schema_version": SCHEMA_VERSION,
-        "ruleset": setup.ruleset.name,
-        "attacker": setup.attacker.name,
-        "defender": setup.defender.name,
-        "weapon": setup.weapon.name,
-        "ranged": setup.ranged,
-        "precision": setup.precision,
+        **attack_setup_dict(setup),
         "ward_off": None if result.ward_off is None else roll_off_dict(result.ward_off),
         "warded_off": result.warded_off,
         "naturals": list(result.hit_naturals),
@@ -214,4 +209,16 @@ def combined_dict(result: CombinedResult) -> dict[str, Any]:
         "spirit_damage": damage_dict(result.spirit_damage),
         "effects": effects_list(result.effect_rolls, result.inflicted, ()),
         "rulings": list(result.rulings),
+    }
+
+
+def attack_setup_dict(setup: AttackSetup) -> dict[str, Any]:
+    """Who attacks whom with what, as an attack's JSON and its odds' JSON both say it."""
+    return {
+        "ruleset": setup.ruleset.name,
+        "attacker": setup.attacker.name,
+        "defender": setup.defender.name,
+        "weapon": setup.weapon.name,
+        "ranged": setup.ranged,
+        "precision": setup.precision,
     }

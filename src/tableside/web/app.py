@@ -38,8 +38,9 @@ from tableside.simulate import disk_cache
 from tableside.store import Store, UnknownEncounterError, tables
 from tableside.store import chat as stored_chat
 from tableside.store.tables import UnknownSeatError, UnknownTableError
-from tableside.web import contract, guards, play
-from tableside.web.auth import Credential, ForbiddenError, UnauthorisedError, credential
+from tableside.web import assets, contract, guards, log_page, play
+from tableside.web.asking import bearer, who_at
+from tableside.web.auth import ForbiddenError, Principal, UnauthorisedError
 from tableside.web.balance import add_balance, warm_wanted
 from tableside.web.characters import add_characters
 from tableside.web.chat import ChatRoom, add_chat, chat_feed
@@ -150,13 +151,16 @@ class StepBody(Body):
     revision: int | None = REVISION
 
 
-def bearer(authorization: str | None) -> Credential | None:
-    """The credential of the ``Authorization`` header: ``Bearer <token>`` or ``Session <id>``.
+def answered(
+    table: WebTable, who: Principal, encounter_id: int, act: Callable[[], dict[str, Any]]
+) -> JSONResponse:
+    """A command's (or answer's) JSON: 202 while a decision waits, else 200.
 
-    ``Session`` carries a browser's cookie, put there by the session middleware after its CSRF
-    check (W-11).
+    A refusal naming a combatant the player does not see names it as unseen (W-66).
     """
-    return credential(authorization)
+    with table.concealing(who, encounter_id):
+        answer = act()
+    return JSONResponse(answer, status_code=202 if "pending" in answer else 200)
 
 
 def refusal(status: int) -> Callable[[Request, Exception], JSONResponse]:
@@ -311,6 +315,7 @@ def create_app(
     add_chat(app, room, table.at_encounter)
     add_stage(app, table)
     add_pages(app, table)
+    assets.add_static(app)  # the pages' scripts and styles (W-73)
     add_setup(app, table)
     add_roster(app, table)
     add_balance(app, table)
@@ -397,9 +402,19 @@ def add_api(app: FastAPI, table: WebTable) -> None:
                              "state": table.state(encounter_id, who)})  # fmt: skip
 
     @app.get("/api/encounters/{encounter_id}/log")
-    def show_log(encounter_id: int, authorization: Authorization = None) -> JSONResponse:
-        who, _info = table.at_encounter(bearer(authorization), encounter_id)
-        return JSONResponse({"records": table.log(who, encounter_id)})
+    def show_log(
+        encounter_id: int,
+        before: Annotated[int | None, Query(ge=1, le=guards.ID_MAX)] = None,
+        limit: Annotated[int | None, Query(ge=1, le=log_page.PAGE_MOST)] = None,
+        authorization: Authorization = None,
+    ) -> JSONResponse:
+        who = who_at(table, authorization, encounter_id)
+        records = table.log(who, encounter_id)
+        if before is None and limit is None:
+            return JSONResponse({"records": records, "more": False})
+        # a page of the same redacted log (W-74): the last ``limit`` records before ``before``
+        found, more = log_page.last_records(records, before, limit or log_page.BOOT_RECORDS)
+        return JSONResponse({"records": found, "more": more})
 
     @app.post("/api/encounters/{encounter_id}/commands")
     def run_command(
@@ -410,35 +425,32 @@ def add_api(app: FastAPI, table: WebTable) -> None:
         strict_args(info.game, body.kind, body.args)
         dice = None if body.dice is None else tuple(body.dice)
         command = Command(body.kind, body.args, dice)
-        with table.concealing(who, encounter_id):  # W-66
-            answer = table.execute(
-                who, encounter_id, command, body.revision, body.hidden, body.exact_revision
-            )
-        return JSONResponse(answer, status_code=202 if "pending" in answer else 200)
+        hidden, exact = body.hidden, body.exact_revision
+        return answered(table, who, encounter_id,
+                        lambda: table.execute(who, encounter_id, command, body.revision, hidden,
+                                              exact))  # fmt: skip
 
     @app.post("/api/encounters/{encounter_id}/npc_turn")
     def npc_turn(
         request: Request, encounter_id: int, authorization: Authorization = None
     ) -> JSONResponse:
-        who, _info = table.at_encounter(bearer(authorization), encounter_id)
+        who = who_at(table, authorization, encounter_id)
         table.rates.command(who, client_address(request))
-        with table.concealing(who, encounter_id):  # W-66
-            answer = table.npc_turn(who, encounter_id)
-        return JSONResponse(answer, status_code=202 if "pending" in answer else 200)
+        return answered(table, who, encounter_id, lambda: table.npc_turn(who, encounter_id))
 
     @app.get("/api/encounters/{encounter_id}/decisions")
     def decisions(encounter_id: int, authorization: Authorization = None) -> JSONResponse:
-        who, _info = table.at_encounter(bearer(authorization), encounter_id)
+        who = who_at(table, authorization, encounter_id)
         return JSONResponse(table.decisions(who, encounter_id))
 
     @app.post("/api/encounters/{encounter_id}/decisions")
     def decide_all(
         encounter_id: int, body: DecideAllBody, authorization: Authorization = None
     ) -> JSONResponse:
-        who, _info = table.at_encounter(bearer(authorization), encounter_id)
-        with table.concealing(who, encounter_id):  # W-66
-            answer = table.answer_decisions(who, encounter_id, dict(body.answers))
-        return JSONResponse(answer, status_code=202 if "pending" in answer else 200)
+        who = who_at(table, authorization, encounter_id)
+        answers = dict(body.answers)
+        return answered(table, who, encounter_id,
+                        lambda: table.answer_decisions(who, encounter_id, answers))  # fmt: skip
 
     @app.post("/api/encounters/{encounter_id}/decisions/{decision}")
     def decide(
@@ -448,27 +460,36 @@ def add_api(app: FastAPI, table: WebTable) -> None:
         body: DecideBody,
         authorization: Authorization = None,
     ) -> JSONResponse:
-        who, _info = table.at_encounter(bearer(authorization), encounter_id)
+        who = who_at(table, authorization, encounter_id)
         table.rates.command(who, client_address(request))
-        with table.concealing(who, encounter_id):  # W-66
-            answer = table.answer_decision(who, encounter_id, decision, body.choice)
-        return JSONResponse(answer, status_code=202 if "pending" in answer else 200)
+        choice = body.choice
+        answer = lambda: table.answer_decision(who, encounter_id, decision, choice)  # noqa: E731
+        return answered(table, who, encounter_id, answer)
 
     @app.get("/api/encounters/{encounter_id}/settings")
     def show_settings(encounter_id: int, authorization: Authorization = None) -> JSONResponse:
-        who, _info = table.at_encounter(bearer(authorization), encounter_id)
+        who = who_at(table, authorization, encounter_id)
         return JSONResponse(table.settings(who, encounter_id))
 
     @app.put("/api/encounters/{encounter_id}/settings")
     def change_settings(
         encounter_id: int, body: SettingsBody, authorization: Authorization = None
     ) -> JSONResponse:
-        who, _info = table.at_encounter(bearer(authorization), encounter_id)
+        who = who_at(table, authorization, encounter_id)
         changes = body.model_dump(exclude_unset=True)
         for name in ("npcs_decide", "trust_modifiers", "hidden_asks"):
             if name in changes and changes[name] is None:
                 raise errors.DataError(f"{name} cannot be null.")
         return JSONResponse(table.set_settings(who, encounter_id, changes))
+
+    def step_back(
+        request: Request, encounter_id: int, body: StepBody | None, authorization: str | None,
+        redo: bool,
+    ) -> JSONResponse:  # fmt: skip
+        who = who_at(table, authorization, encounter_id)
+        table.rates.command(who, client_address(request))
+        revision = body.revision if body else None
+        return JSONResponse(table.step_back(who, encounter_id, revision, redo=redo))
 
     @app.post("/api/encounters/{encounter_id}/undo")
     def undo(
@@ -477,10 +498,7 @@ def add_api(app: FastAPI, table: WebTable) -> None:
         body: StepBody | None = None,
         authorization: Authorization = None,
     ) -> JSONResponse:
-        who, _info = table.at_encounter(bearer(authorization), encounter_id)
-        table.rates.command(who, client_address(request))
-        revision = body.revision if body else None
-        return JSONResponse(table.step_back(who, encounter_id, revision, redo=False))
+        return step_back(request, encounter_id, body, authorization, redo=False)
 
     @app.post("/api/encounters/{encounter_id}/redo")
     def redo(
@@ -489,10 +507,7 @@ def add_api(app: FastAPI, table: WebTable) -> None:
         body: StepBody | None = None,
         authorization: Authorization = None,
     ) -> JSONResponse:
-        who, _info = table.at_encounter(bearer(authorization), encounter_id)
-        table.rates.command(who, client_address(request))
-        revision = body.revision if body else None
-        return JSONResponse(table.step_back(who, encounter_id, revision, redo=True))
+        return step_back(request, encounter_id, body, authorization, redo=True)
 
 
 async def sweep(table: WebTable, every: float) -> None:
@@ -623,5 +638,5 @@ def add_play(app: FastAPI, table: WebTable) -> None:
 
     @app.get("/api/encounters/{encounter_id}/options")
     def options(encounter_id: int, authorization: Authorization = None) -> dict[str, Any]:
-        who, _info = table.at_encounter(bearer(authorization), encounter_id)
+        who = who_at(table, authorization, encounter_id)
         return play.options(table, who, encounter_id)

@@ -39,8 +39,7 @@ from tableside.limits import shown
 from tableside.simulate import SimulationError
 from tableside.simulate import balance as simulated
 from tableside.simulate.balance import BALANCE_RUNS, FULL_ENGINE_RUNS, Sliced
-from tableside.web.auth import require_host
-from tableside.web.setup import bearer
+from tableside.web.asking import who_at
 from tableside.web.table import WebTable
 
 RUNS_MAX = 10_000  # runs of one balance from the web (a War's 10,000 take about a second)
@@ -335,8 +334,9 @@ def add_balance(app: FastAPI, table: WebTable) -> None:
         runs: Annotated[str | None, Query()] = None,
         authorization: Annotated[str | None, Header()] = None,
     ) -> dict[str, Any] | JSONResponse:
-        who, _info = table.at_encounter(bearer(authorization), encounter_id)
-        require_host(who, "see the balance (it reads secret NPC values)")
+        who = who_at(
+            table, authorization, encounter_id, "see the balance (it reads secret NPC values)"
+        )
         count = runs_asked(runs)
         document = table.store.export_encounter(encounter_id)
         found = balances.answer(encounter_id, count, document, who.table_id)

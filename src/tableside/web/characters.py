@@ -24,9 +24,10 @@ from tableside.store import roster, tables
 from tableside.store.roster import RosterCharacter, UnknownRosterCharacterError
 from tableside.store.table_files import import_table
 from tableside.web import guards
+from tableside.web.asking import bearer, who_at
 from tableside.web.auth import ForbiddenError, Principal, new_token, require_host, token_hash
 from tableside.web.roster_access import at_character, owns
-from tableside.web.setup import Body, bearer
+from tableside.web.setup import Body
 from tableside.web.table import WebTable
 
 Authorization = Annotated[str | None, Header()]
@@ -213,8 +214,7 @@ def add_fight_routes(app: FastAPI, table: WebTable) -> None:
         keep_exertion: Annotated[bool, Query()] = False,
         authorization: Authorization = None,
     ) -> dict[str, Any]:
-        who, _info = table.at_encounter(bearer(authorization), encounter_id)
-        require_host(who, "see the carry-over")
+        who_at(table, authorization, encounter_id, "see the carry-over")
         options = Options(wave, battle_soon, keep_exertion)
         try:
             proposed = play.proposal(table.store, encounter_id, options)
@@ -226,8 +226,7 @@ def add_fight_routes(app: FastAPI, table: WebTable) -> None:
     def carry_over(
         encounter_id: int, body: CarryOptions, authorization: Authorization = None
     ) -> dict[str, Any]:
-        who, _info = table.at_encounter(bearer(authorization), encounter_id)
-        require_host(who, "apply the carry-over")
+        who_at(table, authorization, encounter_id, "apply the carry-over")
         return {"applied": play.apply(table.store, encounter_id, body.options())}
 
 

@@ -28,7 +28,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from tableside.encounter.decisions import APPROVE, Ask, Choice, Policy, Request
-from tableside.store.tables import DecisionSettings, Seat
+from tableside.store.table_audience import DecisionSettings
+from tableside.store.tables import Seat
 from tableside.web.auth import ForbiddenError, Principal
 
 DICE = "dice"  # a stage of physical dice: asked of its roller even when it sent the command (D-6)

@@ -2,12 +2,13 @@
 
 ``POST /api/encounters/{eid}/even {target, change, runs?}`` (the Host only: the simulation reads
 every secret NPC value) simulates every value of one change of the encounter as it stands
-(``simulate.even.make_even``: ``target`` as ``holy=60%``, ``change`` as ``Brute.guard=2..8`` or
-``Goblin-1=1..6``) on this server's cores (spawned processes, from 4,000 runs in all; a
-smaller proposal runs on the request's thread), or on the Dask scheduler named by
-``TABLESIDE_CLUSTER``, and answers the proposal; nothing is changed. ``POST …/even/accept
-{change, value}`` makes it so, all or nothing: the copies added, or the combatant removed and
-added again with its number changed (a Realm of Strife fight refuses both once started, W-26).
+(``simulate.even.make_even``: ``target`` as ``holy=60%``, ``change`` as ``Brute.guard=2..8``,
+``Goblin-1=1..6`` or, in a Realm of Strife fight, ``catalog:Goblin@monsters=0..4``, F-61) on
+this server's cores (spawned processes, from 4,000 runs in all; a smaller proposal runs on the
+request's thread), or on the Dask scheduler named by ``TABLESIDE_CLUSTER``, and answers the
+proposal; nothing is changed. ``POST …/even/accept {change, value}`` makes it so, all or
+nothing: the copies or catalogue NPCs added, or the combatant removed and added again with its
+number changed (a Realm of Strife fight refuses all three once started, W-26).
 """
 
 from __future__ import annotations
@@ -21,8 +22,8 @@ from pydantic import Field
 from tableside.errors import DataError
 from tableside.simulate import even
 from tableside.simulate.sweep import Sweep
-from tableside.web.auth import require_host
-from tableside.web.setup import Body, bearer
+from tableside.web.asking import who_at
+from tableside.web.setup import Body
 from tableside.web.setup_roster import all_or_nothing
 from tableside.web.table import WebTable
 
@@ -46,7 +47,7 @@ class AcceptBody(Body):
     value: Annotated[int, Field(ge=-1000, le=1000)]
 
 
-def parsed_change(text: str) -> Sweep | even.Count:
+def parsed_change(text: str) -> even.Change:
     """The change, with at most :data:`EVEN_VALUES_MAX` values (one sentence if not)."""
     change = even.parse_change(text)
     if len(change.values) > EVEN_VALUES_MAX:
@@ -66,8 +67,7 @@ def add_even(app: FastAPI, table: WebTable) -> None:
         body: EvenBody,
         authorization: Annotated[str | None, Header()] = None,
     ) -> dict[str, Any]:
-        who, _info = table.at_encounter(bearer(authorization), encounter_id)
-        require_host(who, "make it even (it reads secret NPC values)")
+        who_at(table, authorization, encounter_id, "make it even (it reads secret NPC values)")
         target, change = even.parse_target(body.target), parsed_change(body.change)
         document = table.store.export_encounter(encounter_id)
         cluster = os.environ.get("TABLESIDE_CLUSTER", "").strip() or None
@@ -83,14 +83,13 @@ def add_even(app: FastAPI, table: WebTable) -> None:
         body: AcceptBody,
         authorization: Annotated[str | None, Header()] = None,
     ) -> dict[str, Any]:
-        who, _info = table.at_encounter(bearer(authorization), encounter_id)
-        require_host(who, "change the roster")
+        who = who_at(table, authorization, encounter_id, "change the roster")
         change = parsed_change(body.change)
         if body.value not in change.values:
             raise DataError(f"The value {body.value} is not one of the change's {body.change!r}.")
         document = table.store.export_encounter(encounter_id)
         commands = even.change_commands(document, change, body.value)
         if not commands:
-            kind = "number" if isinstance(change, Sweep) else "count"
+            kind = {Sweep: "number", even.Count: "count"}.get(type(change), "catalog")
             return {"added": [], "revision": len(document["records"]), "kind": kind}
         return all_or_nothing(table, who, encounter_id, commands)

@@ -37,7 +37,8 @@ from tableside.web.decisions import FightWaitingError
 from tableside.web.play import DRY_RUN_SEED, Snapshot, snapshot
 from tableside.web.redact import redact_record
 from tableside.web.strict import check_args
-from tableside.web.table import WebTable, record_view
+from tableside.web.table import WebTable
+from tableside.web.table_views import record_view
 from tableside.web.unseen import conceal
 
 WAR = "majesty-war"

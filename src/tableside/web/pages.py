@@ -7,22 +7,24 @@ page's script renders the log's roll cards, from the records in the page's boot 
 from the stream afterwards, with one function (W-24): nothing of the log is rendered here.
 
 The script builds every node with ``textContent`` (never ``innerHTML``) and the page's data is
-passed to it as JSON through ``tojson``; a Content-Security-Policy with a per-page nonce lets no
-other script run, and no page is sent on as a referrer. No page carries a token: the browser's
+passed to it as JSON through ``tojson`` in a ``<script type="application/json">`` element; the
+scripts and style sheets are files with content-hashed names (:mod:`tableside.web.assets`,
+W-73), and the Content-Security-Policy lets only the server's own files run (no inline script),
+and no page is sent on as a referrer. No page carries a token: the browser's
 session cookie authenticates the script's requests, which send the page's CSRF proof back as
 ``X-CSRF-Token`` (W-11); a stream whose token is revoked ends with a ``revoked`` event (W-12).
 """
 
 from __future__ import annotations
 
-import secrets
-from importlib import resources
 from typing import Any
 
 from fastapi.responses import HTMLResponse
 from jinja2 import Environment, PackageLoader, select_autoescape
+from markupsafe import Markup
 
 from tableside.store.db import EncounterInfo
+from tableside.web import assets, log_page
 
 # The War Strike's numeric options (StrikeArgs) under "More options", with their labels.
 WAR_NUMBERS = (
@@ -42,15 +44,6 @@ HOST_NUMBERS = frozenset(
      "superiority"}
 )  # fmt: skip
 
-# The fight page's scripts, inlined in this order as one script under the page's CSP nonce:
-# core.js first (shared names, the state and its listeners), play.js last (it starts the page).
-STATIC = resources.files("tableside.web").joinpath("static")
-SCRIPTS = ("core.js", "log.js", "cards.js", "decisions.js", "map.js", "chat.js", "play.js")
-SCRIPT = "\n".join(STATIC.joinpath(f).read_text("utf-8") for f in SCRIPTS)
-# Every page's style sheet, inlined in base.html: base.css, then one file per part of the page.
-STYLES = ("base.css", "cards.css", "play.css", "map.css", "log.css", "chat.css")
-STYLE = "\n".join(STATIC.joinpath(f).read_text("utf-8") for f in STYLES)
-
 ENV = Environment(
     loader=PackageLoader("tableside.web", "templates"),
     autoescape=select_autoescape(default=True, default_for_string=True),
@@ -59,13 +52,34 @@ ENV = Environment(
 ENV.policies["json.dumps_kwargs"] = {"sort_keys": False}
 
 
-def html(template: str, nonce: str = "", **values: Any) -> HTMLResponse:
-    """A rendered page with headers that keep the token and other scripts out."""
-    body = ENV.get_template(template).render(nonce=nonce, styles=STYLE, **values)
-    script = f"'nonce-{nonce}'" if nonce else "'none'"
+def stylesheet(name: str) -> Markup:
+    """A ``<link>`` to a style sheet of :mod:`~tableside.web.assets` by its hashed name."""
+    return Markup('<link rel="stylesheet" href="{}" integrity="{}">').format(
+        assets.url(name), assets.integrity(name)
+    )
+
+
+def script_tag(name: str) -> Markup:
+    """A ``<script src>`` of :mod:`~tableside.web.assets` by its hashed name."""
+    return Markup('<script src="{}" integrity="{}"></script>').format(
+        assets.url(name), assets.integrity(name)
+    )
+
+
+ENV.globals.update(stylesheet=stylesheet, script_tag=script_tag)
+
+
+def html(template: str, scripts: tuple[str, ...] = (), **values: Any) -> HTMLResponse:
+    """A rendered page with its ``scripts`` (assets) at the end.
+
+    Its headers keep the token and other scripts out: only the server's own files run, never an
+    inline script (W-73).
+    """
+    body = ENV.get_template(template).render(scripts=scripts, **values)
+    script = "'self'" if scripts else "'none'"
     headers = {
         "Content-Security-Policy": f"default-src 'self'; script-src {script}; "
-        "style-src 'unsafe-inline'; object-src 'none'; base-uri 'none'",
+        "style-src 'self' 'unsafe-inline'; object-src 'none'; base-uri 'none'",
         "Referrer-Policy": "no-referrer",
         "X-Content-Type-Options": "nosniff",
         "Cache-Control": "no-store",
@@ -100,25 +114,27 @@ def encounter_page(
     """The fight: whose Turn, the play panel, the map, the character cards and the log.
 
     ``state`` and ``records`` are already what the viewer may see (W-1 … W-16): the script
-    renders both, the log's cards from ``records`` with the same function that renders a
-    streamed record (W-24). ``csrf`` is the session's CSRF proof (W-11), which the script sends
-    with every request.
+    renders both, the log's cards from the last of ``records`` (W-74; older ones on request) with
+    the same function that renders a streamed record (W-24). ``csrf`` is the session's CSRF proof
+    (W-11), which the script sends with every request.
     """
     war = info.game == "majesty-war"
+    shown, older = log_page.last_records(records, None, log_page.BOOT_RECORDS)
     boot = {
         "encounter": info.id,
         "csrf": csrf,
         "revision": state["revision"],
         "game": info.game,
         "state": state,
-        "log": records,
+        "log": shown,
+        "older": older,  # more records before these: the log's "Older records" (W-74)
         "numbers": [name for name, _label in WAR_NUMBERS],
         "role": view["role"],
         "characters": view["seat"]["characters"] if "seat" in view else [],
     }
     return html(
         "encounter.html",
-        nonce=secrets.token_urlsafe(16),
+        scripts=("fight.js",),
         view=view,
         info=info,
         state=state,
@@ -127,5 +143,4 @@ def encounter_page(
         war_numbers=WAR_NUMBERS,
         host_numbers=HOST_NUMBERS,
         boot=boot,
-        script=SCRIPT,
     )

@@ -33,7 +33,7 @@ from tableside.majesty.geometry import distance
 from tableside.majesty.odds import strike_odds
 from tableside.majesty.odds_report import strike_odds_dict
 from tableside.majesty.strike import strike_cost
-from tableside.store import tables
+from tableside.store import table_audience
 from tableside.strife import odds as strife_odds
 from tableside.strife.attack import AttackSetup, check_attack, hit_modifiers, hit_rule
 from tableside.strife.catalog import Element, PowerRoll, Stat
@@ -44,8 +44,8 @@ from tableside.strife.penalties import armour_class, usable_reach
 from tableside.strife.records import total
 from tableside.web.auth import ForbiddenError, Principal, authorise_command, commander, commands
 from tableside.web.redact import IsSecret, redact_record
-from tableside.web.table import (
-    WebTable,
+from tableside.web.table import WebTable
+from tableside.web.table_views import (
     current_actor,
     involved,
     record_view,
@@ -347,7 +347,7 @@ def turn_is_yours(
         return False
     if not who.is_host:
         return commands(who, current, state)
-    return commander(state)(current) not in tables.secrecy(table.store, encounter_id).played
+    return commander(state)(current) not in table_audience.secrecy(table.store, encounter_id).played
 
 
 def war_options(snap: Snapshot, who: Principal) -> dict[str, Any]:

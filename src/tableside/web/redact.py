@@ -25,7 +25,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
-from tableside.store.tables import Secrecy
+from tableside.store.table_audience import Secrecy
 from tableside.web.auth import Principal
 
 SECRET = "secret"

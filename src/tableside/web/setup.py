@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import math
 import re
-import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Annotated, Any
@@ -43,16 +42,17 @@ from tableside.limits import (
 from tableside.majesty.catalog import builtin_catalog as majesty_catalog
 from tableside.majesty.character import Side
 from tableside.majesty.formats import CHARACTER_FORMAT, CHARACTER_VERSION, character_from_data
-from tableside.store import tables
+from tableside.store import table_audience, tables
 from tableside.strife.catalog import builtin_catalog as strife_catalog
 from tableside.web import pages
-from tableside.web.auth import Credential, Principal, credential, require_host
+from tableside.web.asking import bearer, host_at, host_at_encounter, who_at
+from tableside.web.auth import Principal, require_host
 from tableside.web.guards import LimitError
 from tableside.web.public import public_base, reach_warning
 from tableside.web.qr import qr_svg
 from tableside.web.sessions import csrf_of, enter, set_session
 from tableside.web.strife_sheet import sheet_choices, sheet_from_form, sides_of
-from tableside.web.table import Presented, WebTable
+from tableside.web.table import WebTable
 
 MAJESTY = "majesty-war"
 STRIFE = "strife-combat"
@@ -166,19 +166,19 @@ def add_character(
         args["id"] = unique_id(args["id"], combatant_ids(table.state(encounter_id, who)))
     if spec.secret is None:
         return table.execute(who, encounter_id, Command("add", args), spec.revision)
-    before = tables.secrecy(table.store, encounter_id).choices.get(args["id"])
-    tables.set_secret(table.store, encounter_id, args["id"], spec.secret)
+    before = table_audience.secrecy(table.store, encounter_id).choices.get(args["id"])
+    table_audience.set_secret(table.store, encounter_id, args["id"], spec.secret)
     try:
         return table.execute(who, encounter_id, Command("add", args), spec.revision)
     except Exception:
-        tables.set_secret(table.store, encounter_id, args["id"], before)
+        table_audience.set_secret(table.store, encounter_id, args["id"], before)
         raise
 
 
 def secrets_view(table: WebTable, who: Principal, encounter_id: int) -> dict[str, Any]:
     """The encounter's secrecy: the NPC setting and, per combatant, whether it is secret."""
     require_host(who, "see the secrecy settings")
-    secrecy = tables.secrecy(table.store, encounter_id)
+    secrecy = table_audience.secrecy(table.store, encounter_id)
     return {
         "npcs_secret": secrecy.npcs_secret,
         "combatants": [
@@ -198,11 +198,6 @@ def combatant_ids(state: dict[str, Any]) -> list[str]:
 # --- the JSON API ---------------------------------------------------------------------------------
 
 
-def bearer(authorization: str | None) -> Credential | None:
-    """The credential of the ``Authorization`` header (``Bearer`` token or browser ``Session``)."""
-    return credential(authorization)
-
-
 def add_setup_api(app: FastAPI, table: WebTable) -> None:
     """The set-up endpoints of the JSON API."""
 
@@ -210,30 +205,28 @@ def add_setup_api(app: FastAPI, table: WebTable) -> None:
     def new_character(
         encounter_id: int, body: NewCharacter, authorization: Authorization = None
     ) -> dict[str, Any]:
-        who, _info = table.at_encounter(bearer(authorization), encounter_id)
+        who = who_at(table, authorization, encounter_id)
         return add_character(table, who, encounter_id, body)
 
     @app.get("/api/encounters/{encounter_id}/secrets")
     def show_secrets(encounter_id: int, authorization: Authorization = None) -> dict[str, Any]:
-        who, _info = table.at_encounter(bearer(authorization), encounter_id)
+        who = who_at(table, authorization, encounter_id)
         return secrets_view(table, who, encounter_id)
 
     @app.put("/api/encounters/{encounter_id}/secrets")
     def npc_setting(
         encounter_id: int, body: NpcSetting, authorization: Authorization = None
     ) -> dict[str, Any]:
-        who, _info = table.at_encounter(bearer(authorization), encounter_id)
-        require_host(who, "change the secrecy settings")
-        tables.set_npcs_secret(table.store, encounter_id, body.npcs_secret)
+        who = who_at(table, authorization, encounter_id, "change the secrecy settings")
+        table_audience.set_npcs_secret(table.store, encounter_id, body.npcs_secret)
         return secrets_view(table, who, encounter_id)
 
     @app.put("/api/encounters/{encounter_id}/secrets/{combatant}")
     def secret_choice(
         encounter_id: int, combatant: str, body: SecretChoice, authorization: Authorization = None
     ) -> dict[str, Any]:
-        who, _info = table.at_encounter(bearer(authorization), encounter_id)
-        require_host(who, "change the secrecy settings")
-        tables.set_secret(table.store, encounter_id, combatant, body.secret)
+        who = who_at(table, authorization, encounter_id, "change the secrecy settings")
+        table_audience.set_secret(table.store, encounter_id, combatant, body.secret)
         return secrets_view(table, who, encounter_id)
 
 
@@ -588,10 +581,12 @@ def add_setup_pages(app: FastAPI, table: WebTable) -> None:
         def choose(_who: Principal) -> None:
             if text(form, "setting") == "npcs":
                 on = text(form, "npcs_secret") == "on"
-                tables.set_npcs_secret(table.store, encounter_id, on)
+                table_audience.set_npcs_secret(table.store, encounter_id, on)
             else:
                 choice = secret_field(form)
-                tables.set_secret(table.store, encounter_id, text(form, "combatant"), choice)
+                table_audience.set_secret(
+                    table.store, encounter_id, text(form, "combatant"), choice
+                )
 
         return encounter_form(
             table, request, authorization, (table_id, encounter_id), choose,
@@ -689,11 +684,10 @@ def created_page(
     title: str, link: str, warning: str, back: str | None = None, back_text: str = "Open it"
 ) -> HTMLResponse:
     """The page that shows a new secret link once, with a Copy button and its QR code (W-28)."""
-    return pages.html("setup_created.html", nonce=secrets.token_urlsafe(16), title=title,
+    return pages.html("setup_created.html", scripts=("setup.js",), title=title,
                       link=link, warning=warning, back=back or link, back_text=back_text,
                       reach=reach_warning(link),
-                      qr=qr_svg(link, f"QR code of the link: {title}"),
-                      script=SETUP_SCRIPT)  # fmt: skip
+                      qr=qr_svg(link, f"QR code of the link: {title}"))  # fmt: skip
 
 
 def seat_characters(form: Form) -> tuple[str, ...]:
@@ -709,22 +703,6 @@ def seat_characters(form: Form) -> tuple[str, ...]:
     return chosen
 
 
-def host_at(table: WebTable, token: Presented, table_id: int) -> Principal:
-    """The Host of table ``table_id`` (players are refused)."""
-    who: Principal = table.at_table(token, table_id)
-    require_host(who, "open the set-up pages")
-    return who
-
-
-def host_at_encounter(
-    table: WebTable, token: Presented, table_id: int, encounter_id: int
-) -> Principal:
-    """The Host of the table of ``encounter_id``, which must be table ``table_id``."""
-    who = host_at(table, token, table_id)
-    table.at_encounter(token, encounter_id)
-    return who
-
-
 def render_table(table: WebTable, who: Principal, csrf: str, again: Rendered) -> HTMLResponse:
     """The Host's table page (400 with the error when a form is shown again)."""
     view = table.table_view(who)
@@ -732,11 +710,10 @@ def render_table(table: WebTable, who: Principal, csrf: str, again: Rendered) ->
     values = {"game": MAJESTY, "name": "", "seed": "", "player": "", "others": "",
               **again.values}  # fmt: skip
     online = {s.id: table.connected(who.table_id, s) for s in tables.seats(table.store, view["id"])}
-    page = pages.html("setup_table.html", nonce=secrets.token_urlsafe(16), view=view, csrf=csrf,
+    page = pages.html("setup_table.html", scripts=("setup.js",), view=view, csrf=csrf,
                       games=GAMES, values=values, combatants=list(dict.fromkeys(ids)),
                       error=again.error, error_form=again.form, online=online,
-                      host_online=table.connected(who.table_id, None),
-                      script=SETUP_SCRIPT)  # fmt: skip
+                      host_online=table.connected(who.table_id, None))  # fmt: skip
     return status(page, again.code) if again.error else page
 
 
@@ -749,7 +726,7 @@ def render_encounter(
     state = table.state(encounter_id, who)
     page = pages.html(
         "setup_encounter.html",
-        nonce=secrets.token_urlsafe(16),
+        scripts=("setup.js", "balance.js"),
         view=view,
         info=info,
         started=started(state),
@@ -757,7 +734,6 @@ def render_encounter(
         sheet=sheet_choices() if info.game == STRIFE else None,
         lists=again.lists,
         error_form=again.form,
-        script=SETUP_SCRIPT + BALANCE_SCRIPT,
         balance_runs=PAGE_RUNS.get(info.game, 10_000),
         csrf=csrf,
         base=f"/tables/{view['id']}/encounters/{encounter_id}",
@@ -779,8 +755,6 @@ def started(state: dict[str, Any]) -> bool:
     return int(state.get("round", -1)) >= 0 if "models" in state else False
 
 
-SETUP_SCRIPT = pages.STATIC.joinpath("setup.js").read_text("utf-8")
-BALANCE_SCRIPT = pages.STATIC.joinpath("balance.js").read_text("utf-8")
 PAGE_RUNS = {MAJESTY: 10_000, STRIFE: 10_000}  # the Balance panel's most runs (F-7), fewer once
 # each side is known within 1.5 points (F-53); an encounter the fast engines do not cover gets
 # 200 (F-24: the full engine plays 30 to 80 runs a second)

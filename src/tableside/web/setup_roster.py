@@ -25,6 +25,7 @@ from tableside.limits import json_document
 from tableside.service import game_for, open_encounter
 from tableside.store import roster
 from tableside.store.formats import parse_encounter
+from tableside.web.asking import who_at
 from tableside.web.auth import Principal, require_host
 from tableside.web.guards import TooLargeError
 from tableside.web.setup import (
@@ -32,7 +33,6 @@ from tableside.web.setup import (
     Body,
     PostedForm,
     again_from,
-    bearer,
     encounter_form,
     text,
 )
@@ -144,14 +144,14 @@ def add_roster(app: FastAPI, table: WebTable) -> None:
     def load_api(
         encounter_id: int, body: RosterBody, authorization: Authorization = None
     ) -> dict[str, Any]:
-        who, _info = table.at_encounter(bearer(authorization), encounter_id)
+        who = who_at(table, authorization, encounter_id)
         return load_roster(table, who, encounter_id, body.document)
 
     @app.post("/api/encounters/{encounter_id}/remove")
     def remove_api(
         encounter_id: int, body: RemoveBody, authorization: Authorization = None
     ) -> dict[str, Any]:
-        who, _info = table.at_encounter(bearer(authorization), encounter_id)
+        who = who_at(table, authorization, encounter_id)
         return remove_combatant(table, who, encounter_id, body.id, body.revision)
 
     @app.post("/tables/{table_id}/encounters/{encounter_id}/roster")

@@ -17,19 +17,20 @@ from pydantic import Field
 
 from tableside.limits import Name
 from tableside.store import tables
+from tableside.web.asking import bearer
 from tableside.web.auth import Principal, require_host
 from tableside.web.setup import (
     ID_PATTERN,
     Body,
     PostedForm,
     again_from,
-    bearer,
     seat_characters,
     see_other,
     table_form,
     text,
 )
-from tableside.web.table import WebTable, seat_view
+from tableside.web.table import WebTable
+from tableside.web.table_views import seat_view
 
 Authorization = Annotated[str | None, Header()]
 CharacterId = Annotated[str, Field(min_length=1, max_length=40, pattern=ID_PATTERN)]

@@ -13,7 +13,6 @@ choices and Apply (W-86, ``static/carry.js``).
 
 from __future__ import annotations
 
-import secrets
 from typing import Annotated, Any
 
 from fastapi import FastAPI, Header, Query, Request
@@ -25,15 +24,13 @@ from tableside.campaign.sheets import MAJESTY, numbers
 from tableside.store import roster, tables
 from tableside.store.roster import RosterCharacter
 from tableside.web import pages
+from tableside.web.asking import bearer, who_at
 from tableside.web.auth import ForbiddenError, require_host
 from tableside.web.roster_access import at_character, owns
 from tableside.web.sessions import csrf_of
-from tableside.web.setup import bearer
 from tableside.web.table import WebTable
 
 Authorization = Annotated[str | None, Header()]
-SHEET_SCRIPT = pages.STATIC.joinpath("sheet.js").read_text("utf-8")
-CARRY_SCRIPT = pages.STATIC.joinpath("carry.js").read_text("utf-8")
 
 
 def gear(character: RosterCharacter) -> list[tuple[str, str]]:
@@ -80,11 +77,11 @@ def sheet_page(table: WebTable, request: Request, who: Any, character: RosterCha
     boot = {"character": character.id, "csrf": csrf_of(request), "sheet": character.sheet,
             "role": who.role}  # fmt: skip
     return pages.html(
-        "character_sheet.html", nonce=secrets.token_urlsafe(16), c=character, owner=owner,
+        "character_sheet.html", scripts=("send.js", "sheet.js"), c=character, owner=owner,
         game=pages.GAME_WORDS.get(character.game, character.game),
         numbers=numbers(character.game, character.sheet), gear=gear(character),
         fields=editable(character), history=play.history(table.store, character.id),
-        host=who.is_host, boot=boot, script=SHEET_SCRIPT,
+        host=who.is_host, boot=boot,
     )  # fmt: skip
 
 
@@ -117,9 +114,9 @@ def carry_page(
             "options": {"wave": options.wave, "battle_soon": options.battle_soon,
                         "keep_exertion": options.keep_exertion}}  # fmt: skip
     return pages.html(
-        "character_carry.html", nonce=secrets.token_urlsafe(16), table_id=table_id,
+        "character_carry.html", scripts=("send.js", "carry.js"), table_id=table_id,
         name=table.store.encounter(encounter_id).name, ended=ended, proposed=proposed,
-        options=options, boot=boot, script=CARRY_SCRIPT,
+        options=options, boot=boot,
     )  # fmt: skip
 
 
@@ -146,7 +143,7 @@ def add_sheet_pages(app: FastAPI, table: WebTable) -> None:
         keep_exertion: Annotated[bool, Query()] = False,
         authorization: Authorization = None,
     ) -> Any:
-        who, _info = table.at_encounter(bearer(authorization), encounter_id)
+        who = who_at(table, authorization, encounter_id)
         if who.table_id != table_id:
             raise ForbiddenError(f"This token is not for table {table_id}.")
         require_host(who, "see the carry-over")

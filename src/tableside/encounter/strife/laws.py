@@ -9,7 +9,9 @@ from __future__ import annotations
 import pickle
 import threading
 from collections import OrderedDict
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, fields, replace
+from enum import Enum
 from fractions import Fraction
 
 from tableside.strife.attack import AttackSetup
@@ -21,7 +23,7 @@ LAWS_KEPT = 256
 """Exact attack laws kept (:func:`exact_law`): a few Actions' worth of Reactions."""
 
 
-_laws: OrderedDict[bytes, Weighed] = OrderedDict()
+_laws: OrderedDict[tuple[Hashable, ...], Weighed] = OrderedDict()
 
 
 _laws_lock = threading.Lock()
@@ -75,15 +77,74 @@ SETUP_FIELDS = tuple(f.name for f in fields(AttackSetup))
 HP_FIELDS = frozenset({"hp", "hp_max"})
 
 
-def law_key(setup: AttackSetup) -> bytes:
-    """The bytes that fix an attack's law but for P(defeat): HP set aside unless absorbed."""
-    if setup.defender.absorption != 0 or setup.defender.hp < 1:
-        return pickle.dumps(setup, protocol=pickle.HIGHEST_PROTOCOL)
-    parts = [getattr(setup, name) for name in SETUP_FIELDS]
-    for at, sheet in enumerate(parts):
-        if isinstance(sheet, Combatant):
-            parts[at] = [(k, v) for k, v in vars(sheet).items() if k not in HP_FIELDS]
-    return pickle.dumps(parts, protocol=pickle.HIGHEST_PROTOCOL)
+def law_key(setup: AttackSetup) -> tuple[Hashable, ...]:
+    """What fixes an attack's law but for P(defeat): HP set aside unless absorbed.
+
+    Each part of the setup as its pickled bytes (a plain value as it is), a sheet field by
+    field without its HP (:func:`sheet_key`). The parts are immutable and kept by object
+    (:func:`kept_bytes`): the Reactions of one attack, the next attack by the same models, and
+    a sheet whose HP alone changed (a copy that shares its other fields) pickle nothing again
+    (issue 21, item 8; equal keys exactly when the setups pickled whole, HP aside, are equal:
+    ``tests/test_strife_law_key.py``).
+    """
+    if not LAW_PARTS or setup.defender.absorption != 0 or setup.defender.hp < 1:
+        return (pickle.dumps(setup, protocol=pickle.HIGHEST_PROTOCOL),)
+    found: list[Hashable] = []
+    for name in SETUP_FIELDS:
+        part = getattr(setup, name)
+        if isinstance(part, Combatant):
+            found.append(sheet_key(part))
+        elif name in KEPT_PARTS:
+            found.append(kept_bytes(part))
+        elif isinstance(part, PLAIN) or part == ():
+            found.append(part)
+        else:
+            found.append(pickle.dumps(part, protocol=pickle.HIGHEST_PROTOCOL))
+    return tuple(found)
+
+
+KEPT_PARTS = frozenset({"weapon", "ruleset"})
+"""The parts of a setup whose bytes are kept by object (the others are small and made anew)."""
+LAW_PARTS = True
+"""Whether :func:`law_key` keys a law by its parts (tests turn it off to compare with the setup
+pickled whole)."""
+PARTS_KEPT = 256
+_parts: OrderedDict[int, tuple[object, Hashable]] = OrderedDict()
+PLAIN = (str, int, bool, type(None), Enum)
+"""Field values that stand in a key as they are: hashable, and a validated field holds one
+type (so `True` and `1`, or an enum member and its value, never meet in one field)."""
+
+
+def sheet_key(sheet: Combatant) -> Hashable:
+    """A sheet's fields but ``hp`` and ``hp_max``: plain values as they are, others pickled."""
+    return kept(sheet, lambda: tuple(
+        (k, v if isinstance(v, PLAIN) else kept_bytes(v))
+        for k, v in vars(sheet).items() if k not in HP_FIELDS
+    ))  # fmt: skip
+
+
+def kept_bytes(part: object) -> Hashable:
+    """``part`` pickled, kept by the object itself."""
+    return kept(part, lambda: pickle.dumps(part, protocol=pickle.HIGHEST_PROTOCOL))
+
+
+def kept(part: object, make: Callable[[], Hashable]) -> Hashable:
+    """``make()``, kept by the object ``part`` (immutable) while it is among the last used.
+
+    The object is held with what was made, so its ``id`` names no other object while kept.
+    """
+    key = id(part)
+    with _laws_lock:
+        found = _parts.get(key)
+        if found is not None and found[0] is part:
+            _parts.move_to_end(key)
+            return found[1]
+    made = make()
+    with _laws_lock:
+        _parts[key] = (part, made)
+        while len(_parts) > PARTS_KEPT:
+            _parts.popitem(last=False)
+    return made
 
 
 def at_hp(kept: Weighed, setup: AttackSetup) -> Weighed:

@@ -210,14 +210,14 @@ def reaction_setups(
             base = None
     defender = state.models.get(item.defender)
     for value in (None, *REACTIONS):
-        candidate = item.model_copy(update={"reaction": value})
         try:
             if base is None or defender is None:
+                candidate = item.model_copy(update={"reaction": value})
                 yield value, attack_setup(game, Pending(state), attacker, candidate)
             elif value is None:
                 yield value, base
-            else:
-                reaction = declare_reaction(game, p, defender, value, candidate)
+            else:  # reads the item's improvised fields, not its Reaction: no copy per Reaction
+                reaction = declare_reaction(game, p, defender, value, item)
                 yield value, replace(base, reaction=reaction)
         except TablesideError:
             yield value, None

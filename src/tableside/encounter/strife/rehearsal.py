@@ -79,8 +79,15 @@ def rehearsed(game: FightRules, state: FightState, command: Command, rng: Rng) -
 
 
 def throwaway(rng: Rng) -> Rng:
-    """A fresh copy of the command's seeded stream (typed dice: any stream will do)."""
+    """A fresh copy of the command's seeded stream (typed dice: any stream will do).
+
+    A stream not yet drawn from is made anew from its seed and number (a deep copy costs more).
+    """
     if isinstance(rng, SeededRng):
+        if rng._generator is None:
+            copied = SeededRng(rng.seed)
+            copied._stream = rng._stream
+            return copied
         return copy.deepcopy(rng)
     return SeededRng.stream(0, 0)
 

@@ -115,6 +115,7 @@ class Trial:
     command: Command
     rng: Rng
     lean: bool = False  # options' outcomes read from the Strike's result (:meth:`read`)
+    shared: SharedDice | None = None  # one roll of the dice for every option (:meth:`read`)
 
     def run(self, args: Mapping[str, Any]) -> Seen | None:
         """What the Strike does with ``args``; None when the War refuses them.
@@ -132,7 +133,7 @@ class Trial:
         try:
             found = self.read(command, rng) if self.lean and LEAN else None
             if found is None:
-                events = self.game.decide(self.state, command, fresh(self.rng))
+                events = self.game.decide_keyed(self.state, command, fresh(self.rng), key)
                 found = seen(events, str(args.get("defender")))
         except TablesideError:
             return None
@@ -150,6 +151,15 @@ class Trial:
         same as :func:`seen` on the full decide's events (issue 21, item 8: the Host's card
         reads every option; ``tests/test_war_card_lean.py`` checks them equal).
         """
+        if self.shared is not None and SHARED:
+            try:
+                return self.decided(command, self.shared.replay())
+            except DiceDivergedError:
+                pass  # this option rolls other dice than those drawn so far: its own stream
+        return self.decided(command, rng)
+
+    def decided(self, command: Command, rng: Rng) -> Seen | None:
+        """:meth:`read` on the dice stream ``rng``."""
         p = self.game.pending(self.state, command, rng, describe=False)
         if len(p.strikes) != 1:
             return None
@@ -157,6 +167,60 @@ class Trial:
         return strike_seen(p.strikes[0], p.events, str(resolved.data["defender"]))
 
 
+class DiceDivergedError(Exception):
+    """An option asked its shared dice for another die than the stream drew at that place."""
+
+
+class SharedDice:
+    """One unused seeded dice stream drawn once for every option of a card (issue 21, item 8).
+
+    The options of an Obstruction or Adjustments question differ in tokens only: each decides
+    the same Strike on a fresh copy of the same stream, so each draws the same dice. The k-th
+    face of a fresh stream follows only from the sides of the k dice asked so far, so an option
+    whose dice have the same sides as those drawn so far gets the very faces a fresh copy gives
+    it, and a die beyond them is drawn from the one stream, then in the same place; a die with
+    other sides raises :class:`DiceDivergedError` and that option takes its own fresh stream
+    (``tests/test_war_card_lean.py`` compares the outcomes with and without).
+    """
+
+    def __init__(self, rng: Rng) -> None:
+        self.stream = fresh(rng)
+        self.drawn: list[tuple[int, int]] = []  # (sides, face), in the order drawn
+
+    @classmethod
+    def of(cls, rng: Rng) -> SharedDice | None:
+        """Shared dice for an unused seeded stream; None for any other (typed dice)."""
+        if isinstance(rng, SeededRng) and getattr(rng, "_generator", None) is None:
+            return cls(rng)
+        return None
+
+    def replay(self) -> Rng:
+        """A stream that plays the dice drawn so far, then draws more."""
+        return _Replay(self)
+
+
+class _Replay:
+    """One option's view of :class:`SharedDice`."""
+
+    def __init__(self, shared: SharedDice) -> None:
+        self.shared = shared
+        self.at = 0
+
+    def roll(self, sides: int) -> int:
+        """The next face: the one drawn at this place, or drawn now."""
+        drawn = self.shared.drawn
+        if self.at == len(drawn):
+            drawn.append((sides, self.shared.stream.roll(sides)))
+        was, face = drawn[self.at]
+        if was != sides:
+            raise DiceDivergedError(f"die {self.at + 1} is a d{sides}, drawn as a d{was}")
+        self.at += 1
+        return face
+
+
+SHARED = True
+"""Whether a card's options share one roll of the dice (:class:`SharedDice`; tests turn it off
+to compare)."""
 LEAN = True
 """Whether :class:`Trial` reads an option's outcome from the Strike's result (tests turn it off
 to compare with the full decide)."""
@@ -296,7 +360,8 @@ def war_effects(
         return approval_effects(game, state, command, choice)
     if choice.kind not in ("obstruction", "adjustments"):
         return [None for _ in choice.options]
-    trial = Trial(game, state, command, rng, lean=True)  # the full decide is not kept here
+    # the full decide is not kept here; the options share one roll of their dice
+    trial = Trial(game, state, command, rng, lean=True, shared=SharedDice.of(rng))
     effects: list[JSON | None] = []
     for option in choice.options:
         value = option.get("value")
@@ -451,8 +516,12 @@ def adjustments_choice(raw: Mapping[str, Any], base: Seen, what: str) -> Choice 
     target = base.target
     labels = {"best": f"Best for {target}", "none": "No Adjustments", "explicit": "Choose dice…"}
     options = [
-        {"value": copy.deepcopy(value), "label": labels[name]} for value, name in ADJUSTMENT_OPTIONS
-    ]
+        {
+            "value": {k: list(v) if isinstance(v, list) else v for k, v in value.items()},
+            "label": labels[name],
+        }
+        for value, name in ADJUSTMENT_OPTIONS
+    ]  # fmt: skip  (a copy per option: one level of dicts and lists, cheaper than deepcopy)
     return Choice(
         kind="adjustments",
         combatant=target,

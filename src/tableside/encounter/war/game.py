@@ -58,7 +58,12 @@ class MajestyWar:
 
     def decide(self, state: WarState, command: Command, rng: Rng) -> list[Event]:
         """Validate a command and return its events (a Strike just decided: reused)."""
-        key = memo_key(command, rng)
+        return self.decide_keyed(state, command, rng, memo_key(command, rng))
+
+    def decide_keyed(
+        self, state: WarState, command: Command, rng: Rng, key: str | None
+    ) -> list[Event]:
+        """:meth:`decide` with ``memo_key(command, rng)`` already made (``key``)."""
         memo = self._memo[0] if self._memo else None
         if key is not None and memo is not None and memo[0] is state and memo[1] == key:
             if isinstance(rng, ScriptedRng):

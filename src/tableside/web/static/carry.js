@@ -6,21 +6,9 @@
   const said = document.getElementById('said');
   if (!button) return;
   button.addEventListener('click', async () => {
-    said.textContent = 'Applying…';
-    let r = null;
-    try {
-      r = await fetch('/api/encounters/' + boot.encounter + '/carry-over', {
-        method: 'POST', body: JSON.stringify(boot.options),
-        headers: {'X-CSRF-Token': boot.csrf, 'Content-Type': 'application/json'}});
-    } catch (e) {
-      said.textContent = 'Not sent: the table cannot be reached.';
-      return;
-    }
-    const answer = await r.json().catch(() => ({}));
-    if (!r.ok) {
-      said.textContent = answer.error || ('Refused (' + r.status + ').');
-      return;
-    }
+    const answer = await sendJson('/api/encounters/' + boot.encounter + '/carry-over', 'POST',
+      boot.options, boot.csrf, said, 'Applying…');
+    if (answer === null) return;
     said.textContent = 'Applied to ' + answer.applied.length + ' character(s).';
     window.location.assign('/tables/' + boot.table + '/characters');
   });

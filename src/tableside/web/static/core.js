@@ -1,7 +1,7 @@
 // The fight page's shared core: boot data, helpers, the state and its listeners, sending
 // commands, and the live stream. The other scripts (log.js, cards.js, map.js, play.js,
-// chat.js, decisions.js) are inlined after it in one <script> (pages.py SCRIPTS): each keeps
-// its private names inside an IIFE or prefixed, and shares only through the names below.
+// chat.js, decisions.js) follow it in one file (assets.py FIGHT_SCRIPTS, fight.<hash>.js):
+// each keeps its private names inside an IIFE or prefixed, and shares only through the names below.
 const boot = JSON.parse(document.getElementById('boot').textContent);
 const api = '/api/encounters/' + boot.encounter;
 const auth = {'X-CSRF-Token': boot.csrf, 'Content-Type': 'application/json'};

@@ -419,7 +419,7 @@ lines = r => [...logCard(r).querySelectorAll('.line')].map(n => n.textContent);
 
 // undo strikes a command's cards out; redo brings them back (they share its seq)
 function strike(seq, undone) {
-  for (const c of $('log').querySelectorAll('article[data-seq="' + seq + '"]'))
+  for (const c of $('log-box').querySelectorAll('article[data-seq="' + seq + '"]'))
     if (c.dataset.kind !== 'undo' && c.dataset.kind !== 'redo') {
       c.classList.toggle('undone', undone);
       let tag = c.querySelector('.undone-tag');
@@ -429,16 +429,52 @@ function strike(seq, undone) {
     }
 }
 function add(r) {
-  const log = $('log');
-  log.append(logCard(r));
+  $('log').append(logCard(r));
   if (r.kind === 'undo' || r.kind === 'redo') strike(r.seq, r.kind === 'undo');
 }
 for (const r of boot.log || []) add(r);
-const log = $('log');
-log.scrollTop = log.scrollHeight;
+const box = $('log-box'), log = $('log');
+box.scrollTop = box.scrollHeight;
 // live region from here on: what is added now is announced, the history was not (W-24)
 log.setAttribute('role', 'log'); log.setAttribute('aria-live', 'polite');
 log.setAttribute('aria-relevant', 'additions');
-onRecord(r => { const near = log.scrollHeight - log.scrollTop - log.clientHeight < 80;
-  add(r); if (near) log.scrollTop = log.scrollHeight; });
+onRecord(r => { const near = box.scrollHeight - box.scrollTop - box.clientHeight < 80;
+  add(r); if (near) box.scrollTop = box.scrollHeight; });
+// --- older records (W-74): the boot data holds the last ones; "Older records", or scrolling
+// to the top of the log, fetches the ones before through GET …/log?before=&limit= (the same
+// redaction as the stream) and draws them with logCard above, outside the live region
+const older = $('log-older'), olderSaid = $('log-older-said'), OLDER_PAGE = 50;
+let fetching = false, more = !!boot.older && (boot.log || []).length > 0;
+older.hidden = !more;
+function oldestShown() {
+  const first = box.querySelector('article[data-revision]');
+  return first ? Number(first.dataset.revision) : state.revision + 1;
+}
+async function readOlder() {
+  const r = await fetch(api + '/log?before=' + oldestShown() + '&limit=' + OLDER_PAGE,
+    {headers: auth}).catch(() => null);
+  return r && r.ok ? r.json().catch(() => null) : null;
+}
+async function loadOlder() {
+  if (fetching || !more) return;
+  fetching = true; olderSaid.textContent = 'Loading older records…';
+  const page = await readOlder();
+  fetching = false;  // one page at a time: the next starts before the ones drawn now
+  if (!page) { olderSaid.textContent = 'The older records could not be read; try again.';
+    return; }
+  const cards = page.records.map(logCard);
+  const fromBottom = box.scrollHeight - box.scrollTop;
+  $('log-older-cards').prepend(...cards);
+  box.scrollTop = box.scrollHeight - fromBottom;  // the cards in view stay where they were
+  // an undo or redo shown earlier may name a record just drawn: its last word stands
+  const last = new Map();
+  for (const c of box.querySelectorAll('article[data-kind="undo"], article[data-kind="redo"]'))
+    last.set(c.dataset.seq, c.dataset.kind === 'undo');
+  for (const [seq, undone] of last) strike(seq, undone);
+  more = page.more; older.hidden = !more;
+  olderSaid.textContent = page.records.length + ' older record' +
+    (page.records.length === 1 ? '' : 's') + ' shown' + (more ? '.' : '; this is the start.');
+}
+older.addEventListener('click', loadOlder);
+box.addEventListener('scroll', () => { if (box.scrollTop < 40) loadOlder(); });
 })();

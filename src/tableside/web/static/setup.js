@@ -1,4 +1,4 @@
-// The set-up pages' small script (under the page's CSP nonce; nodes by textContent only):
+// The set-up pages' small script (a file of its own, W-73; nodes by textContent only):
 // a chosen file is read into its form's JSON box (the form posts plain urlencoded text),
 // "a new side" shows its text box, and a join link's Copy button copies it.
 (() => {

@@ -4,22 +4,10 @@
   const boot = JSON.parse(document.getElementById('boot').textContent);
   const api = '/api/characters/' + boot.character;
   const said = document.getElementById('said');
-  const headers = {'X-CSRF-Token': boot.csrf, 'Content-Type': 'application/json'};
 
   async function send(body, done, method = 'PATCH', url = api) {
-    said.textContent = 'Sending…';
-    let r = null;
-    try {
-      r = await fetch(url, {method: method, headers: headers, body: JSON.stringify(body)});
-    } catch (e) {
-      said.textContent = 'Not sent: the table cannot be reached.';
-      return;
-    }
-    const answer = await r.json().catch(() => ({}));
-    if (!r.ok) {
-      said.textContent = answer.error || ('Refused (' + r.status + ').');
-      return;
-    }
+    const answer = await sendJson(url, method, body, boot.csrf, said);
+    if (answer === null) return;
     said.textContent = done(answer);
     setTimeout(() => window.location.reload(), 600);
   }
