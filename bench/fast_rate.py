@@ -12,7 +12,9 @@ process, which shows whether two cores were free; then imports and one fast run 
 (the compiled kernel loaded from numba's cache; ``--compile`` also times a fresh compilation,
 paid once per installation), and the cold
 start of one exact Strike law (``strike_odds``) and of one Strike table, in fresh processes,
-with and without the disk cache.
+with and without the disk cache. Last, the same full-against-fast figures for ``war_4v4.json``
+with every condition the fast engine plays since issue 26 (F-55 … F-58): Stances, Readied and
+carried AP, Exposed, Surprised, Bound and Asleep combatants.
 """
 
 from __future__ import annotations
@@ -28,7 +30,11 @@ from pathlib import Path
 
 from timing import timed, workers_line
 
+from tableside.encounter.engine import Encounter
+from tableside.encounter.log import Command
+from tableside.encounter.war import MajestyWar
 from tableside.simulate import simulate
+from tableside.store.formats import encounter_document, parse_encounter
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 
@@ -97,6 +103,27 @@ def kernel_ms(numba_cache: str | None) -> float:
     return float(out.stdout.strip())
 
 
+def with_conditions(document: dict[str, object]) -> dict[str, object]:
+    """``war_4v4.json`` begun, with Stances, Readied and carried AP, Exposed, Surprised, Bound
+    and Asleep combatants (F-55 … F-58), as the engine applies them."""
+    _, records = parse_encounter(document)
+    encounter = Encounter.from_records(MajestyWar(), int(str(document["seed"])), records)
+    encounter.execute(Command("next"))
+    first = encounter.state.order[encounter.state.turn].combatant
+    effect = [("Watcher", "exposed", {}), ("Brute", "surprised", {"by": "Guardian"}),
+              ("Jackal", "bound", {}), ("Messenger", "asleep", {})]  # fmt: skip
+    for command in [
+        Command("carry_over", {"id": first, "ap": 1}),
+        Command("stand_ready", {"id": first, "ap": 2, "uses": ["Strike"]}),
+        Command("stance", {"id": "Herald", "on": True, "full": True}),
+        Command("stance", {"id": "Warrior", "on": True}),
+        *(Command("apply_effect", {"id": who, "effect": e, **more}) for who, e, more in effect),
+    ]:
+        encounter.execute(command)
+    title = "war_4v4 with conditions"
+    return encounter_document(title, "majesty-war", encounter.seed, encounter.records)
+
+
 def main() -> None:
     """Print the figures."""
     parser = argparse.ArgumentParser(description=__doc__)
@@ -130,6 +157,14 @@ def main() -> None:
             if cache == "":
                 cold_ms(call, cache)  # fill the cache
             print(f"  first {call} in a process, {label}: {cold_ms(call, cache):.1f} ms")
+    conditions = with_conditions(document)
+    print("war_4v4.json with Stances, Readied/carried AP, Exposed, Surprised, Bound, Asleep")
+    wall, cpu = timed(lambda: simulate(conditions, args.full, seed=1, workers=1, engine="full"))
+    base = line("full engine, 1 worker", args.full, wall, cpu, None)
+    for label in ("fast, 1 worker, first call", "fast, 1 worker, warm"):
+        wall, cpu = timed(lambda: simulate(conditions, args.fast, seed=2, workers=1,
+                                           engine="fast"))  # fmt: skip
+        line(label, args.fast, wall, cpu, base)
     print(f"load average {os.getloadavg()[0]:.2f}")
 
 

@@ -114,3 +114,22 @@ def win_gaps(full: dict[str, Any], fast: dict[str, Any], shift: float = SHIFT) -
 def outside(gaps: list[Gap]) -> list[Gap]:
     """The gaps beyond ``BOUND`` standard errors (the engines disagree there)."""
     return [(what, gap, se) for what, gap, se in gaps if abs(gap) > BOUND * se + 1e-12]
+
+
+def report_gaps(full: Report, fast: Report, shift: float = SHIFT) -> list[Gap]:
+    """Every gap of two War reports (F-31): wins (:func:`win_gaps`), the end, falls and Wear.
+
+    A Wear that neither engine's runs ever spread (both standard deviations 0) must have the
+    same mean in both; it then adds no gap.
+    """
+    gaps = win_gaps(full, fast, shift)
+    gaps += [("end", *pooled_mean_gap(full["clock"]["summary"], fast["clock"]["summary"]))]
+    for who, mine in full["combatants"].items():
+        theirs = fast["combatants"][who]
+        gaps.append((f"{who} falls", *proportion_gap(mine["fallen"], theirs["fallen"])))
+        for kind, losses in mine["losses"].items():
+            if losses["sd"] == 0 and theirs["losses"][kind]["sd"] == 0:
+                assert losses["mean"] == theirs["losses"][kind]["mean"], (who, kind)
+                continue
+            gaps.append((f"{who} Wear {kind}", *pooled_mean_gap(losses, theirs["losses"][kind])))
+    return gaps

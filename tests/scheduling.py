@@ -27,7 +27,10 @@ from xdist.scheduler import LoadScopeScheduling  # type: ignore[import-untyped]
 MACHINE_GROUP = ("test_store_crash", "test_war_crash", "test_cold_start", "test_bounds")
 # Modules whose tests are independent and heavy: spread over the workers one by one (a
 # module-scoped fixture with parameters is used by one test per parameter there).
-SPREAD = ("test_simulate_agreement_effects", "test_simulate_agreement_strife_effects")
+SPREAD = (
+    "test_simulate_agreement_effects", "test_simulate_agreement_strife_effects",
+    "test_simulate_agreement_conditions",
+)  # fmt: skip
 
 
 def matches(module: str, names: tuple[str, ...]) -> bool:

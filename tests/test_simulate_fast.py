@@ -34,7 +34,7 @@ import numpy as np
 import pytest
 from replays import wear_taken
 
-from tableside.encounter.engine import copy_with
+from tableside.encounter.engine import Encounter, copy_with
 from tableside.encounter.log import Command
 from tableside.encounter.policy import WarPolicy
 from tableside.encounter.war.args import StrikeArgs
@@ -57,6 +57,7 @@ from tableside.simulate.fast_war import (
     unsupported,
 )
 from tableside.simulate.runs import StreamRng, load_start, run_seed
+from tableside.store.formats import encounter_document, parse_encounter
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 WAR_FILE = EXAMPLES / "war_4v4.json"
@@ -383,19 +384,14 @@ def test_a_fight_asked_for_the_fast_engine_gets_the_fast_strife_engine() -> None
 
 
 def test_a_war_the_fast_engine_cannot_play_falls_back_and_says_why() -> None:
-    """F-3: a ranged-only weapon sends the War to the full engine, and the report says why."""
+    """F-3: a Spiritual Dominion sends the War to the full engine, and the report says why."""
     doc = load(WAR_FILE)
-    records = doc["records"]
-    bow = json.loads(json.dumps(records))
-    for record in bow:
-        for data in [(record.get("command") or {}).get("args") or {},
-                     *(event["data"] for event in record.get("events") or [])]:  # fmt: skip
-            character = data.get("character")
-            if isinstance(character, dict) and data.get("id") == "Jackal":
-                character["weapon"] = "Bow"
-    changed = {**doc, "records": bow}
+    _, records = parse_encounter(doc)
+    encounter = Encounter.from_records(GAME, doc["seed"], records)
+    encounter.execute(Command("dominion", {"id": "Ward", "center": [4, 30, 0], "radius": 0.5}))
+    changed = encounter_document("Ward", "majesty-war", doc["seed"], encounter.records)
     report = simulate(changed, 5, seed=2, engine="fast")
-    assert report["engine"] == "full" and report["fallback"] == "Jackal: a ranged-only weapon"
+    assert report["engine"] == "full" and report["fallback"] == "Spiritual Dominions"
     plain = simulate(changed, 5, seed=2, engine="full")
     assert {k: v for k, v in report.items() if k not in ("engine", "fallback")} == plain
 

@@ -126,26 +126,16 @@ def test_f7_the_setup_page_has_the_balance_panel_and_its_script(client: TestClie
     assert f'data-balance="/api/encounters/{fight}/balance?runs=10000"' in page  # F-24
 
 
-def with_weapon(document: dict[str, Any], who: str, weapon: str) -> dict[str, Any]:
-    """``document`` with ``who`` added to the War holding ``weapon`` (command and event)."""
-    changed: dict[str, Any] = json.loads(json.dumps(document))
-    for record in changed["records"]:
-        command = record.get("command") or {}
-        if command.get("kind") == "add" and command["args"]["id"] == who:
-            command["args"]["character"]["weapon"] = weapon
-            for event in record["events"]:
-                if event["kind"] == "combatant_added":
-                    event["data"]["character"]["weapon"] = weapon
-    return changed
-
-
 def test_f24_the_page_asks_the_full_engine_for_200_runs_and_says_why(client: TestClient) -> None:
-    """F-24: a War the fast engine does not cover (a Bow) is balanced on 200 full-engine runs."""
+    """F-24: a War the fast engine does not cover (a Dominion) is balanced on 200 full runs."""
     host = Host(client)
-    eid = loaded(host, "majesty-war", with_weapon(WAR_4V4, "Jackal", "Bow"))
+    eid = loaded(host, "majesty-war", WAR_4V4)
+    ward = {"kind": "dominion", "args": {"id": "Ward", "center": [4, 30, 0], "radius": 0.5}}
+    r = client.post(f"/api/encounters/{eid}/commands", headers=auth(host.token), json=ward)
+    assert r.status_code == 200, r.text
     found = balance(client, host, eid, "2000").json()
     assert found["runs"] == 200 and found["engine"] == "full", found
-    assert "ranged-only weapon" in found["fallback"]
+    assert "Spiritual Dominions" in found["fallback"]
     total = sum(s["count"] for s in found["sides"]) + found["draws"]["count"]
     assert total + found["unfinished"]["count"] == 200
     fast = balance(client, host, loaded(host, "majesty-war", WAR_4V4), "2000").json()

@@ -65,7 +65,61 @@ SCENARIOS: dict[str, tuple[str, dict[str, str], list[Command]]] = {
             effect("Herald", "falter_cycle"),
         ],
     ),
+    # The next three (and war_ready.json) weaken one side by 54 Wear E, so that the other wins
+    # about 95 % of the Wars: the agreement test at 1 % power then needs few full-engine runs.
+    # F-55: the Herald in Full Defensive Stance (Guard + 5), the Warrior in Defensive Stance;
+    # each Strikes for 4 AP (M-14, M-17).
+    "war_stance.json": (
+        "Duel in Stances",
+        {},
+        [
+            Command("stance", {"id": "Herald", "on": True, "full": True}),
+            Command("stance", {"id": "Warrior", "on": True}),
+            effect("Warrior", "wear_e", amount=54),
+        ],
+    ),
+    # F-56: the War begun; whoever has the first Turn Carries Over 1 AP and Stands Ready with 2
+    # (they rest at its next Turn); the Host gives the other 3 Readied AP (F:2 wastes them first).
+    "war_ready.json": (
+        "Duel with Readied AP",
+        {},
+        [effect("Herald", "wear_e", amount=54), Command("next")],
+    ),
+    # F-57: the Warrior Exposed (Guard 0, M-19) for the whole War.
+    "war_exposed.json": ("Duel, the Warrior Exposed", {}, [effect("Warrior", "exposed")]),
+    # F-57: the Warrior Surprised by the Herald until the Warrior's first Turn (M-19).
+    "war_surprised.json": (
+        "Duel, the Warrior Surprised",
+        {},
+        [effect("Warrior", "surprised", by="Herald"), effect("Warrior", "wear_e", amount=54)],
+    ),
+    # F-58: the Warrior Bound (it passes its Turns, is Exposed, its F:2 converts, M-36), the
+    # Herald Asleep (its Falter converts, M-34).
+    "war_bound.json": (
+        "Duel, Bound and Asleep",
+        {},
+        [effect("Warrior", "bound"), effect("Herald", "asleep")],
+    ),
+    # F-59: the Herald with a Bow (Ranged Strikes beyond 3" and up to 12", M-15, M-27): it steps
+    # back to 3.5" from the Warrior, 2" away, and shoots while the Warrior closes in.
+    "war_ranged.json": (
+        "Bow against Axe",
+        {"Herald": "Bow"},
+        [effect("Warrior", "wear_e", amount=54)],
+    ),
 }
+
+
+def ready_commands(encounter: Encounter[Any]) -> list[Command]:
+    """war_ready.json's commands after its first ``next``: Carry Over, Stand Ready, Readied AP."""
+    state = encounter.state
+    first = state.order[state.turn].combatant
+    other = next(c for c in state.combatants if c != first)
+    return [
+        Command("carry_over", {"id": first, "ap": 1}),
+        Command("stand_ready", {"id": first, "ap": 2, "uses": ["Strike"]}),
+        Command("host_set", {"id": other, "field": "readied", "value": 3}),
+    ]
 
 
 def main() -> None:
@@ -77,6 +131,9 @@ def main() -> None:
         encounter = Encounter.from_records(MajestyWar(), duel["seed"], records)
         for command in commands:
             encounter.execute(command)
+        if name == "war_ready.json":
+            for command in ready_commands(encounter):
+                encounter.execute(command)
         out = encounter_document(title, "majesty-war", duel["seed"], encounter.records)
         (HERE / name).write_text(json.dumps(out, indent=2) + "\n", "utf-8")
 

@@ -10,6 +10,9 @@ nearest standing enemy: within that band it Strikes it; nearer, it steps straigh
 3.5" away; beyond its range, it moves toward it until 1" inside the range (as far as its AP
 allow), and Strikes if it then can.
 
+A combatant in Defensive Stance pays 1 AP more for each Strike (M-14, M-17): it Strikes only
+with the 4 AP that costs (F-55).
+
 A Grappler (M-37) that may not Strike others (less than 40 more Might than one it holds) takes
 as its target the nearest standing enemy it holds, and with none it ends its Turn.
 
@@ -96,10 +99,15 @@ def acting(state: WarState) -> Combatant | None:
     return me
 
 
+def strike_ap(me: Combatant) -> int:
+    """What a plain Strike costs it: 3 AP, 1 more in Defensive Stance (M-14, M-17, F-55)."""
+    return STRIKE_AP + (1 if me.stance else 0)
+
+
 def fight(me: Combatant, target: Combatant) -> Command | None:
     """Strike the target within Melee Range, or move toward it; None when neither is possible."""
     gap = distance(me.position, target.position)
-    if gap <= MELEE_RANGE and me.ap >= STRIKE_AP:
+    if gap <= MELEE_RANGE and me.ap >= strike_ap(me):
         return Command("strike", {"striker": me.id, "defender": target.id})
     if gap > MELEE_RANGE and me.ap >= 1:
         inches = min(gap - CLOSE_TO, float(me.ap))
@@ -138,7 +146,7 @@ def shoot(me: Combatant, target: Combatant, weapon: Weapon) -> Command | None:
     """A ranged-only Striker: Strike in the band (3", range], else step into it (M-15, M-27)."""
     gap, reach = distance(me.position, target.position), float(weapon.ranged_range or 0)
     if MELEE_RANGE < gap <= reach:
-        if me.ap < STRIKE_AP:
+        if me.ap < strike_ap(me):
             return None
         return Command("strike", {"striker": me.id, "defender": target.id, "ranged": True})
     return move_to(me, target, BACK_TO if gap <= MELEE_RANGE else reach - INSIDE_RANGE)

@@ -30,6 +30,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 NEXT, STRIKE, MOVE, REST = 0, 1, 2, 3
 STRIKE_AP, MELEE_RANGE, CLOSE_TO, REST_AP_MAX, TURN_AP = 3, 3.0, 2.5, 7, 7
+BACK_TO, INSIDE_RANGE = 3.5, 1.0  # a ranged-only Striker's steps (policy.shoot, M-15, M-27)
 FALTER_CAP, WEAR_PER_FALTER = 7, 3
 TURN_BASE = 4096  # an End Point (cycle, turn) is coded cycle · 4096 + turn
 TIMED_SLOTS = 8
@@ -38,6 +39,15 @@ WEAR_LIMIT = 1 << 14
 DEFEATED = 2
 PASSION_SPAN = 4096  # Passion − Resolve differences looked up in −4096 … 4096
 FREE, HELD_BY_SOURCE = -1, -2  # held: not Grappled; Entangled or held by no combatant (M-37)
+# A combatant's conditions (Runs.cond), kept from the start: the policy never changes them.
+STANCE, FULL_STANCE, BOUND, ASLEEP, EXPOSED = 1, 2, 4, 8, 16
+MAX_SURPRISERS = 63  # Surprise is a bit per Surpriser (Runs.surprised)
+# The Defender's state in a Strike table's key (DefenderState, StrikeOptions.striker_in_stance).
+# D_RANGED: a Ranged Strike (a ranged-only weapon, M-27).
+D_GRAPPLED, D_STANCE, D_FULL, D_BOUND, D_EXPOSED, D_SURPRISED, D_STRIKER_STANCE, D_RANGED = (
+    1, 2, 4, 8, 16, 32, 64, 128,
+)  # fmt: skip
+CONDITION_CODES = 256
 
 # Columns of a Strike's consequence row (fast_laws).
 D_E, S_KIND, S_WEAR, D_FALTER, S_FALTER, AP_GAINED, FIRED, D_EXERTION, D_EPIC, S_EPIC = (
@@ -94,6 +104,10 @@ class Runs(NamedTuple):
     twelves: I64
     weary: I64
     held: I64  # the Grappler's index, FREE or HELD_BY_SOURCE (M-37)
+    readied: I64  # Readied AP (M-41)
+    carried: I64  # AP carried over into the next Turn (M-41)
+    cond: I64  # STANCE, FULL_STANCE, BOUND, ASLEEP, EXPOSED
+    surprised: I64  # bit j: Surprised by combatant j until its next Turn (M-19)
     fcycle: I64  # F:1 Cycle's End Point (0: none; NO_END: until released, M-34)
     ends: I64  # runs × combatants × TIMED_SLOTS End Points (0: free)
     form: I64
@@ -135,6 +149,7 @@ class Known(NamedTuple):
     scroll_n: I64
     scroll_c: I64
     scroll_ap: I64
+    reach: F64  # a ranged-only weapon's range (0: a weapon that Strikes in melee)
 
 
 class Needs(NamedTuple):
@@ -142,7 +157,7 @@ class Needs(NamedTuple):
 
     kind: I64
     key: I64
-    args: I64  # runs × 4: striker form, defender form, 12 Effects, Defender Grappled
+    args: I64  # runs × 4: striker form, defender form, 12 Effects, the Defender's state code
     row: I64  # runs × combatants (the Scroll places of a new War Scroll)
     pending: I64  # runs × 12
     has_pending: I64
@@ -294,7 +309,10 @@ def _convert_if_defeated(s: Runs, k: Known, n: Needs, r: int, i: int) -> int:
 
 @inline
 def _waste_ap(s: Runs, r: int, i: int) -> None:
-    """Falter wastes the Turn's AP (M-34; no Readied AP in the fast path)."""
+    """Falter wastes Readied AP first, then the Turn's AP (M-34, ``war.waste_available_ap``)."""
+    wasted = min(s.falter[r, i], s.readied[r, i])
+    s.readied[r, i] -= wasted
+    s.falter[r, i] -= wasted
     wasted = min(s.falter[r, i], s.ap[r, i])
     s.ap[r, i] -= wasted
     s.falter[r, i] -= wasted
@@ -304,10 +322,12 @@ def _waste_ap(s: Runs, r: int, i: int) -> None:
 def _inflict_falter(s: Runs, k: Known, n: Needs, r: int, i: int, amount: int) -> int:
     """Falter capped at 7, the excess to Wear, AP wasted (M-34).
 
-    Defeated, F:1 Cycle, Grappled or Entangled, all of it converts (M-34, M-37).
+    Defeated, F:1 Cycle, Grappled, Entangled, Bound or Asleep, all of it converts (M-34, M-36,
+    M-37).
     """
     total = s.falter[r, i] + amount
-    converts = _status(s, k, r, i) == DEFEATED or s.held[r, i] != FREE or s.fcycle[r, i] != 0
+    converts = (_status(s, k, r, i) == DEFEATED or s.held[r, i] != FREE or s.fcycle[r, i] != 0
+                or (s.cond[r, i] & (BOUND | ASLEEP)) != 0)  # fmt: skip
     falter = 0 if converts else min(FALTER_CAP, total)
     wear = WEAR_PER_FALTER * (total - falter)
     s.falter[r, i] = falter
@@ -387,6 +407,30 @@ def _apply_strike(s: Runs, k: Known, n: Needs, r: int, me: int, target: int, row
 
 
 @inline
+def strike_ap(s: Runs, r: int, me: int) -> int:
+    """A plain Strike's AP: 3, and 1 more from Defensive Stance (M-14, M-17)."""
+    return STRIKE_AP + int(s.cond[r, me] & STANCE)
+
+
+@inline
+def condition_code(s: Runs, k: Known, r: int, me: int, target: int) -> int:
+    """The Defender's state as ``war.strike_setup`` builds it, and the Striker's Stance.
+
+    Grappled or Entangled (Guard halved, M-17, M-37), Defensive or Full Defensive Stance (M-17),
+    Bound, Exposed or Bound (M-19, M-36), Surprised by this Striker (M-19); a Ranged Strike.
+    """
+    cond, theirs = s.cond[r, target], s.cond[r, me]
+    stance, full = (cond & STANCE) != 0, (cond & FULL_STANCE) != 0
+    surprised = (s.surprised[r, target] >> me) & 1
+    return int(
+        D_GRAPPLED * int(s.held[r, target] != FREE) + D_STANCE * int(stance and not full)
+        + D_FULL * int(full) + D_BOUND * int((cond & BOUND) != 0)
+        + D_EXPOSED * int((cond & (EXPOSED | BOUND)) != 0) + D_SURPRISED * surprised
+        + D_STRIKER_STANCE * int((theirs & STANCE) != 0) + D_RANGED * int(k.reach[me] > 0)
+    )  # fmt: skip
+
+
+@inline
 def _strike(s: Runs, k: Known, n: Needs, r: int, me: int, target: int, base: int) -> int:
     """A plain Strike: its consequences drawn from its exact table (or rolled: NEED_ROLL)."""
     if not n.has_pending[r]:
@@ -396,14 +440,14 @@ def _strike(s: Runs, k: Known, n: Needs, r: int, me: int, target: int, base: int
         if abs(difference) > PASSION_SPAN:
             return ERR_PASSION
         triggers = k.triggers[difference + PASSION_SPAN]
-        grappled = int(s.held[r, target] != FREE)  # Guard halved (M-17, M-37)
+        state = condition_code(s, k, r, me, target)
         key = (((k.form_table[2, striker] * (1 << 24) + k.form_table[2, defender]) * 4
-                + triggers) * 8 + twelves) * 2 + grappled  # fmt: skip
+                + triggers) * 8 + twelves) * CONDITION_CODES + state  # fmt: skip
         at = _find(k.law_keys, key)
         if at < 0:
             n.kind[r], n.key[r] = NEED_TABLE, key
             n.args[r, 0], n.args[r, 1], n.args[r, 2] = striker, defender, twelves
-            n.args[r, 3] = grappled
+            n.args[r, 3] = state
             return NEED
         table = k.law_values[at]
         if k.law_ambiguous[table]:  # its dice, for the engine to resolve
@@ -426,7 +470,7 @@ def _strike(s: Runs, k: Known, n: Needs, r: int, me: int, target: int, base: int
         for column in range(n.pending.shape[1]):
             n.pending[r, column] = k.law_rows[drawn, column]
         n.has_pending[r] = 1
-    s.ap[r, me] -= STRIKE_AP
+    s.ap[r, me] -= strike_ap(s, r, me)
     code = _apply_strike(s, k, n, r, me, target, n.pending[r])
     if code == OK and s.held[r, target] == me and n.pending[r, HOLD_KEPT] == 0:
         s.held[r, target] = FREE  # released after the Grappler's Strike (M-37)
@@ -434,15 +478,39 @@ def _strike(s: Runs, k: Known, n: Needs, r: int, me: int, target: int, base: int
 
 
 @inline
-def _move(s: Runs, r: int, me: int, target: int) -> None:
-    """Straight toward the target until 2.5" from it, as far as the AP allow."""
+def keep_from(k: Known, me: int, gap: float) -> float:
+    """Where a move ends, in inches from the target (``policy.fight``, ``policy.shoot``).
+
+    2.5" for a weapon that Strikes in melee; for a ranged-only one, 3.5" when within Melee Range,
+    else 1" inside its range (M-15, M-27).
+    """
+    if k.reach[me] == 0:
+        return CLOSE_TO
+    return BACK_TO if gap <= MELEE_RANGE else k.reach[me] - INSIDE_RANGE
+
+
+@inline
+def _move(s: Runs, k: Known, r: int, me: int, target: int) -> None:
+    """Straight toward (or away from) the target to end ``keep_from`` it, as the AP allow.
+
+    ``policy.step_toward`` and ``policy.step_away`` (straight along +x from the same point).
+    """
     x, y, z = s.pos[r, me, 0], s.pos[r, me, 1], s.pos[r, me, 2]
     gap = distance(s.pos, r, me, target)
-    inches = min(gap - CLOSE_TO, float(s.ap[r, me]))
-    t = 0.0 if gap == 0 else min(1.0, inches / gap)
-    s.pos[r, me, 0] = x + (s.pos[r, target, 0] - x) * t
-    s.pos[r, me, 1] = y + (s.pos[r, target, 1] - y) * t
-    s.pos[r, me, 2] = z + (s.pos[r, target, 2] - z) * t
+    keep = keep_from(k, me, gap)
+    inches = min(abs(gap - keep), float(s.ap[r, me]))
+    if keep > gap and gap == 0:
+        s.pos[r, me, 0] = x + inches
+    elif keep > gap:
+        t = inches / gap
+        s.pos[r, me, 0] = x + (x - s.pos[r, target, 0]) * t
+        s.pos[r, me, 1] = y + (y - s.pos[r, target, 1]) * t
+        s.pos[r, me, 2] = z + (z - s.pos[r, target, 2]) * t
+    else:
+        t = 0.0 if gap == 0 else min(1.0, inches / gap)
+        s.pos[r, me, 0] = x + (s.pos[r, target, 0] - x) * t
+        s.pos[r, me, 1] = y + (s.pos[r, target, 1] - y) * t
+        s.pos[r, me, 2] = z + (s.pos[r, target, 2] - z) * t
     moved = distance3(x - s.pos[r, me, 0], y - s.pos[r, me, 1], z - s.pos[r, me, 2])
     s.ap[r, me] -= int(math.ceil(moved - 1e-9))  # noqa: RUF046 (numba's ceil)
 
@@ -536,9 +604,11 @@ def _start_cycle(s: Runs, k: Known, n: Needs, r: int) -> int:
 
 @inline
 def _start_turn(s: Runs, k: Known, n: Needs, r: int, index: int) -> int:
-    """Expiries, the Turn's resets, Poison, AP arriving, Falter wasting them (M-34 … M-40).
+    """Expiries, the Turn's resets, Readied AP resting, Poison, AP arriving, Falter wasting them.
 
-    Under F:1 Cycle every AP arriving is wasted (M-34, ``war.grant_turn_ap``).
+    As ``war.start_turn`` (M-19, M-34 … M-41): Surprise ends; carried AP join the Turn's;
+    unused Readied AP count as Rest; under F:1 Cycle every AP arriving is wasted (M-34,
+    ``war.grant_turn_ap``).
     """
     code = _expire(s, k, n, r, s.cycle[r] * TURN_BASE + index)
     if code:
@@ -547,6 +617,12 @@ def _start_turn(s: Runs, k: Known, n: Needs, r: int, index: int) -> int:
     me = s.order_c[r, index]
     s.window[r, me] = 0
     s.twelves[r, me] = 0
+    s.surprised[r, me] = 0
+    carried = s.carried[r, me]
+    s.carried[r, me] = 0
+    if s.readied[r, me]:
+        s.exertion[r, me] = max(0, s.exertion[r, me] - s.readied[r, me])
+        s.readied[r, me] = 0
     poison = s.poison[r, me]
     if poison:
         s.exertion[r, me] += poison
@@ -554,7 +630,7 @@ def _start_turn(s: Runs, k: Known, n: Needs, r: int, index: int) -> int:
     if s.fcycle[r, me] != 0:
         s.ap[r, me] = 0
         return OK
-    s.ap[r, me] = min(s.order_ap[r, index], TURN_AP)
+    s.ap[r, me] = min(s.order_ap[r, index] + carried, TURN_AP)
     _waste_ap(s, r, me)
     return OK
 
@@ -638,6 +714,7 @@ def choose(s: Runs, k: Known, r: int, rest: bool) -> tuple[int, int, int, float,
     """The War policy's command (encounter/policy.py): kind, who, target, gap, Rest AP."""
     has, me = _current(s, r)
     go = has and _status(s, k, r, me) != DEFEATED and s.held[r, me] == FREE
+    go = go and (s.cond[r, me] & BOUND) == 0  # policy.acting: the Bound do not act (M-36)
     target, gap, found = k.by_id[0], math.inf, False
     if go:
         only_held = _holds_too_strong(s, k, r, me)
@@ -652,7 +729,8 @@ def choose(s: Runs, k: Known, r: int, rest: bool) -> tuple[int, int, int, float,
     go = go and found
     ap, exertion = s.ap[r, me], s.exertion[r, me]
     stamina = k.form_table[1, s.form[r, me]]
-    near = gap <= MELEE_RANGE
+    reach = k.reach[me]
+    near = gap <= MELEE_RANGE if reach == 0 else MELEE_RANGE < gap <= reach  # policy.in_reach
     if not go:
         return NEXT, me, target, gap, 0
     if rest:
@@ -660,9 +738,9 @@ def choose(s: Runs, k: Known, r: int, rest: bool) -> tuple[int, int, int, float,
         first = min(min(excess, ap), min(exertion, REST_AP_MAX))
         if excess > 0 and not near and first >= 1:  # Rest rule 1 (M-4)
             return REST, me, target, gap, first
-    if near and ap >= STRIKE_AP:
+    if near and ap >= strike_ap(s, r, me):
         return STRIKE, me, target, gap, 0
-    if not near and ap >= 1:
+    if not near and ap >= 1 and min(abs(gap - keep_from(k, me, gap)), float(ap)) > 0:
         return MOVE, me, target, gap, 0
     if rest:
         second = min(min(ap, exertion), REST_AP_MAX)
@@ -684,7 +762,7 @@ def _command(s: Runs, k: Known, n: Needs, r: int, rest: bool, base: int) -> int:
     if kind == STRIKE:
         code = _strike(s, k, n, r, me, target, base)
     elif kind == MOVE:
-        _move(s, r, me, target)
+        _move(s, k, r, me, target)
         code = OK
     elif kind == REST:
         s.ap[r, me] -= amount

@@ -11,11 +11,11 @@ this Turn). A combatant's derived values (Status, Stamina, Speed, Swiftness, Pas
 come from the engine's own ``Character`` built once per state (a *form*); the kernel asks this
 module for each form, table and War Scroll it does not know yet (:meth:`Batch.supply`).
 
-What it models is what the War policy can meet from a War without Stances, Readied or carried
-AP, Surprise, Exposed, Bound or Asleep combatants, Dominions or ranged-only weapons (Grapples,
-Entanglements and F:1 Cycle held at the start are played, F-30); :func:`unsupported` names
-the first thing a start state has outside that, and the simulation then runs the full engine
-instead (docs/simulate.md).
+What it models is what the War policy can meet from a War without Dominions (Grapples,
+Entanglements and F:1 Cycle held at the start are played, F-30; Stances, Readied and carried
+AP, Exposed, Surprised, Bound and Asleep combatants, F-55 … F-58; ranged-only weapons, F-59);
+:func:`unsupported` names the first thing a start state has outside that, and the simulation
+then runs the full engine instead (docs/simulate.md).
 """
 
 from __future__ import annotations
@@ -33,6 +33,7 @@ from tableside.majesty import scroll
 from tableside.majesty.catalog import Catalog, Weapon, builtin_catalog
 from tableside.majesty.character import Attribute, Character, Side, Status, Wear
 from tableside.majesty.rolls import dice_to_roll, net_boon
+from tableside.majesty.ruleset import RULESETS, STANDARD, Ruleset
 from tableside.majesty.strike import (
     DefenderState,
     StrikeOptions,
@@ -42,13 +43,27 @@ from tableside.majesty.strike import (
 from tableside.simulate import fast_kernel as kernel
 from tableside.simulate import fast_laws as fl
 from tableside.simulate.fast_kernel import (
+    ASLEEP,
+    BOUND,
+    D_BOUND,
+    D_EXPOSED,
+    D_FULL,
+    D_GRAPPLED,
+    D_RANGED,
+    D_STANCE,
+    D_STRIKER_STANCE,
+    D_SURPRISED,
     DEFEATED,
+    EXPOSED,
     FREE,
+    FULL_STANCE,
     HELD_BY_SOURCE,
+    MAX_SURPRISERS,
     MOVE,
     NEXT,
     NO_END,
     REST,
+    STANCE,
     STRIKE,
     TIMED_SLOTS,
     TURN_BASE,
@@ -99,8 +114,11 @@ def unsupported(state: WarState, catalog: Catalog) -> str | None:
         return "Spiritual Dominions"
     if not EXACT_DISTANCES:
         return "this Python's math.dist differs from the fast engine's distances"
+    index = {name: i for i, name in enumerate(state.combatants)}
     for c in state.combatants.values():
         reason = _combatant_unsupported(c, catalog)
+        if any(index.get(by, MAX_SURPRISERS) >= MAX_SURPRISERS for by in c.surprised_by):
+            reason = reason or f"Surprised by one beyond the first {MAX_SURPRISERS} combatants"
         if reason:
             return f"{c.id}: {reason}"
     if any(t.combatant not in state.combatants for t in state.order):
@@ -110,13 +128,9 @@ def unsupported(state: WarState, catalog: Catalog) -> str | None:
 
 def _combatant_unsupported(c: Combatant, catalog: Catalog) -> str | None:
     checks = (
-        (c.readied or c.ready_uses, "Readied AP"), (c.carried, "carried AP"),
-        (c.stance or c.full_stance, "Defensive Stance"), (c.bound, "Bound"),
-        (c.asleep, "Asleep"),
-        (c.exposed, "Exposed"), (c.surprised_by, "Surprised"),
         (any(not _played(t) for t in c.timed), "a timed effect"),
         (len(_lowerings(c)) > TIMED_SLOTS // 2, "many timed lowerings"),
-        (not catalog.weapon(c.character.weapon).melee, "a ranged-only weapon"),
+        (reach(catalog.weapon(c.character.weapon)) < 0, "a ranged-only weapon without a range"),
         (c.character.natural.endurance + 40 >= WEAR_LIMIT // 2, "a huge Endurance"),
     )  # fmt: skip
     return next((label for bad, label in checks if bad), None)
@@ -300,6 +314,45 @@ def table_key(setup: StrikeSetup) -> str:
     return repr((strike_signature(a), strike_signature(d), triggers, rest))
 
 
+def reach(weapon: Weapon) -> float:
+    """A ranged-only weapon's range (M-15, M-27); 0 for one that Strikes in melee, −1 for none."""
+    if weapon.melee:
+        return 0.0
+    return float(weapon.ranged_range) if weapon.ranged_range else -1.0
+
+
+def conditions(c: Combatant) -> int:
+    """The combatant's conditions as the kernel keeps them (``fast_kernel.STANCE`` …)."""
+    flags = ((c.stance, STANCE), (c.stance and c.full_stance, FULL_STANCE), (c.bound, BOUND),
+             (c.asleep, ASLEEP), (c.exposed, EXPOSED))  # fmt: skip
+    return sum(flag for on, flag in flags if on)
+
+
+def surprisers(c: Combatant, index: dict[str, int]) -> int:
+    """Who Surprised it (M-19), a bit per combatant index (:func:`unsupported` bounds them)."""
+    return sum(1 << index[by] for by in set(c.surprised_by))
+
+
+def defender_state(code: int) -> tuple[DefenderState, bool]:
+    """The Defender's state and the Striker's Stance of a kernel condition code.
+
+    As ``war.strike_setup`` builds them (M-17, M-19, M-36, M-37): see
+    ``fast_kernel.condition_code``.
+    """
+    state = DefenderState(
+        defensive_stance=bool(code & D_STANCE), full_defensive_stance=bool(code & D_FULL),
+        grappled=bool(code & D_GRAPPLED), bound=bool(code & D_BOUND),
+        exposed=bool(code & D_EXPOSED), surprised=bool(code & D_SURPRISED),
+    )  # fmt: skip
+    return state, bool(code & D_STRIKER_STANCE)
+
+
+def strike_options(code: int, twelves: int) -> StrikeOptions:
+    """The policy's plain Strike's options: Ranged, the Striker's Stance, 12 Effects counted."""
+    return StrikeOptions(ranged=bool(code & D_RANGED), striker_in_stance=defender_state(code)[1],
+                         twelve_effects_this_turn=twelves)  # fmt: skip
+
+
 @dataclass
 class Roster:
     """What never changes in a run: ids, sides, weapons, tie-breaks, the id order."""
@@ -312,6 +365,7 @@ class Roster:
     by_id: I64  # combatant indices sorted by id (policy ties: lowest id)
     endurance: I64  # natural Endurance (an Epic Defeat sets Wear E to it + 40)
     per_turn: list[int]  # the weapon's 12 Effects per Turn cap (0 when none)
+    ruleset: Ruleset = STANDARD  # the War's (Full Defensive Stance, M-17, A-41)
 
 
 class Laws:
@@ -330,20 +384,21 @@ class Laws:
     def build(self, keys: I64, args: I64) -> None:
         """The tables of these kernel keys (one per key, from its first Strike's ``args``).
 
-        ``args`` per key: striker form, defender form, 12 Effects this Turn, Defender Grappled.
+        ``args`` per key: striker form, defender form, 12 Effects this Turn, condition code.
         """
         self.index.find(keys, lambda k, i: self._build(*(int(v) for v in args[i])))
 
-    def setup(self, striker: int, defender: int, twelves: int, grappled: int = 0) -> StrikeSetup:
+    def setup(self, striker: int, defender: int, twelves: int, code: int = 0) -> StrikeSetup:
         """The Strike as the engine's ``strike_setup`` builds it for the policy's plain Strike.
 
-        ``grappled``: the Defender is Grappled or Entangled (its Guard halved, M-17, M-37).
+        ``code``: the Defender's state, the Striker's Stance, a Ranged Strike
+        (:func:`defender_state`, ``fast_kernel.condition_code``).
         """
         forms = self.forms
         a, d = forms.character[striker], forms.character[defender]
         return StrikeSetup(
             a, d, self.catalog.weapon(a.weapon), self.catalog.weapon(d.weapon), (),
-            DefenderState(grappled=bool(grappled)), StrikeOptions(twelve_effects_this_turn=twelves),
+            defender_state(code)[0], strike_options(code, twelves), ruleset=self.roster.ruleset,
         )  # fmt: skip
 
     def roller(self, table: int) -> fl.Roller:
@@ -353,8 +408,8 @@ class Laws:
             found = self.rollers[table] = fl.Roller(self.tables[table].setup)
         return found
 
-    def _build(self, striker: int, defender: int, twelves: int, grappled: int) -> int:
-        setup = self.setup(striker, defender, twelves, grappled)
+    def _build(self, striker: int, defender: int, twelves: int, code: int) -> int:
+        setup = self.setup(striker, defender, twelves, code)
         self.tables.append(fl.strike_table(setup, table_key(setup)))
         self._flat = None
         return len(self.tables) - 1
@@ -450,6 +505,7 @@ class Batch:
             np.array(sorted(range(self.c), key=lambda i: combatants[i].id), dtype=np.int64),
             np.array([c.character.natural.endurance for c in combatants], dtype=np.int64),
             [(w.twelve_effect.max_per_turn or 0) if w.twelve_effect else 0 for w in weapons],
+            STANDARD if state.ruleset is None else RULESETS[state.ruleset],
         )  # fmt: skip
         if known is None:
             self.forms = Forms([c.character for c in combatants])
@@ -470,6 +526,8 @@ class Batch:
             s.twelves[:, i], s.weary[:, i] = c.twelves_this_turn, c.weary
             s.pos[:, i] = c.position
             s.held[:, i] = holder(c, index)
+            s.readied[:, i], s.carried[:, i] = c.readied, c.carried
+            s.cond[:, i], s.surprised[:, i] = conditions(c), surprisers(c, index)
             for slot, timed in enumerate(_lowerings(c)):
                 assert timed.ends is not None
                 s.ends[:, i, slot] = timed.ends.cycle * TURN_BASE + timed.ends.turn
@@ -493,7 +551,8 @@ class Batch:
         """The runs' state, one packed row per run (War Scrolls up to ``width`` Turns)."""
         n, c = self.n, self.c
         per_combatant = ("lowered", "epic", "exertion", "window", "falter", "poison", "ap",
-                         "twelves", "weary", "held", "fcycle")  # fmt: skip
+                         "twelves", "weary", "held", "readied", "carried", "cond", "surprised",
+                         "fcycle")  # fmt: skip
         per_run = ("next_end", "cycle", "turn", "order_n", "ended", "winner", "commands")
         sizes = [
             ("wear", 3 * c), ("taken", 3 * c), *((name, c) for name in per_combatant),
@@ -590,6 +649,26 @@ class Batch:
         return self.runs.held
 
     @property
+    def readied(self) -> I64:
+        """Readied AP (M-41)."""
+        return self.runs.readied
+
+    @property
+    def carried(self) -> I64:
+        """AP carried over into the next Turn (M-41)."""
+        return self.runs.carried
+
+    @property
+    def cond(self) -> I64:
+        """Conditions kept from the start (``fast_kernel.STANCE`` …)."""
+        return self.runs.cond
+
+    @property
+    def surprised(self) -> I64:
+        """Who Surprised each combatant, a bit per Surpriser, until its next Turn (M-19)."""
+        return self.runs.surprised
+
+    @property
     def fcycle(self) -> I64:
         """F:1 Cycle's End Point (0: none; ``NO_END``: until released; M-34)."""
         return self.runs.fcycle
@@ -661,6 +740,7 @@ class Batch:
             forms.index.keys, forms.index.values, forms.table, self.laws.triggers,
             self.laws.index.keys, self.laws.index.values, start, cumulative, rows, ambiguous, dice,
             *self.scrolls.arrays(self.c),
+            np.array([reach(w) for w in roster.weapons], dtype=np.float64),
         )  # fmt: skip
 
     def advance(self, rows: I64, rest: bool, cap: int, limit: int,
