@@ -28,7 +28,8 @@ from tableside.service import game_for
 from tableside.simulate import balance as simulated
 from tableside.simulate import fast
 from tableside.simulate import fast_laws as fl
-from tableside.simulate.fast_war import Batch, form_character, strike_signature, table_key
+from tableside.simulate.fast_war import Batch
+from tableside.simulate.fast_war_start import form_character, strike_signature, table_key
 from tableside.simulate.runs import load_start
 from tableside.store.formats import encounter_document, parse_encounter
 from tableside.web import create_app

@@ -53,9 +53,9 @@ from tableside.simulate.fast_war import (
     STRIKE,
     TURN_BASE,
     Batch,
-    strike_signature,
     unsupported,
 )
+from tableside.simulate.fast_war_start import strike_signature
 from tableside.simulate.runs import StreamRng, load_start, run_seed
 from tableside.store.formats import encounter_document, parse_encounter
 
@@ -459,7 +459,7 @@ def _law_inputs(setup: StrikeSetup) -> tuple[Any, ...]:
 def test_vectorised_distances_are_math_dist_bit_for_bit() -> None:
     """F-4: the fast policy measures as the engine's policy does (math.dist), ties included."""
     from tableside.simulate.fast_kernel import distances_of
-    from tableside.simulate.fast_war import EXACT_DISTANCES, distances
+    from tableside.simulate.fast_war_start import EXACT_DISTANCES, distances
 
     generator = np.random.default_rng(2026)
     a = generator.uniform(-30, 30, (100_000, 3))

@@ -34,7 +34,7 @@ SOURCES = (
     "majesty/adjust.py", "majesty/rolls.py", "majesty/strike.py", "majesty/character.py",
     "majesty/wear.py", "majesty/catalog.py", "majesty/data/weapons.json",
     "majesty/data/maneuvers.json", "simulate/fast_laws.py", "simulate/fast_war.py",
-    "simulate/disk_cache.py",
+    "simulate/fast_war_start.py", "simulate/disk_cache.py",
 )  # fmt: skip
 MAGIC = b"TBLSIDE1"  # the first bytes of a table file (pack)
 
