@@ -8,7 +8,7 @@ from typing import Annotated, Any
 import typer
 
 from tableside.cli import render
-from tableside.cli.options import Seed
+from tableside.cli.options import Seed, Shared, with_options
 from tableside.cli.output import emit
 from tableside.cli.parsing import (
     InputError,
@@ -53,6 +53,12 @@ Adjust = Annotated[
 ]
 Boon = Annotated[int, typer.Option(help="Boon:# (M-7).")]
 Bane = Annotated[int, typer.Option(help="Bane:# (M-7).")]
+RulesetName = Annotated[str, typer.Option(help="Ruleset: standard or newer-full-stance.")]
+
+# The options the three commands share, declared once, in the order ``--help`` lists them.
+BOON_BANE: tuple[Shared, ...] = (("boon", Boon, 0), ("bane", Bane, 0))
+ADJUSTING: tuple[Shared, ...] = (("mode", Mode, AdjustMode.BEST), ("adjust", Adjust, None))
+ROLLING: tuple[Shared, ...] = (("seed", Seed, 1), ("dice", Dice, None), ("json_out", Json, False))
 
 
 def _ruleset(name: str) -> Ruleset:
@@ -139,6 +145,7 @@ def build_check_setup(o: dict[str, Any], steps: tuple[Step, ...] = ()) -> CheckS
 
 
 @app.command()
+@with_options(*ADJUSTING, ("ruleset", RulesetName, "standard"), *ROLLING)
 def strike(
     striker: Annotated[Path | None, typer.Option(help="Striker's character JSON file.")] = None,
     defender: Annotated[Path | None, typer.Option(help="Defender's character JSON file.")] = None,
@@ -222,28 +229,20 @@ def strike(
     twelves_this_turn: Annotated[
         int, typer.Option(help="12 Effects the weapon already fired this Turn.")
     ] = 0,
-    mode: Mode = AdjustMode.BEST,
-    adjust: Adjust = None,
-    ruleset: Annotated[
-        str, typer.Option(help="Ruleset: standard or newer-full-stance.")
-    ] = "standard",
-    seed: Seed = 1,
-    dice: Dice = None,
-    json_out: Json = False,
+    **given: Any,
 ) -> None:
     """Resolve one Strike with its full breakdown."""
-    steps = parse_steps(adjust) if adjust else ()
-    if steps and mode != AdjustMode.EXPLICIT:
-        raise InputError("--adjust names Adjustments; give --mode explicit with it.")
-    setup = build_strike_setup(locals(), steps)
+    setup = build_strike_setup({**locals(), **given}, _steps(given))
+    dice, seed = given["dice"], given["seed"]
     if dice is not None:
         result = strike_with_dice(setup, parse_dice(dice))
     else:
         result = roll_strike(setup, SeededRng(seed))
-    emit(strike_dict(result), render.strike_text(result), json_out, None if dice else seed)
+    emit(strike_dict(result), render.strike_text(result), given["json_out"], None if dice else seed)
 
 
 @app.command()
+@with_options(*BOON_BANE, *ADJUSTING, *ROLLING)
 def check(
     kind: Annotated[
         CheckKind, typer.Option(help="attribute, resist, perception or social.")
@@ -277,23 +276,10 @@ def check(
     ] = 0,
     inspiration: Annotated[int, typer.Option(help="Roller's Inspiration tokens.")] = 0,
     obstruction: Annotated[int, typer.Option(help="Opponent's Obstruction tokens.")] = 0,
-    boon: Boon = 0,
-    bane: Bane = 0,
-    mode: Mode = AdjustMode.BEST,
-    adjust: Adjust = None,
-    seed: Seed = 1,
-    dice: Dice = None,
-    json_out: Json = False,
+    **given: Any,
 ) -> None:
     """Roll an Attribute, Resist, Perception or Social Check (M-30 … M-33)."""
-    steps = parse_steps(adjust) if adjust else ()
-    if steps and mode != AdjustMode.EXPLICIT:
-        raise InputError("--adjust names Adjustments; give --mode explicit with it.")
-    setup = build_check_setup(locals(), steps)
-    result = (
-        check_with_dice(setup, parse_dice(dice)) if dice else roll_check(setup, SeededRng(seed))
-    )
-    emit(check_dict(result), render.check_text(result), json_out, None if dice else seed)
+    _check(build_check_setup({**locals(), **given}, _steps(given)), given)
 
 
 def _factor(kind: CheckKind, attribute: int | None, factor: int | None, what: str) -> int:
@@ -327,26 +313,32 @@ def _opposing(
 
 
 @app.command()
+@with_options(*BOON_BANE, *ADJUSTING, *ROLLING)
 def roll(
     raw_for: Annotated[int, typer.Option(help="Adjustments for the roller.")] = 0,
     raw_against: Annotated[int, typer.Option(help="Adjustments against the roller.")] = 0,
-    boon: Boon = 0,
-    bane: Bane = 0,
-    mode: Mode = AdjustMode.BEST,
-    adjust: Adjust = None,
-    seed: Seed = 1,
-    dice: Dice = None,
-    json_out: Json = False,
+    **given: Any,
 ) -> None:
     """Roll 7d12 with Boon/Bane and raw Adjustments, and read it (M-6 … M-12)."""
-    steps = parse_steps(adjust) if adjust else ()
-    if steps and mode != AdjustMode.EXPLICIT:
-        raise InputError("--adjust names Adjustments; give --mode explicit with it.")
     setup = CheckSetup(
-        kind=CheckKind.PERCEPTION, factor=raw_for, opposing=raw_against, boon=boon, bane=bane,
-        mode=mode, steps=steps,
+        kind=CheckKind.PERCEPTION, factor=raw_for, opposing=raw_against, boon=given["boon"],
+        bane=given["bane"], mode=given["mode"], steps=_steps(given),
     )  # fmt: skip
+    _check(setup, given)
+
+
+def _steps(given: dict[str, Any]) -> tuple[Step, ...]:
+    """The explicit Adjustments of ``--adjust``, which only ``--mode explicit`` takes (M-13)."""
+    steps = parse_steps(given["adjust"]) if given["adjust"] else ()
+    if steps and given["mode"] != AdjustMode.EXPLICIT:
+        raise InputError("--adjust names Adjustments; give --mode explicit with it.")
+    return steps
+
+
+def _check(setup: CheckSetup, given: dict[str, Any]) -> None:
+    """Roll the Check (or read the dice typed in) and print it: ``majesty check`` and ``roll``."""
+    dice, seed = given["dice"], given["seed"]
     result = (
         check_with_dice(setup, parse_dice(dice)) if dice else roll_check(setup, SeededRng(seed))
     )
-    emit(check_dict(result), render.check_text(result), json_out, None if dice else seed)
+    emit(check_dict(result), render.check_text(result), given["json_out"], None if dice else seed)
