@@ -10,17 +10,26 @@ the simulation are shared with the web (``simulate/balance.py``).
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
 from tableside.cli.encounter_cmds import opened
+from tableside.cli.options import DICE, SHARED, Runner, Shared
 
 Balance = Annotated[
     bool, typer.Option("--balance", help="Then simulate the fight: each side's chance to win.")
 ]
 BalanceRuns = Annotated[int, typer.Option(help="Runs for --balance.")]
 BALANCE_RUNS = 2000
+
+# The options ``war add`` and ``fight add`` end with, after their own: declared once.
+ADDING: tuple[Shared, ...] = (
+    *SHARED,
+    ("balance", Balance, False),
+    ("balance_runs", BalanceRuns, BALANCE_RUNS),
+)
+ADDING_WITH_DICE: tuple[Shared, ...] = (DICE, *ADDING)
 
 
 def balance_lines(db: str | None, encounter_id: int, runs: int) -> list[str]:
@@ -43,3 +52,10 @@ def print_balance(
     """Print the balance (on stderr when stdout holds JSON)."""
     if shown:
         typer.echo("\n".join(balance_lines(db, encounter_id, runs)), err=json_out)
+
+
+def add_and_balance(run: Runner, encounter_id: int, given: dict[str, Any], **args: Any) -> None:
+    """Run an ``add`` command with the options of :data:`ADDING`, then ``--balance`` if asked."""
+    db, json_out = given["db"], given["json_out"]
+    run(db, encounter_id, "add", given["revision"], json_out, given.get("dice"), **args)
+    print_balance(db, encounter_id, given["balance_runs"], given["balance"], json_out)

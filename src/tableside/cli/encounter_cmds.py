@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from tableside.cli.options import Db, EncounterId, Json, Revision
+from tableside.cli.options import Db, EncounterId, Json, Revision, Runner
 from tableside.cli.output import print_json, write_document
 from tableside.errors import DataError
 
@@ -127,6 +127,16 @@ def run(kind: EncounterKind, db: str | None, encounter_id: int, command_kind: st
         )
         seats = seats_of(store, encounter_id) if encounter.pending is not None else None
     report(kind, encounter, record, as_json, seats)
+
+
+def runner(kind: EncounterKind) -> Runner:
+    """The game's ``run``: one command of ``kind`` through the store, then its report."""
+
+    def run_kind(db: str | None, encounter_id: int, command_kind: str, revision: int | None,
+                 as_json: bool, dice: str | None = None, /, **args: Any) -> None:  # fmt: skip
+        run(kind, db, encounter_id, command_kind, revision, as_json, dice, **args)
+
+    return run_kind
 
 
 def checked_import(store: Store, document: Any, game: str) -> int:

@@ -8,10 +8,10 @@ from typing import Annotated, Any
 import typer
 
 from tableside.cli import encounter_cmds
-from tableside.cli.balance import BALANCE_RUNS, Balance, BalanceRuns, print_balance
+from tableside.cli.balance import ADDING_WITH_DICE, add_and_balance
 from tableside.cli.encounter_cmds import EncounterKind
 from tableside.cli.fight_render import fight_view
-from tableside.cli.options import Db, Dice, EncounterId, Json, Revision, Step, step_command
+from tableside.cli.options import EncounterId, Step, step_command, with_options
 from tableside.cli.parsing import InputError, parse_point
 from tableside.cli.sources import read_json
 from tableside.encounter.views import fight_json
@@ -22,15 +22,17 @@ app = typer.Typer(
     rich_markup_mode=None,
 )
 Who = Annotated[str, typer.Argument(help="Model id.")]
+TakeReaction = Annotated[
+    list[str] | None,
+    typer.Option(help="MODEL=REACTION: a Reaction it sets off, taken (repeatable, SA-96)."),
+]
 
-
-def run(db: str | None, encounter_id: int, command_kind: str, revision: int | None,
-        as_json: bool, dice: str | None = None, /, **args: Any) -> None:  # fmt: skip
-    """Run one fight command through the store and report it."""
-    encounter_cmds.run(FIGHT, db, encounter_id, command_kind, revision, as_json, dice, **args)
+FIGHT = EncounterKind("strife-combat", "Fight", fight_view, fight_json)
+run = encounter_cmds.runner(FIGHT)
 
 
 @app.command()
+@with_options(*ADDING_WITH_DICE)
 def add(
     encounter_id: EncounterId,
     id: Annotated[str, typer.Option("--id", help="Model id in this fight.")],
@@ -51,22 +53,14 @@ def add(
             "sheet can fly, SA-93).",
         ),
     ] = None,
-    dice: Dice = None,
-    db: Db = None,
-    revision: Revision = None,
-    json_out: Json = False,
-    balance: Balance = False,
-    balance_runs: BalanceRuns = BALANCE_RUNS,
+    **given: Any,
 ) -> None:
     """Add a model; it rolls its Initiative Score as it joins (S-3)."""
     document = None if sheet is None else read_json(sheet, "sheet")
-    run(
-        db,
+    add_and_balance(
+        run,
         encounter_id,
-        "add",
-        revision,
-        json_out,
-        dice,
+        given,
         id=id,
         side=side,
         model=model,
@@ -75,7 +69,6 @@ def add(
         **({"hiding": True} if hiding else {}),
         **({} if perched is None else {"perched": perched}),
     )
-    print_balance(db, encounter_id, balance_runs, balance, json_out)
 
 
 @step_command(app, run, dice=True)
@@ -190,10 +183,7 @@ def attack(
         list[str] | None,
         typer.Option(help="A named modifier, e.g. 'high ground=10' (repeatable, SA-75)."),
     ] = None,
-    take_reaction: Annotated[
-        list[str] | None,
-        typer.Option(help="MODEL=REACTION: a Reaction it sets off, taken (repeatable, SA-96)."),
-    ] = None,
+    take_reaction: TakeReaction = None,
 ) -> Step:
     """The Action: one attack per --target, the first answered by --reaction; ends the Turn."""
     weapons = weapon or []
@@ -271,10 +261,7 @@ def cast(
     resource: Annotated[
         str | None, typer.Option(help="Spirit, Faith, Focus … (default: the catalogue's).")
     ] = None,
-    take_reaction: Annotated[
-        list[str] | None,
-        typer.Option(help="MODEL=REACTION: a Reaction it sets off, taken (repeatable, SA-96)."),
-    ] = None,
+    take_reaction: TakeReaction = None,
 ) -> Step:
     """Cast a power on one or more targets (S-8, S-15); catalogue powers by name (SA-60)."""
     return "cast", {
@@ -512,5 +499,4 @@ def react(
     }
 
 
-FIGHT = EncounterKind("strife-combat", "Fight", fight_view, fight_json)
 encounter_cmds.add_common(app, FIGHT)

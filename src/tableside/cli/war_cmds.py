@@ -8,9 +8,18 @@ from typing import TYPE_CHECKING, Annotated, Any, get_args
 import typer
 
 from tableside.cli import encounter_cmds
-from tableside.cli.balance import BALANCE_RUNS, Balance, BalanceRuns, print_balance
+from tableside.cli.balance import ADDING, add_and_balance
 from tableside.cli.encounter_cmds import EncounterKind
-from tableside.cli.options import Db, Dice, EncounterId, Json, Revision, Step, step_command
+from tableside.cli.options import (
+    Db,
+    Dice,
+    EncounterId,
+    Json,
+    Revision,
+    Step,
+    step_command,
+    with_options,
+)
 from tableside.encounter.war.names import EffectName, HostField
 from tableside.majesty.adjust import AdjustMode
 
@@ -30,13 +39,26 @@ EFFECTS = ", ".join(get_args(EffectName))
 HOST_FIELDS = ", ".join(get_args(HostField))
 
 
-def run(db: str | None, encounter_id: int, command_kind: str, revision: int | None,
-        as_json: bool, dice: str | None = None, /, **args: Any) -> None:  # fmt: skip
-    """Run one War command through the store and report it."""
-    encounter_cmds.run(WAR, db, encounter_id, command_kind, revision, as_json, dice, **args)
+def war_view(state: Any, revision: int) -> RenderableType:
+    """The War's tables (the order of play and the combatants)."""
+    from tableside.cli.war_render import war_view
+
+    return war_view(state, revision)
+
+
+def state_json(state: Any, revision: int) -> dict[str, Any]:
+    """The War's state as ``--json`` prints it."""
+    from tableside.encounter.views import state_json
+
+    return state_json(state, revision)
+
+
+WAR = EncounterKind("majesty-war", "War", war_view, state_json)
+run = encounter_cmds.runner(WAR)
 
 
 @app.command()
+@with_options(*ADDING)
 def add(
     encounter_id: EncounterId,
     character: Annotated[Path, typer.Option(help="Character JSON file.")],
@@ -44,11 +66,7 @@ def add(
         str | None, typer.Option("--id", help="Combatant id (default: the name).")
     ] = None,
     at: Annotated[str, typer.Option(help="Position x,y,z in inches.")] = "0,0,0",
-    db: Db = None,
-    revision: Revision = None,
-    json_out: Json = False,
-    balance: Balance = False,
-    balance_runs: BalanceRuns = BALANCE_RUNS,
+    **given: Any,
 ) -> None:
     """Add a combatant from a character file (also mid-War)."""
     from tableside.cli.parsing import parse_point
@@ -56,9 +74,8 @@ def add(
 
     doc = read_json(character, "character")
     combatant = id or str(doc.get("name", "")).replace(" ", "_")
-    run(db, encounter_id, "add", revision, json_out, id=combatant, character=doc,
-        position=list(parse_point(at, "--at")))  # fmt: skip
-    print_balance(db, encounter_id, balance_runs, balance, json_out)
+    add_and_balance(run, encounter_id, given, id=combatant, character=doc,
+                    position=list(parse_point(at, "--at")))  # fmt: skip
 
 
 @app.command()
@@ -378,19 +395,4 @@ def _number(text: str) -> int:
         ) from None
 
 
-def war_view(state: Any, revision: int) -> RenderableType:
-    """The War's tables (the order of play and the combatants)."""
-    from tableside.cli.war_render import war_view
-
-    return war_view(state, revision)
-
-
-def state_json(state: Any, revision: int) -> dict[str, Any]:
-    """The War's state as ``--json`` prints it."""
-    from tableside.encounter.views import state_json
-
-    return state_json(state, revision)
-
-
-WAR = EncounterKind("majesty-war", "War", war_view, state_json)
 encounter_cmds.add_common(app, WAR)
