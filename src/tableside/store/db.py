@@ -15,7 +15,6 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from types import TracebackType
 from typing import Any
 
 from sqlalchemy import bindparam, insert, select, text, update
@@ -26,12 +25,11 @@ from tableside.encounter.log import LogRecord
 from tableside.errors import DataError, TablesideError
 from tableside.limits import refused_character
 from tableside.limits import shown as shown_value
+from tableside.store.closing import Closing
 from tableside.store.engine import create_store_engine, writer
 from tableside.store.errors import (
-    StaleRevisionError,
     StoreError,
     UnknownCharacterError,
-    UnknownEncounterError,
 )
 from tableside.store.formats import (
     SEED_MAX,
@@ -57,6 +55,7 @@ from tableside.store.records import (
     read_log,
     record_from_row,
     record_row,
+    refuse_append,
     require_appendable,
     require_id,
 )
@@ -116,7 +115,7 @@ NOTIFY_CHANNEL = "tableside_encounter"
 _NOTIFY = text(f"SELECT pg_notify('{NOTIFY_CHANNEL}', :payload)")
 
 
-class Store:
+class Store(Closing):
     """Encounters and characters in SQLite or PostgreSQL (open with :meth:`Store.open`)."""
 
     def __init__(self, engine: Engine) -> None:
@@ -177,17 +176,6 @@ class Store:
         """Close every connection; the store cannot be used afterwards."""
         self._closed = True
         self._engine.dispose()
-
-    def __enter__(self) -> Store:
-        return self
-
-    def __exit__(
-        self,
-        _type: type[BaseException] | None,
-        _value: BaseException | None,
-        _traceback: TracebackType | None,
-    ) -> None:
-        self.close()
 
     def __repr__(self) -> str:
         return f"Store({self.url!r})"
@@ -412,16 +400,10 @@ class Store:
         bumped = connection.execute(
             _BUMP, {"bump_id": encounter_id, "bump_from": revision - 1, "bump_to": revision}
         )
-        if bumped.rowcount == 1:
-            if self._announce:  # delivered at commit, never if the transaction rolls back
-                connection.execute(_NOTIFY, {"payload": f"{encounter_id}:{revision}"})
-            return
-        current = connection.execute(
-            select(EncounterRow.revision).where(EncounterRow.id == encounter_id)
-        ).scalar_one_or_none()
-        if current is None:
-            raise UnknownEncounterError(encounter_id)
-        raise StaleRevisionError(encounter_id, revision - 1, current)
+        if bumped.rowcount != 1:
+            refuse_append(functools.partial(_rows, connection), encounter_id, revision)
+        if self._announce:  # delivered at commit, never if the transaction rolls back
+            connection.execute(_NOTIFY, {"payload": f"{encounter_id}:{revision}"})
 
     def _info(self, connection: Connection, encounter_id: int) -> EncounterInfo:
         return read_info(functools.partial(_rows, connection), encounter_id)

@@ -22,17 +22,18 @@ import json
 import os
 import sqlite3
 from pathlib import Path
-from types import TracebackType
 from typing import Any
 
 from tableside.encounter.log import LogRecord
-from tableside.store.errors import StaleRevisionError, UnknownEncounterError
+from tableside.store.closing import Closing
 from tableside.store.records import (
     RECORD_COLUMNS,
     EncounterInfo,
+    Rows,
     not_plain_json,
     read_log,
     record_row,
+    refuse_append,
     require_appendable,
     require_id,
 )
@@ -40,7 +41,6 @@ from tableside.store.schema import shipped_head
 from tableside.store.sqlite import BUSY_TIMEOUT_MS, json_dumps, sqlite_pragmas
 
 _BUMP = "UPDATE encounters SET revision = ? WHERE id = ? AND revision = ?"
-_REVISION = "SELECT revision FROM encounters WHERE id = ?"
 _INSERT = (
     "INSERT INTO log_records (encounter_id, revision, kind, seq, command, events, data)"
     " VALUES (?, ?, ?, ?, ?, ?, ?)"
@@ -63,7 +63,7 @@ def sqlite_path(db: str | None, environ: dict[str, str] | None = None) -> str | 
     return None if any(mark in db for mark in "?#%") else db
 
 
-class LiteLog:
+class LiteLog(Closing):
     """One encounter's log in a SQLite store at the shipped schema (open with :meth:`open`)."""
 
     def __init__(self, connection: sqlite3.Connection) -> None:
@@ -100,17 +100,6 @@ class LiteLog:
         """Close the connection."""
         self._connection.close()
 
-    def __enter__(self) -> LiteLog:
-        return self
-
-    def __exit__(
-        self,
-        _type: type[BaseException] | None,
-        _value: BaseException | None,
-        _traceback: TracebackType | None,
-    ) -> None:
-        self.close()
-
     def load(self, encounter_id: int) -> tuple[EncounterInfo, list[LogRecord]]:
         """An encounter and its whole log, ordered by revision (one consistent read).
 
@@ -120,7 +109,7 @@ class LiteLog:
         cursor = self._connection.cursor()
         cursor.execute("BEGIN")
         try:
-            return read_log(lambda sql, params: _decoded(cursor.execute(sql, params)), encounter_id)
+            return read_log(_rows(cursor), encounter_id)
         finally:
             cursor.execute("COMMIT")
 
@@ -144,10 +133,7 @@ class LiteLog:
         try:
             bumped = cursor.execute(_BUMP, (record.revision, encounter_id, record.revision - 1))
             if bumped.rowcount != 1:
-                current = cursor.execute(_REVISION, (encounter_id,)).fetchone()
-                if current is None:
-                    raise UnknownEncounterError(encounter_id)
-                raise StaleRevisionError(encounter_id, record.revision - 1, current[0])
+                refuse_append(_rows(cursor), encounter_id, record.revision)
             cursor.execute(_INSERT, values)
         except BaseException:
             cursor.execute("ROLLBACK")
@@ -160,6 +146,11 @@ def _encoded(column: str, value: Any) -> Any:
     if column in _JSON_COLUMNS and value is not None:
         return json_dumps(value)
     return value
+
+
+def _rows(cursor: sqlite3.Cursor) -> Rows:
+    """``records.py``'s reads through this cursor (in its transaction)."""
+    return lambda sql, params: _decoded(cursor.execute(sql, params))
 
 
 def _decoded(cursor: sqlite3.Cursor) -> list[tuple[Any, ...]]:

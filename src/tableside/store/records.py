@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NoReturn
 
 from tableside.encounter.log import LogRecord
 from tableside.errors import DataError
-from tableside.store.errors import UnknownEncounterError
+from tableside.store.errors import StaleRevisionError, UnknownEncounterError
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,6 +36,7 @@ RECORDS_SQL = (
     f"SELECT {', '.join(RECORD_COLUMNS)} FROM log_records"
     " WHERE encounter_id = :encounter_id AND revision <= :revision ORDER BY revision"
 )
+REVISION_SQL = "SELECT revision FROM encounters WHERE id = :encounter_id"
 Rows = Callable[[str, dict[str, int]], Sequence[Sequence[Any]]]
 """A driver's query: the rows of an SQL statement with its parameters (JSON columns decoded)."""
 
@@ -64,6 +65,19 @@ def read_log(rows: Rows, encounter_id: int) -> tuple[EncounterInfo, list[LogReco
     info = read_info(rows, encounter_id)
     found = rows(RECORDS_SQL, {"encounter_id": encounter_id, "revision": info.revision})
     return info, [record_from_row(*row) for row in found]
+
+
+def refuse_append(rows: Rows, encounter_id: int, revision: int) -> NoReturn:
+    """Say why the append of ``revision`` bumped no encounter (read in the same transaction).
+
+    Raises:
+        UnknownEncounterError: No encounter has this id.
+        StaleRevisionError: Another record was appended first.
+    """
+    found = rows(REVISION_SQL, {"encounter_id": encounter_id})
+    if not found:
+        raise UnknownEncounterError(encounter_id)
+    raise StaleRevisionError(encounter_id, revision - 1, found[0][0])
 
 
 def require_id(value: object, what: str) -> None:
