@@ -8,6 +8,7 @@ per % effect of the weapon, in its listed order (only when full damage stands).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Protocol
@@ -417,10 +418,7 @@ def roll_attack_in_stages(setup: AttackSetup, stages: StageSource) -> AttackResu
 
 def attack_with_dice(setup: AttackSetup, dice: AttackDice) -> AttackResult:
     """Resolve a physical attack from dice typed in stage by stage; leftovers are refused."""
-    stages = dice.stages()
-    result = _resolve(setup, stages)
-    stages.finish()
-    return result
+    return dice.stages().play(functools.partial(_resolve, setup))
 
 
 # --- Impale (S-13) ----------------------------------------------------------------------------
@@ -467,7 +465,6 @@ def impale_with_dice(
     attack: AttackSetup, inches: int, test: int, dice: AttackDice | None
 ) -> ImpaleResult:
     """Impale from typed-in dice: the test's d20 and, when it passes, the attack's dice."""
-    stages = (dice or AttackDice(hit=())).stages()
-    result = _impale(attack, inches, test, stages)
-    stages.finish()
-    return result
+    return (
+        (dice or AttackDice(hit=())).stages().play(functools.partial(_impale, attack, inches, test))
+    )

@@ -7,6 +7,7 @@ for a Precision Attack) → reaction d20 → physical damage dice → spirit dam
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
@@ -282,10 +283,7 @@ def cast_on_roll(setup: CastSetup, natural: int, rng: Rng) -> CastResult:
 
 def cast_with_dice(setup: CastSetup, dice: CastDice) -> CastResult:
     """Resolve a cast from typed-in dice; leftovers are refused (S-8)."""
-    stages = dice.stages()
-    result = _resolve_cast(setup, stages)
-    stages.finish()
-    return result
+    return dice.stages().play(functools.partial(_resolve_cast, setup))
 
 
 # --- combined attacks (S-9) -------------------------------------------------------------------
@@ -519,10 +517,7 @@ def roll_combined(setup: CombinedSetup, rng: Rng) -> CombinedResult:
 
 def combined_with_dice(setup: CombinedSetup, dice: CombinedDice) -> CombinedResult:
     """Resolve a combined attack from typed-in dice; leftovers are refused (S-9)."""
-    stages = dice.stages()
-    result = _resolve_combined(setup, stages)
-    stages.finish()
-    return result
+    return dice.stages().play(functools.partial(_resolve_combined, setup))
 
 
 def lowest_defence(defender: Combatant, ac: int, elements: tuple[Element, ...]) -> Part:

@@ -8,10 +8,13 @@ and :meth:`GivenStages.finish` refuses faces that were given but not needed.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from tableside.dice import Rng, ScriptedRng
+
+Result = TypeVar("Result")
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,3 +47,9 @@ class GivenStages:
             self.rng_for(stage)
             if faces:
                 self._scripts[stage].expect_all_used()
+
+    def play(self, resolve: Callable[[GivenStages], Result]) -> Result:
+        """``resolve`` on these faces, then :meth:`finish`: every ``*_with_dice`` resolver."""
+        result = resolve(self)
+        self.finish()
+        return result
