@@ -6,12 +6,13 @@ events on it and raises :class:`~tableside.errors.RulesError` to refuse.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, Protocol
+from dataclasses import dataclass
+from typing import Protocol
 
 from tableside.dice import Rng
 from tableside.encounter.log import Command, Event
 from tableside.encounter.strife.state import FightState, Model, evolve
+from tableside.encounter.working import WorkingCopy
 from tableside.errors import RulesError
 from tableside.strife.catalog import Catalog
 from tableside.strife.ruleset import StrifeRuleset
@@ -40,18 +41,12 @@ class FightRules(Protocol):
 
 
 @dataclass
-class Pending:
+class Pending(WorkingCopy[FightState]):
     """A working copy of the fight that applies each event as it is emitted."""
 
-    state: FightState
-    events: list[Event] = field(default_factory=list)
-    describe: bool = True  # full attack/cast/test reports in the informational events
-
-    def emit(self, event_kind: str, rule: str | None = None, /, **data: Any) -> None:
-        """Record an event and apply it."""
-        event = Event(event_kind, data, rule)
-        self.events.append(event)
-        self.state = evolve(self.state, event)
+    def evolved(self, event: Event) -> FightState:
+        """The state with ``event`` applied."""
+        return evolve(self.state, event)
 
     def model(self, name: str) -> Model:
         """A model that must exist."""

@@ -14,6 +14,7 @@ from typing import Any, Protocol
 from tableside.dice import Rng
 from tableside.encounter.log import Event
 from tableside.encounter.war.state import Combatant, EndPoint, WarState, evolve
+from tableside.encounter.working import WorkingCopy
 from tableside.errors import RulesError
 from tableside.majesty import scroll, special
 from tableside.majesty.catalog import Catalog
@@ -25,19 +26,14 @@ from tableside.majesty.ruleset import Ruleset
 
 
 @dataclass
-class Pending:
-    """A working copy of the state that applies each emitted event at once."""
+class Pending(WorkingCopy[WarState]):
+    """A working copy of the War that applies each emitted event at once."""
 
-    state: WarState
-    events: list[Event] = field(default_factory=list)
-    describe: bool = True  # full Strike/Check reports in the informational events
     strikes: list[Any] = field(default_factory=list)  # each Strike's result, as rolled
 
-    def emit(self, event_kind: str, rule: str | None = None, /, **data: Any) -> None:
-        """Record an event and apply it."""
-        event = Event(event_kind, data, rule)
-        self.events.append(event)
-        self.state = evolve(self.state, event)
+    def evolved(self, event: Event) -> WarState:
+        """The state with ``event`` applied."""
+        return evolve(self.state, event)
 
     def combatant(self, combatant: str) -> Combatant:
         """A combatant that must exist."""
