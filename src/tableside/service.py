@@ -100,10 +100,9 @@ def run_command(
 
     ``asker`` is the decisions' policy (D-1): None keeps the command's arguments.
     """
-    encounter = open_encounter(store, encounter_id, game)
-    record = encounter.execute(command, expected_revision, asker=asker)
-    store.append(encounter_id, record)
-    return encounter, record
+    return _stored(
+        store, encounter_id, game, lambda e: e.execute(command, expected_revision, asker=asker)
+    )
 
 
 def undo(
@@ -113,10 +112,7 @@ def undo(
     game: str | None = None,
 ) -> tuple[Encounter[Any], LogRecord]:
     """Undo the last command in effect and store the undo."""
-    encounter = open_encounter(store, encounter_id, game)
-    record = encounter.undo(expected_revision)
-    store.append(encounter_id, record)
-    return encounter, record
+    return _stored(store, encounter_id, game, lambda e: e.undo(expected_revision))
 
 
 def redo(
@@ -126,8 +122,18 @@ def redo(
     game: str | None = None,
 ) -> tuple[Encounter[Any], LogRecord]:
     """Redo the last undone command and store the redo."""
+    return _stored(store, encounter_id, game, lambda e: e.redo(expected_revision))
+
+
+def _stored(
+    store: EncounterLog,
+    encounter_id: int,
+    game: str | None,
+    step: Callable[[Encounter[Any]], LogRecord],
+) -> tuple[Encounter[Any], LogRecord]:
+    """Open the encounter, take one ``step`` on it and append its record: all or nothing."""
     encounter = open_encounter(store, encounter_id, game)
-    record = encounter.redo(expected_revision)
+    record = step(encounter)
     store.append(encounter_id, record)
     return encounter, record
 
