@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -50,6 +51,23 @@ def play_strife(script: Sequence[Step], seed: int, limit: int) -> Encounter[Figh
             encounter.execute(Command(kind, args, dice))
     play_out(encounter, next_command, limit)
     return encounter
+
+
+@dataclass(frozen=True)
+class ScriptedFight:
+    """A golden script's fight: ``script`` from ``seed``, then the policy (``limit`` commands)."""
+
+    script: Sequence[Step]
+    seed: int
+    limit: int
+
+    def run_fight(self, seed: int | None = None) -> Encounter[FightState]:
+        """Play the script, then let the simple policy fight to the end."""
+        return play_strife(self.script, self.seed if seed is None else seed, self.limit)
+
+    def transcript(self) -> str:
+        """The rendered log of the scripted fight."""
+        return rendered(self.run_fight())
 
 
 def rendered(encounter: Encounter[Any]) -> str:

@@ -13,10 +13,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from golden_script import Step, main, play_strife, rendered
-
-from tableside.encounter.engine import Encounter
-from tableside.encounter.strife.state import FightState
+from golden_script import ScriptedFight, Step, main
 
 HERE = Path(__file__).resolve().parent
 GOLDEN = HERE / "strife_powers_fight.log"
@@ -59,15 +56,9 @@ SCRIPT: list[Step] = [
     ("next", {}, None),
 ]
 
-
-def run_fight(seed: int = SEED) -> Encounter[FightState]:
-    """Play the script, then let the simple policy fight to the end."""
-    return play_strife(SCRIPT, seed, LIMIT)
-
-
-def transcript() -> str:
-    """The rendered log of the scripted fight."""
-    return rendered(run_fight())
+FIGHT = ScriptedFight(SCRIPT, SEED, LIMIT)
+run_fight = FIGHT.run_fight
+transcript = FIGHT.transcript
 
 
 if __name__ == "__main__":
