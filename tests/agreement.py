@@ -133,3 +133,11 @@ def report_gaps(full: Report, fast: Report, shift: float = SHIFT) -> list[Gap]:
                 continue
             gaps.append((f"{who} Wear {kind}", *pooled_mean_gap(losses, theirs["losses"][kind])))
     return gaps
+
+
+def assert_agree(full: Report, fast: Report, shift: float) -> None:
+    """The full engine (no ``engine`` named) and the fast one agree on every gap of
+    :func:`report_gaps` within ``shift``'s bound, and neither left a run unfinished."""
+    assert "engine" not in full
+    assert outside(report_gaps(full, fast, shift)) == []
+    assert full["outcome"]["unfinished"]["count"] == fast["outcome"]["unfinished"]["count"] == 0
