@@ -30,11 +30,10 @@ from test_simulate_fast import (
     WAR_FILE,
     engine_view,
     fast_view,
-    forced_row,
     load,
     positions_agree,
     replay,
-    same_command,
+    step_both,
     war_start,
 )
 
@@ -174,12 +173,7 @@ def test_f55_f58_fast_transitions_with_conditions_equal_the_engines(
             batch = Batch(before, 1, known)
             known = batch
             assert fast_extras(batch) == engine_extras(before)
-            same_command(batch, command, rest)
-            forced = None
-            if command.kind == "strike":
-                forced = forced_row(before, command, StreamRng(seed, seq))
-            events, after = GAME.play(before, command, StreamRng(seed, seq))
-            batch.step(np.array([0]), rest, np.random.default_rng(0), forced)
+            events, after = step_both(batch, before, command, rest, seed, seq)
             assert fast_view(batch) == engine_view(after), (run, seq, command)
             assert fast_extras(batch) == engine_extras(after), (run, seq, command)
             assert positions_agree(batch, after), (run, seq, command)

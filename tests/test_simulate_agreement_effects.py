@@ -33,12 +33,11 @@ from test_simulate_fast import (
     GAME,
     engine_view,
     fast_view,
-    forced_row,
     law_of,
     odds_law_of,
     positions_agree,
     replay,
-    same_command,
+    step_both,
     war_start,
 )
 
@@ -172,12 +171,7 @@ def test_f30_fast_transitions_with_effects_equal_the_engines(
             batch = Batch(before, 1, known)
             known = batch
             assert fast_holds(batch) == engine_holds(before)
-            same_command(batch, command, rest)
-            forced = None
-            if command.kind == "strike":
-                forced = forced_row(before, command, StreamRng(seed, seq))
-            events, after = GAME.play(before, command, StreamRng(seed, seq))
-            batch.step(np.array([0]), rest, np.random.default_rng(0), forced)
+            events, after = step_both(batch, before, command, rest, seed, seq)
             assert fast_state(batch) == engine_view(after), (run, seq, command)
             assert fast_holds(batch) == engine_holds(after), (run, seq, command)
             assert positions_agree(batch, after), (run, seq, command)

@@ -35,7 +35,7 @@ import pytest
 from replays import wear_taken
 
 from tableside.encounter.engine import Encounter, copy_with
-from tableside.encounter.log import Command
+from tableside.encounter.log import Command, Event
 from tableside.encounter.policy import WarPolicy
 from tableside.encounter.war.args import StrikeArgs
 from tableside.encounter.war.game import MajestyWar
@@ -189,6 +189,20 @@ def replay(state: WarState, seed: int, rest: bool) -> Iterator[tuple[WarState, C
         seq += 1
 
 
+def step_both(
+    batch: Batch, before: WarState, command: Command, rest: bool, seed: int, seq: int
+) -> tuple[list[Event], WarState]:
+    """Play ``command`` on the engine from ``StreamRng(seed, seq)`` and the batch's same command
+    on the fast engine (its Strike forced to the engine's dice); the engine's events and state."""
+    same_command(batch, command, rest)
+    forced = None
+    if command.kind == "strike":
+        forced = forced_row(before, command, StreamRng(seed, seq))
+    events, after = GAME.play(before, command, StreamRng(seed, seq))
+    batch.step(np.array([0]), rest, np.random.default_rng(0), forced)
+    return events, after
+
+
 @pytest.mark.parametrize(
     ("start", "base", "rest"),
     [("war_4v4", 1, True), ("war_4v4", 2, False), ("effects", 3, True), ("effects", 4, True)],
@@ -204,12 +218,7 @@ def test_fast_transitions_equal_the_engines_command_by_command(
         for before, command, seq in replay(state, seed, rest):
             batch = Batch(before, 1, known)
             known = batch
-            same_command(batch, command, rest)
-            forced = None
-            if command.kind == "strike":
-                forced = forced_row(before, command, StreamRng(seed, seq))
-            events, after = GAME.play(before, command, StreamRng(seed, seq))
-            batch.step(np.array([0]), rest, np.random.default_rng(0), forced)
+            events, after = step_both(batch, before, command, rest, seed, seq)
             assert fast_view(batch) == engine_view(after), (run, seq, command)
             assert positions_agree(batch, after), (run, seq, command)
             taken = wear_taken(events, batch.roster.ids)
