@@ -41,7 +41,7 @@ from tableside.majesty.odds import (
     _strike_plan,
     strike_odds,
 )
-from tableside.majesty.odds_law import roll_law
+from tableside.majesty.odds_law import RollLaw, roll_law
 from tableside.majesty.odds_tables import count_codes, kept_law, kept_rolls, multinomials
 from tableside.majesty.rolls import FACES, PLAIN, natural_roll_from, net_boon
 from tableside.majesty.strike import DefenderState, StrikeResult, StrikeSetup, strike_with_dice
@@ -208,16 +208,22 @@ def test_m13_exact_strike_law_equals_the_engine_on_every_natural_roll(name: str)
 # --- roll by roll on a sample: every quantity, k up to 10, both sides, Boon/Bane ---------------
 
 
-def law_quantities(setup: StrikeSetup, rolled: tuple[int, ...]) -> dict[str, Any]:
-    """Every quantity of the law's class of one rolled sequence (the odds' own derivation)."""
-    plan = _strike_plan(setup)
-    law = roll_law(plan.reading, plan.specs, plan.boon_net)
-    kept = kept_law(plan.boon_net)
+def class_weights(law: RollLaw, boon_net: int, rolled: tuple[int, ...]) -> np.ndarray:
+    """Weight 1 on the law's class of one rolled sequence, 0 elsewhere (as the odds derive it)."""
+    kept = kept_law(boon_net)
     code = count_codes(np.bincount(np.array(rolled) - 1, minlength=FACES)[None, :])
     run = int(kept.rolled_run[np.searchsorted(kept.rolled_codes, code)][0])
     which = int(law.long_class[-1 - run]) if run < 0 else int(law.run_class[run])
     weights = np.zeros(len(law), dtype=np.int64)
     weights[which] = 1
+    return weights
+
+
+def law_quantities(setup: StrikeSetup, rolled: tuple[int, ...]) -> dict[str, Any]:
+    """Every quantity of the law's class of one rolled sequence (the odds' own derivation)."""
+    plan = _strike_plan(setup)
+    law = roll_law(plan.reading, plan.specs, plan.boon_net)
+    weights = class_weights(law, plan.boon_net, rolled)
     odds = _strike_laws(plan, law, weights, 1, None)
     quantities: dict[str, Any] = {
         name: getattr(odds, name).values[0]
@@ -287,12 +293,7 @@ def check_law_quantities(setup: CheckSetup, rolled: tuple[int, ...]) -> dict[str
     """Every quantity of the law's class of one rolled sequence (the odds' own derivation)."""
     plan = _check_plan(setup)
     law = roll_law(PLAIN, plan.specs, plan.boon_net)
-    kept = kept_law(plan.boon_net)
-    code = count_codes(np.bincount(np.array(rolled) - 1, minlength=FACES)[None, :])
-    run = int(kept.rolled_run[np.searchsorted(kept.rolled_codes, code)][0])
-    which = int(law.long_class[-1 - run]) if run < 0 else int(law.run_class[run])
-    weights = np.zeros(len(law), dtype=np.int64)
-    weights[which] = 1
+    weights = class_weights(law, plan.boon_net, rolled)
     odds = _check_laws(plan, law, weights, 1, None)
     found: dict[str, Any] = {
         name: getattr(odds, name).values[0] for name in ("net", "passes_short", "degree")
