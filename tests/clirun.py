@@ -1,7 +1,8 @@
 """The command line run in the test's own process, as a person types it (``tableside …``).
 
 Shared by the command-line tests: :func:`run_cli` runs one command and returns its exit code
-and what it printed; :class:`Cli` runs commands on one SQLite file (``--db``).
+and what it printed, :func:`refusal` checks a refusal's one sentence; :class:`Cli` runs
+commands on one SQLite file (``--db``).
 """
 
 from __future__ import annotations
@@ -26,6 +27,17 @@ def run_cli(
     out, err = capsys.readouterr()
     code = exit_info.value.code
     return (code if isinstance(code, int) else 0), out, err
+
+
+def refusal(result: tuple[int, str, str]) -> str:
+    """The one sentence a refused command printed: exit 2, nothing on standard output, one line
+    ``error: ….`` on standard error and no traceback."""
+    code, out, err = result
+    assert code == 2 and out == "", (code, out, err)
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ") and lines[0].endswith("."), err
+    assert "Traceback" not in err
+    return lines[0]
 
 
 def printed_json(result: tuple[int, str, str]) -> dict[str, Any]:
