@@ -11,9 +11,11 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from test_web_play import Table, jackals_turn, new_table, seat, snapshot
+from test_web_play import Table, fight_table, jackals_turn, snapshot
 
 from tableside.web import create_app
+
+__all__ = ["fight_table"]  # the fixture, shared with test_web_play
 
 
 @pytest.fixture
@@ -26,18 +28,6 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
 def war_table(client: TestClient) -> Table:
     """The War seeded 7: Jackal (Bo's) has the first Turn at (8, 2, 0) with 7 AP."""
     return jackals_turn(client)
-
-
-@pytest.fixture
-def fight_table(client: TestClient) -> Table:
-    """Aldric (Ann's, Movement 5) in base contact with a Goblin, secret to players by default."""
-    tid, host, eid = new_table(client, "strife-combat", 5)
-    aldric = seat(client, tid, host, ["Aldric"])
-    t = Table(client, client.app.state.table, eid, host, aldric, host)  # type: ignore[attr-defined]
-    t.command("add", {"id": "Aldric", "model": "Aldric", "side": "heroes"})
-    t.command("add", {"id": "Goblin", "model": "Goblin", "side": "monsters", "position": [1, 0, 0]})
-    assert t.command("start", {"ambush": "heroes"})["state"]["current"] == "Aldric"
-    return t
 
 
 def cost(t: Table, who: dict[str, str], body: dict[str, Any]) -> Any:

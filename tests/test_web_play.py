@@ -341,6 +341,7 @@ def test_options_offer_a_player_only_its_own_strikers_with_target_distances(
 
 @pytest.fixture
 def fight_table(client: TestClient) -> Table:
+    """Aldric (Ann's, Movement 5) in base contact with a Goblin, secret to players by default."""
     tid, host, eid = new_table(client, "strife-combat", 5)
     aldric = seat(client, tid, host, ["Aldric"])
     t = Table(client, client.app.state.table, eid, host, aldric, host)  # type: ignore[attr-defined]
