@@ -20,12 +20,14 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 from scheduling import GroupScheduling, make_scheduler, matches
 from sqlalchemy import create_engine, text
 from sqlalchemy.exc import SQLAlchemyError
+from test_store_support import BACKENDS, database_url
 
 from tableside.store.url import resolve_url
 
@@ -83,6 +85,13 @@ def pytest_configure(config: pytest.Config) -> None:
         os.environ[POSTGRES_ENV] = worker_database(url, worker)
     except SQLAlchemyError as error:  # the tests that need the server say so themselves
         print(f"conftest: no database of its own for {worker}: {error}")
+
+
+@pytest.fixture(params=BACKENDS)
+def url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A fresh store's URL on each backend (SQLite; PostgreSQL with its test URL set)."""
+    with database_url(request.param, tmp_path) as made:
+        yield made
 
 
 @pytest.fixture(scope="session", autouse=True)

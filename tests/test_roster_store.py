@@ -12,7 +12,7 @@ import json
 
 import pytest
 from sqlalchemy import text
-from test_store_ids import a_hash, url
+from test_store_ids import a_hash
 
 from tableside.encounter.log import Command
 from tableside.service import run_command
@@ -20,7 +20,6 @@ from tableside.store import Store, roster, table_log, tables
 from tableside.store.errors import StoreError
 from tableside.store.migrate import current_revision, downgrade, head_revision, upgrade
 
-__all__ = ["url"]  # the fixture, on both backends
 HERALD = {"name": "Herald", "attributes": {"might": 42, "swiftness": 31, "control": 30,
           "endurance": 60, "resolve": 48, "passion": 72}}  # fmt: skip
 

@@ -27,7 +27,7 @@ import pytest
 from fastapi.testclient import TestClient
 from ports import free_port
 from sqlalchemy import event
-from test_store_support import BACKENDS, database_url, postgres_base_url
+from test_store_support import postgres_base_url
 
 from tableside import errors
 from tableside.cli.serve_cmds import link_base
@@ -300,12 +300,6 @@ def concurrent_commands_are_stored_or_refused_whole(port: int, token: str, start
 
 
 # -- the serving path --------------------------------------------------------------------------
-
-
-@pytest.fixture(params=BACKENDS)
-def url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    with database_url(request.param, tmp_path) as made:
-        yield made
 
 
 @contextmanager

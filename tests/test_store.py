@@ -16,7 +16,7 @@ from alembic.runtime.migration import MigrationContext
 from sqlalchemy import func, inspect, select
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError, OperationalError
-from test_store_support import BACKENDS, POSTGRES_ENV, database_url
+from test_store_support import POSTGRES_ENV, database_url
 
 import tableside.errors
 import tableside.store.db as store_db
@@ -35,12 +35,6 @@ from tableside.store.migrate import current_revision, downgrade, head_revision, 
 from tableside.store.models import Base, EncounterRow, LogRecordRow
 
 # -- fixtures and builders -----------------------------------------------------------------
-
-
-@pytest.fixture(params=BACKENDS)
-def url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    with database_url(request.param, tmp_path) as value:
-        yield value
 
 
 @pytest.fixture

@@ -14,12 +14,8 @@ import signal
 import subprocess
 import sys
 import threading
-from collections.abc import Iterator
-from pathlib import Path
 
-import pytest
 from sqlalchemy import select
-from test_store_support import BACKENDS, database_url
 
 from tableside.encounter.log import Command, Event, LogRecord, RecordKind
 from tableside.store import Store
@@ -75,12 +71,6 @@ def child_main(url: str, encounter_id: int, limit: int) -> None:
 
 
 # -- the parent ----------------------------------------------------------------------------
-
-
-@pytest.fixture(params=BACKENDS)
-def url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    with database_url(request.param, tmp_path) as value:
-        yield value
 
 
 def run_and_kill(url: str, encounter_id: int) -> list[int]:

@@ -12,9 +12,8 @@ import json
 from datetime import UTC, datetime
 from pathlib import Path
 
-import pytest
 from sqlalchemy import text
-from test_store_support import BACKENDS, database_url
+from test_store_support import database_url
 
 from tableside.store import Store, table_audience, tables
 from tableside.store import chat as stored_chat
@@ -25,12 +24,6 @@ HASH = "ab" * 32
 
 def a_hash(n: int) -> str:
     return f"{n:064x}"
-
-
-@pytest.fixture(params=BACKENDS)
-def url(request: pytest.FixtureRequest, tmp_path: Path) -> object:
-    with database_url(request.param, tmp_path) as found:
-        yield found
 
 
 def seat(store: Store, table_id: int, name: str, n: int) -> int:

@@ -14,11 +14,6 @@ import signal
 import subprocess
 import sys
 import threading
-from collections.abc import Iterator
-from pathlib import Path
-
-import pytest
-from test_store_support import BACKENDS, database_url
 
 from tableside import service
 from tableside.encounter.policy import next_command
@@ -46,12 +41,6 @@ def child_main(url: str, encounter_id: int) -> None:
 def report(revision: int) -> None:
     sys.stdout.write(f"{revision}\n")
     sys.stdout.flush()
-
-
-@pytest.fixture(params=BACKENDS)
-def url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    with database_url(request.param, tmp_path) as value:
-        yield value
 
 
 def run_and_kill(url: str, encounter_id: int) -> list[int]:

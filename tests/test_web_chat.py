@@ -7,7 +7,6 @@ import threading
 import time
 from collections.abc import Iterator
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any
 
 import httpx2 as httpx
@@ -15,7 +14,6 @@ import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from sqlalchemy import inspect
-from test_store_support import BACKENDS, database_url
 from test_web_tokens import (
     SLOW_POLL,
     Table,
@@ -35,12 +33,6 @@ from tableside.web.auth import SESSION_COOKIE
 from tableside.web.chat import CHAT_PER_MINUTE, ChatRoom
 from tableside.web.guards import RateWindow
 from tableside.web.roller import RollSpec, reroll, roll_card
-
-
-@pytest.fixture(params=BACKENDS)
-def url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    with database_url(request.param, tmp_path) as found:
-        yield found
 
 
 @pytest.fixture

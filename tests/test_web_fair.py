@@ -7,12 +7,10 @@ the hostile suite (tests/test_hostile_web.py) checks the same against a real ser
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
-from test_store_support import BACKENDS, database_url
 from test_web_limits import War, auth, refused, serving
 
 from tableside.cli.serve_cmds import server_options
@@ -20,12 +18,6 @@ from tableside.web.auth import Principal
 from tableside.web.guards import Rates, RateWindow, StreamSlots, TooManyError
 from tableside.web.strict import COMMAND_MODELS, strict_json
 from tableside.web_limits import ENV, Limits
-
-
-@pytest.fixture(params=BACKENDS)
-def url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    with database_url(request.param, tmp_path) as found:
-        yield found
 
 
 def raw(client: TestClient, path: str, body: str, who: dict[str, str]) -> object:

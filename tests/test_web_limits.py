@@ -10,7 +10,6 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from pathlib import Path
 from typing import Any
 
 import httpx2 as httpx
@@ -19,7 +18,6 @@ import uvicorn
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from sqlalchemy import event, text
-from test_store_support import BACKENDS, database_url
 from typer.testing import CliRunner
 
 from tableside import service
@@ -38,12 +36,6 @@ BIG = [2**63, 2**63 - 1, 2**31, -1, 0, "abc", "9" * 60]
 
 def auth(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
-
-
-@pytest.fixture(params=BACKENDS)
-def url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    with database_url(request.param, tmp_path) as found:
-        yield found
 
 
 @contextmanager

@@ -10,7 +10,6 @@ import io
 import json
 import re
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,7 +18,6 @@ from fastapi.testclient import TestClient
 from PIL import Image
 from sqlalchemy import inspect
 from test_hostile_oracle import stream_text
-from test_store_support import BACKENDS, database_url
 from test_web_play import new_table, seat
 from test_web_tokens import Table, bearer, make_table
 
@@ -33,12 +31,6 @@ from tableside.web.guards import IMAGE_MAX_BYTES
 from tableside.web.stage import PingBody, map_feed, ping
 from tableside.web.table import WebTable
 from tableside.web.unseen import conceal, labels, unseen_in, without_unseen
-
-
-@pytest.fixture(params=BACKENDS)
-def url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    with database_url(request.param, tmp_path) as found:
-        yield found
 
 
 @pytest.fixture

@@ -5,12 +5,10 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from test_store_support import BACKENDS, database_url
 from typer.testing import CliRunner
 
 from tableside import service
@@ -23,12 +21,6 @@ from tableside.web.auth import Principal
 from tableside.web.demo import create_demo
 from tableside.web.hub import record_stream
 from tableside.web.table import WebTable
-
-
-@pytest.fixture(params=BACKENDS)
-def url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    with database_url(request.param, tmp_path) as found:
-        yield found
 
 
 @pytest.fixture

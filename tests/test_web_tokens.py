@@ -22,7 +22,7 @@ import pytest
 import uvicorn
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
-from test_store_support import BACKENDS, database_url
+from test_store_support import database_url
 
 from tableside.encounter.roster import add_commands
 from tableside.store import tables
@@ -33,12 +33,6 @@ from tableside.web.table import WebTable
 COOKIE_DOMAIN = "testserver.local"  # where the test client keeps the cookies the app sets
 SLOW_POLL = 30.0  # seconds: a stream that notices within PROMPT was woken, not polled
 PROMPT = 5.0
-
-
-@pytest.fixture(params=BACKENDS)
-def url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    with database_url(request.param, tmp_path) as found:
-        yield found
 
 
 @pytest.fixture
