@@ -14,24 +14,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from test_store import strike
 from test_store_support import BACKENDS, database_url
 
 from tableside.cli.encounter_cmds import opened_log
-from tableside.encounter.log import Command, Event, LogRecord, RecordKind
+from tableside.encounter.log import Command, LogRecord, RecordKind
 from tableside.errors import DataError
 from tableside.store import StaleRevisionError, Store, UnknownEncounterError, tables
 from tableside.store.lite import LiteLog, sqlite_path
 from tableside.store.migrate import downgrade, head_revision
 from tableside.store.schema import shipped_head
-
-
-def strike(revision: int, seq: int, damage: int = 3) -> LogRecord:
-    command = Command("strike", {"striker": "Herald", "defender": "Warrior"}, (12, 9, 3, 8, 1))
-    events = (
-        Event("rolled", {"natural": [12, 9, 3, 8, 1, 10, 11], "who": "Herald"}, "M-7"),
-        Event("wear", {"target": "Warrior", "E": damage, "note": "Ünïcödé ✓"}, None),
-    )
-    return LogRecord(revision, RecordKind.COMMAND, seq, command, events)
 
 
 def sample_log() -> list[LogRecord]:

@@ -5,28 +5,22 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from test_store_support import BACKENDS, database_url
-from test_web_setup import Host
+from test_web_setup import Host, client
 
 from tableside.cli.balance import balance_lines as cli_lines
 from tableside.simulate.balance import balance_lines, balance_seed
 from tableside.web import create_app
 
+__all__ = ["client"]  # the fixture (test_web_setup's), on both backends
+
 EXAMPLES = Path(__file__).parent.parent / "examples"
 WAR_4V4 = json.loads((EXAMPLES / "war_4v4.json").read_text())
 AMBUSH = json.loads((EXAMPLES / "strife_ambush.json").read_text())
-
-
-@pytest.fixture(params=BACKENDS)
-def client(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[TestClient]:
-    with database_url(request.param, tmp_path) as url, TestClient(create_app(url)) as c:
-        yield c
 
 
 def auth(token: str) -> dict[str, str]:

@@ -8,21 +8,20 @@ import asyncio
 import html
 import json
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from clirun import Cli
 from fastapi.testclient import TestClient
-from test_store_support import BACKENDS, database_url
-from test_web_setup import Host, error_in
+from test_web_setup import Host, client, error_in
 
 from tableside.store import tables
-from tableside.web import create_app
 from tableside.web.auth import SESSION_COOKIE, Principal, csrf_token
 from tableside.web.guards import holder_key
 from tableside.web.hub import REVOKED, Notifier, record_stream
+
+__all__ = ["client"]  # the fixture (test_web_setup's), on both backends
 
 EXAMPLES = Path(__file__).parent.parent / "examples"
 KNIGHT = (EXAMPLES / "strife_knight.json").read_text()
@@ -36,12 +35,6 @@ SHEET = {"mode": "sheet", "name": "Brannoc", "side": "", "side_new": "heroes", "
          "proficiencies": ["Swords", "Shields", "Medium Armour"], "skills": "Dual Wield",
          "powers": ["Arcane Missile"], "res_Vigor": "10", "res_Vigor_max": "10",
          "resist_fire": "5", "x": "1", "y": "2", "z": "0", "secret": "default"}  # fmt: skip
-
-
-@pytest.fixture(params=BACKENDS)
-def client(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[TestClient]:
-    with database_url(request.param, tmp_path) as url, TestClient(create_app(url)) as c:
-        yield c
 
 
 def auth(token: str) -> dict[str, str]:
