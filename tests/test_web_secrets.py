@@ -89,6 +89,17 @@ def seat(client: TestClient, tid: int, host: dict[str, str], name: str, chars: l
     return token
 
 
+def strife_table(client: TestClient) -> tuple[int, dict[str, str], dict[str, str]]:
+    """A Realm of Strife fight (seed 5) at a new table, Al seated for Aldric: the encounter,
+    the Host's and Al's headers."""
+    r = client.post("/api/tables", json={"name": "Mill"}).json()
+    tid, host = r["id"], auth(r["host_token"])
+    new = {"game": "strife-combat", "name": "Ambush", "seed": 5}
+    eid = client.post(f"/api/tables/{tid}/encounters", headers=host, json=new).json()["id"]
+    npcs_decide(client, eid, host)
+    return eid, host, auth(seat(client, tid, host, "Al", ["Aldric"]))
+
+
 def npcs_decide(client: TestClient, eid: int, host: dict[str, str]) -> None:
     """The NPCs' choices take their suggestions (D-5): a player's Strike on one resolves."""
     r = client.put(f"/api/encounters/{eid}/settings", headers=host, json={"npcs_decide": "auto"})
@@ -272,12 +283,7 @@ def tables_choices(war: War) -> dict[str, bool]:
 def test_w2_a_secret_strife_models_hit_points_show_only_whether_it_is_down(
     client: TestClient,
 ) -> None:
-    r = client.post("/api/tables", json={"name": "Mill"}).json()
-    tid, host = r["id"], auth(r["host_token"])
-    new = {"game": "strife-combat", "name": "Ambush", "seed": 5}
-    eid = client.post(f"/api/tables/{tid}/encounters", headers=host, json=new).json()["id"]
-    npcs_decide(client, eid, host)
-    player = auth(seat(client, tid, host, "Al", ["Aldric"]))
+    eid, host, player = strife_table(client)
     for body in ({"model": "Aldric", "side": "heroes"},
                  {"model": "Goblin", "side": "monsters", "position": [1, 0, 0]}):  # fmt: skip
         r = client.post(f"/api/encounters/{eid}/characters", headers=host, json=body)
@@ -376,12 +382,7 @@ def strife_ambush(
     """
     from tableside.strife.catalog import builtin_catalog
 
-    r = client.post("/api/tables", json={"name": "Mill"}).json()
-    tid, host = r["id"], auth(r["host_token"])
-    new = {"game": "strife-combat", "name": "Ambush", "seed": 5}
-    eid = client.post(f"/api/tables/{tid}/encounters", headers=host, json=new).json()["id"]
-    npcs_decide(client, eid, host)
-    player = auth(seat(client, tid, host, "Al", ["Aldric"]))
+    eid, host, player = strife_table(client)
     goblin = builtin_catalog().combatant("Goblin").model_dump(mode="json")
     brute = {**goblin, "name": "Brute", "hp": 4321, "hp_max": 4321, "ac": 83, **brute_values}
     for body in ({"model": "Aldric", "side": "heroes"},
