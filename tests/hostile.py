@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx2 as httpx
+from hypothesis import HealthCheck, Phase, settings
 from ports import free_port
 
 TABLESIDE = str(Path(sys.executable).with_name("tableside"))
@@ -572,3 +573,16 @@ def turn_of(probe: Probe, eid: int, combatant: str, extra: list[dict[str, Any]])
     for command in extra:
         probe.host("POST", f"/api/encounters/{eid}/commands", command)
     probe.known = probe.fingerprint()
+
+
+def fuzz_settings(examples: int) -> settings:
+    """The hostile fuzzers' Hypothesis settings: ``examples`` cases, the same ones every run,
+    none remembered between runs, no deadline and no health check in the way."""
+    return settings(
+        max_examples=examples,
+        derandomize=True,
+        database=None,
+        deadline=None,
+        phases=[Phase.explicit, Phase.generate],
+        suppress_health_check=list(HealthCheck),
+    )

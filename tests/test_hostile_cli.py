@@ -25,8 +25,8 @@ from pathlib import Path
 from types import FrameType
 
 import pytest
-from hostile import BOSS, HERALD, TABLESIDE
-from hypothesis import HealthCheck, Phase, given, settings
+from hostile import BOSS, HERALD, TABLESIDE, fuzz_settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from tableside.cli.app import main
@@ -329,14 +329,7 @@ def test_generated_hostile_options_end_in_0_or_2_quickly_and_without_a_traceback
     found: list[str] = []
     tried = [0]
 
-    @settings(
-        max_examples=EXAMPLES,
-        derandomize=True,
-        database=None,
-        deadline=None,
-        phases=[Phase.explicit, Phase.generate],
-        suppress_health_check=list(HealthCheck),
-    )
+    @fuzz_settings(EXAMPLES)
     @given(
         template=st.sampled_from(TEMPLATES),
         value=st.sampled_from(ARGV_VALUES + FILE_VALUES)

@@ -50,13 +50,14 @@ from hostile import (
     Tally,
     World,
     build_world,
+    fuzz_settings,
     json_body,
     long_inputs,
     settle,
     strong_leaks,
     turn_of,
 )
-from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 from test_store_support import BACKENDS, database_url
 
@@ -1059,14 +1060,7 @@ def test_w7_to_w15_a_hostile_player_gets_no_500_no_hang_no_leak_and_writes_nothi
         problems += ids_never_reused(probe, world)
         sent = [0]
 
-        @settings(
-            max_examples=EXAMPLES,
-            derandomize=True,
-            database=None,
-            deadline=None,
-            phases=[Phase.explicit, Phase.generate],
-            suppress_health_check=list(HealthCheck),
-        )
+        @fuzz_settings(EXAMPLES)
         @given(mutated(world))
         def attack(request: Request) -> None:
             if sent[0] % ARRANGE_EVERY == 0 and not probe.gave_up:
