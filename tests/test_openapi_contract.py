@@ -30,8 +30,8 @@ import httpx2 as httpx
 import pytest
 import requests
 import schemathesis
-from hostile import Server
-from hypothesis import HealthCheck, Phase, given, settings
+from hostile import Server, fuzz_settings
+from hypothesis import given
 from hypothesis import strategies as st
 from schemathesis import GenerationMode
 from schemathesis.config import SchemathesisConfig
@@ -103,14 +103,7 @@ def run_operation(operation: Any, mode: GenerationMode, demo: Demo, failures: li
     """Send ``EXAMPLES`` generated cases of one operation; return how many were sent."""
     sent = [0]
 
-    @settings(
-        max_examples=EXAMPLES,
-        derandomize=True,
-        deadline=None,
-        database=None,
-        phases=[Phase.explicit, Phase.generate],
-        suppress_health_check=list(HealthCheck),
-    )
+    @fuzz_settings(EXAMPLES)
     @given(case=operation.as_strategy(generation_mode=mode), aim=st.booleans())
     def check(case: Any, aim: bool) -> None:
         aimed(case, demo, aim and mode == GenerationMode.POSITIVE)  # negative cases kept so
