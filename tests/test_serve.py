@@ -353,16 +353,23 @@ def test_refusals_still_name_the_first_thing_wrong(url: str) -> None:
         assert client.get(path, headers={"Authorization": f"Bearer {host}"}).status_code == 200
 
 
+@contextmanager
+def two_copies(url: str) -> Iterator[tuple[Store, WebTable, WebTable, int, Principal, str]]:
+    """The demo table on two ``WebTable`` copies over their own stores, as two server processes
+    hold it: our store, our copy, theirs, the encounter, its Host and the Host's token."""
+    with Store.open(url) as mine, Store.open(url) as theirs:
+        here, there = WebTable(mine), WebTable(theirs)
+        demo = create_demo(here)
+        token = demo.host_page.split("?token=")[1]
+        yield mine, here, there, demo.encounter_id, Principal(demo.table_id, None), token
+
+
 def stance(who: str) -> Command:
     return Command("stance", {"id": who})
 
 
 def test_another_process_append_is_picked_up_before_the_next_command(url: str) -> None:
-    with Store.open(url) as mine, Store.open(url) as theirs:
-        here, there = WebTable(mine), WebTable(theirs)
-        demo = create_demo(here)
-        eid, host = demo.encounter_id, Principal(demo.table_id, None)
-        token = demo.host_page.split("?token=")[1]
+    with two_copies(url) as (_mine, here, there, eid, host, token):
         here.at_encounter(token, eid)
         here.execute(host, eid, stance("Herald"), None)
         there.at_encounter(token, eid)
@@ -377,11 +384,7 @@ def test_another_process_append_is_picked_up_before_the_next_command(url: str) -
 def test_a_command_decided_on_a_copy_gone_stale_is_refused_then_the_next_one_reloads(
     url: str,
 ) -> None:
-    with Store.open(url) as mine, Store.open(url) as theirs:
-        here, there = WebTable(mine), WebTable(theirs)
-        demo = create_demo(here)
-        eid, host = demo.encounter_id, Principal(demo.table_id, None)
-        token = demo.host_page.split("?token=")[1]
+    with two_copies(url) as (mine, here, there, eid, host, token):
         _who, seen = here.at_encounter(token, eid)  # this request's read ...
         there.at_encounter(token, eid)
         there.execute(host, eid, stance("Watcher"), None)  # ... then another process appends
@@ -424,11 +427,7 @@ def test_concurrent_commands_on_one_encounter_through_http_are_serialised(url: s
 def test_a_copy_behind_the_store_catches_up_record_by_record_to_the_rebuilt_state(
     url: str,
 ) -> None:
-    with Store.open(url) as mine, Store.open(url) as theirs:
-        here, there = WebTable(mine), WebTable(theirs)
-        demo = create_demo(here)
-        eid, host = demo.encounter_id, Principal(demo.table_id, None)
-        token = demo.host_page.split("?token=")[1]
+    with two_copies(url) as (mine, here, there, eid, host, token):
         here.at_encounter(token, eid)
         with here.lock(eid):
             copy = here.live(eid)
