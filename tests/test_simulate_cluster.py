@@ -138,7 +138,8 @@ def test_f21_by_default_a_sweep_uses_every_local_core(
         given.append(options["workers"])
         return real(document, runs, **{**options, "workers": 1})
 
-    monkeypatch.setattr(sweeps, "simulate", recorded)
+    # the sweep imports the driver when a point first runs (W-75): patched where it is looked up
+    monkeypatch.setattr("tableside.simulate.driver.simulate", recorded)
     code, _out, err = cli(monkeypatch, capsys, str(WAR_FILE), "--runs", "20",
                           "--sweep", "Brute.guard=3..4")  # fmt: skip
     assert code == 0, err
