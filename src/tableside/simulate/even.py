@@ -108,13 +108,18 @@ def parse_change(text: str) -> Change:
             "A change is written ID.FIELD=LOW..HIGH (a number, for example Brute.guard=2..8) or "
             f"ID=LOW..HIGH (how many of a combatant, for example Goblin-1=1..6), got {text!r}."
         )
-    low, high = int(found.group(2)), int(found.group(3))
-    if not 1 <= low <= high or high - low + 1 > MAX_VALUES:
+    return Count(found.group(1), counted(found.group(2), found.group(3), 1, "A count"))
+
+
+def counted(low_text: str, high_text: str, least: int, what: str) -> tuple[int, ...]:
+    """The values ``LOW..HIGH`` of a count, upward from ``least``, at most :data:`MAX_VALUES`."""
+    low, high = int(low_text), int(high_text)
+    if not least <= low <= high or high - low + 1 > MAX_VALUES:
+        floor = "at least 1" if least == 1 else f"{least} or more"
         raise SimulationError(
-            f"A count runs upward from at least 1 over at most {MAX_VALUES} values, "
-            f"got {low}..{high}."
+            f"{what} runs upward from {floor} over at most {MAX_VALUES} values, got {low}..{high}."
         )
-    return Count(found.group(1), tuple(range(low, high + 1)))
+    return tuple(range(low, high + 1))
 
 
 def parse_catalog_count(text: str) -> CatalogCount:
@@ -125,13 +130,8 @@ def parse_catalog_count(text: str) -> CatalogCount:
             "A catalogue change is written catalog:NAME@SIDE=LOW..HIGH (how many of a catalogue "
             f"NPC join a side, for example catalog:Goblin@monsters=0..4), got {text!r}."
         )
-    low, high = int(found.group(3)), int(found.group(4))
-    if not 0 <= low <= high or high - low + 1 > MAX_VALUES:
-        raise SimulationError(
-            f"A catalogue count runs upward from 0 or more over at most {MAX_VALUES} values, "
-            f"got {low}..{high}."
-        )
-    return CatalogCount(found.group(1), found.group(2), tuple(range(low, high + 1)))
+    values = counted(found.group(3), found.group(4), 0, "A catalogue count")
+    return CatalogCount(found.group(1), found.group(2), values)
 
 
 def with_count(document: Any, count: Count | CatalogCount, how_many: int) -> Any:
