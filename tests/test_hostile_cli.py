@@ -28,11 +28,12 @@ import pytest
 from hostile import BOSS, HERALD, TABLESIDE, fuzz_settings
 from hypothesis import given
 from hypothesis import strategies as st
+from patience import PROCESS_WAIT
 
 from tableside.cli.app import main
 
 TOO_SLOW = 5.0  # seconds of one run in process (a real process gets its start-up on top)
-PROCESS_TIMEOUT = 10.0
+PROCESS_TIMEOUT = PROCESS_WAIT
 EXAMPLES = 80
 TRACE_MARKS = ("Traceback", 'File "', "Error:", "Exception")
 ECHO_LIMIT = 40

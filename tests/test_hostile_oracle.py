@@ -26,6 +26,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from patience import EVENT_WAIT
 from test_store_support import BACKENDS, database_url
 from test_web_secrets import auth, strife_ambush
 
@@ -89,7 +90,7 @@ def stream_text(table: WebTable, who: Principal, eid: int) -> str:
         got = [await anext(stream)]
         total = table.store.encounter(eid).revision
         while reached(got[-1]) < total:  # a record, or ``moved`` past records not shown
-            got.append(await asyncio.wait_for(anext(stream), 5))
+            got.append(await asyncio.wait_for(anext(stream), EVENT_WAIT))
         await stream.aclose()
         return got
 

@@ -59,6 +59,7 @@ from hostile import (
 )
 from hypothesis import given
 from hypothesis import strategies as st
+from patience import EVENT_WAIT
 from test_store_support import BACKENDS, database_url
 
 # generated requests per backend (about 40 s on a loaded 2-core machine); more for a longer hunt
@@ -1134,6 +1135,12 @@ class Listening:
         except httpx.HTTPError:
             self.opened.set()
 
+    def heard(self, marker: str) -> None:
+        """Wait until the stream has carried ``marker`` (at most :data:`EVENT_WAIT`)."""
+        deadline = time.monotonic() + EVENT_WAIT
+        while marker not in "".join(self.text) and time.monotonic() < deadline:
+            time.sleep(0.05)
+
     def close(self) -> str:
         self.done.set()
         self.thread.join(35)
@@ -1258,5 +1265,6 @@ def play_from(http: httpx.Client, base: str, streams: list[Listening]) -> dict[s
     r = http.post(f"{base}/api/encounters/{eid}/commands", headers=ann,
                   json={"kind": "stance", "args": {"id": "Herald"}})  # fmt: skip
     assert r.status_code == 200, r.text
-    time.sleep(1.5)
+    for listening in heard.values():
+        listening.heard('"stance"')
     return {who: listening.close() for who, listening in heard.items()}

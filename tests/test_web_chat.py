@@ -13,6 +13,7 @@ import httpx2 as httpx
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
+from patience import EVENT_WAIT
 from sqlalchemy import inspect
 from test_web_tokens import (
     SLOW_POLL,
@@ -212,7 +213,7 @@ def collect(url: str, headers: dict[str, str], into: queue.Queue[bytes]) -> thre
     return thread
 
 
-def until(into: queue.Queue[bytes], marker: bytes, seconds: float = 10) -> bytes:
+def until(into: queue.Queue[bytes], marker: bytes, seconds: float = EVENT_WAIT) -> bytes:
     seen = b""
     deadline = time.monotonic() + seconds
     while marker not in seen:
@@ -267,7 +268,7 @@ def test_w30_a_message_another_process_stored_reaches_the_stream(url: str) -> No
         with Store.open(url) as other:  # another process's store: this one's notifier not told
             message = stored_chat.NewMessage(True, "Host", None, None, "text", "FROM-ELSEWHERE")
             stored_chat.post(other, table.eid, message, datetime.now(UTC))
-        assert b"FROM-ELSEWHERE" in until(feed, b"FROM-ELSEWHERE", 5)
+        assert b"FROM-ELSEWHERE" in until(feed, b"FROM-ELSEWHERE")
 
 
 # --- W-31, W-32: rolls --------------------------------------------------------------------------

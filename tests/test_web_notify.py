@@ -23,6 +23,7 @@ import httpx2 as httpx
 import psycopg
 import pytest
 from fastapi.testclient import TestClient
+from patience import EVENT_WAIT
 from ports import free_port
 from test_store_support import database_url
 from test_web_stream import parse, stance
@@ -106,7 +107,7 @@ def test_the_listener_wakes_streams_at_once_and_comes_back_after_losing_its_conn
                 began = time.monotonic()
                 # another process (no notifier of ours): only LISTEN/NOTIFY can wake the stream
                 await asyncio.to_thread(service.run_command, other, eid, stance(who))
-                event = parse(await asyncio.wait_for(anext(stream), 5))
+                event = parse(await asyncio.wait_for(anext(stream), EVENT_WAIT))
                 delays.append(time.monotonic() - began)
                 assert event["command"]["args"] == {"id": who}
                 if who == "Brute":  # cut the listener off: it must reconnect and listen again
@@ -244,16 +245,20 @@ def test_a_command_to_one_server_process_reaches_the_stream_of_another_at_once(
     arrivals: list[queue.Queue[Any]] = [queue.Queue(), queue.Queue()]
     for base, into in zip(servers, arrivals, strict=True):
         follow(base, eid, token, start, into)
-        assert into.get(timeout=10)[1] is None
+        assert into.get(timeout=EVENT_WAIT)[1] is None
     time.sleep(0.2)  # both servers have read the log once and wait
     headers = {"Authorization": f"Bearer {token}"}
     for i, (sender, who) in enumerate(zip(servers, ("Herald", "Brute"), strict=True)):
         sent = time.monotonic()
-        answer = httpx.post(f"{sender}/api/encounters/{eid}/commands", headers=headers,
-                            json={"kind": "stance", "args": {"id": who}}, timeout=10)  # fmt: skip
+        answer = httpx.post(
+            f"{sender}/api/encounters/{eid}/commands",
+            headers=headers,
+            json={"kind": "stance", "args": {"id": who}},
+            timeout=EVENT_WAIT,
+        )
         assert answer.status_code == 200, answer.text
         for into in arrivals:  # the sender's own stream and the other process's stream
-            arrived, record = into.get(timeout=10)
+            arrived, record = into.get(timeout=EVENT_WAIT)
             assert record["revision"] == start + 1 + i
             assert record["command"]["args"] == {"id": who}
             assert arrived - sent < PROMPT, (sender, arrived - sent)
@@ -271,23 +276,24 @@ def test_w67_a_ping_and_a_fog_change_reach_the_pages_of_another_process_at_once(
     arrivals: list[queue.Queue[Any]] = [queue.Queue(), queue.Queue()]
     for base, into in zip(servers, arrivals, strict=True):
         follow(base, eid, token, 10**6, into, kind="map")
-        assert into.get(timeout=10)[1] is None
+        assert into.get(timeout=EVENT_WAIT)[1] is None
     time.sleep(0.3)  # both streams have read once and wait
     headers = {"Authorization": f"Bearer {token}"}
     sent = time.monotonic()
     r = httpx.post(f"{servers[0]}/api/encounters/{eid}/ping", headers=headers,
-                   json={"x": 3, "y": 4}, timeout=10)  # fmt: skip
+                   json={"x": 3, "y": 4}, timeout=EVENT_WAIT)  # fmt: skip
     assert r.status_code == 201, r.text
     for into in arrivals:
-        arrived, data = into.get(timeout=10)
+        arrived, data = into.get(timeout=EVENT_WAIT)
         assert data == {"kind": "ping", "x": 3.0, "y": 4.0, "by": "Host"}
         assert arrived - sent < PROMPT
     sent = time.monotonic()
-    r = httpx.put(f"{servers[1]}/api/encounters/{eid}/fog", headers=headers,
-                  json={"areas": [{"x": 0, "y": 0, "w": 1, "h": 1}]}, timeout=10)  # fmt: skip
+    fog = {"areas": [{"x": 0, "y": 0, "w": 1, "h": 1}]}
+    r = httpx.put(f"{servers[1]}/api/encounters/{eid}/fog", headers=headers, json=fog,
+                  timeout=EVENT_WAIT)  # fmt: skip
     assert r.status_code == 200, r.text
     for into in arrivals:
-        arrived, data = into.get(timeout=10)
+        arrived, data = into.get(timeout=EVENT_WAIT)
         assert data == {"kind": "map", "version": 1}
         assert arrived - sent < PROMPT
     for into in arrivals:  # each once: the process that took the ping did not keep it twice

@@ -15,6 +15,7 @@ import pytest
 from fastapi.testclient import TestClient
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from patience import EVENT_WAIT
 from sqlalchemy import event as sql_event
 from test_store_support import BACKENDS, database_url
 
@@ -172,7 +173,7 @@ def stream_bytes(war: War, who: Principal) -> str:
         got = [await anext(stream)]
         total = war.table.store.encounter(war.eid).revision
         while sum(chunk.startswith("id:") for chunk in got) < total:
-            got.append(await asyncio.wait_for(anext(stream), 5))
+            got.append(await asyncio.wait_for(anext(stream), EVENT_WAIT))
         await stream.aclose()
         return got
 

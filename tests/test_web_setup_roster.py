@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from clirun import Cli
 from fastapi.testclient import TestClient
+from patience import EVENT_WAIT
 from test_web_setup import Host, client, error_in
 
 from tableside.store import tables
@@ -406,7 +407,7 @@ def test_w27_a_stopping_server_ends_every_open_stream() -> None:
         await stopper
         return sent
 
-    assert asyncio.run(asyncio.wait_for(run(), 5)) == ["retry: 2000\n\n"]
+    assert asyncio.run(asyncio.wait_for(run(), EVENT_WAIT)) == ["retry: 2000\n\n"]
 
 
 def test_w26_the_fights_remove_command_before_the_start_undoes_and_replays() -> None:

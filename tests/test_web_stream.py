@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from patience import EVENT_WAIT
 from typer.testing import CliRunner
 
 from tableside import service
@@ -66,13 +67,13 @@ def test_the_stream_pushes_each_visible_record_as_it_is_committed(table: WebTabl
         await asyncio.to_thread(table.step_back, host, eid, None, False)
         got: list[list[dict[str, Any]]] = [[], []]
         for i, stream in enumerate(streams):
-            event = await asyncio.wait_for(waiting[i], 5)
+            event = await asyncio.wait_for(waiting[i], EVENT_WAIT)
             while True:
                 if "event: moved" not in event:  # the player's stream may say the hidden one
                     got[i].append(parse(event))
                 if len(got[i]) == (2 if i == 0 else 3):
                     break
-                event = await asyncio.wait_for(anext(stream), 5)
+                event = await asyncio.wait_for(anext(stream), EVENT_WAIT)
             await stream.aclose()
         assert table.notifier.streams(eid) == 0
         return got[0], got[1]
@@ -101,9 +102,9 @@ def test_a_players_stream_says_the_table_moved_after_a_hidden_command(table: Web
         waiting = asyncio.ensure_future(anext(stream))
         await asyncio.sleep(0.05)
         await asyncio.to_thread(table.execute, host, eid, stance("Herald"), None, True)
-        first = await asyncio.wait_for(waiting, 5)
+        first = await asyncio.wait_for(waiting, EVENT_WAIT)
         await asyncio.to_thread(table.execute, host, eid, stance("Watcher"), None)
-        second = await asyncio.wait_for(anext(stream), 5)
+        second = await asyncio.wait_for(anext(stream), EVENT_WAIT)
         await stream.aclose()
         return [first, second]
 
@@ -126,7 +127,7 @@ def test_the_stream_picks_up_records_written_by_another_process(table: WebTable,
         await anext(stream)
         with Store.open(url) as other:  # no notifier: only the poll can see this
             service.run_command(other, eid, stance("Brute"))
-        event = await asyncio.wait_for(anext(stream), 5)
+        event = await asyncio.wait_for(anext(stream), EVENT_WAIT)
         await stream.aclose()
         return parse(event)
 

@@ -22,6 +22,7 @@ import pytest
 import uvicorn
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
+from patience import EVENT_WAIT
 from test_store_support import database_url
 
 from tableside.encounter.roster import add_commands
@@ -446,23 +447,24 @@ def test_w12_a_stream_open_on_a_revoked_seat_ends_within_seconds(url: str, how: 
         follow(stream, cookie, ann_cookie)
         follow(stream, bearer(table.bo), bo)
         for into in (ann_token, ann_cookie, bo):
-            assert into.get(timeout=10) == ("open", 200)
+            assert into.get(timeout=EVENT_WAIT) == ("open", 200)
         time.sleep(0.3)  # every stream has read the log once and waits
         seat = f"{base}/api/tables/{table.tid}/players/{table.ann_seat}"
         revoked = time.monotonic()
         if how == "remove":
-            r = httpx.delete(seat, headers=bearer(table.host), timeout=10)
+            r = httpx.delete(seat, headers=bearer(table.host), timeout=EVENT_WAIT)
         else:
-            r = httpx.post(f"{seat}/token", headers=bearer(table.host), timeout=10)
+            r = httpx.post(f"{seat}/token", headers=bearer(table.host), timeout=EVENT_WAIT)
         assert r.status_code == 200
         for into in (ann_token, ann_cookie):
             events, took = ended_after(into, revoked)
             assert events == ["revoked"] and took < PROMPT, (events, took)
         assert bo.empty()  # Bo's stream stays open
+        command = {"kind": "stance", "args": {"id": "Herald"}}
         httpx.post(f"{base}/api/encounters/{table.eid}/commands", headers=bearer(table.host),
-                   json={"kind": "stance", "args": {"id": "Herald"}}, timeout=10)  # fmt: skip
+                   json=command, timeout=EVENT_WAIT)  # fmt: skip
         assert bo.get(timeout=PROMPT) == ("event", "record")
-        r = httpx.get(stream, headers=bearer(table.ann), timeout=10)
+        r = httpx.get(stream, headers=bearer(table.ann), timeout=EVENT_WAIT)
         assert r.status_code == 401  # and the browser's EventSource, reconnecting, gets 401
 
 
@@ -477,7 +479,7 @@ def test_w12_on_postgresql_another_process_closes_its_streams_of_a_rotated_host_
             path = f"/api/encounters/{table.eid}/stream?after={table.revision()}"
             into: queue.Queue[Any] = queue.Queue()
             follow(base_there + path, bearer(table.host), into)
-            assert into.get(timeout=10) == ("open", 200)
+            assert into.get(timeout=EVENT_WAIT) == ("open", 200)
             deadline = time.monotonic() + 10
             while not there.state.listener.connected:
                 assert time.monotonic() < deadline
@@ -485,7 +487,7 @@ def test_w12_on_postgresql_another_process_closes_its_streams_of_a_rotated_host_
             time.sleep(0.3)
             revoked = time.monotonic()
             r = httpx.post(f"{base_here}/api/tables/{table.tid}/host-token",
-                           headers=bearer(table.host), timeout=10)  # fmt: skip
+                           headers=bearer(table.host), timeout=EVENT_WAIT)  # fmt: skip
             assert r.status_code == 200
             events, took = ended_after(into, revoked)
             assert events == ["revoked"] and took < PROMPT, (events, took)
