@@ -247,7 +247,7 @@ def test_w30_messages_stream_live_and_a_player_never_receives_anothers_whisper(u
         bo = until(feeds["bo"], b"BO-PUBLIC")
         ann = until(feeds["ann"], b"BO-PUBLIC")
         host = until(feeds["host"], b"BO-PUBLIC")
-        assert time.monotonic() - started < 5  # woken at once, not polled (SLOW_POLL is 30 s)
+        assert time.monotonic() - started < 10  # woken at once, not polled (SLOW_POLL is 30 s)
         assert b"event: chat" in bo and b"ANN-WHISPER" not in bo and b"HOST-TO-ANN" not in bo
         assert b'"kind":"roll"' not in bo and b"before the stream" not in bo
         assert b"ANN-WHISPER" in ann and b"HOST-TO-ANN" in ann and b'"kind":"roll"' in ann

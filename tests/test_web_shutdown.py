@@ -19,7 +19,8 @@ from ports import free_port
 from test_serve import STARTUP, TABLESIDE, get, links
 
 RETRY = b"retry: 2000\n\n"
-STOPPED_WITHIN = 8.0  # seconds from SIGINT to exit (a loaded CI machine; about 0.5 s measured)
+STOPPED_WITHIN = 20.0  # seconds from SIGINT to exit (about 0.5 s measured idle; a starved machine
+# takes longer, a stream left hanging would take the 30 s poll or forever)
 
 
 def test_w27_ctrl_c_with_a_live_stream_open_exits_at_once_with_code_0(tmp_path: Path) -> None:

@@ -33,7 +33,7 @@ from tableside.web.table import WebTable
 
 COOKIE_DOMAIN = "testserver.local"  # where the test client keeps the cookies the app sets
 SLOW_POLL = 30.0  # seconds: a stream that notices within PROMPT was woken, not polled
-PROMPT = 5.0
+PROMPT = 10.0  # a third of SLOW_POLL: room for a starved machine, far from a poll
 
 
 @pytest.fixture
