@@ -40,9 +40,9 @@ from hostile import (
     BRUTE_AC,
     BRUTE_DODGE,
     BRUTE_INITIATIVE,
+    HANG,
     HERALD,
     STRONG_TEXT,
-    TOO_SLOW,
     Answer,
     Probe,
     Request,
@@ -814,7 +814,7 @@ def stream_for_a_moment(
             url,
             params={"after": "0"},
             headers=probe.auth(who),
-            timeout=httpx.Timeout(TOO_SLOW, read=seconds),
+            timeout=httpx.Timeout(HANG, read=seconds),
         ) as r:
             status = r.status_code
             for chunk in r.iter_text():
@@ -1106,7 +1106,7 @@ STARVE_LIMITS = {
 def client_at(address: str) -> httpx.Client:
     """A client whose connections come from ``address`` (a loopback address of its own)."""
     transport = httpx.HTTPTransport(local_address=address)
-    return httpx.Client(transport=transport, timeout=httpx.Timeout(TOO_SLOW, read=TOO_SLOW))
+    return httpx.Client(transport=transport, timeout=httpx.Timeout(HANG, read=HANG))
 
 
 class Listening:
@@ -1119,11 +1119,11 @@ class Listening:
         self.done = threading.Event()
         self.thread = threading.Thread(target=self.read, args=(client, url, token), daemon=True)
         self.thread.start()
-        self.opened.wait(TOO_SLOW)
+        self.opened.wait(HANG)
 
     def read(self, client: httpx.Client, url: str, token: str) -> None:
         headers = {"Authorization": f"Bearer {token}"}
-        timeout = httpx.Timeout(TOO_SLOW, read=30)
+        timeout = httpx.Timeout(HANG, read=30)
         try:
             with client.stream("GET", url, headers=headers, timeout=timeout) as r:
                 self.status = r.status_code
