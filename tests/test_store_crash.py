@@ -8,13 +8,10 @@ next child resumes where the store says the log ends, and is killed again.
 
 from __future__ import annotations
 
-import os
 import random
-import signal
-import subprocess
 import sys
-import threading
 
+import crashing
 from sqlalchemy import select
 
 from tableside.encounter.log import Command, Event, LogRecord, RecordKind
@@ -24,7 +21,6 @@ from tableside.store.models import LogRecordRow
 KILL_AFTER = 250  # committed records the parent waits for before each kill
 CRASHES = 3
 CHILD_LIMIT = CRASHES * KILL_AFTER + 2_000  # records a child would append if never killed
-TIMEOUT_S = 120.0
 
 
 def records_for(n: int) -> list[LogRecord]:
@@ -75,35 +71,7 @@ def child_main(url: str, encounter_id: int, limit: int) -> None:
 
 def run_and_kill(url: str, encounter_id: int) -> list[int]:
     """Start a child, let it commit ``KILL_AFTER`` records, SIGKILL it; the revisions it printed."""
-    child = subprocess.Popen(
-        [sys.executable, __file__, url, str(encounter_id), str(CHILD_LIMIT)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
-    )
-    watchdog = threading.Timer(TIMEOUT_S, child.kill)
-    watchdog.start()
-    assert child.stdout is not None
-    reported: list[int] = []
-    try:
-        while len(reported) < KILL_AFTER:
-            line = child.stdout.readline()
-            if not line:
-                break
-            reported.append(int(line))
-        child.send_signal(signal.SIGKILL)
-        child.wait(timeout=30)
-        # Read the rest through the same text reader as readline(): communicate() would read the
-        # pipe underneath it and miss the lines the reader had already buffered (issue 23).
-        assert child.stderr is not None
-        rest, errors = child.stdout.read(), child.stderr.read()
-    finally:
-        watchdog.cancel()
-        child.kill()
-    assert len(reported) == KILL_AFTER, f"the child stopped early: {errors}"
-    assert child.returncode == -signal.SIGKILL
-    return reported + [int(line) for line in rest.split()]
+    return crashing.run_and_kill([__file__, url, str(encounter_id), str(CHILD_LIMIT)], KILL_AFTER)
 
 
 def check_log(url: str, encounter_id: int, reported: list[int]) -> int:

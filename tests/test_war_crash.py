@@ -9,11 +9,9 @@ live state rebuilt from the log equals the replay of the committed commands from
 
 from __future__ import annotations
 
-import os
-import signal
-import subprocess
 import sys
-import threading
+
+import crashing
 
 from tableside import service
 from tableside.encounter.policy import next_command
@@ -22,7 +20,6 @@ from tableside.store import Store
 
 KILL_AFTER = 120
 CRASHES = 2
-TIMEOUT_S = 120.0
 
 
 def child_main(url: str, encounter_id: int) -> None:
@@ -44,28 +41,8 @@ def report(revision: int) -> None:
 
 
 def run_and_kill(url: str, encounter_id: int) -> list[int]:
-    """Start a child, let it commit ``KILL_AFTER`` records, SIGKILL it; what it reported."""
-    child = subprocess.Popen(
-        [sys.executable, __file__, url, str(encounter_id)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
-    )
-    watchdog = threading.Timer(TIMEOUT_S, child.kill)
-    watchdog.start()
-    assert child.stdout is not None
-    reported: list[int] = []
-    try:
-        while len(reported) < KILL_AFTER and (line := child.stdout.readline()):
-            reported.append(int(line))
-        child.send_signal(signal.SIGKILL)
-        rest, errors = child.communicate(timeout=30)
-    finally:
-        watchdog.cancel()
-        child.kill()
-    assert len(reported) == KILL_AFTER, f"the child stopped early: {errors}"
-    return reported + [int(line) for line in rest.split()]
+    """Start a child, let it commit ``KILL_AFTER`` records, SIGKILL it; the revisions it printed."""
+    return crashing.run_and_kill([__file__, url, str(encounter_id)], KILL_AFTER)
 
 
 def test_a_war_killed_mid_stream_reopens_as_the_replay_of_its_commands(url: str) -> None:
