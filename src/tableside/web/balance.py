@@ -131,6 +131,7 @@ class Balances:
         self.runner: Runner = HERE if apart is None else apart
         self.waiting = COMPILING  # why a first estimate is given (F-52, W-76)
         self.deferred: OrderedDict[Key, tuple[dict[str, Any], int]] = OrderedDict()
+        self.estimates: OrderedDict[Key, dict[str, Any]] = OrderedDict()  # first ones (W-76)
         self.lock = threading.Lock()
         self.kept: OrderedDict[Key, dict[str, Any]] = OrderedDict()
         self.running: dict[Key, Future[Answer]] = {}
@@ -212,6 +213,10 @@ class Balances:
                 return done
             if self.ready.is_set():
                 return self.running.get(key) or self._start(key, document, table_id)
+            if key in self.estimates:  # the page asks again until refined: no second estimate
+                done = Future()
+                done.set_result(self.estimates[key])
+                return done
             self.quick += 1
             if self.apart is not None:  # refined once the balance process is ready (W-76)
                 self.deferred[key] = (document, table_id)
@@ -230,6 +235,7 @@ class Balances:
                 if key not in self.kept and key not in self.running:
                     self._start(key, document, table_id)
             self.deferred.clear()
+            self.estimates.clear()
 
     def close(self) -> None:
         """The server stops: its balance process with it (W-76)."""
@@ -307,10 +313,13 @@ class Balances:
         """A balance is over: kept (unless a first estimate), no longer joinable (lock held)."""
         if job.keep:
             self.running.pop(job.key, None)
-        if job.keep and isinstance(job.found, dict):
-            self.kept[job.key] = job.found
-            while len(self.kept) > KEPT:
-                self.kept.popitem(last=False)
+        found = job.found
+        if isinstance(found, dict):
+            kept = self.kept if job.keep else self.estimates
+            if job.keep or (self.apart is not None and not self.ready.is_set()):
+                kept[job.key] = found
+            while len(kept) > KEPT:
+                kept.popitem(last=False)
 
 
 @dataclass(eq=False)
