@@ -13,6 +13,7 @@ the seed, so they are the same in either process.
 from __future__ import annotations
 
 import contextlib
+import gc
 import multiprocessing
 import os
 import signal
@@ -81,13 +82,18 @@ class Apart:
         return found
 
     def close(self) -> None:
-        """Stop the balance process now: the slices queued are dropped, the one running ends."""
+        """Stop the balance process now: the slices queued are dropped, the one running too.
+
+        The process is ended first, so a stopping server never waits for a balance; then the
+        executor is shut down and collected, which releases its queues' semaphores.
+        """
         with self.lock:
             pool, self.pool, self.pid = self.pool, None, None
         if pool is None:
             return
-        processes = list(getattr(pool, "_processes", None) or {})
-        pool.shutdown(wait=False, cancel_futures=True)
-        for pid in processes:  # a stopping server never waits for a balance
+        for pid in list(getattr(pool, "_processes", None) or {}):
             with contextlib.suppress(OSError):
                 os.kill(pid, signal.SIGTERM)
+        pool.shutdown(wait=True, cancel_futures=True)
+        del pool
+        gc.collect()
