@@ -9,7 +9,10 @@ others wait their turn), and at most :data:`RUNS_MAX` runs are asked. The last a
 by encounter, revision and runs (the same seed gives the same figures), so reloading the page
 does not simulate again; and a watched encounter's balance is started as soon as a combatant is
 added or removed (:class:`Balances`, F-23); a served app warms the simulator on that thread
-when it starts (:meth:`Balances.warm`, F-25). Bad ``runs`` answer 400,
+when it starts (:meth:`Balances.warm`, F-25). A served app (``tableside serve``) plays the
+slices in a balance process of its own (``simulate/apart.py``, W-76), so this process never
+loads numba; until that process is ready, a first estimate is answered here (``provisional``)
+and refined once it is (W-77). Bad ``runs`` answer 400,
 an encounter that cannot be simulated (one side so far, already over) answers 422, both with
 one sentence.
 """
@@ -120,9 +123,9 @@ class Balances:
     combatant is added to it or removed (a record whose command is ``add`` or ``remove`` is
     appended, by any request), its balance for the runs last asked is started at once, off the
     request path, so the set-up page's request after its reload finds it done or under way (and
-    joins it) instead of starting it. The simulated Strike tables stay in this process
-    (``fast_laws``), so later balances of a changed roster reuse every table it shares with the
-    earlier one.
+    joins it) instead of starting it. The simulated Strike tables stay in the process that
+    plays the slices (``fast_laws``: this one, or the balance process, W-76), so later balances
+    of a changed roster reuse every table it shares with the earlier one.
     """
 
     def __init__(self, table: WebTable, apart: Apart | None = None) -> None:
