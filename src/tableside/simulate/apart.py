@@ -27,6 +27,15 @@ from tableside.simulate.balance import covered_document, play_slice, warm
 from tableside.simulate.runs import SimulationError
 
 
+def quiet() -> None:
+    """The balance process ignores Ctrl+C: the server that started it ends it (:meth:`Apart.close`).
+
+    A Ctrl+C in a terminal reaches every process of the server's group; the server then stops
+    and ends its balance process itself, which would otherwise print a traceback as it went.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def loaded() -> int:
     """The balance process's warm-up (F-25): the kernels loaded; its process id."""
     warm()
@@ -46,7 +55,7 @@ class Apart:
         with self.lock:
             if self.pool is None:
                 context = multiprocessing.get_context("spawn")
-                self.pool = ProcessPoolExecutor(1, mp_context=context)
+                self.pool = ProcessPoolExecutor(1, mp_context=context, initializer=quiet)
             return self.pool
 
     def call(self, job: Callable[..., Any], *args: Any) -> Any:
