@@ -13,14 +13,19 @@ import subprocess
 import sys
 import threading
 from collections.abc import Iterator
+from concurrent.futures import Future
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from test_balance_ready import WAR_4V4, balance, war
+from test_balance_ready import WAR_4V4 as WAR
+from test_balance_ready import balance, war
 
 from tableside.simulate import balance as simulated
+from tableside.simulate.apart import Apart
+from tableside.simulate.runs import SimulationError
 from tableside.web import create_app
 
 
@@ -92,6 +97,7 @@ sys.path.insert(0, {tests!r})
 from fastapi.testclient import TestClient
 import tableside.web.app as served
 from tableside.web import create_app
+from test_balance_ready import WAR_4V4 as WAR
 from test_balance_ready import balance, war
 served.WARM_AFTER = 0.0
 with TestClient(create_app({url!r}, warm=True, apart=True)) as client:
@@ -121,4 +127,22 @@ def test_w76_a_served_apps_balance_process_gives_the_same_figures_and_holds_numb
     found = told["found"]
     assert found["engine"] == "fast" and "provisional" not in found
     assert {**found, "seconds": 0} == {"encounter": found["encounter"], **here, "seconds": 0}
-    assert WAR_4V4["format"] == told["document"]["format"]
+
+
+class Broken:
+    """Stands for the executor of a balance process that died (killed, out of memory)."""
+
+    def submit(self, *_: Any) -> Future[Any]:
+        future: Future[Any] = Future()
+        future.set_exception(BrokenProcessPool("a child process terminated abruptly"))
+        return future
+
+
+def test_w76_a_balance_process_that_died_answers_one_sentence_and_is_replaced() -> None:
+    """W-76: the balance gets one sentence (a 422 on the web); the next call starts another."""
+    apart = Apart()
+    apart.pool = Broken()  # type: ignore[assignment]
+    with pytest.raises(SimulationError, match=r"^The balance process stopped before it answered"):
+        apart.play(WAR, 10, 0, "fast")
+    assert apart.pool is None and apart.pid is None
+    apart.close()  # nothing to end
