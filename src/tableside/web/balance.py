@@ -313,16 +313,21 @@ class Balances:
             job.settle()
 
     def _finish(self, job: Job) -> None:
-        """A balance is over: kept (unless a first estimate), no longer joinable (lock held)."""
+        """A balance is over: kept (a first estimate apart), no longer joinable (lock held)."""
         if job.keep:
             self.running.pop(job.key, None)
         found = job.found
-        if isinstance(found, dict):
-            kept = self.kept if job.keep else self.estimates
-            if job.keep or (self.apart is not None and not self.ready.is_set()):
-                kept[job.key] = found
-            while len(kept) > KEPT:
-                kept.popitem(last=False)
+        if not isinstance(found, dict):
+            return
+        if job.keep:
+            kept = self.kept
+        elif self.apart is not None and not self.ready.is_set():
+            kept = self.estimates  # the page asks again until it is refined (W-77)
+        else:
+            return
+        kept[job.key] = found
+        while len(kept) > KEPT:
+            kept.popitem(last=False)
 
 
 @dataclass(eq=False)
