@@ -220,7 +220,8 @@ def serve_one(url: str | None, host: str, port: int, base: str, demo: bool) -> N
 
     from tableside.web import create_app
 
-    app = create_app(url, warm=True)  # the simulator warmed after the start (F-25)
+    # the simulator warmed after the start (F-25), in a balance process of its own (W-76)
+    app = create_app(url, warm=True, apart=True)
     announce(app.state.table, base, demo, 1)
     # What start-up built lives until the end: kept out of the collector, the process exits
     # at once on Ctrl+C instead of spending seconds collecting it (W-27).

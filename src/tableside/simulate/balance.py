@@ -16,7 +16,7 @@ import sys
 import time
 from importlib import metadata
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from tableside.simulate import disk_cache
 from tableside.simulate.runs import load_start
@@ -35,6 +35,10 @@ WARM_FIGHT = (("Warm-hero", "heroes", "Aldric", 0.0), ("Warm-monster", "monsters
 QUICK_RUNS = 50  # runs on the full engine while the fast engines are being compiled (F-52)
 COMPILING = (
     "the fast engines are still being compiled after an installation: a first estimate "
+    f"of at most {QUICK_RUNS} runs on the full engine"
+)
+LOADING = (  # W-76: the balance process is still loading the compiled fast engines
+    "the fast engines are still being loaded in the balance process: a first estimate "
     f"of at most {QUICK_RUNS} runs on the full engine"
 )
 SLICE_WORK = 8_000  # combatant-runs of one fast slice (F-53): a 4-against-4 War's is 1,000 runs
@@ -186,6 +190,54 @@ def covered(start: Any) -> str | None:
     return found
 
 
+def covered_document(document: dict[str, Any]) -> str | None:
+    """:func:`covered` of an exported encounter (what a balance process is asked, W-76)."""
+    return covered(load_start(document))
+
+
+def play_slice(document: dict[str, Any], count: int, seed: int, engine: str) -> dict[str, Any]:
+    """One slice of a balance: ``count`` runs from ``seed``; its counts, engine and policy.
+
+    What :class:`Sliced` asks of the process that plays it (this one, or a balance process of
+    its own, W-76): the figures depend only on the arguments.
+    """
+    from tableside.simulate.driver import simulate  # numba, when first needed (W-75)
+
+    found = simulate(document, count, seed=seed, workers=1, engine=engine)
+    outcome = found["outcome"]
+    counts = {
+        "wins": {side: {"count": block["count"]} for side, block in outcome["wins"].items()},
+        "draws": {"count": outcome["draws"]["count"]},
+        "unfinished": {"count": outcome["unfinished"]["count"]},
+    }
+    return {"outcome": counts, "engine": found.get("engine", "full"), "policy": found["policy"]}
+
+
+class Runner(Protocol):
+    """Where a balance's slices are played: this process, or a balance process (W-76)."""
+
+    def covered(self, document: dict[str, Any]) -> str | None:
+        """:func:`covered_document` there."""
+
+    def play(self, document: dict[str, Any], count: int, seed: int, engine: str) -> dict[str, Any]:
+        """:func:`play_slice` there."""
+
+
+class Here:
+    """The slices played in this process (the CLI, the tests' apps)."""
+
+    def covered(self, document: dict[str, Any]) -> str | None:
+        """:func:`covered_document` in this process."""
+        return covered_document(document)
+
+    def play(self, document: dict[str, Any], count: int, seed: int, engine: str) -> dict[str, Any]:
+        """:func:`play_slice` in this process."""
+        return play_slice(document, count, seed, engine)
+
+
+HERE = Here()
+
+
 class Sliced:
     """One balance played a slice at a time, so that balances can take turns (F-53).
 
@@ -202,14 +254,17 @@ class Sliced:
         runs: int,
         full_engine_runs: int | None = None,
         compiled: bool = True,
+        runner: Runner = HERE,
+        waiting: str = COMPILING,
     ) -> None:
         self.document = document
+        self.runner = runner
         self.revision = len(document.get("records", []))
         self.seed = balance_seed(int(document.get("seed", 0)), self.revision)
         start = load_start(document)
-        uncovered = covered(start) if compiled else None
+        uncovered = runner.covered(document) if compiled else None
         self.engine = "fast" if compiled else "full"  # asked of simulate
-        self.fallback = None if compiled else COMPILING
+        self.fallback = None if compiled else waiting
         self.quick = not compiled
         if not compiled:
             runs = min(runs, QUICK_RUNS)
@@ -238,11 +293,9 @@ class Sliced:
     def step(self) -> None:
         """Play the next slice and add its counts (raises SimulationError as ``simulate``)."""
         count = min(self.size, self.asked - self.done)
-        from tableside.simulate.driver import simulate  # numba, when first needed (W-75)
-
         began = time.perf_counter()
-        found = simulate(self.document, count, seed=slice_seed(self.seed, self.slices),
-                         workers=1, engine=self.engine)  # fmt: skip
+        seed = slice_seed(self.seed, self.slices)
+        found = self.runner.play(self.document, count, seed, self.engine)
         self.seconds += time.perf_counter() - began
         outcome = found["outcome"]
         for side, block in outcome["wins"].items():
@@ -270,7 +323,11 @@ class Sliced:
         }
         if self.fallback is None:
             return found
-        return {**found, "fallback": self.fallback, **({"compiling": True} if self.quick else {})}
+        if not self.quick:
+            return {**found, "fallback": self.fallback}
+        # a first estimate, refined once the fast engines are there (F-52, W-76)
+        compiling = {"compiling": True} if self.fallback == COMPILING else {}
+        return {**found, "fallback": self.fallback, "provisional": True, **compiling}
 
 
 def combatants_of(game: str) -> str:

@@ -219,6 +219,7 @@ def create_app(
     limits: guards.Limits | None = None,
     sweep_every: float = SWEEP,
     warm: bool = False,
+    apart: bool = False,
 ) -> FastAPI:
     """The web table on the store at ``store_url`` (see :meth:`Store.open` for the default).
 
@@ -237,6 +238,8 @@ def create_app(
         sweep_every: Seconds between the deadline sweeper's looks (D-5, :func:`sweep`).
         warm: Warm the simulator after the start, on the balance thread, unless
             ``TABLESIDE_WARM=off`` (F-25; ``tableside serve`` asks it, tests' apps do not).
+        apart: Play balances in a process of their own, so that this one never loads numba
+            nor the kernels (W-76; ``tableside serve`` asks it, tests' apps do not).
     """
     limits = guards.Limits.from_env() if limits is None else limits
     disk_cache.install()  # exact laws computed once are kept on disk (F-22, TABLESIDE_CACHE)
@@ -276,6 +279,7 @@ def create_app(
             watcher.cancel()
             for running in listener:
                 await asyncio.to_thread(running.stop)
+            balances.close()  # the balance process, if any (W-76)
             table.store.close()
 
     app = FastAPI(
@@ -316,7 +320,7 @@ def create_app(
     assets.add_static(app)  # the pages' scripts and styles (W-73)
     add_setup(app, table)
     add_roster(app, table)
-    add_balance(app, table)
+    add_balance(app, table, apart)
     add_even(app, table)  # make it even (F-54)
     add_seats(app, table)
     add_characters(app, table)
@@ -331,7 +335,7 @@ def create_app(
 
 def served_app() -> FastAPI:
     """The app ``tableside serve --workers N`` builds in each process: it warms the simulator."""
-    return create_app(warm=True)
+    return create_app(warm=True, apart=True)
 
 
 def add_api(app: FastAPI, table: WebTable) -> None:

@@ -9,7 +9,10 @@ others wait their turn), and at most :data:`RUNS_MAX` runs are asked. The last a
 by encounter, revision and runs (the same seed gives the same figures), so reloading the page
 does not simulate again; and a watched encounter's balance is started as soon as a combatant is
 added or removed (:class:`Balances`, F-23); a served app warms the simulator on that thread
-when it starts (:meth:`Balances.warm`, F-25). Bad ``runs`` answer 400,
+when it starts (:meth:`Balances.warm`, F-25). A served app (``tableside serve``) plays the
+slices in a balance process of its own (``simulate/apart.py``, W-76), so this process never
+loads numba; until that process is ready, a first estimate is answered here (``provisional``)
+and refined once it is (W-77). Bad ``runs`` answer 400,
 an encounter that cannot be simulated (one side so far, already over) answers 422, both with
 one sentence.
 """
@@ -38,7 +41,16 @@ from tableside.errors import DataError
 from tableside.limits import shown
 from tableside.simulate import SimulationError
 from tableside.simulate import balance as simulated
-from tableside.simulate.balance import BALANCE_RUNS, FULL_ENGINE_RUNS, Sliced
+from tableside.simulate.apart import Apart
+from tableside.simulate.balance import (
+    BALANCE_RUNS,
+    COMPILING,
+    FULL_ENGINE_RUNS,
+    HERE,
+    LOADING,
+    Runner,
+    Sliced,
+)
 from tableside.web.asking import Authorization, who_at
 from tableside.web.table import WebTable
 
@@ -111,13 +123,18 @@ class Balances:
     combatant is added to it or removed (a record whose command is ``add`` or ``remove`` is
     appended, by any request), its balance for the runs last asked is started at once, off the
     request path, so the set-up page's request after its reload finds it done or under way (and
-    joins it) instead of starting it. The simulated Strike tables stay in this process
-    (``fast_laws``), so later balances of a changed roster reuse every table it shares with the
-    earlier one.
+    joins it) instead of starting it. The simulated Strike tables stay in the process that
+    plays the slices (``fast_laws``: this one, or the balance process, W-76), so later balances
+    of a changed roster reuse every table it shares with the earlier one.
     """
 
-    def __init__(self, table: WebTable) -> None:
+    def __init__(self, table: WebTable, apart: Apart | None = None) -> None:
         self.table = table
+        self.apart = apart  # the balance process (W-76); None: balances play in this process
+        self.runner: Runner = HERE if apart is None else apart
+        self.waiting = COMPILING  # why a first estimate is given (F-52, W-76)
+        self.deferred: OrderedDict[Key, tuple[dict[str, Any], int]] = OrderedDict()
+        self.estimates: OrderedDict[Key, dict[str, Any]] = OrderedDict()  # first ones (W-76)
         self.lock = threading.Lock()
         self.kept: OrderedDict[Key, dict[str, Any]] = OrderedDict()
         self.running: dict[Key, Future[Answer]] = {}
@@ -136,9 +153,12 @@ class Balances:
         """A warm-up follows (:meth:`warm`): if it must compile, balances answer quickly (F-52).
 
         With the kernels compiled at set-up, a balance asked while the warm-up loads them
-        waits for numba's loading as it would have done itself, and is the fast engines'.
+        waits for numba's loading as it would have done itself, and is the fast engines'; but
+        with a balance process (W-76) it is answered at once in this process, as while
+        compiling, and refined once that process has loaded them.
         """
-        if not simulated.warmed():
+        if self.apart is not None or not simulated.warmed():
+            self.waiting = LOADING if simulated.warmed() else COMPILING
             self.ready.clear()
 
     def warm(self, compile_first: Callable[[], None] | None = None) -> Future[Any]:
@@ -160,11 +180,13 @@ class Balances:
             try:
                 if not simulated.warmed():
                     (compile_first or compile_apart)()
-                simulated.warm()
+                self.waiting = LOADING
+                (simulated.warm if self.apart is None else self.apart.warm)()
             except Exception:  # pragma: no cover - a broken numba cache, say
                 LOG.exception("warming the simulator failed")
             finally:
                 self.ready.set()
+                self.refine()
                 future.set_result(None)
 
         threading.Thread(target=run, name="tableside-warm", daemon=True).start()
@@ -194,8 +216,34 @@ class Balances:
                 return done
             if self.ready.is_set():
                 return self.running.get(key) or self._start(key, document, table_id)
+            if key in self.estimates:  # the page asks again until refined: no second estimate
+                done = Future()
+                done.set_result(self.estimates[key])
+                return done
             self.quick += 1
-            return self._queue(Job(key, document, table_id, keep=False, compiled=False))
+            if self.apart is not None:  # refined once the balance process is ready (W-76)
+                self.deferred[key] = (document, table_id)
+                while len(self.deferred) > KEPT:
+                    self.deferred.popitem(last=False)
+            job = Job(key, document, table_id, keep=False, compiled=False, waiting=self.waiting)
+            return self._queue(job)
+
+    def refine(self) -> None:
+        """The fast engines are there: start the balances given as first estimates (W-76).
+
+        The page asks again after a first estimate (``provisional``) and joins it or reads it.
+        """
+        with self.lock:
+            for key, (document, table_id) in self.deferred.items():
+                if key not in self.kept and key not in self.running:
+                    self._start(key, document, table_id)
+            self.deferred.clear()
+            self.estimates.clear()
+
+    def close(self) -> None:
+        """The server stops: its balance process with it (W-76)."""
+        if self.apart is not None:
+            self.apart.close()
 
     def changed(self, encounter_id: int) -> None:
         """An encounter changed: start its balance early if it is watched (any thread)."""
@@ -223,7 +271,7 @@ class Balances:
 
     def _start(self, key: Key, document: dict[str, Any], table_id: int) -> Future[Answer]:
         """Queue the balance of ``key``, joinable while it runs (call with the lock held)."""
-        future = self._queue(Job(key, document, table_id))
+        future = self._queue(Job(key, document, table_id, runner=self.runner))
         self.running[key] = future
         return future
 
@@ -265,13 +313,21 @@ class Balances:
             job.settle()
 
     def _finish(self, job: Job) -> None:
-        """A balance is over: kept (unless a first estimate), no longer joinable (lock held)."""
+        """A balance is over: kept (a first estimate apart), no longer joinable (lock held)."""
         if job.keep:
             self.running.pop(job.key, None)
-        if job.keep and isinstance(job.found, dict):
-            self.kept[job.key] = job.found
-            while len(self.kept) > KEPT:
-                self.kept.popitem(last=False)
+        found = job.found
+        if not isinstance(found, dict):
+            return
+        if job.keep:
+            kept = self.kept
+        elif self.apart is not None and not self.ready.is_set():
+            kept = self.estimates  # the page asks again until it is refined (W-77)
+        else:
+            return
+        kept[job.key] = found
+        while len(kept) > KEPT:
+            kept.popitem(last=False)
 
 
 @dataclass(eq=False)
@@ -283,6 +339,8 @@ class Job:
     table_id: int
     keep: bool = True  # kept once done (a first estimate while compiling is not, F-52)
     compiled: bool = True
+    waiting: str = COMPILING  # why a first estimate (F-52, W-76)
+    runner: Runner = HERE  # where its fast slices play (W-76; a first estimate's, here)
     sliced: Sliced | None = None
     found: Answer | None = None
     failed: BaseException | None = None
@@ -292,7 +350,8 @@ class Job:
         """Play one slice (the first builds the balance); whether the balance is over."""
         if self.sliced is None:
             runs = self.key[2]
-            self.sliced = Sliced(self.document, runs, FULL_ENGINE_RUNS, self.compiled)  # F-24
+            self.sliced = Sliced(self.document, runs, FULL_ENGINE_RUNS, self.compiled,  # F-24
+                                 self.runner, self.waiting)  # fmt: skip
         self.sliced.step()
         if not self.sliced.finished:
             return False
@@ -322,9 +381,12 @@ def compile_apart() -> None:
             LOG.warning("compiling the simulator's kernels failed (exit %s)", child.returncode)
 
 
-def add_balance(app: FastAPI, table: WebTable) -> None:
-    """Register the balance endpoint on the application (and its early starts, F-23)."""
-    balances = Balances(table)
+def add_balance(app: FastAPI, table: WebTable, apart: bool = False) -> None:
+    """Register the balance endpoint on the application (and its early starts, F-23).
+
+    ``apart``: balances play in a process of their own (W-76), as ``tableside serve`` asks.
+    """
+    balances = Balances(table, Apart() if apart else None)
     app.state.balances = balances
     table.notifier.listeners.append(balances.changed)
 

@@ -1,11 +1,14 @@
 // The set-up page's Balance panel (F-7): on load, ask the server who is likely to win as the
 // roster stands (each add, remove or edit posts a form and reloads the page, so every change
-// is recomputed); show each side's chance with its 95% interval as text and a bar.
+// is recomputed); show each side's chance with its 95% interval as text and a bar. A first
+// estimate (`provisional`, F-52, W-76: the fast engines still compiling or loading) is shown
+// with its wide interval and asked again every few seconds until the fast engines answer.
 (() => {
   const panel = document.getElementById('balance');
   if (!panel) return;
   const status = document.getElementById('balance-status');
   const list = document.getElementById('balance-sides');
+  const REFINE_MS = 3000;  // a first estimate asked again (W-76)
   const percent = p => `${(100 * p).toFixed(1)} %`;
   const bar = (p, low, high) => {
     const box = document.createElement('span');
@@ -39,23 +42,26 @@
     status.textContent = `${found.runs.toLocaleString('en')} runs in ${found.seconds.toFixed(2)} s`
       + ` (${found.engine} engine, policy ${found.policy}, seed ${found.seed}, revision`
       + ` ${found.revision});${extra}`.replace(/;$/, '.')
-      + (found.compiling ? ` A first estimate on ${found.runs} runs: the fast engines are still`
-        + ' being compiled after an installation; ask again in a minute.'  // F-52
+      + (found.provisional ? ` A first estimate on only ${found.runs} runs, hence the wide`
+        + ` intervals: the fast engines are still being ${found.compiling ? 'compiled after an'
+        + ' installation' : 'loaded'}; the balance is refined here when they are ready.`  // W-76
         : found.fallback ? ` Only ${found.runs} runs: the fast engine does not cover this`
         + ` encounter (${found.fallback}).`  // F-24
         : found.runs < found.asked ? ' Stopped once each side was known within ± 1.5 points'
         + ` (at most ${found.asked.toLocaleString('en')} runs).` : '');  // F-53
     panel.setAttribute('aria-busy', 'false');
+    if (found.provisional) setTimeout(ask, REFINE_MS);
   };
   const refused = text => {
     list.replaceChildren();
     status.textContent = text;
     panel.setAttribute('aria-busy', 'false');
   };
-  status.textContent = 'Computing the balance…';
-  panel.setAttribute('aria-busy', 'true');
-  fetch(panel.dataset.balance, {credentials: 'same-origin'})
+  const ask = () => fetch(panel.dataset.balance, {credentials: 'same-origin'})
     .then(r => r.json().then(body => (r.ok ? show(body)
       : refused(body.error || `The balance failed (${r.status}).`))))
     .catch(() => refused('The balance could not be read (no connection?).'));
+  status.textContent = 'Computing the balance…';
+  panel.setAttribute('aria-busy', 'true');
+  ask();
 })();
