@@ -211,7 +211,7 @@ def test_f10_fallback_names_its_reason() -> None:
                 event["data"]["position"] = [*event["data"]["position"][:2], 2.0]
     report = simulate(document, 4, seed=1, engine="fast")
     assert report["engine"] == "full"
-    assert report["fallback"] == "Troll: hidden, under water, climbing or above the ground"
+    assert report["fallback"] == "Troll: above the ground (perched where it climbed, or flying)"
     full = simulate(document, 4, seed=1, engine="full")
     assert {k: v for k, v in report.items() if k not in ("engine", "fallback")} == full
 

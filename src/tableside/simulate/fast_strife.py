@@ -41,6 +41,7 @@ from tableside.simulate.fast_strife_choose import (
 )
 from tableside.simulate.fast_strife_law import Law, Outcome
 from tableside.simulate.fast_strife_laws import ENGINE_READS, Laws
+from tableside.simulate.fast_strife_places import unplayed_place, water_unsupported
 from tableside.simulate.fast_strife_rules import Rules
 from tableside.simulate.fast_strife_run import (
     ROLLED_BACK,
@@ -84,8 +85,11 @@ def unsupported(state: FightState, catalog: Catalog) -> str | None:
     """Why the fast engine cannot play this fight from ``state`` (None: it can) (F-10)."""
     if state.round < 0:
         return "the fight has not started"
-    if state.rounds.owes_instant or state.bottom or state.ground:
-        return "an instant owed, the bottom of the queue or a weapon on the ground"
+    if state.rounds.owes_instant:  # the bottom of the queue and the ground are played (F-68)
+        return "an instant owed"
+    water = water_unsupported(state, catalog)  # F-70
+    if water is not None:
+        return water
     for m in state.models.values():
         why = _model_unsupported(m, catalog)
         if why is not None:
@@ -94,8 +98,9 @@ def unsupported(state: FightState, catalog: Catalog) -> str | None:
 
 
 def _model_unsupported(m: Any, catalog: Catalog) -> str | None:
-    if m.hidden or m.submerged or m.perched or m.position[2] != 0 or m.climbed:
-        return "hidden, under water, climbing or above the ground"
+    where = unplayed_place(m)  # hidden, under water, climbed: played (F-69 … F-71)
+    if where is not None:
+        return where
     if m.instant_barred or m.sprints or "whole_turn" in m.elements:
         return "an instant out of turn or a Sprint"
     odd = {c.name for c in m.conditions} & ENGINE_READS

@@ -16,6 +16,7 @@ from tableside.encounter.strife.policy import (
     most_targets,
     reaches,
 )
+from tableside.simulate.fast_strife_places import reach
 from tableside.simulate.fast_strife_run import Choice, Roster, Run, dist
 from tableside.strife.conditions import (
     KNOCKED_DOWN,
@@ -23,10 +24,13 @@ from tableside.strife.conditions import (
 
 
 def _reach(run: Run, roster: Roster, i: int) -> float:
-    """Inches its Movement pays for: half crawling, Knocked Down (S-6, S-23)."""
+    """Inches its Movement pays for: half crawling (Knocked Down), swimming or sneaking.
+
+    (S-6, S-23, SA-42, SA-76; F-69, F-70.)
+    """
     conds = run.conds[i]
     knocked = bool(conds) and any(c.name == KNOCKED_DOWN for c in conds)
-    return roster.movement[i] / 2 if knocked else float(roster.movement[i])
+    return reach(roster.movement[i], roster.sneaks[i], roster.swims[i], knocked)
 
 
 def choose(run: Run, roster: Roster) -> Choice:
@@ -99,7 +103,8 @@ def command_of(choice: Choice, roster: Roster) -> Command:
     if kind == "roll":
         return Command("roll_with_the_blow", {"id": ids[choice[1]], "to": list(choice[2])})
     if kind == "move":
-        return Command("move", {"id": ids[choice[1]], "to": list(choice[2])})
+        swim = {"mode": "swim"} if roster.swims[choice[1]] else {}  # SA-76, F-70
+        return Command("move", {"id": ids[choice[1]], "to": list(choice[2]), **swim})
     if kind == "attack":
         item = {"defender": ids[choice[2]], "reaction": choice[3]}
         return Command("attack", {"attacker": ids[choice[1]],
