@@ -41,7 +41,7 @@ from tableside.simulate.fast_strife_choose import (
 )
 from tableside.simulate.fast_strife_law import Law, Outcome
 from tableside.simulate.fast_strife_laws import ENGINE_READS, Laws
-from tableside.simulate.fast_strife_places import unplayed_place, water_unsupported
+from tableside.simulate.fast_strife_places import places_unsupported
 from tableside.simulate.fast_strife_rules import Rules
 from tableside.simulate.fast_strife_run import (
     ROLLED_BACK,
@@ -87,9 +87,9 @@ def unsupported(state: FightState, catalog: Catalog) -> str | None:
         return "the fight has not started"
     if state.rounds.owes_instant:  # the bottom of the queue and the ground are played (F-68)
         return "an instant owed"
-    water = water_unsupported(state, catalog)  # F-70
-    if water is not None:
-        return water
+    where = places_unsupported(state, catalog)  # hidden, under water, above: F-69 … F-71
+    if where is not None:
+        return where
     for m in state.models.values():
         why = _model_unsupported(m, catalog)
         if why is not None:
@@ -98,9 +98,6 @@ def unsupported(state: FightState, catalog: Catalog) -> str | None:
 
 
 def _model_unsupported(m: Any, catalog: Catalog) -> str | None:
-    where = unplayed_place(m)  # hidden, under water, climbed: played (F-69 … F-71)
-    if where is not None:
-        return where
     if m.instant_barred or m.sprints or "whole_turn" in m.elements:
         return "an instant out of turn or a Sprint"
     odd = {c.name for c in m.conditions} & ENGINE_READS

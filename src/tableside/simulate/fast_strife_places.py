@@ -18,10 +18,12 @@ What the full engine plays under the Strife policy, read here once per fight (F-
   lasts the run. Ranges measured through water count 2 an inch (``water_gap``): a fight with a
   model under water and a ranged weapon or a projectile power is left to the full engine, whose
   refusals of such shots and casts the fast policy does not replay (F-70).
-* **Climbed** (SA-85): the inches climbed in a row are read only by a climbing Move's Stamina
-  test, which the policy never makes; a model on the ground that climbed before is played as
-  any other (F-71). A model above the ground (perched on what it climbed, or flying) is left
-  to the full engine (F-71).
+* **Climbed and above the ground** (SA-85, SA-90, SA-93): the inches climbed in a row are read
+  only by a climbing Move's Stamina test, which the policy never makes. Above the ground
+  (z ≠ 0) the policy's distances, Moves, Rolls and contacts are in three dimensions, as the
+  fast engine's always were; whether the model is perched or flying (``forced.flying``) is
+  read only for a shooter's penalty (SA-77), and a shot's laws are computed on the ground: a
+  fight with a model above the ground and a ranged weapon is left to the full engine (F-71).
 """
 
 from __future__ import annotations
@@ -29,16 +31,19 @@ from __future__ import annotations
 from typing import Any
 
 from tableside.encounter.strife.policy import castable_powers, swims
-from tableside.encounter.strife.state import FightState, Model
+from tableside.encounter.strife.state import FightState
 from tableside.strife.catalog import Catalog
 from tableside.strife.loadout import loadout
 
 
-def unplayed_place(m: Model) -> str | None:
-    """Why the fast engine cannot play a model where it is (None: it can) (F-69 … F-71)."""
-    if m.perched or m.position[2] != 0:
-        return "above the ground (perched where it climbed, or flying)"
-    return None
+def places_unsupported(state: FightState, catalog: Catalog) -> str | None:
+    """Why the fast engine cannot play where the models are (None: it can) (F-70, F-71)."""
+    shooter = next((m.id for m in state.models.values()
+                    if any(w.ranged for w in loadout(catalog, m.sheet).weapons)), None)  # fmt: skip
+    up = next((m.id for m in state.models.values() if m.perched or m.position[2] != 0), None)
+    if up is not None and shooter is not None:  # F-71
+        return f"{up} is above the ground and {shooter} holds a ranged weapon"
+    return water_unsupported(state, catalog)
 
 
 def water_unsupported(state: FightState, catalog: Catalog) -> str | None:
