@@ -1,7 +1,7 @@
 """The fast Realm of Strife engine where models are: ground, queue, hidden, under water, above.
 
-Five small fights (Aldric and Sera against two Goblins), each starting from what it is about
-(F-68 … F-71):
+Six small fights (Aldric and Sera against two Goblins, or an Archer, a Goblin and a Troll), each
+starting from what it is about (F-68 … F-71):
 
 * ``ground``: Sera has thrown one of her Daggers, which lies on the ground (SA-72, F-68).
 * ``bottom``: the first Goblin went to the bottom of the queue (S-4): a model that Rolls with
@@ -12,6 +12,8 @@ Five small fights (Aldric and Sera against two Goblins), each starting from what
   the underwater ones (F-70).
 * ``above``: Goblin-1 perched 1.5" up, Goblin-2 flying 0.8" up (SA-90, SA-93): Moves, Rolls
   and contacts in three dimensions (F-71).
+* ``sky``: an Archer flying beside hurt heroes, who disengage: its shots are a flying
+  shooter's (SA-77, F-71).
 
 Tests: the fast engine plays them (no fallback); exact transitions of full-engine runs (the fast
 policy chooses the engine policy's command, the state after it is the engine's); the kernel
@@ -42,9 +44,11 @@ from tableside.simulate import fast_strife_compiled as compiled
 from tableside.simulate.fast_strife import (
     Rules,
     Run,
+    _batch,
     choose,
     command_of,
     engine_view,
+    generator,
     roster_of,
     view,
     why_not,
@@ -109,8 +113,23 @@ def above() -> dict[str, Any]:
                   {**ROSTER[3], "position": [4, 3, 0.8], "perched": False}])  # fmt: skip
 
 
+def sky() -> dict[str, Any]:
+    """F-71: an Archer (a Goblin with a Short Bow) flying 0.5" up beside hurt Aldric and Sera,
+    with Goblin-1 and a Cave Troll: its shots as they disengage are a flying shooter's (SA-77)."""
+    goblin = builtin_catalog().combatant("Goblin").model_dump(mode="json")
+    goblin.update(main_hand="Short Bow", off_hand=None, shield=None,
+                  proficiencies=[*goblin["proficiencies"], "Bows"])  # fmt: skip
+    archer = {"id": "Archer", "side": "monsters", "position": [0.5, 1.5, 0.5], "sheet": goblin,
+              "perched": False}  # fmt: skip
+    hurt = (("host_set", {"id": "Aldric", "field": "hp", "value": 12}),
+            ("host_set", {"id": "Sera", "field": "hp", "value": 9}))  # fmt: skip
+    return fight([*ROSTER[:3], archer, model("Troll", "monsters", 2, 1.5, model="Cave Troll")],
+                 after=hurt)  # fmt: skip
+
+
 FIGHTS: dict[str, Callable[[], dict[str, Any]]] = {
     "ground": ground, "bottom": bottom, "hidden": hidden, "water": water, "above": above,
+    "sky": sky,
 }  # fmt: skip
 
 
@@ -186,33 +205,48 @@ def test_f68_f70_the_kernel_plays_the_python_transitions(name: str) -> None:
 
 
 def test_f70_f71_what_is_left_to_the_full_engine_is_named() -> None:
-    """F-70, F-71: under water or above the ground, with a ranged weapon in the fight."""
+    """F-70: under water with a ranged weapon in the fight; F-71: a climb behind is played."""
     state = start("water")
     goblin = state.models["Goblin-1"]
     bow = goblin.sheet.model_copy(update={"main_hand": "Short Bow"})
     shooting = state.with_model(copy_with(goblin, sheet=bow))
     assert why_not(shooting) == "Aldric is under water and Goblin-1 holds a ranged weapon"
-    up = start("above")
-    assert why_not(up) is None
-    archer = up.models["Aldric"]
-    up = up.with_model(
-        copy_with(archer, sheet=archer.sheet.model_copy(update={"main_hand": "Short Bow"}))
-    )
-    assert why_not(up) == "Goblin-1 is above the ground and Aldric holds a ranged weapon"
+    assert why_not(start("above")) is None and why_not(start("sky")) is None
     climbed = state.with_model(copy_with(goblin, climbed=3.0))
     assert why_not(climbed) is None  # read only by a climbing Move's Stamina test (F-71)
+
+
+def test_f71_the_archer_shoots_flying_in_most_runs_and_its_laws_are_the_engines() -> None:
+    """F-71: in most fast runs of *sky* the Archer shoots while flying; a flying shot's law is
+    the engine's for a shooter 1" up and not perched, worse than on the ground (SA-77)."""
+    batch = _batch(start("sky"))
+    roster, rng, flying = batch.roster, generator(3, 0), 0
+    for _ in range(100):
+        run, shot = Run(batch.start, roster), False
+        while not run.ended and run.round <= 100:
+            choice = choose(run, roster)
+            if choice[0] == "aoo" and choice[3] in roster.shooting[choice[1]]:
+                shot = shot or (run.pos[choice[1]][2] > 0 and not run.perched[choice[1]])
+            batch.rules.apply(run, choice, lambda law: law.draw(float(rng.random())))
+        flying += shot
+    assert flying > 50
+    laws, archer = batch.laws, roster.ids.index("Archer")
+    assert set(laws.flying_shots) == set(laws.shots) and laws.shots
+    key = (archer, "Short Bow", roster.ids.index("Sera"), 0)
+    assert laws.flying_shots[key] != laws.shots[key]
 
 
 # --- the reports agree (F-42's test) ----------------------------------------------------------
 
 # Each fight's design win probability (the monsters', measured on 20,000 fast runs: ground
-# 0.0015, bottom 0.0023, hidden 0.0061, water 0.0028, above 0.0037 (40,000), taken at about
+# 0.0015, bottom 0.0023, hidden 0.0061, water 0.0028, above 0.0037 (40,000); sky, the heroes',
+# none in 1,000), taken at about
 # twice that so that 2,000 full runs hold the power even where the full engine's runs see a few
 # more wins, Laplace's (k + 1) / (n + 2) included) and the CPU of a full run over a fast one
 # (about 900 on the kernel): agreement.sized gives 2,000 full runs and 40,000 to 54,000 fast
 # ones, catching a shift of 1 % with 90 % power.
 DESIGN = {"ground": (0.007, 900), "bottom": (0.007, 900), "hidden": (0.0095, 900),
-          "water": (0.007, 900), "above": (0.007, 900)}  # fmt: skip
+          "water": (0.007, 900), "above": (0.007, 900), "sky": (0.007, 900)}  # fmt: skip
 SHIFT = 0.01
 
 

@@ -187,13 +187,20 @@ class Compiled:
         )  # fmt: skip
 
     def _shot_of(self, laws: list[Law], width: int) -> np.ndarray:
-        """Per (shooter, ranged weapon, target, whole inches moved) its shot's law (F-62)."""
+        """Per (shooter, ranged weapon, target, whole inches moved, flying) its shot's law.
+
+        (F-62, F-71.) With no model off the ground at the start none can fly, and a flying
+        shot's entry is the shot's on the ground (never read).
+        """
         n, shots = len(self.batch.roster.ids), self.batch.laws.shots
         inches = 1 + max((key[3] for key in shots), default=0)
-        shot_of = np.full((n, width, n, inches), -1, dtype=np.int64)
-        for (i, weapon, j, moved), law in shots.items():
-            shot_of[i, self.weapons[i].index(weapon), j, moved] = len(laws)
-            laws.append(law)
+        shot_of = np.full((n, width, n, inches, 2), -1, dtype=np.int64)
+        for flying, found in enumerate((shots, self.batch.laws.flying_shots)):
+            for (i, weapon, j, moved), law in found.items():
+                shot_of[i, self.weapons[i].index(weapon), j, moved, flying] = len(laws)
+                laws.append(law)
+        if not self.batch.laws.flying_shots:
+            shot_of[..., 1] = shot_of[..., 0]
         return shot_of
 
     def _cast_of(self, laws: list[Law]) -> np.ndarray:
@@ -264,6 +271,7 @@ class Compiled:
             aoo=ints([sum(1 << self.weapons[i].index(w) for w in run.aoo.get(i, ()))
                       for i in range(n)]),
             offers=offers, scalar=scalar, command=np.zeros(4, dtype=np.int64),
+            perched=ints([int(p) for p in run.perched]),
             to=np.zeros(3, dtype=np.float64),
         )  # fmt: skip
 
@@ -305,6 +313,7 @@ class Compiled:
         return {
             "hp": dict(zip(ids, s.hp.tolist(), strict=True)),
             "position": {ids[i]: tuple(s.pos[i].tolist()) for i in range(n)},
+            "perched": {ids[i]: bool(s.perched[i]) for i in range(n)},
             "conditions": conds,
             "fresh": {
                 ids[i]: frozenset(names[b] for b in names if s.fresh[i] >> b & 1) for i in range(n)

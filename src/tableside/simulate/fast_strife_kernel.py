@@ -99,6 +99,7 @@ def _copy(s: State, start: State) -> None:
     _copy2(s.offers, start.offers)
     _copy1(s.scalar, start.scalar)
     _copy2(s.pools, start.pools)
+    _copy1(s.perched, start.perched)
 
 
 @jit

@@ -93,6 +93,7 @@ class State(NamedTuple):
     to: F64  # the chosen command's point
     pools: I64  # models × resources: what each caster holds of each resource (F-60)
     targets: I64  # a cast's targets × (model, Blocks, outcome drawn)
+    perched: I64  # per model, 1: above the ground where it climbed to, not flying (F-71)
 
 
 class Static(NamedTuple):
@@ -129,7 +130,7 @@ class Static(NamedTuple):
     blocker: I64  # per model, 1: the policy Blocks a blockable power while the Reaction lasts
     cast_of: I64  # power × target × Blocks: law (−1: none)
     shoots_first: I64  # per model, 1: its first weapon is ranged (F-62)
-    shot_of: I64  # attacker × weapon × defender × whole inches moved: a shot's law (−1: none)
+    shot_of: I64  # attacker × weapon × defender × whole inches moved × flying: a shot's law
     absorption: I64  # per model, its Absorption % (F-64)
     sneaks: I64  # per model, 1: hidden, half its Movement for a Move (F-69)
     swims: I64  # per model, 1: under water and not aquatic, 2" an inch (F-70)

@@ -22,8 +22,10 @@ What the full engine plays under the Strife policy, read here once per fight (F-
   only by a climbing Move's Stamina test, which the policy never makes. Above the ground
   (z ≠ 0) the policy's distances, Moves, Rolls and contacts are in three dimensions, as the
   fast engine's always were; whether the model is perched or flying (``forced.flying``) is
-  read only for a shooter's penalty (SA-77), and a shot's laws are computed on the ground: a
-  fight with a model above the ground and a ranged weapon is left to the full engine (F-71).
+  read only for a shooter's −5 (SA-77): the run keeps each model's perch as the engine's
+  ``perched_after`` does (its own Move up or down leaves it, a forced one keeps it above the
+  ground; ``Run.perched``, the kernel's ``State.perched``), and a shot's law is its shooter's,
+  on the ground or flying (``Laws.flying_shots``, F-71).
 """
 
 from __future__ import annotations
@@ -37,17 +39,10 @@ from tableside.strife.loadout import loadout
 
 
 def places_unsupported(state: FightState, catalog: Catalog) -> str | None:
-    """Why the fast engine cannot play where the models are (None: it can) (F-70, F-71)."""
-    shooter = next((m.id for m in state.models.values()
-                    if any(w.ranged for w in loadout(catalog, m.sheet).weapons)), None)  # fmt: skip
-    up = next((m.id for m in state.models.values() if m.perched or m.position[2] != 0), None)
-    if up is not None and shooter is not None:  # F-71
-        return f"{up} is above the ground and {shooter} holds a ranged weapon"
-    return water_unsupported(state, catalog)
+    """Why the fast engine cannot play where the models are (None: it can).
 
-
-def water_unsupported(state: FightState, catalog: Catalog) -> str | None:
-    """A model under water in a fight with ranges through water (F-70); None: played."""
+    A model under water in a fight with ranges through water (F-70).
+    """
     under = [m.id for m in state.models.values() if m.submerged]
     if not under:
         return None
