@@ -208,12 +208,12 @@ def test_f10_fallback_names_its_reason() -> None:
     for record in document["records"]:
         for event in record.get("events", []):
             if event["kind"] == "model_added" and event["data"]["id"] == "Troll":
-                event["data"]["sheet"]["main_hand"] = "Short Bow"
+                event["data"]["sheet"]["powers"] = ["Arcane Missile"]
     water = {"kind": "submerged_set", "data": {"id": "Aldric", "submerged": True}, "rule": "SA-76"}
     document["records"][-1]["events"].append(water)  # the Host's water before the start (F-70)
     report = simulate(document, 4, seed=1, engine="fast")
     assert report["engine"] == "full"
-    assert report["fallback"] == "Aldric is under water and Troll holds a ranged weapon"
+    assert report["fallback"] == "Aldric is under water and Troll casts Arcane Missile"
     full = simulate(document, 4, seed=1, engine="full")
     assert {k: v for k, v in report.items() if k not in ("engine", "fallback")} == full
 

@@ -15,9 +15,12 @@ What the full engine plays under the Strife policy, read here once per fight (F-
   an inch (Knocked Down or not), and its ``move`` says ``mode: swim``; its attacks and casts,
   and those on it, are the engine's own laws from the start (``attack_setup``'s
   ``underwater``, ``cast_rolls``' submerged caster and target). The Host alone sets it, so it
-  lasts the run. Ranges measured through water count 2 an inch (``water_gap``): a fight with a
-  model under water and a ranged weapon or a projectile power is left to the full engine, whose
-  refusals of such shots and casts the fast policy does not replay (F-70).
+  lasts the run. Ranges measured through water count 2 an inch (``water_gap``), but only where
+  the engine checks a range: a shot of the fast engine is an Attack of Opportunity, a free
+  attack, whose range the engine does not check (``resolve_attack(free_attack=True)``), so it
+  is taken at any distance, as the engine takes it. A cast's range is checked: a fight with a
+  model under water and a projectile power is left to the full engine, whose refusals of such
+  casts the fast policy does not replay (F-70).
 * **Climbed and above the ground** (SA-85, SA-90, SA-93): the inches climbed in a row are read
   only by a climbing Move's Stamina test, which the policy never makes. Above the ground
   (z ≠ 0) the policy's distances, Moves, Rolls and contacts are in three dimensions, as the
@@ -35,7 +38,6 @@ from typing import Any
 from tableside.encounter.strife.policy import castable_powers, swims
 from tableside.encounter.strife.state import FightState
 from tableside.strife.catalog import Catalog
-from tableside.strife.loadout import loadout
 
 
 def places_unsupported(state: FightState, catalog: Catalog) -> str | None:
@@ -47,8 +49,6 @@ def places_unsupported(state: FightState, catalog: Catalog) -> str | None:
     if not under:
         return None
     for m in state.models.values():
-        if any(w.ranged for w in loadout(catalog, m.sheet).weapons):
-            return f"{under[0]} is under water and {m.id} holds a ranged weapon"
         for entry in castable_powers(catalog, m.sheet):
             if not entry.touch and (entry.blockable or entry.dodge_allowed):
                 return f"{under[0]} is under water and {m.id} casts {entry.name}"
