@@ -1,6 +1,6 @@
 """The fast Realm of Strife engine where models are: ground, queue, hidden, under water, above.
 
-Seven small fights (Aldric and Sera against two Goblins, or an Archer, a Goblin and a Troll), each
+Eight small fights (Aldric and Sera against two Goblins, or an Archer, a Goblin and a Troll), each
 starting from what it is about (F-68 … F-71):
 
 * ``ground``: Sera has thrown one of her Daggers, which lies on the ground (SA-72, F-68).
@@ -16,6 +16,8 @@ starting from what it is about (F-68 … F-71):
   shooter's (SA-77, F-71).
 * ``wet``: an Archer under water beside hurt, fast heroes: its shots at them as they
   disengage, beyond its range through water, are free attacks the engine takes (F-70).
+* ``missile``: Ilsa under water against far Goblins: her Arcane Missile, beyond its range
+  through water, is refused, and Birds of Prey cast instead (SA-76, SA-94, F-70).
 
 Tests: the fast engine plays them (no fallback); exact transitions of full-engine runs (the fast
 policy chooses the engine policy's command, the state after it is the engine's); the kernel
@@ -34,7 +36,7 @@ from typing import Any
 import pytest
 from agreement import compared, outside, pooled_mean_gap, sized, strife_gaps
 from scheduling import computed_once
-from test_simulate_agreement_strife_effects import replay
+from test_simulate_agreement_strife_effects import ILSA, replay
 from test_simulate_strife_kernel import replay as kernel_replay
 
 from tableside.dice import ScriptedRng
@@ -57,6 +59,7 @@ from tableside.simulate.fast_strife import (
     why_not,
 )
 from tableside.simulate.fast_strife_laws import Laws
+from tableside.simulate.fast_strife_water import accepted
 from tableside.simulate.runs import load_start
 from tableside.store.formats import encounter_document
 from tableside.strife.catalog import builtin_catalog
@@ -152,9 +155,20 @@ def wet() -> dict[str, Any]:
     return fight(models, before=(("water", {"id": "Archer", "submerged": True}),), after=hurt)
 
 
+def missile() -> dict[str, Any]:
+    """F-70: Ilsa under water (Arcane Missile, 24", then Flame Strike and Birds of Prey, 18")
+    and Aldric against two Goblins 21" away: her Arcane Missile beyond 12" counts over 24"
+    through water and is refused; the policy casts Birds of Prey instead once a Goblin is
+    within its 18", and Arcane Missile again within 12"."""
+    models = [model("Ilsa", "heroes", 0, sheet=ILSA), ROSTER[0] | {"position": [0, 3, 0.0]},
+              model("Goblin-1", "monsters", 21, model="Goblin"),
+              model("Goblin-2", "monsters", 21, 3, model="Goblin")]  # fmt: skip
+    return fight(models, before=(("water", {"id": "Ilsa", "submerged": True}),))
+
+
 FIGHTS: dict[str, Callable[[], dict[str, Any]]] = {
     "ground": ground, "bottom": bottom, "hidden": hidden, "water": water, "above": above,
-    "sky": sky, "wet": wet,
+    "sky": sky, "wet": wet, "missile": missile,
 }  # fmt: skip
 
 
@@ -248,14 +262,33 @@ def test_f70_a_shot_beyond_range_through_water_is_taken_in_most_runs() -> None:
     assert beyond > 50
 
 
-def test_f70_f71_what_is_left_to_the_full_engine_is_named() -> None:
-    """F-70: under water with a projectile power in the fight (not yet the fast engine's); a
-    ranged weapon under water, above the ground and a climb behind are played (F-70, F-71)."""
+def test_f70_a_cast_refused_through_water_is_passed_over_in_most_runs() -> None:
+    """F-70: in most fast runs of *missile* Ilsa's Arcane Missile is refused through water and
+    Birds of Prey cast in its stead (the exact transitions above replay the engine's choice)."""
+    batch = _batch(start("missile"))
+    roster, rng, instead = batch.roster, generator(3, 0), 0
+    for _ in range(100):
+        run, seen = Run(batch.start, roster), False
+        while not run.ended and run.round <= 100:
+            choice = choose(run, roster)
+            if choice[0] == "cast":
+                first = roster.powers[choice[1]][0]
+                targets = tuple(j for _, j in sorted((math.dist(run.pos[choice[1]], run.pos[j]), j)
+                                                     for j in choice[2]))  # fmt: skip
+                seen = seen or (choice[3] != 0 and not accepted(roster, run.pos, choice[1],
+                                                                 first, targets[:1]))  # fmt: skip
+            batch.rules.apply(run, choice, lambda law: law.draw(float(rng.random())))
+        instead += seen
+    assert instead > 50
+
+
+def test_f70_f71_every_place_is_played() -> None:
+    """F-70, F-71: nothing where models are is left: a projectile power under water, a shooter
+    under water or above the ground, a climb behind are all played."""
     state = start("water")
     goblin = state.models["Goblin-1"]
     caster = goblin.sheet.model_copy(update={"powers": ("Arcane Missile",)})
-    casting = state.with_model(copy_with(goblin, sheet=caster))
-    assert why_not(casting) == "Aldric is under water and Goblin-1 casts Arcane Missile"
+    assert why_not(state.with_model(copy_with(goblin, sheet=caster))) is None
     assert why_not(start("wet")) is None
     assert why_not(start("above")) is None and why_not(start("sky")) is None
     climbed = state.with_model(copy_with(goblin, climbed=3.0))
@@ -285,15 +318,15 @@ def test_f71_the_archer_shoots_flying_in_most_runs_and_its_laws_are_the_engines(
 # --- the reports agree (F-42's test) ----------------------------------------------------------
 
 # Each fight's design win probability (the monsters', measured on 20,000 fast runs: ground
-# 0.0015, bottom 0.0023, hidden 0.0061, water 0.0028, above 0.0037 (40,000); sky and wet, the
-# heroes', none in 1,000 and 500), taken at about
+# 0.0015, bottom 0.0023, hidden 0.0061, water 0.0028, above 0.0037 (40,000), missile 0.0021;
+# sky and wet, the heroes', none in 1,000 and 500), taken at about
 # twice that so that 2,000 full runs hold the power even where the full engine's runs see a few
 # more wins, Laplace's (k + 1) / (n + 2) included) and the CPU of a full run over a fast one
 # (about 900 on the kernel): agreement.sized gives 2,000 full runs and 40,000 to 54,000 fast
 # ones, catching a shift of 1 % with 90 % power.
 DESIGN = {"ground": (0.007, 900), "bottom": (0.007, 900), "hidden": (0.0095, 900),
           "water": (0.007, 900), "above": (0.007, 900), "sky": (0.007, 900),
-          "wet": (0.007, 900)}  # fmt: skip
+          "wet": (0.007, 900), "missile": (0.007, 900)}  # fmt: skip
 SHIFT = 0.01
 
 

@@ -41,7 +41,6 @@ from tableside.simulate.fast_strife_choose import (
 )
 from tableside.simulate.fast_strife_law import Law, Outcome
 from tableside.simulate.fast_strife_laws import ENGINE_READS, Laws
-from tableside.simulate.fast_strife_places import places_unsupported
 from tableside.simulate.fast_strife_rules import Rules
 from tableside.simulate.fast_strife_run import (
     ROLLED_BACK,
@@ -85,11 +84,8 @@ def unsupported(state: FightState, catalog: Catalog) -> str | None:
     """Why the fast engine cannot play this fight from ``state`` (None: it can) (F-10)."""
     if state.round < 0:
         return "the fight has not started"
-    if state.rounds.owes_instant:  # the bottom of the queue and the ground are played (F-68)
+    if state.rounds.owes_instant:  # the queue's bottom, the ground, any place: played (F-68 …)
         return "an instant owed"
-    where = places_unsupported(state, catalog)  # hidden, under water, above: F-69 … F-71
-    if where is not None:
-        return where
     for m in state.models.values():
         why = _model_unsupported(m, catalog)
         if why is not None:

@@ -182,6 +182,7 @@ class Compiled:
                                                       strict=True)]),
             shot_of=shot_of, absorption=ints(roster.absorption),
             sneaks=ints(roster.sneaks), swims=ints(roster.swims),
+            submerged=ints(roster.submerged),
             blocker=ints([r == "block" for r in roster.reaction]),
             knocked=self.kinds.name(KNOCKED_DOWN), rolled=rolled, sides=len(self.sides),
         )  # fmt: skip
@@ -228,6 +229,9 @@ class Compiled:
             "power_range": np.array([float(p.range) for p in powers], dtype=np.float64),
             "power_most": np.array([most_targets(p) for p in powers], dtype=i64),
             "power_blockable": np.array([int(p.blockable) for p in powers], dtype=i64),
+            "power_projectile": np.array(
+                [int(not p.touch and (p.blockable or p.dodge_allowed)) for p in powers], dtype=i64
+            ),
         }
 
     def _state(self, run: Run) -> kernel.State:

@@ -29,7 +29,7 @@ KERNEL_FILES = tuple(
     str(Path(__file__).with_name(f"{name}.py"))
     for name in ("fast_kernel", "fast_strife_kernel", "fast_strife_kernel_base",
                  "fast_strife_kernel_policy", "fast_strife_kernel_acts",
-                 "fast_strife_kernel_turns")
+                 "fast_strife_kernel_turns", "fast_strife_kernel_water")
 )  # fmt: skip
 
 # As the War kernel's (own copy, so that a change there does not silently change this one):
@@ -134,6 +134,8 @@ class Static(NamedTuple):
     absorption: I64  # per model, its Absorption % (F-64)
     sneaks: I64  # per model, 1: hidden, half its Movement for a Move (F-69)
     swims: I64  # per model, 1: under water and not aquatic, 2" an inch (F-70)
+    submerged: I64  # per model, 1: under water, a projectile's range through it counts 2 (F-70)
+    power_projectile: I64  # per power, 1: Blockable or Dodge-able, not touch (F-70)
     knocked: int  # name code of Knocked Down
     rolled: int  # kind of the Roll with the Blow's Knocked Down
     sides: int
@@ -231,3 +233,26 @@ def _current(s: State) -> int:
 @inline
 def _bit(mask: int, i: int) -> bool:
     return (mask >> i) & 1 == 1
+
+
+@inline
+def _reaches(k: Static, p: int, gap: float) -> bool:
+    """``strife_policy.reaches``: touch in base contact; else in range, not in contact."""
+    if k.power_touch[p]:
+        return gap <= CONTACT
+    return gap <= k.power_range[p] and not gap <= CONTACT
+
+
+@inline
+def _next_enemy(s: State, k: Static, me: int, last: int, last_gap: float) -> tuple[int, float]:
+    """The standing enemy next after (``last_gap``, ``last``) in order of (distance, id)."""
+    near, gap = -1, 0.0
+    for j in range(s.hp.shape[0]):
+        if k.side[j] == k.side[me] or s.hp[j] <= 0:
+            continue
+        d = _dist(s.pos, me, j)
+        if last >= 0 and (d < last_gap or (d == last_gap and k.rank[j] <= k.rank[last])):
+            continue
+        if near < 0 or d < gap or (d == gap and k.rank[j] < k.rank[near]):
+            near, gap = j, d
+    return near, gap

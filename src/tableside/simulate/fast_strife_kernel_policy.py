@@ -31,11 +31,14 @@ from tableside.simulate.fast_strife_kernel_base import (
     _bit,
     _current,
     _dist,
+    _next_enemy,
     _reach,
+    _reaches,
     _toward,
     helper,
     inline,
 )
+from tableside.simulate.fast_strife_kernel_water import _cast_accepted, _other_cast
 
 numba_cache.covers(__file__, *KERNEL_FILES)
 
@@ -129,14 +132,6 @@ def _toward_another(s: State, k: Static, me: int, near: int, gap: float, reach: 
         last, last_gap = other, other_gap
 
 
-@inline
-def _reaches(k: Static, p: int, gap: float) -> bool:
-    """``strife_policy.reaches``: touch in base contact; else in range, not in contact."""
-    if k.power_touch[p]:
-        return gap <= CONTACT
-    return gap <= k.power_range[p] and not gap <= CONTACT
-
-
 @helper
 def _cast(s: State, k: Static, me: int, gap: float) -> bool:
     """F-40: the first power it can pay for that reaches the nearest enemy, on the nearest.
@@ -161,21 +156,8 @@ def _cast(s: State, k: Static, me: int, gap: float) -> bool:
                 s.targets[count, 1] = int(k.power_blockable[p] == 1 and k.blocker[near] == 1
                                           and not _bit(s.scalar[REACTED], near))  # fmt: skip
                 count += 1
+        if not _cast_accepted(s, k, me, p, count):  # refused through water (F-70)
+            return _other_cast(s, k, me)
         s.command[0], s.command[1], s.command[2], s.command[3] = CAST, me, count, p
         return True
     return False
-
-
-@inline
-def _next_enemy(s: State, k: Static, me: int, last: int, last_gap: float) -> tuple[int, float]:
-    """The standing enemy next after (``last_gap``, ``last``) in order of (distance, id)."""
-    near, gap = -1, 0.0
-    for j in range(s.hp.shape[0]):
-        if k.side[j] == k.side[me] or s.hp[j] <= 0:
-            continue
-        d = _dist(s.pos, me, j)
-        if last >= 0 and (d < last_gap or (d == last_gap and k.rank[j] <= k.rank[last])):
-            continue
-        if near < 0 or d < gap or (d == gap and k.rank[j] < k.rank[near]):
-            near, gap = j, d
-    return near, gap

@@ -15,12 +15,11 @@ What the full engine plays under the Strife policy, read here once per fight (F-
   an inch (Knocked Down or not), and its ``move`` says ``mode: swim``; its attacks and casts,
   and those on it, are the engine's own laws from the start (``attack_setup``'s
   ``underwater``, ``cast_rolls``' submerged caster and target). The Host alone sets it, so it
-  lasts the run. Ranges measured through water count 2 an inch (``water_gap``), but only where
-  the engine checks a range: a shot of the fast engine is an Attack of Opportunity, a free
-  attack, whose range the engine does not check (``resolve_attack(free_attack=True)``), so it
-  is taken at any distance, as the engine takes it. A cast's range is checked: a fight with a
-  model under water and a projectile power is left to the full engine, whose refusals of such
-  casts the fast policy does not replay (F-70).
+  lasts the run. Ranges measured through water count 2 an inch (``water_gap``) where the
+  engine checks a range: not for a shot of the fast engine, an Attack of Opportunity (a free
+  attack, whose range the engine does not check), but for a projectile power's cast, which
+  the engine refuses beyond its range so counted, and the policy passes over for its next
+  casts (``fast_strife_water``, F-70).
 * **Climbed and above the ground** (SA-85, SA-90, SA-93): the inches climbed in a row are read
   only by a climbing Move's Stamina test, which the policy never makes. Above the ground
   (z ≠ 0) the policy's distances, Moves, Rolls and contacts are in three dimensions, as the
@@ -35,24 +34,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tableside.encounter.strife.policy import castable_powers, swims
-from tableside.encounter.strife.state import FightState
-from tableside.strife.catalog import Catalog
-
-
-def places_unsupported(state: FightState, catalog: Catalog) -> str | None:
-    """Why the fast engine cannot play where the models are (None: it can).
-
-    A model under water in a fight with ranges through water (F-70).
-    """
-    under = [m.id for m in state.models.values() if m.submerged]
-    if not under:
-        return None
-    for m in state.models.values():
-        for entry in castable_powers(catalog, m.sheet):
-            if not entry.touch and (entry.blockable or entry.dodge_allowed):
-                return f"{under[0]} is under water and {m.id} casts {entry.name}"
-    return None
+from tableside.encounter.strife.policy import swims
 
 
 def sneaking(models: list[Any]) -> tuple[bool, ...]:

@@ -50,6 +50,7 @@ class Roster:
     absorption: tuple[int, ...] = ()  # Absorption %, per model (F-64)
     sneaks: tuple[bool, ...] = ()  # hidden: half its Movement for a Move, per model (F-69)
     swims: tuple[bool, ...] = ()  # under water, not aquatic: swims, per model (F-70)
+    submerged: tuple[bool, ...] = ()  # under water: ranges through water count 2 (F-70)
 
 
 def roster_of(state: FightState, catalog: Catalog) -> Roster:
@@ -74,6 +75,7 @@ def roster_of(state: FightState, catalog: Catalog) -> Roster:
         absorption=tuple(m.sheet.absorption for m in models),
         sneaks=places.sneaking(models),
         swims=places.swimming(models),
+        submerged=tuple(m.submerged for m in models),
     )
 
 
