@@ -2,8 +2,9 @@
 
 Aldric and Sera against two Goblins (seed 5), started from: a Dagger Sera threw lying on the
 ground (F-68), Goblin-2 gone to the bottom of the queue (F-68), Sera hidden (F-69), Aldric
-under water (F-70), the Goblins perched 1.5" up and flying 0.8" up (F-71); and hurt Aldric and
-Sera against a Goblin, an Archer flying 0.5" up and a Cave Troll (F-71, a flying shooter).
+under water (F-70), the Goblins perched 1.5" up and flying 0.8" up (F-71); Ilsa under water
+and Aldric against Goblins 21" away (F-70, casts through water); and hurt Aldric and Sera
+against a Goblin, an Archer flying 0.5" up and a Cave Troll (F-71, a flying shooter).
 For each: fights per CPU second of ``--engine full`` and of ``--engine fast`` (the compiled
 kernel, warm: its laws and tables built by a first call), one worker, in this process, with
 the ratio to the full engine. Before F-68 … F-71 each of these starts fell back to the full
@@ -13,11 +14,12 @@ engine, so the full engine's rate is also the fast engine's former one.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 from collections.abc import Callable
 from typing import Any
 
-from fast_strife_rate import line
+from fast_strife_rate import EXAMPLES, line
 from timing import timed
 
 from tableside.encounter.engine import Encounter
@@ -37,6 +39,12 @@ HURT = [("host_set", {"id": "Aldric", "field": "hp", "value": 12}),
 def add(who: str, side: str, at: tuple[float, float, float], **kind: Any) -> dict[str, Any]:
     """An ``add`` command's arguments (a catalogue model of the same name unless ``kind``)."""
     return {"id": who, "side": side, "position": list(at), **(kind or {"model": who})}
+
+
+def ilsa() -> dict[str, Any]:
+    """``examples/strife_caster.json``: Arcane Missile, Flame Strike, Birds of Prey (F-70)."""
+    found: dict[str, Any] = json.loads((EXAMPLES / "strife_caster.json").read_text("utf-8"))
+    return found
 
 
 def archer() -> dict[str, Any]:
@@ -62,6 +70,11 @@ STARTS: dict[str, Callable[[], tuple[list[dict[str, Any]], list[Step], list[Step
     "perched and flying (F-71)": lambda: (
         [*HEROES, {**GOBLINS[0], "position": [4, 0, 1.5]},
          {**GOBLINS[1], "position": [4, 3, 0.8], "perched": False}], [], []),
+    "a cast through water (F-70)": lambda: (
+        [{**add("Ilsa", "heroes", (0, 0, 0)), "model": None, "sheet": ilsa()},
+         {**HEROES[0], "position": [0, 3, 0]}, {**GOBLINS[0], "position": [21, 0, 0]},
+         {**GOBLINS[1], "position": [21, 3, 0]}],
+        [("water", {"id": "Ilsa", "submerged": True})], []),
     "a flying shooter (F-71)": lambda: (
         [*HEROES, GOBLINS[0], archer(), add("Troll", "monsters", (2, 1.5, 0), model="Cave Troll")],
         [], HURT),
@@ -73,7 +86,7 @@ def document(name: str) -> dict[str, Any]:
     adds, before, after = STARTS[name]()
     encounter: Encounter[Any] = Encounter(StrifeFight(), 5)
     for args in adds:
-        encounter.execute(Command("add", args))
+        encounter.execute(Command("add", {k: v for k, v in args.items() if v is not None}))
     for kind, args in [*before, ("start", {}), *after]:
         encounter.execute(Command(kind, args))
     return encounter_document(name, "strife-combat", encounter.seed, encounter.records)

@@ -243,43 +243,51 @@ def test_f68_f70_the_kernel_plays_the_python_transitions(name: str) -> None:
     assert {"attack", "move", "next"} <= set(kinds), kinds
 
 
+Seen = Callable[[Run, Any, tuple[Any, ...]], bool]
+
+
+def runs_seeing(name: str, seen: Seen, runs: int = 100) -> int:
+    """In how many of ``runs`` fast runs of ``name`` some choice is ``seen(run, roster, choice)``
+    (asked before the choice is played)."""
+    batch = _batch(start(name))
+    roster, rng, count = batch.roster, generator(3, 0), 0
+    for _ in range(runs):
+        run, found = Run(batch.start, roster), False
+        while not run.ended and run.round <= 100:
+            choice = choose(run, roster)
+            found = found or seen(run, roster, choice)
+            batch.rules.apply(run, choice, lambda law: law.draw(float(rng.random())))
+        count += found
+    return count
+
+
 def test_f70_a_shot_beyond_range_through_water_is_taken_in_most_runs() -> None:
     """F-70: in most fast runs of *wet* the Archer under water shoots a hero further than its
     Short Bow's 24" counted through water (2 an inch): an Attack of Opportunity is a free
     attack, whose range the engine does not check, so the fast engine takes it as the engine
     does (the exact transitions above replay the engine taking it)."""
-    batch = _batch(start("wet"))
-    roster, rng, beyond = batch.roster, generator(3, 0), 0
-    archer = roster.ids.index("Archer")
-    for _ in range(100):
-        run, seen = Run(batch.start, roster), False
-        while not run.ended and run.round <= 100:
-            choice = choose(run, roster)
-            if choice[0] == "aoo" and choice[1] == archer:
-                seen = seen or 2 * math.dist(run.pos[archer], run.pos[choice[2]]) > 24
-            batch.rules.apply(run, choice, lambda law: law.draw(float(rng.random())))
-        beyond += seen
-    assert beyond > 50
+
+    def beyond(run: Run, roster: Any, choice: tuple[Any, ...]) -> bool:
+        shooter = roster.ids.index("Archer")
+        if choice[0] != "aoo" or choice[1] != shooter:
+            return False
+        return 2 * math.dist(run.pos[shooter], run.pos[choice[2]]) > 24
+
+    assert runs_seeing("wet", beyond) > 50
 
 
 def test_f70_a_cast_refused_through_water_is_passed_over_in_most_runs() -> None:
     """F-70: in most fast runs of *missile* Ilsa's Arcane Missile is refused through water and
     Birds of Prey cast in its stead (the exact transitions above replay the engine's choice)."""
-    batch = _batch(start("missile"))
-    roster, rng, instead = batch.roster, generator(3, 0), 0
-    for _ in range(100):
-        run, seen = Run(batch.start, roster), False
-        while not run.ended and run.round <= 100:
-            choice = choose(run, roster)
-            if choice[0] == "cast":
-                first = roster.powers[choice[1]][0]
-                targets = tuple(j for _, j in sorted((math.dist(run.pos[choice[1]], run.pos[j]), j)
-                                                     for j in choice[2]))  # fmt: skip
-                seen = seen or (choice[3] != 0 and not accepted(roster, run.pos, choice[1],
-                                                                 first, targets[:1]))  # fmt: skip
-            batch.rules.apply(run, choice, lambda law: law.draw(float(rng.random())))
-        instead += seen
-    assert instead > 50
+
+    def instead(run: Run, roster: Any, choice: tuple[Any, ...]) -> bool:
+        if choice[0] != "cast" or choice[3] == 0:
+            return False
+        caster, first = choice[1], roster.powers[choice[1]][0]
+        nearest = min(choice[2], key=lambda j: (math.dist(run.pos[caster], run.pos[j]), j))
+        return not accepted(roster, run.pos, caster, first, (nearest,))
+
+    assert runs_seeing("missile", instead) > 50
 
 
 def test_f70_f71_every_place_is_played() -> None:
@@ -298,17 +306,15 @@ def test_f70_f71_every_place_is_played() -> None:
 def test_f71_the_archer_shoots_flying_in_most_runs_and_its_laws_are_the_engines() -> None:
     """F-71: in most fast runs of *sky* the Archer shoots while flying; a flying shot's law is
     the engine's for a shooter 1" up and not perched, worse than on the ground (SA-77)."""
+
+    def flying(run: Run, roster: Any, choice: tuple[Any, ...]) -> bool:
+        if choice[0] != "aoo" or choice[3] not in roster.shooting[choice[1]]:
+            return False
+        return bool(run.pos[choice[1]][2] > 0 and not run.perched[choice[1]])
+
+    assert runs_seeing("sky", flying) > 50
     batch = _batch(start("sky"))
-    roster, rng, flying = batch.roster, generator(3, 0), 0
-    for _ in range(100):
-        run, shot = Run(batch.start, roster), False
-        while not run.ended and run.round <= 100:
-            choice = choose(run, roster)
-            if choice[0] == "aoo" and choice[3] in roster.shooting[choice[1]]:
-                shot = shot or (run.pos[choice[1]][2] > 0 and not run.perched[choice[1]])
-            batch.rules.apply(run, choice, lambda law: law.draw(float(rng.random())))
-        flying += shot
-    assert flying > 50
+    roster = batch.roster
     laws, archer = batch.laws, roster.ids.index("Archer")
     assert set(laws.flying_shots) == set(laws.shots) and laws.shots
     key = (archer, "Short Bow", roster.ids.index("Sera"), 0)

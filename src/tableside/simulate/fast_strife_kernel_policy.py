@@ -38,7 +38,7 @@ from tableside.simulate.fast_strife_kernel_base import (
     helper,
     inline,
 )
-from tableside.simulate.fast_strife_kernel_water import _cast_accepted, _other_cast
+from tableside.simulate.fast_strife_kernel_water import _cast_accepted, _other_cast, _with_others
 
 numba_cache.covers(__file__, *KERNEL_FILES)
 
@@ -145,17 +145,8 @@ def _cast(s: State, k: Static, me: int, gap: float) -> bool:
             continue
         if not _reaches(k, p, gap):
             continue
-        count, last, last_gap = 0, -1, -1.0
-        while count < k.power_most[p]:
-            near, near_gap = _next_enemy(s, k, me, last, last_gap)
-            if near < 0:
-                break
-            last, last_gap = near, near_gap
-            if _reaches(k, p, near_gap):
-                s.targets[count, 0] = near
-                s.targets[count, 1] = int(k.power_blockable[p] == 1 and k.blocker[near] == 1
-                                          and not _bit(s.scalar[REACTED], near))  # fmt: skip
-                count += 1
+        nearest, _ = _next_enemy(s, k, me, -1, -1.0)  # reached: the others it reaches after it
+        count = _with_others(s, k, me, p, nearest)
         if not _cast_accepted(s, k, me, p, count):  # refused through water (F-70)
             return _other_cast(s, k, me)
         s.command[0], s.command[1], s.command[2], s.command[3] = CAST, me, count, p
