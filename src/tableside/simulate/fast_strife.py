@@ -12,7 +12,10 @@ are drawn from their exact joint law (:mod:`fast_strife_law`, F-9), one law per 
 weapon, defender, reaction), computed from the engine's own ``attack_setup`` at the start.
 A cast (the policy's F-40) is drawn from its law too (F-41): one per (caster, power, target,
 Block or not), from the setup the engine's own ``cast_rolls`` builds; the run keeps each
-caster's resource pools.
+caster's resource pools. Where the models are — a weapon on the ground, the bottom of the queue
+(kept per round), hidden, under water, climbing, perched or flying (each model's perch kept) —
+is played as the engine plays it (:mod:`fast_strife_places`, :mod:`fast_strife_water`, F-68 …
+F-71).
 
 What it does not model makes :func:`unsupported` name a reason, and the full engine plays the
 fight (F-10). The run's state and roster are in :mod:`fast_strife_run`, the policy in
