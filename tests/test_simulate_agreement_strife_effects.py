@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from agreement import compared, mean_gap, outside, proportion_gap, sized, win_gaps
+from agreement import compared, outside, sized, strife_gaps
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from replays import outcome_of
@@ -648,10 +648,4 @@ def test_f42_wins_end_losses_and_falls_agree(
     beyond the bound with at least 90 % probability, and a shifted copy of the fast figures fails.
     """
     name, full, quick = reports
-    gaps = win_gaps(full, quick, CAUGHT[name])
-    gaps.append(("end", *mean_gap(full["clock"]["summary"], quick["clock"]["summary"])))
-    for who, mine in full["combatants"].items():
-        theirs = quick["combatants"][who]
-        gaps.append((f"{who} falls", *proportion_gap(mine["fallen"], theirs["fallen"])))
-        gaps.append((f"{who} HP", *mean_gap(mine["losses"]["HP"], theirs["losses"]["HP"])))
-    assert outside(gaps) == [], name
+    assert outside(strife_gaps(full, quick, CAUGHT[name])) == [], name
