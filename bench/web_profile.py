@@ -16,7 +16,10 @@ is put in one layer, the most specific that its stack names:
 
 py-spy is a development tool (``pip install py-spy``); without it the script says so and exits
 2. ``--raw FILE`` keeps the collapsed stacks (py-spy's ``raw`` format) for a closer look.
-Figures are shares of the samples; a busy machine stretches every layer alike.
+Figures are shares of the samples, and each share of the server's CPU per command (from
+``/proc``, as ``web_load.py`` reads it); a busy machine stretches every layer alike.
+``--reference`` samples the reference server (``reference_server.py``) under its own load the
+same way, to set each layer beside the least it costs on this stack.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import collections
+import os
 import shutil
 import subprocess
 import sys
@@ -32,7 +36,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from web_load import cpu_seconds, load, server
+from web_load import Figures, cpu_seconds, free_port, load, reference_load, server, started
 
 SPY = Path(sys.executable).with_name("py-spy")
 """py-spy beside this Python (a venv's), else the one on PATH."""
@@ -102,23 +106,60 @@ def shares(raw: Path) -> tuple[int, collections.Counter[str]]:
     return total, counted
 
 
-def profile(url: str, args: argparse.Namespace, raw: Path) -> None:
-    """Run the load against ``tableside serve`` on ``url`` with py-spy sampling it."""
+def sampled(pid: int, args: argparse.Namespace, raw: Path, run: Callable[[], object]) -> float:
+    """Run ``run`` (the load) with py-spy sampling the process ``pid``; its CPU seconds."""
+    spy_path = str(SPY) if SPY.exists() else shutil.which("py-spy") or "py-spy"
+    argv = [spy_path, "record", "--pid", str(pid), "--gil", "--nonblocking", "--format", "raw",
+            "--rate", str(args.rate), "--duration", str(int(args.seconds) + 1),
+            "--output", str(raw)]  # fmt: skip
+    spy = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    time.sleep(1)
+    before = cpu_seconds(pid)
+    run()
+    after = cpu_seconds(pid)
+    spy.wait(60)
+    return 0.0 if before is None or after is None else after - before
+
+
+def profile(url: str, args: argparse.Namespace, raw: Path) -> float:
+    """Run the load against ``tableside serve`` on ``url``, sampled; its CPU ms per command."""
+    found: list[tuple[Figures, float]] = []
     with server(url, 1) as (address, pid):
         time.sleep(2)  # the start-up's warm-ups settle
-        spy_path = str(SPY) if SPY.exists() else shutil.which("py-spy") or "py-spy"
-        argv = [spy_path, "record", "--pid", str(pid), "--gil", "--nonblocking", "--format",
-                "raw", "--rate", str(args.rate), "--duration", str(int(args.seconds) + 1),
-                "--output", str(raw)]  # fmt: skip
-        spy = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        time.sleep(1)
-        before = cpu_seconds(pid)
-        figures, elapsed = asyncio.run(load([address], args.tables, args.seconds))
-        after = cpu_seconds(pid)
-        spy.wait(60)
-    if before is not None and after is not None:
-        figures.cpu = after - before
-    figures.line("HTTP, 1 server process, sampled", elapsed, None)
+        run = lambda: found.append(asyncio.run(load([address], args.tables, args.seconds)))  # noqa: E731
+        cpu = sampled(pid, args, raw, run)
+    return report("HTTP, 1 server process, sampled", found[0], cpu)
+
+
+def reference(folder: str, args: argparse.Namespace, raw: Path) -> float:
+    """The same for the reference server (``reference_server.py``) under its load."""
+    port = free_port()
+    script = str(Path(__file__).with_name("reference_server.py"))
+    argv = [sys.executable, script, "--port", str(port), "--db", f"{folder}/ref.db"]
+    found: list[tuple[Figures, float]] = []
+    with started(argv, port, dict(os.environ), "/ready") as (address, pid):
+        run = lambda: found.append(asyncio.run(reference_load(address, args.tables, args.seconds)))  # noqa: E731
+        cpu = sampled(pid, args, raw, run)
+    return report("reference server, sampled", found[0], cpu)
+
+
+def report(label: str, run: tuple[Figures, float], cpu: float) -> float:
+    """Print a run's line; its server CPU per command sent (ms)."""
+    figures, elapsed = run
+    figures.cpu = cpu
+    figures.line(label, elapsed, None)
+    sent = len(figures.latencies) + figures.conflicts + figures.refusals
+    return 1000 * cpu / max(sent, 1)
+
+
+def table(raw: Path, per_command: float) -> None:
+    """The samples' shares by layer, and each share of the CPU per command."""
+    total, counted = shares(raw)
+    print(f"-- {total} samples of the threads holding the GIL, by layer "
+          f"(ms: the share of {per_command:.2f} ms of CPU per command)")  # fmt: skip
+    for name, count in sorted(counted.items()):
+        share = count / max(total, 1)
+        print(f"{100 * share:5.1f} %  {share * per_command:5.2f} ms  {name}")
 
 
 def main() -> None:
@@ -128,17 +169,18 @@ def main() -> None:
     parser.add_argument("--rate", type=int, default=250, help="py-spy's samples per second")
     parser.add_argument("--url", help="a store URL (default: a scratch SQLite file)")
     parser.add_argument("--raw", type=Path, help="keep py-spy's collapsed stacks here")
+    parser.add_argument("--reference", action="store_true",
+                        help="sample the reference server under its load instead")  # fmt: skip
     args = parser.parse_args()
     if not SPY.exists() and shutil.which("py-spy") is None:
         print("py-spy is not installed: pip install py-spy", file=sys.stderr)
         raise SystemExit(2)
     with tempfile.TemporaryDirectory() as folder:
         raw = args.raw or Path(folder) / "stacks.txt"
-        profile(args.url or f"sqlite:///{folder}/profile.db", args, raw)
-        total, counted = shares(raw)
-    print(f"-- {total} samples of the threads holding the GIL, by layer")
-    for name, count in sorted(counted.items()):
-        print(f"{100 * count / max(total, 1):5.1f} %  {name}")
+        if args.reference:
+            table(raw, reference(folder, args, raw))
+        else:
+            table(raw, profile(args.url or f"sqlite:///{folder}/profile.db", args, raw))
 
 
 if __name__ == "__main__":
