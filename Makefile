@@ -20,7 +20,7 @@ RUN_DB ?= tableside.db
 TEST_WORKERS ?= 2
 PYTEST := $(BIN)/pytest -n $(TEST_WORKERS) --dist loadgroup --durations=15
 
-.PHONY: setup run demo test check lint typecheck unit bench bench-store bench-war bench-web bench-sim bench-fast bench-odds postgres browser axe screenshots clean
+.PHONY: setup run demo test check lint typecheck unit bench bench-store bench-war bench-web bench-web-profile bench-sim bench-fast bench-odds postgres browser axe screenshots clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -81,6 +81,10 @@ bench-war: $(STAMP)
 bench-web: $(STAMP)
 	$(BIN)/python bench/web_load.py
 	$(BIN)/python bench/web_kinds.py
+
+# Where the server's time goes under the same load, by layer (py-spy; issue 26).
+bench-web-profile: $(STAMP)
+	$(BIN)/python bench/web_profile.py
 
 # Whole fights simulated per second (4-against-4 War, Realm of Strife ambush): plain engine
 # baseline, then tableside simulate on 1 and 2 worker processes (figures in docs/simulate.md).

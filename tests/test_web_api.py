@@ -326,3 +326,26 @@ def test_the_page_needs_the_right_token(fight: Fight) -> None:
     assert page.status_code == 200 and "War Scroll" in page.text and "Ann" in page.text
     assert fight.client.get(f"/join/{fight.tokens[2]}").status_code == 200
     assert fight.client.get("/join/nope").status_code == 401
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "says", "in_range"),
+    [
+        (b'{"kind": "next"}', 404, "There is no encounter with id '99999999999'.", 401),
+        (b'{"kind": 5}', 404, "There is no encounter with id '99999999999'.", 422),
+        (b'{"kind": ', 422, "The request body is not valid JSON.", 422),
+        (b'{"kind": 1e999}', 400, "1e999 is not a finite JSON number", 400),
+    ],
+)
+def test_w76_a_path_id_out_of_range_is_refused_in_the_same_order(
+    fight: Fight, body: bytes, status: int, says: str, in_range: int
+) -> None:
+    # W-79: the path ids' check is skipped in range, run as before out of range: an unreadable
+    # body is named first, then the id, before the body's fields or any token are looked at
+    headers = {"Content-Type": "application/json", **auth("no such token")}
+    r = fight.client.post("/api/encounters/99999999999/commands", content=body, headers=headers)
+    assert (r.status_code, says in r.json()["error"]) == (status, True), r.text
+    r = fight.client.post("/api/tables/0/players/5/token", content=body, headers=headers)
+    assert r.status_code == 404 and r.json()["error"] == "There is no table with id '0'."
+    r = fight.client.post(f"/api/encounters/{fight.eid}/commands", content=body, headers=headers)
+    assert r.status_code == in_range, r.text

@@ -477,13 +477,25 @@ async def path_ids(request: Request) -> None:
     Raises:
         HTTPException: 404 naming the id (cut to ~40 characters).
     """
-    for name, raw in request.path_params.items():
+    found = bad_path_id(request.path_params)
+    if found is not None:
+        name, text = found
+        what = name.removesuffix("_id")
+        raise HTTPException(404, f"There is no {what} with id {shown(text)}")
+
+
+PATH_ID = re.compile(r"[0-9]{1,10}")
+
+
+def bad_path_id(path_params: dict[str, Any]) -> tuple[str, str] | None:
+    """The first path id (a ``*_id`` parameter) that no row can have, and its text; else None."""
+    for name, raw in path_params.items():
         if not name.endswith("_id"):
             continue
         text = str(raw)
-        if not re.fullmatch(r"[0-9]{1,10}", text) or not 1 <= int(text) <= ID_MAX:
-            what = name.removesuffix("_id")
-            raise HTTPException(404, f"There is no {what} with id {shown(text)}")
+        if not PATH_ID.fullmatch(text) or not 1 <= int(text) <= ID_MAX:
+            return name, text
+    return None
 
 
 def database_errors() -> tuple[type[Exception], ...]:
