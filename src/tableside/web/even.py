@@ -6,9 +6,11 @@ every secret NPC value) simulates every value of one change of the encounter as 
 ``Goblin-1=1..6`` or, in a Realm of Strife fight, ``catalog:Goblin@monsters=0..4``, F-61) on
 this server's cores (spawned processes, from 4,000 runs in all; a smaller proposal runs on the
 request's thread), or on the Dask scheduler named by ``TABLESIDE_CLUSTER``, and answers the
-proposal; nothing is changed. ``POST …/even/accept {change, value}`` makes it so, all or
-nothing: the copies or catalogue NPCs added, or the combatant removed and added again with its
-number changed (a Realm of Strife fight refuses all three once started, W-26).
+proposal; nothing is changed. A served app (``tableside serve``) plays the values in its balance
+process instead, a value a turn beside the balances, and answers 503 while it loads (W-78).
+``POST …/even/accept {change, value}`` makes it so, all or nothing: the copies or catalogue NPCs
+added, or the combatant removed and added again with its number changed (a Realm of Strife
+fight refuses all three once started, W-26).
 """
 
 from __future__ import annotations
