@@ -8,9 +8,6 @@ sentence and ``Retry-After``, and nothing is simulated.
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,13 +15,12 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from test_balance_apart import apart_app, served
 from test_balance_ready import war
 from test_web_setup import Host
 
-from tableside.simulate import balance as simulated
 from tableside.simulate import even
 from tableside.simulate.sweep import _point
-from tableside.web import create_app
 
 ASKED: dict[str, Any] = {"target": "holy=60%", "change": "Brute=1..2", "runs": 40}
 
@@ -50,15 +46,9 @@ class Here:
 
 @pytest.fixture
 def loading(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[TestClient, Here]]:
-    """A served app (``warm=True, apart=True``) whose balance process is still loading."""
+    """A served app whose balance process is still loading."""
     stand_in = Here()
-    monkeypatch.setattr("tableside.web.balance.Apart", lambda: stand_in)
-    monkeypatch.setattr("tableside.web.app.WARM_AFTER", 0.0)
-    monkeypatch.setattr(simulated, "warmed", lambda: True)  # compiled at set-up
-    monkeypatch.delenv("TABLESIDE_WARM", raising=False)
-    monkeypatch.delenv("TABLESIDE_CLUSTER", raising=False)
-    app = create_app(f"sqlite:///{tmp_path / 'even-apart.db'}", warm=True, apart=True)
-    with TestClient(app) as client:
+    with TestClient(apart_app(tmp_path, monkeypatch, stand_in)) as client:
         yield client, stand_in
         stand_in.release.set()
 
@@ -66,6 +56,13 @@ def loading(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[T
 def propose(client: TestClient, host: Host, eid: int) -> Any:
     return client.post(f"/api/encounters/{eid}/even", json=ASKED,
                        headers={"Authorization": f"Bearer {host.token}"})  # fmt: skip
+
+
+def proposed(client: TestClient, host: Host, eid: int) -> Any:
+    """The proposal's answer, which must be 200 (the served app of the slow test asks it)."""
+    r = propose(client, host, eid)
+    assert r.status_code == 200, r.text
+    return r.json()
 
 
 def in_process(document: dict[str, Any]) -> dict[str, Any]:
@@ -99,27 +96,6 @@ def test_w78_a_proposal_waits_for_the_balance_process_then_plays_its_values_ther
     assert balances.kept == {} and balances.running == {}  # a proposal is not a balance
 
 
-SERVED = """
-import json, os, sys
-sys.path.insert(0, {tests!r})
-from fastapi.testclient import TestClient
-import tableside.web.app as served
-from tableside.web import create_app
-from test_balance_ready import war
-served.WARM_AFTER = 0.0
-with TestClient(create_app({url!r}, warm=True, apart=True)) as client:
-    host, eid = war(client)
-    balances = client.app.state.balances
-    assert balances.warming.result(timeout=240) is None
-    r = client.post(f"/api/encounters/{{eid}}/even", json={asked!r},
-                    headers={{"Authorization": f"Bearer {{host.token}}"}})
-    assert r.status_code == 200, r.text
-    document = client.app.state.table.store.export_encounter(eid)
-    print(json.dumps({{"found": r.json(), "document": document, "numba": "numba" in sys.modules,
-                      "apart": balances.apart.pid not in (None, os.getpid())}}))
-"""
-
-
 @pytest.mark.slow
 def test_w78_a_served_apps_proposal_leaves_numba_out_and_gives_the_same_figures(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
@@ -128,12 +104,7 @@ def test_w78_a_served_apps_proposal_leaves_numba_out_and_gives_the_same_figures(
     values, played in the balance process, give the figures this process gives."""
     monkeypatch.delenv("TABLESIDE_CLUSTER", raising=False)
     monkeypatch.delenv("TABLESIDE_WARM", raising=False)
-    tests = str(Path(__file__).parent)
-    url = f"sqlite:///{tmp_path / 'served-even.db'}"
-    code = SERVED.format(tests=tests, url=url, asked=ASKED)
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          timeout=300, check=True)  # fmt: skip
-    told = json.loads(done.stdout.strip().splitlines()[-1])
+    told = served(tmp_path, "test_web_even_apart", "proposed")
     assert told["numba"] is False and told["apart"] is True
     found = told["found"]
     assert found["accept"] == {"change": ASKED["change"], "value": found["proposal"]}
