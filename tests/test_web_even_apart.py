@@ -8,14 +8,13 @@ sentence and ``Retry-After``, and nothing is simulated.
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from test_balance_apart import apart_app, served
+from test_balance_apart import Loading, apart_app, served
 from test_balance_ready import war
 from test_web_setup import Host
 
@@ -25,23 +24,17 @@ from tableside.simulate.sweep import _point
 ASKED: dict[str, Any] = {"target": "holy=60%", "change": "Brute=1..2", "runs": 40}
 
 
-class Here:
+class Here(Loading):
     """Stands for the balance process: it loads until released, then plays values here."""
 
     def __init__(self) -> None:
-        self.release = threading.Event()
+        super().__init__()
         self.points: list[int] = []
-
-    def warm(self) -> None:
-        assert self.release.wait(60)
 
     def point(self, document: dict[str, Any], runs: int, seed: int | None) -> dict[str, Any]:
         self.points.append(runs)
         found: dict[str, Any] = _point(document, runs, seed, "fast", None, 1)
         return found
-
-    def close(self) -> None:
-        self.release.set()
 
 
 @pytest.fixture
