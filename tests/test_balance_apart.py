@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from test_balance_ready import WAR_4V4 as WAR
 from test_balance_ready import balance, war
@@ -53,18 +54,23 @@ class Loading:
         self.release.set()
 
 
-@pytest.fixture
-def loading(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> Iterator[tuple[TestClient, Loading]]:
-    """A served app (``warm=True, apart=True``) whose balance process is still loading."""
-    stand_in = Loading()
+def apart_app(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, stand_in: Any) -> FastAPI:
+    """A served app (``warm=True, apart=True``) whose balance process is ``stand_in``."""
     monkeypatch.setattr("tableside.web.balance.Apart", lambda: stand_in)
     monkeypatch.setattr("tableside.web.app.WARM_AFTER", 0.0)
     monkeypatch.setattr(simulated, "warmed", lambda: True)  # compiled at set-up
     monkeypatch.delenv("TABLESIDE_WARM", raising=False)
-    app = create_app(f"sqlite:///{tmp_path / 'apart.db'}", warm=True, apart=True)
-    with TestClient(app) as client:
+    monkeypatch.delenv("TABLESIDE_CLUSTER", raising=False)
+    return create_app(f"sqlite:///{tmp_path / 'apart.db'}", warm=True, apart=True)
+
+
+@pytest.fixture
+def loading(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[tuple[TestClient, Loading]]:
+    """A served app whose balance process is still loading."""
+    stand_in = Loading()
+    with TestClient(apart_app(tmp_path, monkeypatch, stand_in)) as client:
         yield client, stand_in
         stand_in.release.set()
 
@@ -92,36 +98,44 @@ def test_w76_the_first_balance_is_answered_in_the_server_then_refined(
 
 
 SERVED = """
-import json, sys
+import json, os, sys
 sys.path.insert(0, {tests!r})
 from fastapi.testclient import TestClient
 import tableside.web.app as served
 from tableside.web import create_app
-from test_balance_ready import WAR_4V4 as WAR
-from test_balance_ready import balance, war
+from {helper} import {name} as asked
+from test_balance_ready import war
 served.WARM_AFTER = 0.0
 with TestClient(create_app({url!r}, warm=True, apart=True)) as client:
     host, eid = war(client)
     balances = client.app.state.balances
     assert balances.warming.result(timeout=240) is None
-    found = balance(client, host, eid)
+    found = asked(client, host, eid)
     document = client.app.state.table.store.export_encounter(eid)
     print(json.dumps({{"found": found, "document": document, "numba": "numba" in sys.modules,
-                      "apart": balances.apart.pid not in (None, __import__("os").getpid())}}))
+                      "apart": balances.apart.pid not in (None, os.getpid())}}))
 """
+
+
+def served(tmp_path: Path, helper: str, name: str) -> Any:
+    """What a served app, in a process of its own, answered ``helper.name(client, host, eid)``
+    on the War of ``war_4v4.json`` once warm; the document; whether numba was imported there."""
+    tests = str(Path(__file__).parent)
+    url = f"sqlite:///{tmp_path / 'served.db'}"
+    code = SERVED.format(tests=tests, url=url, helper=helper, name=name)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=300, check=True)  # fmt: skip
+    return json.loads(done.stdout.strip().splitlines()[-1])
 
 
 @pytest.mark.slow
 def test_w76_a_served_apps_balance_process_gives_the_same_figures_and_holds_numba(
-    tmp_path: Path,
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """W-76: the server (a process of its own here) never imports numba; its balance process
     plays the fast engines, with the figures this process gives for the same document."""
-    tests = str(Path(__file__).parent)
-    code = SERVED.format(tests=tests, url=f"sqlite:///{tmp_path / 'served.db'}")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          timeout=300, check=True)  # fmt: skip
-    told = json.loads(done.stdout.strip().splitlines()[-1])
+    monkeypatch.delenv("TABLESIDE_WARM", raising=False)
+    told = served(tmp_path, "test_balance_ready", "balance")
     assert told["numba"] is False and told["apart"] is True
     here = simulated.encounter_balance(told["document"], simulated.BALANCE_RUNS)
     found = told["found"]

@@ -7,7 +7,8 @@ an encounter (:func:`~tableside.simulate.balance.covered_document`) to one balan
 started (``spawn``: a fresh interpreter, nothing of the server's threads or memory) when the
 server warms the simulator. The server's balance thread still chooses which slice runs next,
 so tables take turns as before (F-53); the figures depend only on the document, the runs and
-the seed, so they are the same in either process.
+the seed, so they are the same in either process. The values of a "make it even" proposal
+(F-54) are played there too, one call each, taking turns with the balances' slices (W-78).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from typing import Any
 
 from tableside.simulate.balance import covered_document, play_slice, warm
 from tableside.simulate.runs import SimulationError
+from tableside.simulate.sweep import _point
 
 
 def quiet() -> None:
@@ -88,6 +90,15 @@ class Apart:
     def play(self, document: dict[str, Any], count: int, seed: int, engine: str) -> dict[str, Any]:
         """:func:`~tableside.simulate.balance.play_slice` in the balance process."""
         found: dict[str, Any] = self.call(play_slice, document, count, seed, engine)
+        return found
+
+    def point(self, document: dict[str, Any], runs: int, seed: int | None) -> dict[str, Any]:
+        """One value of a "make it even" proposal (F-54) on the fast engine, here (W-78).
+
+        The call the proposal makes in one process (``sweep._point``, one worker), so the
+        figures are the same.
+        """
+        found: dict[str, Any] = self.call(_point, document, runs, seed, "fast", None, 1)
         return found
 
     def close(self) -> None:

@@ -14,6 +14,7 @@ applied only when the Host accepts it.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
@@ -243,11 +244,13 @@ def change_commands(document: Any, change: Change, value: int) -> list[Command]:
 def make_even(
     document: Any, target: Target, change: Change, runs: int, *,
     seed: int | None = None, workers: int = 1, cluster: str | None = None,
-    fresh_processes: bool = False,
+    fresh_processes: bool = False, play: Callable[[list[Any]], list[Any]] | None = None,
 ) -> dict[str, Any]:  # fmt: skip
     """Simulate every value of the change; the one whose chance is closest to the target.
 
     ``fresh_processes``: local worker processes are spawned, not forked (a threaded server's).
+    ``play``: given every value's document, in order, their reports (a served app plays them in
+    its balance process, W-78); ``workers`` and ``cluster`` are then not used.
 
     Raises:
         SimulationError: A bad change, side or encounter, or a cluster that cannot be used.
@@ -260,7 +263,9 @@ def make_even(
     def spread(count: int) -> Point:
         return partial(_point, runs=runs, seed=seed, engine="fast", rest=None, workers=count)
 
-    if cluster is not None:
+    if play is not None:
+        reports = play(documents)
+    elif cluster is not None:
         reports = cluster_reports(spread(1), documents, cluster)
     else:
         reports = local_reports(spread(1), documents, workers, spread, fresh_processes)

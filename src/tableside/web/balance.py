@@ -228,6 +228,11 @@ class Balances:
             job = Job(key, document, table_id, keep=False, compiled=False, waiting=self.waiting)
             return self._queue(job)
 
+    def queue(self, job: Job) -> Future[Answer]:
+        """Queue ``job`` among its table's balances, a step a turn (F-53; a proposal's, W-78)."""
+        with self.lock:
+            return self._queue(job)
+
     def refine(self) -> None:
         """The fast engines are there: start the balances given as first estimates (W-76).
 
