@@ -344,7 +344,7 @@ NOT_YET_SPLIT = {
     "encounter/engine.py": 675, "majesty/strike.py": 760, "simulate/fast_strife.py": 704,
     "web/redact.py": 704,
     # the compiled kernels grew with the rules they play (issue 26): each is one numba cache
-    "simulate/fast_kernel.py": 812, "simulate/fast_strife_kernel.py": 779,
+    "simulate/fast_strife_kernel.py": 779,
 }  # fmt: skip
 
 

@@ -467,7 +467,7 @@ def _law_inputs(setup: StrikeSetup) -> tuple[Any, ...]:
 
 def test_vectorised_distances_are_math_dist_bit_for_bit() -> None:
     """F-4: the fast policy measures as the engine's policy does (math.dist), ties included."""
-    from tableside.simulate.fast_kernel import distances_of
+    from tableside.simulate.fast_kernel_base import distances_of
     from tableside.simulate.fast_war_start import EXACT_DISTANCES, distances
 
     generator = np.random.default_rng(2026)

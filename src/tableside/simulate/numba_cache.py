@@ -5,7 +5,8 @@ under ``$NUMBA_CACHE_DIR`` in a folder named by the module's *path*: either way 
 compiles every kernel again (a minute or two of CPU each). :func:`install` puts a locator first
 in numba's list that keeps the code in the user's cache folder (``~/.cache/tableside/numba/``,
 :func:`disk_cache.user_folder`; ``$TABLESIDE_CACHE`` moves only the exact tables), named by the
-module's name and a SHA-256 of its source text, so that any checkout of the same source reuses
+module's name and a SHA-256 of its source text (for a kernel, of all the kernels' sources
+together: one cache, ``disk_cache.KERNEL_SOURCES``), so that any checkout of the same source reuses
 it; a changed source gets a new folder, and numba's own index still checks the source
 and numba's version before it loads anything.
 
@@ -29,8 +30,17 @@ from tableside.simulate import disk_cache
 
 @cache
 def source_digest(py_file: str) -> str:
-    """The first 16 hex digits of a SHA-256 of a source file's bytes."""
-    return hashlib.sha256(Path(py_file).read_bytes()).hexdigest()[:16]
+    """The first 16 hex digits of a SHA-256 of a source file's bytes.
+
+    A kernel module's (``disk_cache.KERNEL_SOURCES``) is that of every kernel source together:
+    numba's index checks only the compiled function's own file, and a kernel inlines helpers
+    from the others (issue 26).
+    """
+    path = Path(py_file)
+    here = Path(disk_cache.__file__).parent
+    if path.name in disk_cache.KERNEL_SOURCES and path.parent.resolve() == here.resolve():
+        return disk_cache.kernel_digest()[:16]
+    return hashlib.sha256(path.read_bytes()).hexdigest()[:16]
 
 
 class UserCacheLocator(caching._CacheLocator):
