@@ -55,6 +55,7 @@ from tableside.simulate.fast_kernel_base import (
     Known,
     Needs,
     Runs,
+    crosses,
     distance,
     distance3,
     find,
@@ -247,8 +248,35 @@ def choose_many(s: Runs, k: Known, rows: I64, rest: bool, out: I64, gap: F64) ->
 
 
 @inline
+def blocked(s: Runs, k: Known, r: int, me: int, target: int) -> bool:
+    """Whether a Spiritual Dominion stands between the Striker and its target (M-15, A-40).
+
+    The policy's Strike has no path: ``check_reach`` samples only the Striker's place, so the
+    Strike is refused when the straight line from it to the Defender crosses a Dominion (F-65).
+    """
+    for d in range(k.dominions.shape[0]):
+        if crosses(s.pos[r, me], s.pos[r, target], k.dominions[d]):
+            return True
+    return False
+
+
+@inline
+def refused(s: Runs, r: int, me: int) -> tuple[int, int]:
+    """What the simulation plays when the engine refuses the policy's Strike (F-66).
+
+    ``WarSim.play`` takes the first of ``npc_turn.war_candidates`` the engine accepts: the
+    policy's choice without and with the Rest rule (the same Strike, refused), then a Rest of
+    up to 7 AP while there is Exertion (M-4), else the end of the Turn.
+    """
+    amount = min(min(s.ap[r, me], s.exertion[r, me]), REST_AP_MAX)
+    return (REST, amount) if amount >= 1 else (NEXT, 0)
+
+
+@inline
 def _command(s: Runs, k: Known, n: Needs, r: int, rest: bool, base: int) -> int:
     kind, me, target, _, amount = choose(s, k, r, rest)
+    if kind == STRIKE and k.dominions.shape[0] > 0 and blocked(s, k, r, me, target):
+        kind, amount = refused(s, r, me)
     if kind == STRIKE:
         code = _strike(s, k, n, r, me, target, base)
     elif kind == MOVE:

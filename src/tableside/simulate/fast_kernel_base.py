@@ -146,6 +146,7 @@ class Known(NamedTuple):
     scroll_c: I64
     scroll_ap: I64
     reach: F64  # a ranged-only weapon's range (0: a weapon that Strikes in melee)
+    dominions: F64  # Spiritual Dominions: x, y, z and radius per row (M-15, A-40, F-65)
 
 
 class Needs(NamedTuple):
@@ -221,6 +222,36 @@ def distance3(x: float, y: float, z: float) -> float:
     total, f3 = _plus(total, f3, -lo * lo)
     x = total - 1.0 + (f1 + f2 + f3)
     return (h + x / (2.0 * h)) / scale
+
+
+@inline
+def crosses(a: F64, b: F64, dominion: F64) -> bool:
+    """``geometry.crosses`` of segment ab and one Dominion (x, y, z, radius), bit for bit.
+
+    True when the segment meets the sphere's surface: one end inside and one out, or both out
+    and its closest point to the centre inside (M-15, A-9); both inside: not blocked (F-65).
+    """
+    cx, cy, cz, radius = dominion[0], dominion[1], dominion[2], dominion[3]
+    inside_a = distance3(a[0] - cx, a[1] - cy, a[2] - cz) < radius
+    inside_b = distance3(b[0] - cx, b[1] - cy, b[2] - cz) < radius
+    if inside_a != inside_b:
+        return True
+    if inside_a:
+        return False
+    x, y, z = b[0] - a[0], b[1] - a[1], b[2] - a[2]
+    length2 = x * x + y * y + z * z
+    t = 0.0
+    if length2 != 0:
+        t = min(1.0, max(0.0, ((cx - a[0]) * x + (cy - a[1]) * y + (cz - a[2]) * z) / length2))
+    nearest_x, nearest_y, nearest_z = a[0] + x * t, a[1] + y * t, a[2] + z * t
+    return bool(distance3(nearest_x - cx, nearest_y - cy, nearest_z - cz) < radius)
+
+
+@jit
+def crosses_many(a: F64, b: F64, dominion: F64, out: I64) -> None:
+    """:func:`crosses` of each pair of rows and one Dominion, into ``out`` (for the tests)."""
+    for k in range(a.shape[0]):
+        out[k] = crosses(a[k], b[k], dominion)
 
 
 @jit

@@ -11,9 +11,10 @@ this Turn). A combatant's derived values (Status, Stamina, Speed, Swiftness, Pas
 come from the engine's own ``Character`` built once per state (a *form*); the kernel asks this
 module for each form, table and War Scroll it does not know yet (:meth:`Batch.supply`).
 
-What it models is what the War policy can meet from a War without Dominions (Grapples,
-Entanglements and F:1 Cycle held at the start are played, F-30; Stances, Readied and carried
-AP, Exposed, Surprised, Bound and Asleep combatants, F-55 … F-58; ranged-only weapons, F-59);
+What it models is what the War policy can meet from a War (Grapples, Entanglements and F:1
+Cycle held at the start are played, F-30; Stances, Readied and carried AP, Exposed, Surprised,
+Bound and Asleep combatants, F-55 … F-58; ranged-only weapons, F-59; Spiritual Dominions, whose
+refused Strikes give way to a Rest or the end of the Turn as in the full engine, F-65, F-66);
 :func:`unsupported` names the first thing a start state has outside that, and the simulation
 then runs the full engine instead (docs/simulate.md).
 """
@@ -236,6 +237,8 @@ class Batch:
         else:
             self.forms, self.laws, self.scrolls = known.forms, known.laws, known.scrolls
         self.per_turn = np.array(self.roster.per_turn, dtype=np.int64)
+        self.dominions = np.array([(*d.center, d.radius) for d in state.dominions.values()],
+                                  dtype=np.float64).reshape(-1, 4)  # fmt: skip
         width = max(len(state.order), 1, *(len(o) for o in self.scrolls.orders))
         self._allocate(width)
         s = self.runs
@@ -462,7 +465,7 @@ class Batch:
             forms.index.keys, forms.index.values, forms.table, self.laws.triggers,
             self.laws.index.keys, self.laws.index.values, start, cumulative, rows, ambiguous, dice,
             *self.scrolls.arrays(self.c),
-            np.array([reach(w) for w in roster.weapons], dtype=np.float64),
+            np.array([reach(w) for w in roster.weapons], dtype=np.float64), self.dominions,
         )  # fmt: skip
 
     def advance(self, rows: I64, rest: bool, cap: int, limit: int,

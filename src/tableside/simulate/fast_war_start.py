@@ -86,8 +86,6 @@ EXACT_DISTANCES = _distances_agree()
 
 def unsupported(state: WarState, catalog: Catalog) -> str | None:
     """Why the fast simulator cannot play this War (None: it can)."""
-    if state.dominions:
-        return "Spiritual Dominions"
     if not EXACT_DISTANCES:
         return "this Python's math.dist differs from the fast engine's distances"
     index = {name: i for i, name in enumerate(state.combatants)}
