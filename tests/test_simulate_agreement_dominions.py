@@ -24,6 +24,7 @@ import numpy as np
 import pytest
 from agreement import assert_agree, compared, sized
 from replays import wear_taken
+from test_simulate_agreement_conditions import play
 from test_simulate_agreement_effects import document, start_of
 from test_simulate_fast import (
     GAME,
@@ -43,11 +44,6 @@ from tableside.simulate.fast_kernel_base import STRIKE, crosses_many
 from tableside.simulate.fast_war import Batch, unsupported
 from tableside.simulate.games import WarSim, everyone
 from tableside.simulate.runs import StreamRng, run_seed
-
-
-def play(state: WarState, kind: str, **args: Any) -> WarState:
-    """One command played by the engine."""
-    return GAME.play(state, Command(kind, args), StreamRng(7, 0))[1]
 
 
 def raised(state: WarState, *spheres: tuple[float, float, float, float]) -> WarState:
