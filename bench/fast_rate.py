@@ -14,7 +14,9 @@ paid once per installation), and the cold
 start of one exact Strike law (``strike_odds``) and of one Strike table, in fresh processes,
 with and without the disk cache. Last, the same full-against-fast figures for ``war_4v4.json``
 with every condition the fast engine plays since issue 26 (F-55 … F-58): Stances, Readied and
-carried AP, Exposed, Surprised, Bound and Asleep combatants.
+carried AP, Exposed, Surprised, Bound and Asleep combatants; and for ``war_4v4.json`` with three
+Spiritual Dominions (F-65, F-66: a Strike through one is refused and gives way to a Rest or the
+end of the Turn), played by the fast engine since issue 26. ``--dominions`` prints only those.
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ from tableside.simulate import simulate
 from tableside.store.formats import encounter_document, parse_encounter
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+DOMINIONS = ((4.0, 1.0, 0.0, 0.8), (0.0, 4.0, 1.0, 1.5), (6.5, 6.0, 0.0, 1.0))  # x, y, z, radius
 
 
 def line(label: str, runs: int, wall: float, cpu: float, base: float | None) -> float:
@@ -124,6 +127,34 @@ def with_conditions(document: dict[str, object]) -> dict[str, object]:
     return encounter_document(title, "majesty-war", encounter.seed, encounter.records)
 
 
+def with_dominions(document: dict[str, object]) -> dict[str, object]:
+    """``war_4v4.json`` with three Spiritual Dominions (F-65, F-66): one between the lines,
+    one around the Guardian, one at the Brute (``tests/test_simulate_agreement_dominions.py``)."""
+    _, records = parse_encounter(document)
+    encounter = Encounter.from_records(MajestyWar(), int(str(document["seed"])), records)
+    for i, (x, y, z, radius) in enumerate(DOMINIONS):
+        encounter.execute(Command("dominion", {"id": f"D{i}", "center": [x, y, z],
+                                               "radius": radius}))  # fmt: skip
+    title = "war_4v4 with Dominions"
+    return encounter_document(title, "majesty-war", encounter.seed, encounter.records)
+
+
+def full_and_fast(title: str, document: dict[str, object], args: argparse.Namespace) -> None:
+    """Wars per CPU second of the full engine, then the fast one (first call, warm), one worker."""
+    print(title)
+    wall, cpu = timed(lambda: simulate(document, args.full, seed=1, workers=1, engine="full"))
+    base = line("full engine, 1 worker", args.full, wall, cpu, None)
+    reports: list[dict[str, object]] = []
+
+    def fast() -> None:
+        reports.append(simulate(document, args.fast, seed=2, workers=1, engine="fast"))
+
+    for label in ("fast, 1 worker, first call", "fast, 1 worker, warm"):
+        wall, cpu = timed(fast)
+        assert reports[-1]["engine"] == "fast", reports[-1].get("fallback")  # played, no fallback
+        line(label, args.fast, wall, cpu, base)
+
+
 def main() -> None:
     """Print the figures."""
     parser = argparse.ArgumentParser(description=__doc__)
@@ -131,8 +162,14 @@ def main() -> None:
     parser.add_argument("--fast", type=int, default=32768, help="War runs on the fast engine")
     parser.add_argument("--two", type=int, default=1_000_000, help="War runs on 1, then 2 workers")
     parser.add_argument("--compile", action="store_true", help="also time a fresh compilation")
+    parser.add_argument("--dominions", action="store_true", help="only the Dominions' figures")
     args = parser.parse_args()
     document = json.loads((EXAMPLES / "war_4v4.json").read_text("utf-8"))
+    if args.dominions:
+        print(f"load average {os.getloadavg()[0]:.2f}")
+        full_and_fast("war_4v4.json with three Spiritual Dominions", with_dominions(document), args)
+        print(f"load average {os.getloadavg()[0]:.2f}")
+        return
     print(f"war_4v4.json, policy war+rest; load average {os.getloadavg()[0]:.2f}")
     wall, cpu = timed(lambda: simulate(document, args.full, seed=1, workers=1, engine="full"))
     base = line("full engine, 1 worker", args.full, wall, cpu, None)
@@ -157,14 +194,9 @@ def main() -> None:
             if cache == "":
                 cold_ms(call, cache)  # fill the cache
             print(f"  first {call} in a process, {label}: {cold_ms(call, cache):.1f} ms")
-    conditions = with_conditions(document)
-    print("war_4v4.json with Stances, Readied/carried AP, Exposed, Surprised, Bound, Asleep")
-    wall, cpu = timed(lambda: simulate(conditions, args.full, seed=1, workers=1, engine="full"))
-    base = line("full engine, 1 worker", args.full, wall, cpu, None)
-    for label in ("fast, 1 worker, first call", "fast, 1 worker, warm"):
-        wall, cpu = timed(lambda: simulate(conditions, args.fast, seed=2, workers=1,
-                                           engine="fast"))  # fmt: skip
-        line(label, args.fast, wall, cpu, base)
+    full_and_fast("war_4v4.json with Stances, Readied/carried AP, Exposed, Surprised, Bound, "
+                  "Asleep", with_conditions(document), args)  # fmt: skip
+    full_and_fast("war_4v4.json with three Spiritual Dominions", with_dominions(document), args)
     print(f"load average {os.getloadavg()[0]:.2f}")
 
 

@@ -30,6 +30,7 @@ MACHINE_GROUP = ("test_store_crash", "test_war_crash", "test_cold_start", "test_
 SPREAD = (
     "test_simulate_agreement_effects", "test_simulate_agreement_strife_effects",
     "test_simulate_agreement_conditions", "test_simulate_agreement_strife_places",
+    "test_simulate_agreement_dominions",
 )  # fmt: skip
 
 

@@ -44,7 +44,7 @@ from tableside.encounter.war.args import StrikeArgs
 from tableside.encounter.war.state import WarState
 from tableside.encounter.war.strike import strike_setup
 from tableside.simulate import fast_laws as fl
-from tableside.simulate.fast_kernel import NEXT, STRIKE
+from tableside.simulate.fast_kernel_base import NEXT, STRIKE
 from tableside.simulate.fast_war import Batch, unsupported
 from tableside.simulate.runs import StreamRng, load_start, run_seed
 

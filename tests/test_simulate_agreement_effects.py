@@ -49,7 +49,7 @@ from tableside.majesty.character import WearKind
 from tableside.majesty.odds import strike_odds
 from tableside.majesty.strike import StrikeSetup, strike_with_dice
 from tableside.simulate import fast_laws as fl
-from tableside.simulate.fast_kernel import FREE, HELD_BY_SOURCE, NO_END
+from tableside.simulate.fast_kernel_base import FREE, HELD_BY_SOURCE, NO_END
 from tableside.simulate.fast_war import Batch, unsupported
 from tableside.simulate.fast_war_start import falter_cycle_end
 from tableside.simulate.runs import StreamRng, load_start, run_seed

@@ -393,14 +393,17 @@ def test_a_fight_asked_for_the_fast_engine_gets_the_fast_strife_engine() -> None
 
 
 def test_a_war_the_fast_engine_cannot_play_falls_back_and_says_why() -> None:
-    """F-3: a Spiritual Dominion sends the War to the full engine, and the report says why."""
+    """F-3: a removed combatant still in the War Scroll sends the War to the full engine, and
+    the report says why (a Spiritual Dominion did, until the fast engine played them, F-65)."""
     doc = load(WAR_FILE)
     _, records = parse_encounter(doc)
     encounter = Encounter.from_records(GAME, doc["seed"], records)
-    encounter.execute(Command("dominion", {"id": "Ward", "center": [4, 30, 0], "radius": 0.5}))
-    changed = encounter_document("Ward", "majesty-war", doc["seed"], encounter.records)
+    encounter.execute(Command("next"))
+    encounter.execute(Command("remove", {"id": "Jackal"}))
+    changed = encounter_document("Removed", "majesty-war", doc["seed"], encounter.records)
     report = simulate(changed, 5, seed=2, engine="fast")
-    assert report["engine"] == "full" and report["fallback"] == "Spiritual Dominions"
+    assert report["engine"] == "full"
+    assert report["fallback"] == "a removed combatant still in the War Scroll"
     plain = simulate(changed, 5, seed=2, engine="full")
     assert {k: v for k, v in report.items() if k not in ("engine", "fallback")} == plain
 
@@ -467,7 +470,7 @@ def _law_inputs(setup: StrikeSetup) -> tuple[Any, ...]:
 
 def test_vectorised_distances_are_math_dist_bit_for_bit() -> None:
     """F-4: the fast policy measures as the engine's policy does (math.dist), ties included."""
-    from tableside.simulate.fast_kernel import distances_of
+    from tableside.simulate.fast_kernel_base import distances_of
     from tableside.simulate.fast_war_start import EXACT_DISTANCES, distances
 
     generator = np.random.default_rng(2026)

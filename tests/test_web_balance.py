@@ -121,15 +121,16 @@ def test_f7_the_setup_page_has_the_balance_panel_and_its_script(client: TestClie
 
 
 def test_f24_the_page_asks_the_full_engine_for_200_runs_and_says_why(client: TestClient) -> None:
-    """F-24: a War the fast engine does not cover (a Dominion) is balanced on 200 full runs."""
+    """F-24: a War the fast engine does not cover (a removed combatant still in the War
+    Scroll; a Dominion until F-65) is balanced on 200 full runs."""
     host = Host(client)
     eid = loaded(host, "majesty-war", WAR_4V4)
-    ward = {"kind": "dominion", "args": {"id": "Ward", "center": [4, 30, 0], "radius": 0.5}}
-    r = client.post(f"/api/encounters/{eid}/commands", headers=auth(host.token), json=ward)
-    assert r.status_code == 200, r.text
+    for command in ({"kind": "next", "args": {}}, {"kind": "remove", "args": {"id": "Jackal"}}):
+        r = client.post(f"/api/encounters/{eid}/commands", headers=auth(host.token), json=command)
+        assert r.status_code == 200, r.text
     found = balance(client, host, eid, "2000").json()
     assert found["runs"] == 200 and found["engine"] == "full", found
-    assert "Spiritual Dominions" in found["fallback"]
+    assert "a removed combatant still in the War Scroll" in found["fallback"]
     total = sum(s["count"] for s in found["sides"]) + found["draws"]["count"]
     assert total + found["unfinished"]["count"] == 200
     fast = balance(client, host, loaded(host, "majesty-war", WAR_4V4), "2000").json()

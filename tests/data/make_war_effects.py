@@ -107,6 +107,19 @@ SCENARIOS: dict[str, tuple[str, dict[str, str], list[Command]]] = {
         {"Herald": "Bow"},
         [effect("Warrior", "wear_e", amount=54)],
     ),
+    # F-65, F-66: war_ranged.json with a Spiritual Dominion of radius 1" centred 4" behind the
+    # Herald: as the Herald steps back it meets the sphere and Strikes through its surface are
+    # refused (about a third of the Strikes the policy chooses); each then Rests or ends its
+    # Turn. Poison 4 on the Warrior too, so that the Herald wins about 98 % of the Wars.
+    "war_dominion.json": (
+        "Bow against Axe by a Dominion",
+        {"Herald": "Bow"},
+        [
+            effect("Warrior", "wear_e", amount=54),
+            effect("Warrior", "poison", amount=4),
+            Command("dominion", {"id": "Veil", "center": [-4.0, 0.0, 0.0], "radius": 1.0}),
+        ],
+    ),
 }
 
 

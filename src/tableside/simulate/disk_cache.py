@@ -34,7 +34,15 @@ SOURCES = (
     "majesty/adjust.py", "majesty/rolls.py", "majesty/strike.py", "majesty/character.py",
     "majesty/wear.py", "majesty/catalog.py", "majesty/data/weapons.json",
     "majesty/data/maneuvers.json", "simulate/fast_laws.py", "simulate/fast_war.py",
-    "simulate/fast_war_start.py", "simulate/disk_cache.py",
+    "simulate/fast_war_start.py", "simulate/disk_cache.py", "simulate/fast_kernel.py",
+    "simulate/fast_kernel_base.py", "simulate/fast_kernel_wear.py", "simulate/fast_kernel_turns.py",
+)  # fmt: skip
+# The modules numba compiles, one cache: a kernel inlines helpers from the others, so the
+# compiled code of each is named by a digest of them all (numba_cache, issue 26).
+KERNEL_SOURCES = (
+    "fast_kernel.py", "fast_kernel_base.py", "fast_kernel_wear.py", "fast_kernel_turns.py",
+    "fast_strife_kernel.py", "fast_strife_kernel_base.py", "fast_strife_kernel_policy.py",
+    "fast_strife_kernel_acts.py", "fast_strife_kernel_turns.py", "fast_strife_kernel_water.py",
 )  # fmt: skip
 MAGIC = b"TBLSIDE1"  # the first bytes of a table file (pack)
 
@@ -68,6 +76,17 @@ def code_version() -> str:
         digest.update(name.encode())
         digest.update((root / name).read_bytes())
     return digest.hexdigest()[:16]
+
+
+@cache
+def kernel_digest() -> str:
+    """A SHA-256 of every kernel source (:data:`KERNEL_SOURCES`), in their order."""
+    here = Path(__file__).parent
+    digest = hashlib.sha256()
+    for name in KERNEL_SOURCES:
+        digest.update(name.encode())
+        digest.update((here / name).read_bytes())
+    return digest.hexdigest()
 
 
 def path_for(kind: str, inputs: str) -> Path | None:

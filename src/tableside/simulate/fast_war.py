@@ -11,9 +11,10 @@ this Turn). A combatant's derived values (Status, Stamina, Speed, Swiftness, Pas
 come from the engine's own ``Character`` built once per state (a *form*); the kernel asks this
 module for each form, table and War Scroll it does not know yet (:meth:`Batch.supply`).
 
-What it models is what the War policy can meet from a War without Dominions (Grapples,
-Entanglements and F:1 Cycle held at the start are played, F-30; Stances, Readied and carried
-AP, Exposed, Surprised, Bound and Asleep combatants, F-55 … F-58; ranged-only weapons, F-59);
+What it models is what the War policy can meet from a War (Grapples, Entanglements and F:1
+Cycle held at the start are played, F-30; Stances, Readied and carried AP, Exposed, Surprised,
+Bound and Asleep combatants, F-55 … F-58; ranged-only weapons, F-59; Spiritual Dominions, whose
+refused Strikes give way to a Rest or the end of the Turn as in the full engine, F-65, F-66);
 :func:`unsupported` names the first thing a start state has outside that, and the simulation
 then runs the full engine instead (docs/simulate.md).
 """
@@ -37,8 +38,9 @@ from tableside.majesty.strike import (
     passion_triggers,
 )
 from tableside.simulate import fast_kernel as kernel
+from tableside.simulate import fast_kernel_base as kb
 from tableside.simulate import fast_laws as fl
-from tableside.simulate.fast_kernel import (
+from tableside.simulate.fast_kernel_base import (
     DEFEATED,
     FREE,
     HELD_BY_SOURCE,
@@ -98,7 +100,7 @@ class Laws:
         self.tables: list[fl.StrikeTable] = []
         self.rollers: dict[int, fl.Roller] = {}
         self._flat: tuple[I64, F64, I64, I64, I64] | None = None
-        span = kernel.PASSION_SPAN
+        span = kb.PASSION_SPAN
         self.triggers = np.array([passion_triggers(d) for d in range(-span, span + 1)],
                                  dtype=np.int64)  # fmt: skip
 
@@ -235,6 +237,8 @@ class Batch:
         else:
             self.forms, self.laws, self.scrolls = known.forms, known.laws, known.scrolls
         self.per_turn = np.array(self.roster.per_turn, dtype=np.int64)
+        self.dominions = np.array([(*d.center, d.radius) for d in state.dominions.values()],
+                                  dtype=np.float64).reshape(-1, 4)  # fmt: skip
         width = max(len(state.order), 1, *(len(o) for o in self.scrolls.orders))
         self._allocate(width)
         s = self.runs
@@ -261,7 +265,7 @@ class Batch:
         s.order_n[:] = len(state.order)
         who = np.tile(np.arange(self.c, dtype=np.int64), (n, 1))
         s.form[:] = self.forms.lookup(who, s.wear, s.lowered, s.epic)
-        self.needs = kernel.Needs(
+        self.needs = kb.Needs(
             np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64),
             np.zeros((n, 4), dtype=np.int64), np.zeros((n, self.c), dtype=np.int64),
             np.zeros((n, fl.COLUMNS), dtype=np.int64), np.zeros(n, dtype=np.int64),
@@ -301,7 +305,7 @@ class Batch:
             views[name] = view
             at += size
         pos = np.zeros((n, c, 3)) if old is None else old.pos
-        self.runs = kernel.Runs(**views, packed=packed, pos=pos)
+        self.runs = kb.Runs(**views, packed=packed, pos=pos)
         self.width = width
 
     # --- the state, as arrays (runs × combatants) ------------------------------------------------
@@ -451,17 +455,17 @@ class Batch:
 
     # --- the kernel --------------------------------------------------------------------------
 
-    def known(self) -> kernel.Known:
+    def known(self) -> kb.Known:
         """What the kernel looks up, as it stands."""
         start, cumulative, rows, ambiguous, dice = self.laws.flat()
         forms = self.forms
         roster = self.roster
-        return kernel.Known(
+        return kb.Known(
             roster.side, roster.by_id, roster.endurance, self.per_turn, roster.sides_present,
             forms.index.keys, forms.index.values, forms.table, self.laws.triggers,
             self.laws.index.keys, self.laws.index.values, start, cumulative, rows, ambiguous, dice,
             *self.scrolls.arrays(self.c),
-            np.array([reach(w) for w in roster.weapons], dtype=np.float64),
+            np.array([reach(w) for w in roster.weapons], dtype=np.float64), self.dominions,
         )  # fmt: skip
 
     def advance(self, rows: I64, rest: bool, cap: int, limit: int,
@@ -479,7 +483,7 @@ class Batch:
                 np.empty(self.runs.packed.shape[1], dtype=np.int64), np.empty((self.c, 3)),
             )  # fmt: skip
             if code:
-                raise SimulationError(kernel.ERRORS[code])
+                raise SimulationError(kb.ERRORS[code])
             rows = np.flatnonzero(self.needs.kind)
             self.supply(rows)
 
@@ -487,17 +491,17 @@ class Batch:
         """What these runs wait for: forms, Strike tables, War Scrolls, rolled Strikes."""
         needs = self.needs
         kind = needs.kind[rows]
-        forms = rows[kind == kernel.NEED_FORM]
+        forms = rows[kind == kb.NEED_FORM]
         if len(forms):
             self.forms.index.find(needs.key[forms], lambda k, _: self.forms.build(k))
-        tables = rows[kind == kernel.NEED_TABLE]
+        tables = rows[kind == kb.NEED_TABLE]
         if len(tables):
             self.laws.build(needs.key[tables], needs.args[tables])
-        for r in rows[kind == kernel.NEED_SCROLL].tolist():
+        for r in rows[kind == kb.NEED_SCROLL].tolist():
             size = self.scrolls.add(tuple(needs.row[r].tolist()), int(needs.key[r]))
             if size > self.width:
                 self._allocate(size)
-        rolls = rows[kind == kernel.NEED_ROLL]
+        rolls = rows[kind == kb.NEED_ROLL]
         if len(rolls):  # ambiguous Strikes: the dice rolled, resolved by the engine's functions
             rollers = [self.laws.roller(t) for t in needs.args[rolls, 0].tolist()]
             dice = needs.dice[rolls].tolist()

@@ -25,8 +25,8 @@ from tableside.majesty.strike import (
     StrikeSetup,
     passion_triggers,
 )
-from tableside.simulate import fast_kernel as kernel
-from tableside.simulate.fast_kernel import (
+from tableside.simulate import fast_kernel_base as kb
+from tableside.simulate.fast_kernel_base import (
     ASLEEP,
     BOUND,
     D_BOUND,
@@ -68,7 +68,7 @@ def distances(a: F64, b: F64) -> F64:
     flat_a = np.ascontiguousarray(a, dtype=np.float64).reshape(-1, 3)
     flat_b = np.ascontiguousarray(np.broadcast_to(b, a.shape), dtype=np.float64).reshape(-1, 3)
     out = np.empty(len(flat_a))
-    kernel.distances_of(flat_a, flat_b, out)
+    kb.distances_of(flat_a, flat_b, out)
     return out.reshape(a.shape[:-1])
 
 
@@ -86,8 +86,6 @@ EXACT_DISTANCES = _distances_agree()
 
 def unsupported(state: WarState, catalog: Catalog) -> str | None:
     """Why the fast simulator cannot play this War (None: it can)."""
-    if state.dominions:
-        return "Spiritual Dominions"
     if not EXACT_DISTANCES:
         return "this Python's math.dist differs from the fast engine's distances"
     index = {name: i for i, name in enumerate(state.combatants)}

@@ -5,7 +5,8 @@ under ``$NUMBA_CACHE_DIR`` in a folder named by the module's *path*: either way 
 compiles every kernel again (a minute or two of CPU each). :func:`install` puts a locator first
 in numba's list that keeps the code in the user's cache folder (``~/.cache/tableside/numba/``,
 :func:`disk_cache.user_folder`; ``$TABLESIDE_CACHE`` moves only the exact tables), named by the
-module's name and a SHA-256 of its source text, so that any checkout of the same source reuses
+module's name and a SHA-256 of its source text (for a kernel, of all the kernels' sources
+together: one cache, ``disk_cache.KERNEL_SOURCES``), so that any checkout of the same source reuses
 it; a changed source gets a new folder, and numba's own index still checks the source
 and numba's version before it loads anything. numba itself checks only the file of the function
 it caches, while a kernel compiles in the helpers it imports from other modules: a kernel module
@@ -45,7 +46,16 @@ def covers(py_file: str, *others: str) -> None:
 
 @cache
 def source_digest(py_file: str) -> str:
-    """The first 16 hex digits of a SHA-256 of a source file's bytes and of those it covers."""
+    """The first 16 hex digits of a SHA-256 of a source file's bytes and of those it covers.
+
+    A kernel module's (``disk_cache.KERNEL_SOURCES``) is that of every kernel source together:
+    numba's index checks only the compiled function's own file, and a kernel inlines helpers
+    from the others (issue 26). Any other module's covers the files it names with :func:`covers`.
+    """
+    path = Path(py_file)
+    here = Path(disk_cache.__file__).parent
+    if path.name in disk_cache.KERNEL_SOURCES and path.parent.resolve() == here.resolve():
+        return disk_cache.kernel_digest()[:16]
     own = os.path.realpath(py_file)
     digest = hashlib.sha256(Path(own).read_bytes())
     for other in _COVERED.get(own, ()):
