@@ -61,6 +61,7 @@ from tableside.simulate.fast_strife import (
 )
 from tableside.simulate.fast_strife_law import Law, Outcome, cast_law, joint_law
 from tableside.simulate.fast_strife_laws import Laws, cast_laws
+from tableside.simulate.fast_strife_oneroll import CASTING_D100
 from tableside.simulate.games import StrifeSim
 from tableside.simulate.runs import StreamRng, load_start, play_run, run_seed
 from tableside.store.formats import encounter_document
@@ -414,6 +415,13 @@ def cast_outcomes(events: list[Event]) -> list[Outcome]:
     return [Outcome(False, damage.get(t, 0), tuple(inflicted[t])) for t in targets]
 
 
+def cast_natural(events: list[Event]) -> int:
+    """The casting d100 of a cast's first target (0: no cast described)."""
+    found = [e.data["result"]["natural"] for e in events
+             if e.kind == "cast_resolved" and e.data.get("result")]  # fmt: skip
+    return int(found[0]) if found else 0
+
+
 def unabsorbed(law: Law, outcome: Outcome, roster: Any, run: Run, defender: int) -> Outcome:
     """The damage before the defender's Absorption (F-64) that gave the engine's HP lost.
 
@@ -453,10 +461,13 @@ def replay(state: FightState, base: int, run: int, kinds: Counter[str]) -> None:
         events, after = sim.play(state, command, StreamRng(seed, seq))
 
         per_target = cast_outcomes(events) if command.kind == "cast" else []
+        natural = cast_natural(events)
 
         def given(law: Law, events: list[Event] = events, choice: Any = choice,
                   per_target: list[Outcome] = per_target,
-                  fast: Run = fast_run) -> Outcome:  # fmt: skip
+                  fast: Run = fast_run, natural: int = natural) -> Outcome:  # fmt: skip
+            if law is CASTING_D100:  # a one-roll power's shared casting d100 (F-73)
+                return Outcome(False, natural)
             if per_target:
                 outcome = per_target.pop(0)
             else:

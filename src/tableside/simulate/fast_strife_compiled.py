@@ -26,6 +26,7 @@ from tableside.simulate import fast_strife
 from tableside.simulate import fast_strife_kernel as kernel
 from tableside.simulate.fast_strife import ROLLED_BACK, Batch, Run
 from tableside.simulate.fast_strife_law import Law
+from tableside.simulate.fast_strife_laws import ENGINE_READS
 from tableside.simulate.runs import COMMAND_CAP
 from tableside.simulate.stats import Moments
 from tableside.simulate.tally import Tally
@@ -46,13 +47,20 @@ def why_not(batch: Batch) -> str | None:
         return "a fight with one side"
     if len(roster.ids) > BITS or max(len(set(w)) for w in roster.weapons) > BITS:
         return f"more than {BITS} models or weapons"
+    if state.rounds.owes_instant:
+        return "an instant owed (F-74: the Python path plays it)"
     for m in state.models.values():
         odd = set(m.elements) - set(ELEMENTS)
         if odd:
             return f"{m.id}: the Turn element {sorted(odd)[0]}"
+    if batch.laws.given:
+        return "a one-roll power on several targets (F-73: the Python path plays it)"
     names = {c.name for m in state.models.values() for c in m.conditions}
     laws = [*batch.laws.table.values(), *batch.laws.casts.values(), *batch.laws.shots.values()]
     names |= {c.name for law in laws for o in law.outcomes for _, c in o.inflicted}
+    read = names & ENGINE_READS
+    if read:
+        return f"the condition {sorted(read)[0]} (F-72: the Python path plays it)"
     if len(names) + 1 > BITS:
         return f"more than {BITS} condition names"
     return None
