@@ -41,7 +41,10 @@ SLICE_WORK = 8_000  # combatant-runs of one fast slice (F-53): a 4-against-4 War
 FULL_SLICE_WORK = 400  # the same on the full engine (F-53): 50 runs of a 4-against-4 War
 SLICE_SEED_STEP = 0x9E3779B97F4A7C15  # between the seeds of a balance's slices (F-53)
 NARROW = 0.015  # a balance stops once every side's chance is known within ± 1.5 points (F-53)
-KERNEL_SOURCES = ("fast_kernel.py", "fast_strife_kernel.py")  # the modules numba compiles
+KERNEL_SOURCES = (  # the modules numba compiles
+    "fast_kernel.py", "fast_strife_kernel.py", "fast_strife_kernel_base.py",
+    "fast_strife_kernel_policy.py", "fast_strife_kernel_acts.py", "fast_strife_kernel_turns.py",
+)  # fmt: skip
 
 
 def warm_marker() -> Path:

@@ -33,7 +33,7 @@ from tableside.strife.conditions import EXHAUSTION
 from tableside.strife.turns import RoundTracker
 
 if TYPE_CHECKING:
-    from tableside.simulate.fast_strife import Roster
+    from tableside.simulate.fast_strife_run import Roster
 
 # F-63: the conditions the engine reads (Exhaustion stacks, SA-12; the Turn-binding ones, SA-71);
 # every other condition but Knocked Down (modelled) is only tracked, and the fast engine tracks

@@ -7,7 +7,10 @@ in numba's list that keeps the code in the user's cache folder (``~/.cache/table
 :func:`disk_cache.user_folder`; ``$TABLESIDE_CACHE`` moves only the exact tables), named by the
 module's name and a SHA-256 of its source text, so that any checkout of the same source reuses
 it; a changed source gets a new folder, and numba's own index still checks the source
-and numba's version before it loads anything.
+and numba's version before it loads anything. numba itself checks only the file of the function
+it caches, while a kernel compiles in the helpers it imports from other modules: a kernel module
+names those with :func:`covers`, and its digest is then of all their texts, so a change to any
+of them is a new folder too.
 
 Nothing is installed when ``$NUMBA_CACHE_DIR`` is set (numba's own choice then stands: the
 benchmarks use it to measure a compilation from scratch).
@@ -26,11 +29,29 @@ from numba.core import caching
 
 from tableside.simulate import disk_cache
 
+_COVERED: dict[str, tuple[str, ...]] = {}  # a module's file → the other files it compiles in
+
+
+def covers(py_file: str, *others: str) -> None:
+    """Key the machine code of ``py_file``'s functions by the sources of ``others`` too.
+
+    Called by a kernel module at its import (before anything compiles) with the files of the
+    modules whose numba functions it calls.
+    """
+    own = os.path.realpath(py_file)
+    _COVERED[own] = tuple(sorted({os.path.realpath(o) for o in others} - {own}))
+    source_digest.cache_clear()
+
 
 @cache
 def source_digest(py_file: str) -> str:
-    """The first 16 hex digits of a SHA-256 of a source file's bytes."""
-    return hashlib.sha256(Path(py_file).read_bytes()).hexdigest()[:16]
+    """The first 16 hex digits of a SHA-256 of a source file's bytes and of those it covers."""
+    own = os.path.realpath(py_file)
+    digest = hashlib.sha256(Path(own).read_bytes())
+    for other in _COVERED.get(own, ()):
+        digest.update(b"\0" + Path(other).name.encode() + b"\0")  # not the checkout's path
+        digest.update(Path(other).read_bytes())
+    return digest.hexdigest()[:16]
 
 
 class UserCacheLocator(caching._CacheLocator):

@@ -1,0 +1,181 @@
+"""The fast Strife kernel's policy: ``encounter/strife/policy.py`` on the run's arrays (F-50).
+
+:func:`_choose` writes the policy's next command into ``State.command`` (and its point into
+``State.to``, a cast's targets into ``State.targets``).
+"""
+
+from __future__ import annotations
+
+from tableside.simulate import numba_cache
+from tableside.simulate.fast_strife_kernel_base import (
+    ACTION,
+    AOO,
+    ATTACK,
+    CAST,
+    CONTACT,
+    ENDED,
+    FAILED,
+    KERNEL_FILES,
+    LAST_BY,
+    LAST_HURT,
+    MOVE,
+    MOVE_TO,
+    NEXT,
+    OFFERS_N,
+    REACTED,
+    ROLL,
+    ROUNDING,
+    State,
+    Static,
+    _away,
+    _bit,
+    _current,
+    _dist,
+    _reach,
+    _toward,
+    helper,
+    inline,
+)
+
+numba_cache.covers(__file__, *KERNEL_FILES)
+
+
+# --- the policy (encounter/strife/policy.py) ---------------------------------------------------
+
+
+@inline
+def _choose(s: State, k: Static) -> None:
+    """The Strife policy's next command, into ``s.command`` and ``s.to``."""
+    if s.scalar[OFFERS_N] > 0:
+        s.command[0], s.command[1] = AOO, s.offers[0, 0]
+        s.command[2], s.command[3] = s.offers[0, 2], s.offers[0, 1]
+        return
+    if _roll_with_the_blow(s, k):
+        return
+    _turn(s, k)
+
+
+@inline
+def _roll_with_the_blow(s: State, k: Static) -> bool:
+    hurt = s.scalar[LAST_HURT]
+    if hurt < 0:
+        return False
+    by = s.scalar[LAST_BY] if s.scalar[LAST_BY] >= 0 else _current(s)
+    if by < 0 or s.hp[hurt] <= 0 or 2 * s.hp[hurt] >= k.hp_max[hurt]:
+        return False
+    if _bit(s.scalar[REACTED], hurt) or _bit(s.scalar[FAILED], hurt):
+        return False
+    inches = min(1.0, k.movement[hurt] / 2 - ROUNDING)
+    if inches <= 0:
+        return False
+    s.command[0], s.command[1] = ROLL, hurt
+    _away(s.pos, hurt, by, inches, s.to)
+    return True
+
+
+@inline
+def _nearest(s: State, k: Static, me: int) -> tuple[int, float]:
+    """The nearest standing enemy (ties: the lower id) and its distance; −1 for none."""
+    near, gap = -1, 0.0
+    for j in range(s.hp.shape[0]):
+        if k.side[j] == k.side[me] or s.hp[j] <= 0:
+            continue
+        d = _dist(s.pos, me, j)
+        if near < 0 or d < gap or (d == gap and k.rank[j] < k.rank[near]):
+            near, gap = j, d
+    return near, gap
+
+
+@inline
+def _turn(s: State, k: Static) -> None:
+    s.command[0] = NEXT
+    me = _current(s)
+    if me < 0 or s.scalar[ENDED] or s.elements[me] & ACTION:
+        return
+    near, gap = _nearest(s, k, me)
+    if near < 0:
+        return
+    reach = _reach(s, k, me) if k.movement[me] else 0.0
+    can_move = not s.elements[me] & MOVE and reach > 0
+    armed = k.weapons[me] > 0
+    s.command[1], s.command[2] = me, near
+    if gap <= CONTACT and can_move and 2 * s.hp[me] < k.hp_max[me]:
+        s.command[0] = MOVE_TO
+        _away(s.pos, me, near, reach, s.to)
+    elif k.power_start[me + 1] > k.power_start[me] and _cast(s, k, me, gap):
+        return
+    elif gap <= CONTACT and armed and not k.shoots_first[me]:
+        s.command[0] = ATTACK
+        s.command[3] = 1 if _bit(s.scalar[REACTED], near) else 0
+    elif gap > CONTACT and can_move and armed:
+        s.command[0] = MOVE_TO
+        _toward(s.pos, me, near, min(reach, gap - 0.9), s.to)
+    elif armed and can_move and k.shoots_first[me]:
+        _toward_another(s, k, me, near, gap, reach)
+
+
+@helper
+def _toward_another(s: State, k: Static, me: int, near: int, gap: float, reach: float) -> None:
+    """Its shot refused in contact (SA-48): toward the next enemy not in contact (SA-94, F-62)."""
+    last, last_gap = near, gap
+    while True:
+        other, other_gap = _next_enemy(s, k, me, last, last_gap)
+        if other < 0:
+            return
+        if other_gap > CONTACT:
+            s.command[0], s.command[2] = MOVE_TO, other
+            _toward(s.pos, me, other, min(reach, other_gap - 0.9), s.to)
+            return
+        last, last_gap = other, other_gap
+
+
+@inline
+def _reaches(k: Static, p: int, gap: float) -> bool:
+    """``strife_policy.reaches``: touch in base contact; else in range, not in contact."""
+    if k.power_touch[p]:
+        return gap <= CONTACT
+    return gap <= k.power_range[p] and not gap <= CONTACT
+
+
+@helper
+def _cast(s: State, k: Static, me: int, gap: float) -> bool:
+    """F-40: the first power it can pay for that reaches the nearest enemy, on the nearest.
+
+    The targets are the standing enemies it reaches in order of (distance, id), up to the
+    power's most, each with whether it Blocks (into ``s.targets``); False: no cast.
+    """
+    for p in range(k.power_start[me], k.power_start[me + 1]):
+        res, cost = k.power_resource[p], k.power_cost[p]
+        if cost != 0 and (res < 0 or s.pools[me, res] < cost):
+            continue
+        if not _reaches(k, p, gap):
+            continue
+        count, last, last_gap = 0, -1, -1.0
+        while count < k.power_most[p]:
+            near, near_gap = _next_enemy(s, k, me, last, last_gap)
+            if near < 0:
+                break
+            last, last_gap = near, near_gap
+            if _reaches(k, p, near_gap):
+                s.targets[count, 0] = near
+                s.targets[count, 1] = int(k.power_blockable[p] == 1 and k.blocker[near] == 1
+                                          and not _bit(s.scalar[REACTED], near))  # fmt: skip
+                count += 1
+        s.command[0], s.command[1], s.command[2], s.command[3] = CAST, me, count, p
+        return True
+    return False
+
+
+@inline
+def _next_enemy(s: State, k: Static, me: int, last: int, last_gap: float) -> tuple[int, float]:
+    """The standing enemy next after (``last_gap``, ``last``) in order of (distance, id)."""
+    near, gap = -1, 0.0
+    for j in range(s.hp.shape[0]):
+        if k.side[j] == k.side[me] or s.hp[j] <= 0:
+            continue
+        d = _dist(s.pos, me, j)
+        if last >= 0 and (d < last_gap or (d == last_gap and k.rank[j] <= k.rank[last])):
+            continue
+        if near < 0 or d < gap or (d == gap and k.rank[j] < k.rank[near]):
+            near, gap = j, d
+    return near, gap
