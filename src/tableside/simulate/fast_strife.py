@@ -40,7 +40,7 @@ from tableside.simulate.fast_strife_choose import (
     command_of,
 )
 from tableside.simulate.fast_strife_law import Law, Outcome
-from tableside.simulate.fast_strife_laws import ENGINE_READS, Laws
+from tableside.simulate.fast_strife_laws import Laws
 from tableside.simulate.fast_strife_rules import Rules
 from tableside.simulate.fast_strife_run import (
     ROLLED_BACK,
@@ -84,8 +84,8 @@ def unsupported(state: FightState, catalog: Catalog) -> str | None:
     """Why the fast engine cannot play this fight from ``state`` (None: it can) (F-10)."""
     if state.round < 0:
         return "the fight has not started"
-    if state.rounds.owes_instant or state.bottom or state.ground:
-        return "an instant owed, the bottom of the queue or a weapon on the ground"
+    if state.bottom or state.ground:
+        return "the bottom of the queue or a weapon on the ground"
     for m in state.models.values():
         why = _model_unsupported(m, catalog)
         if why is not None:
@@ -96,13 +96,6 @@ def unsupported(state: FightState, catalog: Catalog) -> str | None:
 def _model_unsupported(m: Any, catalog: Catalog) -> str | None:
     if m.hidden or m.submerged or m.perched or m.position[2] != 0 or m.climbed:
         return "hidden, under water, climbing or above the ground"
-    if m.instant_barred or m.sprints or "whole_turn" in m.elements:
-        return "an instant out of turn or a Sprint"
-    odd = {c.name for c in m.conditions} & ENGINE_READS
-    if odd:
-        return f"the condition {sorted(odd)[0]}"
-    if "instant" in m.elements:
-        return "an instant used this Turn"
     return None
 
 

@@ -16,6 +16,7 @@ from tableside.encounter.strife.policy import (
     most_targets,
     reaches,
 )
+from tableside.simulate.fast_strife_compel import bound, compelled_turn
 from tableside.simulate.fast_strife_run import Choice, Roster, Run, dist
 from tableside.strife.conditions import (
     KNOCKED_DOWN,
@@ -60,8 +61,8 @@ def _turn(run: Run, roster: Roster) -> Choice:
     if not 0 <= turn < len(run.order):
         return ("next",)
     me = run.order[turn]
-    if run.ended or "action" in run.elements[me]:
-        return ("next",)
+    if run.ended or "action" in run.elements[me] or "whole_turn" in run.elements[me]:
+        return ("next",)  # a Whole Turn alone: every other element is refused (S-5, F-74)
     here, side, hp, pos, ids = run.pos[me], roster.side[me], run.hp, run.pos, roster.ids
     enemies = [(dist(here, pos[j]), ids[j], j) for j in roster.foes[side] if hp[j] > 0]
     if not enemies:
@@ -70,6 +71,8 @@ def _turn(run: Run, roster: Roster) -> Choice:
     reach = _reach(run, roster, me) if roster.movement[me] else 0.0
     can_move = "move" not in run.elements[me] and reach > 0
     armed = bool(roster.weapons[me])
+    if run.conds[me] and bound(run, roster, me):  # Feared, Taunted, Controlled (SA-71, F-72)
+        return compelled_turn(run, roster, me, sorted(enemies), reach)
     if gap <= CONTACT and can_move and 2 * hp[me] < roster.hp_max[me]:
         return ("move", me, _away(here, run.pos[near], reach))
     if roster.powers[me]:

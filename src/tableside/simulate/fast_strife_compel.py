@@ -32,7 +32,7 @@ from tableside.encounter.strife.forced import CONTROLLED, FEARED, MIND_CONTROLLE
 from tableside.encounter.strife.policy import _away, _toward, affordable, most_targets, reaches
 
 if TYPE_CHECKING:
-    from tableside.simulate.fast_strife import Roster, Run
+    from tableside.simulate.fast_strife_run import Roster, Run
 
 BINDING = frozenset({FEARED, TAUNTED, MIND_CONTROLLED, CONTROLLED})
 dist = math.dist
@@ -113,7 +113,7 @@ def _accepted(run: Run, roster: Roster, me: int, choice: Choice) -> bool:
 
 def _choices(run: Run, roster: Roster, me: int, enemies: Enemies, reach: float) -> Iterator[Choice]:
     """``policy._turn``'s choices in its order, in the fast engine's terms."""
-    from tableside.simulate.fast_strife import _cast  # the engine imports this module
+    from tableside.simulate.fast_strife_choose import _cast  # which imports this module
 
     here, pos = run.pos[me], run.pos
     gap, _, near = enemies[0]

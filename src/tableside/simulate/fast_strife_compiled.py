@@ -38,6 +38,7 @@ KERNEL_KEY = 17  # spawn-key tag of the kernel's generators (F-51)
 BITS = 62  # models, weapons per model, condition names and sides fit in an int64 bit set
 ELEMENTS = {"action": kernel.ACTION, "move": kernel.MOVE}
 KindKey = tuple[str, str, str | None, bool, int]  # a condition without its rounds left
+IN_PYTHON_ONLY = frozenset({"movement_spent", "owes_instant", "instant_barred"})  # view keys
 
 
 def why_not(batch: Batch) -> str | None:
@@ -352,9 +353,10 @@ class Compiled:
 def comparable(view: dict[str, Any]) -> dict[str, Any]:
     """``fast_strife.view`` in :meth:`Compiled.view`'s terms (sets of fresh names, elements).
 
-    The Movement spent is not in the kernel.
+    The Movement spent is not in the kernel, nor instants owed or barred (F-74: the kernel
+    leaves a fight with one to the Python path, and none arises in play).
     """
-    out = {k: v for k, v in view.items() if k != "movement_spent"}
+    out = {k: v for k, v in view.items() if k not in IN_PYTHON_ONLY}
     out["fresh"] = {who: frozenset(f) for who, f in view["fresh"].items()}
     out["elements"] = {who: frozenset(e) for who, e in view["elements"].items()}
     out["aoo_used"] = {who: w for who, w in view["aoo_used"].items() if w}

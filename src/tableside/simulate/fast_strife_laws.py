@@ -91,21 +91,12 @@ class Laws:
         return law
 
     def unsupported(self) -> str | None:
-        """A condition an attack or a cast can put on that the fast engine does not model.
+        """A law the fast engine cannot play (None: it plays them all).
 
-        Or a power cast on several targets with one casting roll (Storm-type, SA-49): their
-        outcomes share the casting d100, which the one-target laws do not (F-41).
+        Since F-72 and F-73 none is left: a condition the engine reads is played by the Python
+        path (the kernel leaves such a fight to it), and a one-roll power's targets are drawn
+        given their shared casting d100.
         """
-        for powers in self.roster.powers:
-            for entry in powers:
-                if shares_roll(entry):
-                    return f"Powers: {entry.name} is cast on several targets with one roll"
-        attacks = [*self.table.values(), *self.shots.values()]
-        for what, laws in (("an attack", attacks), ("a power", list(self.casts.values()))):
-            for law in laws:
-                odd = law.conditions() & ENGINE_READS
-                if odd:
-                    return f"{what} can put on {sorted(odd)[0]}"
         return None
 
 
