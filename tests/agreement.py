@@ -97,7 +97,7 @@ def win_gaps(full: dict[str, Any], fast: dict[str, Any], shift: float = SHIFT) -
     """Each side's win-probability gap, after checking the power and that the test can fail.
 
     Asserts ``power(se, shift) >= POWER`` for each side, and that the fast figures moved by
-    ``shift`` (the way harder to see) land beyond the bound.
+    ``shift`` (the way harder to see, unless that would leave [0, 1]) land beyond the bound.
     """
     gaps = []
     for side, mine in full["outcome"]["wins"].items():
@@ -105,7 +105,11 @@ def win_gaps(full: dict[str, Any], fast: dict[str, Any], shift: float = SHIFT) -
         gap, se = proportion_gap(mine, theirs)
         caught = power(se, shift)
         assert caught >= POWER, f"{side}: too few runs to catch {shift}: se {se:.5f} ({caught:.3f})"
-        moved = {**theirs, "p": theirs["p"] + (shift if gap <= 0 else -shift)}
+        harder = theirs["p"] + (shift if gap <= 0 else -shift)
+        moved = {
+            **theirs,
+            "p": harder if 0 <= harder <= 1 else theirs["p"] + (-shift if gap <= 0 else shift),
+        }
         assert abs(proportion_gap(mine, moved)[0]) > BOUND * se, (side, shift)
         gaps.append((f"{side} wins", gap, se))
     return gaps
