@@ -27,11 +27,13 @@ from tableside.simulate import fast_strife_kernel as kernel
 from tableside.simulate.fast_strife import ROLLED_BACK, Batch, Run
 from tableside.simulate.fast_strife_law import Law
 from tableside.simulate.fast_strife_laws import ENGINE_READS
+from tableside.simulate.fast_strife_oneroll import CASTING_D100
 from tableside.simulate.runs import COMMAND_CAP
 from tableside.simulate.stats import Moments
 from tableside.simulate.tally import Tally
 from tableside.strife.catalog import PowerEntry, Resource
 from tableside.strife.conditions import KNOCKED_DOWN, Condition, condition
+from tableside.strife.hit import D100
 
 BATCH = 8192  # runs per kernel batch
 KERNEL_KEY = 17  # spawn-key tag of the kernel's generators (F-51)
@@ -54,8 +56,6 @@ def why_not(batch: Batch) -> str | None:
         odd = set(m.elements) - set(ELEMENTS)
         if odd:
             return f"{m.id}: the Turn element {sorted(odd)[0]}"
-    if batch.laws.given:
-        return "a one-roll power on several targets (F-73: the Python path plays it)"
     names = {c.name for m in state.models.values() for c in m.conditions}
     laws = [*batch.laws.table.values(), *batch.laws.casts.values(), *batch.laws.shots.values()]
     names |= {c.name for law in laws for o in law.outcomes for _, c in o.inflicted}
@@ -168,6 +168,7 @@ class Compiled:
                 law_of[i, self.weapons[i].index(weapon), j, 0] = len(laws)
             laws.append(law)
         cast_of = self._cast_of(laws)
+        cast_given, d100 = self._cast_given(laws)
         shot_of = self._shot_of(laws, width)
         tables = _law_arrays(laws, self.kinds)
         rolled, _ = self.kinds.kind(self.rolled)
@@ -189,7 +190,7 @@ class Compiled:
             shoots_first=ints([bool(w) and w[0] in shooting
                                for w, shooting in zip(roster.weapons, roster.shooting,
                                                       strict=True)]),
-            shot_of=shot_of, absorption=ints(roster.absorption),
+            shot_of=shot_of, absorption=ints(roster.absorption), cast_given=cast_given, d100=d100,
             blocker=ints([r == "block" for r in roster.reaction]),
             knocked=self.kinds.name(KNOCKED_DOWN), rolled=rolled, sides=len(self.sides),
         )  # fmt: skip
@@ -213,6 +214,23 @@ class Compiled:
             cast_of[firsts[i] + k, j, int(block)] = len(laws)
             laws.append(law)
         return cast_of
+
+    def _cast_given(self, laws: list[Law]) -> tuple[np.ndarray, int]:
+        """Per (power, target, Blocks, shared d100 face) its law given it, and the d100's (F-73).
+
+        The laws are appended to ``laws``.
+        """
+        roster, n = self.batch.roster, len(self.batch.roster.ids)
+        firsts = np.cumsum([0, *map(len, roster.powers)])
+        given = np.full((max(1, len(self.powers)), n, 2, D100), -1, dtype=np.int64)
+        for (i, k, j, block), found in self.batch.laws.given.items():
+            numbers = []
+            for law in found.laws:
+                numbers.append(len(laws))
+                laws.append(law)
+            given[firsts[i] + k, j, int(block)] = [numbers[g] for g in found.group]
+        laws.append(CASTING_D100)
+        return given, len(laws) - 1
 
     def _resource(self, power: PowerEntry) -> int:
         """The code of the resource a power is paid from (−1: none)."""

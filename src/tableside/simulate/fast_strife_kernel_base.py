@@ -130,6 +130,8 @@ class Static(NamedTuple):
     shoots_first: I64  # per model, 1: its first weapon is ranged (F-62)
     shot_of: I64  # attacker × weapon × defender × whole inches moved: a shot's law (−1: none)
     absorption: I64  # per model, its Absorption % (F-64)
+    cast_given: I64  # power × target × Blocks × casting d100 − 1: law given that face (F-73)
+    d100: int  # the law of a one-roll power's shared casting d100 (F-73)
     knocked: int  # name code of Knocked Down
     rolled: int  # kind of the Roll with the Blow's Knocked Down
     sides: int
