@@ -13,6 +13,7 @@ CPU for that power: docs/testing.md ("Statistical power") derives it.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from statistics import NormalDist
 from typing import Any
 
@@ -91,6 +92,7 @@ def pooled_mean_gap(full: dict[str, Any], fast: dict[str, Any]) -> tuple[float, 
 
 
 Gap = tuple[str, float, float]
+MeanGap = Callable[[dict[str, Any], dict[str, Any]], tuple[float, float]]
 
 
 def win_gaps(full: dict[str, Any], fast: dict[str, Any], shift: float = SHIFT) -> list[Gap]:
@@ -112,6 +114,18 @@ def win_gaps(full: dict[str, Any], fast: dict[str, Any], shift: float = SHIFT) -
         }
         assert abs(proportion_gap(mine, moved)[0]) > BOUND * se, (side, shift)
         gaps.append((f"{side} wins", gap, se))
+    return gaps
+
+
+def strife_gaps(full: Report, fast: Report, shift: float, mean: MeanGap = mean_gap) -> list[Gap]:
+    """Every gap of two Realm of Strife reports (F-42): wins (:func:`win_gaps`), the round of the
+    end, each model's falls and HP lost (the means' gaps by ``mean``)."""
+    gaps = win_gaps(full, fast, shift)
+    gaps.append(("end", *mean(full["clock"]["summary"], fast["clock"]["summary"])))
+    for who, mine in full["combatants"].items():
+        theirs = fast["combatants"][who]
+        gaps.append((f"{who} falls", *proportion_gap(mine["fallen"], theirs["fallen"])))
+        gaps.append((f"{who} HP", *mean(mine["losses"]["HP"], theirs["losses"]["HP"])))
     return gaps
 
 

@@ -29,7 +29,8 @@ MACHINE_GROUP = ("test_store_crash", "test_war_crash", "test_cold_start", "test_
 # module-scoped fixture with parameters is used by one test per parameter there).
 SPREAD = (
     "test_simulate_agreement_effects", "test_simulate_agreement_strife_effects",
-    "test_simulate_agreement_conditions", "test_simulate_agreement_strife_rules",
+    "test_simulate_agreement_conditions", "test_simulate_agreement_strife_places",
+    "test_simulate_agreement_strife_rules",
 )  # fmt: skip
 
 

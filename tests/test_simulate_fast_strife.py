@@ -209,9 +209,10 @@ def test_f10_fallback_names_its_reason() -> None:
         for event in record.get("events", []):
             if event["kind"] == "model_added" and event["data"]["id"] == "Troll":
                 event["data"]["position"] = [*event["data"]["position"][:2], 2.0]
+                event["data"]["sheet"]["main_hand"] = "Short Bow"
     report = simulate(document, 4, seed=1, engine="fast")
     assert report["engine"] == "full"
-    assert report["fallback"] == "Troll: hidden, under water, climbing or above the ground"
+    assert report["fallback"] == "Troll is above the ground and Troll holds a ranged weapon"
     full = simulate(document, 4, seed=1, engine="full")
     assert {k: v for k, v in report.items() if k not in ("engine", "fallback")} == full
 

@@ -25,7 +25,6 @@ from __future__ import annotations
 import pickle
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
-from typing import Any
 
 import numpy as np
 
@@ -41,6 +40,7 @@ from tableside.simulate.fast_strife_choose import (
 )
 from tableside.simulate.fast_strife_law import Law, Outcome
 from tableside.simulate.fast_strife_laws import Laws
+from tableside.simulate.fast_strife_places import places_unsupported
 from tableside.simulate.fast_strife_rules import Rules
 from tableside.simulate.fast_strife_run import (
     ROLLED_BACK,
@@ -84,19 +84,7 @@ def unsupported(state: FightState, catalog: Catalog) -> str | None:
     """Why the fast engine cannot play this fight from ``state`` (None: it can) (F-10)."""
     if state.round < 0:
         return "the fight has not started"
-    if state.bottom or state.ground:
-        return "the bottom of the queue or a weapon on the ground"
-    for m in state.models.values():
-        why = _model_unsupported(m, catalog)
-        if why is not None:
-            return f"{m.id}: {why}"
-    return None
-
-
-def _model_unsupported(m: Any, catalog: Catalog) -> str | None:
-    if m.hidden or m.submerged or m.perched or m.position[2] != 0 or m.climbed:
-        return "hidden, under water, climbing or above the ground"
-    return None
+    return places_unsupported(state, catalog)  # hidden, under water, above: F-69 … F-71
 
 
 # --- many runs -----------------------------------------------------------------------------------

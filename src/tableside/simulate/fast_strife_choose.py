@@ -17,6 +17,7 @@ from tableside.encounter.strife.policy import (
     reaches,
 )
 from tableside.simulate.fast_strife_compel import bound, compelled_turn
+from tableside.simulate.fast_strife_places import reach
 from tableside.simulate.fast_strife_run import Choice, Roster, Run, dist
 from tableside.strife.conditions import (
     KNOCKED_DOWN,
@@ -24,10 +25,13 @@ from tableside.strife.conditions import (
 
 
 def _reach(run: Run, roster: Roster, i: int) -> float:
-    """Inches its Movement pays for: half crawling, Knocked Down (S-6, S-23)."""
+    """Inches its Movement pays for: half crawling (Knocked Down), swimming or sneaking.
+
+    (S-6, S-23, SA-42, SA-76; F-69, F-70.)
+    """
     conds = run.conds[i]
     knocked = bool(conds) and any(c.name == KNOCKED_DOWN for c in conds)
-    return roster.movement[i] / 2 if knocked else float(roster.movement[i])
+    return reach(roster.movement[i], roster.sneaks[i], roster.swims[i], knocked)
 
 
 def choose(run: Run, roster: Roster) -> Choice:
@@ -72,7 +76,7 @@ def _turn(run: Run, roster: Roster) -> Choice:
     can_move = "move" not in run.elements[me] and reach > 0
     armed = bool(roster.weapons[me])
     if run.conds[me] and bound(run, roster, me):  # Feared, Taunted, Controlled (SA-71, F-72)
-        return compelled_turn(run, roster, me, sorted(enemies), reach)
+        return compelled_turn(run, roster, me, sorted(enemies), reach, _cast)
     if gap <= CONTACT and can_move and 2 * hp[me] < roster.hp_max[me]:
         return ("move", me, _away(here, run.pos[near], reach))
     if roster.powers[me]:
@@ -102,7 +106,8 @@ def command_of(choice: Choice, roster: Roster) -> Command:
     if kind == "roll":
         return Command("roll_with_the_blow", {"id": ids[choice[1]], "to": list(choice[2])})
     if kind == "move":
-        return Command("move", {"id": ids[choice[1]], "to": list(choice[2])})
+        swim = {"mode": "swim"} if roster.swims[choice[1]] else {}  # SA-76, F-70
+        return Command("move", {"id": ids[choice[1]], "to": list(choice[2]), **swim})
     if kind == "attack":
         item = {"defender": ids[choice[2]], "reaction": choice[3]}
         return Command("attack", {"attacker": ids[choice[1]],

@@ -23,7 +23,7 @@ only by ``add_condition`` (its stacks add up, SA-12), which the fast engine's ru
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
@@ -91,9 +91,17 @@ def taunt_allows(run: Run, roster: Roster, attacker: int, target: int) -> bool:
     return not taunters or target in taunters
 
 
-def compelled_turn(run: Run, roster: Roster, me: int, enemies: Enemies, reach: float) -> Choice:
-    """A bound model's Turn: the first of the policy's choices the engine accepts (SA-94)."""
-    for choice in _choices(run, roster, me, enemies, reach):
+FirstCast = Callable[["Run", "Roster", int, Enemies], "Choice | None"]
+
+
+def compelled_turn(
+    run: Run, roster: Roster, me: int, enemies: Enemies, reach: float, first_cast: FirstCast
+) -> Choice:
+    """A bound model's Turn: the first of the policy's choices the engine accepts (SA-94).
+
+    ``first_cast`` is the policy's cast (F-40: ``fast_strife_choose._cast``).
+    """
+    for choice in _choices(run, roster, me, enemies, reach, first_cast):
         if _accepted(run, roster, me, choice):
             return choice
     return ("next",)
@@ -111,17 +119,17 @@ def _accepted(run: Run, roster: Roster, me: int, choice: Choice) -> bool:
     return taunt_allows(run, roster, me, choice[2])
 
 
-def _choices(run: Run, roster: Roster, me: int, enemies: Enemies, reach: float) -> Iterator[Choice]:
+def _choices(
+    run: Run, roster: Roster, me: int, enemies: Enemies, reach: float, first_cast: FirstCast
+) -> Iterator[Choice]:
     """``policy._turn``'s choices in its order, in the fast engine's terms."""
-    from tableside.simulate.fast_strife_choose import _cast  # which imports this module
-
     here, pos = run.pos[me], run.pos
     gap, _, near = enemies[0]
     can_move = "move" not in run.elements[me] and reach > 0
     armed = bool(roster.weapons[me])
     if gap <= CONTACT and can_move and 2 * run.hp[me] < roster.hp_max[me]:
         yield ("move", me, _away(here, pos[near], reach))
-    first = _cast(run, roster, me, enemies) if roster.powers[me] else None
+    first = first_cast(run, roster, me, enemies) if roster.powers[me] else None
     if first is not None:
         yield first
         yield from _other_casts(run, roster, me, enemies)

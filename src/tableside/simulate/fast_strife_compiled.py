@@ -191,6 +191,7 @@ class Compiled:
                                for w, shooting in zip(roster.weapons, roster.shooting,
                                                       strict=True)]),
             shot_of=shot_of, absorption=ints(roster.absorption), cast_given=cast_given, d100=d100,
+            sneaks=ints(roster.sneaks), swims=ints(roster.swims),
             blocker=ints([r == "block" for r in roster.reaction]),
             knocked=self.kinds.name(KNOCKED_DOWN), rolled=rolled, sides=len(self.sides),
         )  # fmt: skip
@@ -266,6 +267,7 @@ class Compiled:
             len(run.order), run.turn, run.round)  # fmt: skip
         scalar[kernel.REACTED] = sum(1 << i for i in run.reacted)
         scalar[kernel.FAILED] = sum(1 << i for i in run.failed)
+        scalar[kernel.BOTTOM] = sum(1 << i for i in run.bottom)
         scalar[kernel.OFFERS_N] = len(run.offers)
         scalar[kernel.LAST_HURT] = -1 if run.last_damaged is None else run.last_damaged
         scalar[kernel.LAST_BY] = -1 if run.last_by is None else run.last_by
@@ -345,6 +347,7 @@ class Compiled:
             "turn": sc[kernel.TURN],
             "reactions_spent": members(sc[kernel.REACTED]),
             "failed_parry": members(sc[kernel.FAILED]),
+            "bottom": members(sc[kernel.BOTTOM]),
             "aoo_used": {
                 ids[i]: frozenset(w for b, w in enumerate(self.weapons[i]) if s.aoo[i] >> b & 1)
                 for i in range(n)

@@ -30,6 +30,7 @@ from tableside.simulate.fast_kernel import uniform
 from tableside.simulate.fast_strife_kernel_acts import _apply
 from tableside.simulate.fast_strife_kernel_base import (
     ACTION,
+    BOTTOM,
     COMMANDS,
     CONTACT,
     ENDED,
@@ -60,9 +61,9 @@ from tableside.simulate.fast_strife_kernel_policy import _choose
 
 numba_cache.covers(__file__, *KERNEL_FILES)
 
-__all__ = ["ACTION", "COMMANDS", "CONTACT", "ENDED", "FAILED", "LAST_BY", "LAST_HURT", "MOVE",
-           "OFFERS_N", "OK", "ORDER_N", "PENALTY", "REACTED", "ROUND", "ROUNDING", "SCALARS",
-           "TURN", "WINNER", "State", "Static", "play", "round3", "uniform"]  # fmt: skip
+__all__ = ["ACTION", "BOTTOM", "COMMANDS", "CONTACT", "ENDED", "FAILED", "LAST_BY", "LAST_HURT",
+           "MOVE", "OFFERS_N", "OK", "ORDER_N", "PENALTY", "REACTED", "ROUND", "ROUNDING",
+           "SCALARS", "TURN", "WINNER", "State", "Static", "play", "round3", "uniform"]  # fmt: skip
 
 
 # --- many runs -----------------------------------------------------------------------------------

@@ -69,7 +69,8 @@ SPLIT = 134217729.0  # 2**27 + 1: the Veltkamp-Dekker split
 # Scalars of a run (``State.scalar``).
 ORDER_N, TURN, ROUND, REACTED, FAILED, OFFERS_N, LAST_HURT, LAST_BY, ENDED, WINNER = range(10)
 DRAWS, COMMANDS = 10, 11
-SCALARS = 12
+BOTTOM = 12  # bit set: who went to the bottom of the queue this round (S-4, F-68)
+SCALARS = 13
 
 
 class State(NamedTuple):
@@ -132,6 +133,8 @@ class Static(NamedTuple):
     absorption: I64  # per model, its Absorption % (F-64)
     cast_given: I64  # power × target × Blocks × casting d100 − 1: law given that face (F-73)
     d100: int  # the law of a one-roll power's shared casting d100 (F-73)
+    sneaks: I64  # per model, 1: hidden, half its Movement for a Move (F-69)
+    swims: I64  # per model, 1: under water and not aquatic, 2" an inch (F-70)
     knocked: int  # name code of Knocked Down
     rolled: int  # kind of the Roll with the Blow's Knocked Down
     sides: int
@@ -210,10 +213,14 @@ def _has_name(s: State, i: int, name: int, k: Static) -> bool:
 
 @inline
 def _reach(s: State, k: Static, i: int) -> float:
-    """Inches its Movement pays for: half crawling, Knocked Down (S-6, S-23)."""
-    if _has_name(s, i, k.knocked, k):
-        return float(k.movement[i] / 2)
-    return float(k.movement[i])
+    """Inches its Movement pays for: halved sneaking, then half crawling or swimming.
+
+    (Knocked Down, S-6, S-23; hidden, SA-42, F-69; under water, SA-76, F-70.)
+    """
+    whole = k.movement[i] / 2 if k.sneaks[i] else float(k.movement[i])
+    if k.swims[i] or _has_name(s, i, k.knocked, k):
+        return float(whole / 2)
+    return float(whole)
 
 
 @inline

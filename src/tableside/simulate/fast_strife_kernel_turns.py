@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from tableside.simulate import numba_cache
 from tableside.simulate.fast_strife_kernel_base import (
+    BOTTOM,
     ENDED,
     FAILED,
     KERNEL_FILES,
@@ -56,7 +57,8 @@ def _penalise(s: State, k: Static, who: int) -> None:
         s.order[index] = s.order[index + 1]
     score, place = k.score[who] - PENALTY, n - 1
     for index in range(start, n - 1):
-        if _before(s, k, s.order[index], score, k.initiative[who]):
+        j = s.order[index]  # not after one gone to the bottom of the queue (S-4, F-68)
+        if _bit(s.scalar[BOTTOM], j) or _before(s, k, j, score, k.initiative[who]):
             place = index
             break
     for index in range(n - 1, place, -1):
@@ -162,7 +164,7 @@ def _new_round(s: State, k: Static) -> None:
     s.scalar[ORDER_N] = n
     s.scalar[ROUND] += 1
     s.scalar[TURN] = -1
-    s.scalar[REACTED] = s.scalar[FAILED] = s.scalar[OFFERS_N] = 0
+    s.scalar[REACTED] = s.scalar[FAILED] = s.scalar[OFFERS_N] = s.scalar[BOTTOM] = 0
     for index in range(n):
         s.penalty[s.order[index]] = 0
 

@@ -24,7 +24,7 @@ from tableside.strife.conditions import (
     end_condition,
     tick_round,
 )
-from tableside.strife.movement import Leg, leg_cost
+from tableside.strife.movement import Leg, MoveMode, leg_cost
 from tableside.strife.turns import ROLL_WITH_THE_BLOW_INITIATIVE
 
 
@@ -34,7 +34,7 @@ class Rules:
     def __init__(self, roster: Roster, laws: Laws) -> None:
         self.roster, self.laws = roster, laws
         self.sides = set(roster.side)
-        self.costs: dict[tuple[float, bool], float] = {}
+        self.costs: dict[tuple[float, bool, bool], float] = {}
 
     def apply(self, run: Run, choice: Choice, draw: Callable[[Law], Outcome]) -> None:
         """Play one command; ``draw`` picks each attack's outcome from its law."""
@@ -123,10 +123,10 @@ class Rules:
             run.fresh[who] = (*run.fresh[who], item.name)
 
     def move(self, run: Run, who: int, to: Point) -> None:
-        """A walking Move: its cost (S-6) and the Attacks of Opportunity it offers (S-18)."""
+        """A Move: its cost (S-6) and the Attacks of Opportunity it offers (S-18)."""
         run.elements[who] = (*run.elements[who], "move")
         inches = distance(run.pos[who], to)
-        cost = self.cost(inches, run.conds[who])
+        cost = self.cost(inches, run.conds[who], self.roster.swims[who])
         before = self.contacts(run, who)
         run.pos[who] = to
         run.moved[who] += rounded(inches)
@@ -145,14 +145,18 @@ class Rules:
                 if weapon not in spent:
                     run.offers.append((enemy, weapon, who))
 
-    def cost(self, inches: float, conds: tuple[Condition, ...]) -> float:
-        """A walking Move's cost as the ``moved`` event holds it (S-6, S-23), remembered."""
+    def cost(self, inches: float, conds: tuple[Condition, ...], swim: bool = False) -> float:
+        """A Move's cost as the ``moved`` event holds it (S-6, S-23, SA-76), remembered.
+
+        Walking (crawling Knocked Down), or swimming under water (F-70).
+        """
         knocked = any(c.name == KNOCKED_DOWN for c in conds)
-        found = self.costs.get((inches, knocked))
+        found = self.costs.get((inches, knocked, swim))
         if found is None:
-            leg = Leg(Fraction(inches).limit_denominator(100))
+            mode = MoveMode.SWIM if swim else MoveMode.WALK
+            leg = Leg(Fraction(inches).limit_denominator(100), mode)
             found = round(float(leg_cost(leg, conds)), 3)
-            self.costs[inches, knocked] = found
+            self.costs[inches, knocked, swim] = found
         return found
 
     def contacts(self, run: Run, who: int) -> list[int]:
@@ -178,7 +182,8 @@ class Rules:
             return
         rest.remove(who)
         key = (self.roster.score[who] - ROLL_WITH_THE_BLOW_INITIATIVE, self.roster.initiative[who])
-        at = next((k for k, j in enumerate(rest) if self.score_key(run, j) < key), len(rest))
+        at = next((k for k, j in enumerate(rest)  # not after one gone to the bottom (S-4, F-68)
+                   if j in run.bottom or self.score_key(run, j) < key), len(rest))  # fmt: skip
         rest.insert(at, who)
         run.order = [*run.order[: run.turn + 1], *rest]
 
@@ -220,7 +225,7 @@ class Rules:
         )
         run.round += 1
         run.turn = -1
-        run.reacted, run.failed, run.offers = set(), set(), []
+        run.reacted, run.failed, run.offers, run.bottom = set(), set(), [], frozenset()
         for j in run.order:
             run.penalty[j] = 0
         self.next_turn(run)

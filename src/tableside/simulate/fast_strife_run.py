@@ -19,6 +19,7 @@ from tableside.encounter.strife.policy import (
 )
 from tableside.encounter.strife.state import FightState
 from tableside.majesty.geometry import Point
+from tableside.simulate import fast_strife_places as places
 from tableside.strife.catalog import Catalog, PowerEntry, Resource
 from tableside.strife.conditions import (
     Condition,
@@ -47,6 +48,8 @@ class Roster:
     powers: tuple[tuple[PowerEntry, ...], ...] = ()  # what the policy casts (F-40), per model
     shooting: tuple[frozenset[str], ...] = ()  # ranged weapons, per model (F-62)
     absorption: tuple[int, ...] = ()  # Absorption %, per model (F-64)
+    sneaks: tuple[bool, ...] = ()  # hidden: half its Movement for a Move, per model (F-69)
+    swims: tuple[bool, ...] = ()  # under water, not aquatic: swims, per model (F-70)
 
 
 def roster_of(state: FightState, catalog: Catalog) -> Roster:
@@ -69,6 +72,8 @@ def roster_of(state: FightState, catalog: Catalog) -> Roster:
         powers=tuple(castable_powers(catalog, m.sheet) for m in models),
         shooting=tuple(_shooting(catalog, m) for m in models),
         absorption=tuple(m.sheet.absorption for m in models),
+        sneaks=places.sneaking(models),
+        swims=places.swimming(models),
     )
 
 
@@ -80,9 +85,9 @@ def _shooting(catalog: Catalog, m: Any) -> frozenset[str]:
 class Run:
     """One run's state (F-8): everything the policy and the rules it meets read."""
 
-    __slots__ = ("aoo", "barred", "conds", "elements", "ended", "failed", "fresh", "hp",
-                 "last_by", "last_damaged", "moved", "offers", "order", "owes", "penalty", "pools",
-                 "pos", "reacted", "round", "spent", "turn", "winner")  # fmt: skip
+    __slots__ = ("aoo", "barred", "bottom", "conds", "elements", "ended", "failed", "fresh",
+                 "hp", "last_by", "last_damaged", "moved", "offers", "order", "owes", "penalty",
+                 "pools", "pos", "reacted", "round", "spent", "turn", "winner")  # fmt: skip
 
     def __init__(self, state: FightState, roster: Roster) -> None:
         index = {who: i for i, who in enumerate(roster.ids)}
@@ -100,6 +105,7 @@ class Run:
         self.turn = state.turn
         self.reacted = {index[who] for who in state.rounds.reactions_spent}
         self.failed = {index[who] for who in state.rounds.failed_parry}
+        self.bottom = frozenset(index[who] for who in state.bottom)  # this round's (S-4, F-68)
         self.aoo = {index[who]: set(w) for who, w in state.aoo.used.items()}
         self.offers = [(index[o.attacker], o.weapon, index[o.target]) for o in state.offers]
         self.last_damaged = index.get(state.last_damaged or "")
@@ -120,7 +126,7 @@ class Run:
         )
         new.elements, new.moved, new.spent = [*self.elements], [*self.moved], [*self.spent]
         new.penalty, new.order, new.offers = [*self.penalty], [*self.order], [*self.offers]
-        new.reacted, new.failed = set(self.reacted), set(self.failed)
+        new.reacted, new.failed, new.bottom = set(self.reacted), set(self.failed), self.bottom
         new.aoo = {k: set(v) for k, v in self.aoo.items()}
         new.pools = [*self.pools]  # each dict is replaced, never changed (``Rules.cast``)
         new.round, new.turn, new.last_damaged, new.last_by = (
@@ -152,6 +158,7 @@ def view(run: Run, roster: Roster) -> dict[str, Any]:
         "turn": run.turn,
         "reactions_spent": frozenset(ids[i] for i in run.reacted),
         "failed_parry": frozenset(ids[i] for i in run.failed),
+        "bottom": frozenset(ids[i] for i in run.bottom),
         "aoo_used": {ids[i]: frozenset(w) for i, w in run.aoo.items()},
         "offers": tuple((ids[a], w, ids[t]) for a, w, t in run.offers),
         "last_damaged": None if run.last_damaged is None else ids[run.last_damaged],
