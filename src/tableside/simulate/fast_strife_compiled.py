@@ -38,9 +38,10 @@ from tableside.strife.hit import D100
 BATCH = 8192  # runs per kernel batch
 KERNEL_KEY = 17  # spawn-key tag of the kernel's generators (F-51)
 BITS = 62  # models, weapons per model, condition names and sides fit in an int64 bit set
-ELEMENTS = {"action": kernel.ACTION, "move": kernel.MOVE}
+ELEMENTS = {"action": kernel.ACTION, "move": kernel.MOVE, "instant": kernel.INSTANT,
+            "whole_turn": kernel.WHOLE_TURN}  # fmt: skip
 KindKey = tuple[str, str, str | None, bool, int]  # a condition without its rounds left
-IN_PYTHON_ONLY = frozenset({"movement_spent", "owes_instant", "instant_barred"})  # view keys
+IN_PYTHON_ONLY = frozenset({"movement_spent"})  # view keys
 
 
 def why_not(batch: Batch) -> str | None:
@@ -50,8 +51,6 @@ def why_not(batch: Batch) -> str | None:
         return "a fight with one side"
     if len(roster.ids) > BITS or max(len(set(w)) for w in roster.weapons) > BITS:
         return f"more than {BITS} models or weapons"
-    if state.rounds.owes_instant:
-        return "an instant owed (F-74: the Python path plays it)"
     for m in state.models.values():
         odd = set(m.elements) - set(ELEMENTS)
         if odd:
@@ -284,7 +283,9 @@ class Compiled:
             hp=ints(run.hp), pos=np.array(run.pos, dtype=np.float64).reshape(n, 3),
             kind=kind, rounds=rounds, held=ints([len(c) for c in run.conds]),
             fresh=ints([sum(1 << self.kinds.name(f) for f in set(fr)) for fr in run.fresh]),
-            elements=ints([sum(ELEMENTS[e] for e in set(el)) for el in run.elements]),
+            elements=ints([sum(ELEMENTS[e] for e in set(el)) | kernel.OWED * (i in run.owes)
+                           | kernel.BARRED * barred for i, (el, barred)
+                           in enumerate(zip(run.elements, run.barred, strict=True))]),
             moved=np.array(run.moved, dtype=np.float64), penalty=ints(run.penalty),
             order=order, pools=self._pools(run),
             targets=np.zeros((n, 3), dtype=np.int64),
@@ -348,6 +349,8 @@ class Compiled:
             "reactions_spent": members(sc[kernel.REACTED]),
             "failed_parry": members(sc[kernel.FAILED]),
             "bottom": members(sc[kernel.BOTTOM]),
+            "owes_instant": frozenset(ids[i] for i in range(n) if s.elements[i] & kernel.OWED),
+            "instant_barred": frozenset(ids[i] for i in range(n) if s.elements[i] & kernel.BARRED),
             "aoo_used": {
                 ids[i]: frozenset(w for b, w in enumerate(self.weapons[i]) if s.aoo[i] >> b & 1)
                 for i in range(n)
@@ -374,8 +377,7 @@ class Compiled:
 def comparable(view: dict[str, Any]) -> dict[str, Any]:
     """``fast_strife.view`` in :meth:`Compiled.view`'s terms (sets of fresh names, elements).
 
-    The Movement spent is not in the kernel, nor instants owed or barred (F-74: the kernel
-    leaves a fight with one to the Python path, and none arises in play).
+    The Movement spent is not in the kernel.
     """
     out = {k: v for k, v in view.items() if k not in IN_PYTHON_ONLY}
     out["fresh"] = {who: frozenset(f) for who, f in view["fresh"].items()}

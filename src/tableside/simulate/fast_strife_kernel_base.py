@@ -61,7 +61,8 @@ F64 = npt.NDArray[np.float64]
 CONTACT = 1.0  # ``strife.args.CONTACT``
 ROUNDING = 0.005  # ``strife.policy.ROUNDING``
 PENALTY = 10  # ``turns.ROLL_WITH_THE_BLOW_INITIATIVE``
-ACTION, MOVE = 1, 2  # Turn elements, as bits
+ACTION, MOVE, INSTANT, WHOLE_TURN = 1, 2, 4, 8  # Turn elements, as bits
+OWED, BARRED = 16, 32  # its next Turn's instant used out of turn; this Turn's barred (S-4, F-74)
 NEXT, MOVE_TO, ATTACK, AOO, ROLL, CAST = 0, 1, 2, 3, 4, 5  # commands
 OK, ERR_SLOTS, ERR_OFFERS, ERR_SHOT = 0, 1, 2, 3
 SPLIT = 134217729.0  # 2**27 + 1: the Veltkamp-Dekker split
@@ -82,7 +83,7 @@ class State(NamedTuple):
     rounds: I64  # models × slots: rounds left (−1: lasts ``until`` something)
     held: I64  # conditions per model
     fresh: I64  # bit set of condition names put on during the model's own Turn (SA-50)
-    elements: I64  # bit set: ACTION, MOVE
+    elements: I64  # bit set: ACTION, MOVE, INSTANT, WHOLE_TURN, and OWED, BARRED (F-74)
     moved: F64
     penalty: I64
     order: I64

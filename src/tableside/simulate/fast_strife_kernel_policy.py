@@ -25,6 +25,7 @@ from tableside.simulate.fast_strife_kernel_base import (
     REACTED,
     ROLL,
     ROUNDING,
+    WHOLE_TURN,
     State,
     Static,
     _away,
@@ -90,7 +91,7 @@ def _nearest(s: State, k: Static, me: int) -> tuple[int, float]:
 def _turn(s: State, k: Static) -> None:
     s.command[0] = NEXT
     me = _current(s)
-    if me < 0 or s.scalar[ENDED] or s.elements[me] & ACTION:
+    if me < 0 or s.scalar[ENDED] or s.elements[me] & (ACTION | WHOLE_TURN):  # S-5, F-74
         return
     near, gap = _nearest(s, k, me)
     if near < 0:
