@@ -21,21 +21,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))  # the agreement tests' fights
 
+from fast_strife_rate import line  # noqa: E402
 from test_simulate_agreement_strife_rules import FIGHTS  # noqa: E402
 from timing import timed  # noqa: E402
 
 from tableside.simulate import simulate  # noqa: E402
 from tableside.simulate.fast_strife_compiled import why_not_kernel  # noqa: E402
 from tableside.simulate.runs import load_start  # noqa: E402
-
-
-def line(label: str, runs: int, wall: float, cpu: float, base: float | None) -> float:
-    """Print one rate; return runs per CPU second."""
-    rate = runs / cpu
-    ratio = "" if base is None else f"  x{rate / base:,.1f} full (CPU)"
-    print(f"  {label:<22} {runs:>7} runs  {runs / wall:>10,.1f} /s wall  {rate:>10,.1f} /s CPU"
-          f"{ratio}")  # fmt: skip
-    return rate
 
 
 def main() -> None:
