@@ -48,6 +48,7 @@ from tableside.simulate.fast_strife_oneroll import CASTING_D100
 from tableside.simulate.runs import load_start
 from tableside.store.formats import encounter_document
 from tableside.strife.catalog import builtin_catalog
+from tableside.strife.turns import FreeAttack
 
 
 def bound() -> dict[str, Any]:
@@ -138,6 +139,22 @@ def test_f74_a_whole_turn_ends_the_turn() -> None:
     alone = state.with_model(copy_with(state.models["Goblin"], elements=("whole_turn",)))
     assert next_command(alone) == Command("next")
     assert command_of(choose(Run(alone, roster), roster), roster) == Command("next")
+
+
+def test_f72_a_taunted_model_takes_no_attack_of_opportunity_on_another() -> None:
+    """F-72: an offer to a Taunted model on a model other than its taunter is refused (SA-91):
+    the policy passes over it, as the fast engine does."""
+    state = started(bound())
+    roster = roster_of(state, builtin_catalog())
+    weapon = roster.weapons[roster.ids.index("Sera")][0]
+    troll = state.order.index("Troll")
+    offered = copy_with(state, turn=troll, offers=(FreeAttack("Sera", weapon, "Troll"),))
+    expected = next_command(offered)
+    assert expected.kind != "aoo"
+    assert command_of(choose(Run(offered, roster), roster), roster) == expected
+    allowed = copy_with(offered, offers=(FreeAttack("Sera", weapon, "Goblin"),))
+    assert next_command(allowed).kind == "aoo"
+    assert command_of(choose(Run(allowed, roster), roster), roster) == next_command(allowed)
 
 
 @pytest.mark.parametrize(("name", "runs"), [("bound", 30), ("instants", 20), ("torrent", 20)])

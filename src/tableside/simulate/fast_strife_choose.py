@@ -16,7 +16,7 @@ from tableside.encounter.strife.policy import (
     most_targets,
     reaches,
 )
-from tableside.simulate.fast_strife_compel import bound, compelled_turn
+from tableside.simulate.fast_strife_compel import bound, compelled_turn, taunt_allows
 from tableside.simulate.fast_strife_places import reach
 from tableside.simulate.fast_strife_run import Choice, Roster, Run, dist
 from tableside.strife.conditions import (
@@ -36,9 +36,9 @@ def _reach(run: Run, roster: Roster, i: int) -> float:
 
 def choose(run: Run, roster: Roster) -> Choice:
     """The Strife policy's next command on the run's state."""
-    if run.offers:
-        attacker, weapon, target = run.offers[0]
-        return ("aoo", attacker, target, weapon)
+    for attacker, weapon, target in run.offers:  # a Taunted one's only at its taunter (SA-91)
+        if taunt_allows(run, roster, attacker, target):
+            return ("aoo", attacker, target, weapon)
     rolled = _roll_with_the_blow(run, roster)
     if rolled is not None:
         return rolled
