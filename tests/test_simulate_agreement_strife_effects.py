@@ -348,8 +348,8 @@ def test_f41_a_power_effect_applies_with_its_chance_on_a_hit() -> None:
 def test_f63_a_power_putting_on_stun_is_played_fast_and_on_the_kernel(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """F-63, F-72: Stun is only tracked (played fast, on the kernel); a condition the engine
-    reads is played by the Python fast path, which the kernel names as why it does not play."""
+    """F-63, F-72: Stun is only tracked (played fast, on the kernel); Exhaustion put on in play
+    (its stacks add up) is played by the Python fast path, which the kernel names."""
     cursed = {**ILSA, "powers": ["Curse Torment"]}
     document = fight_document([model("Aldric", "heroes", 0),
                                model("Ilsa", "monsters", 5, sheet=cursed)])  # fmt: skip
@@ -357,10 +357,10 @@ def test_f63_a_power_putting_on_stun_is_played_fast_and_on_the_kernel(
     assert report["engine"] == "fast" and "fallback" not in report
     state = load_start(document).state
     assert why_not_kernel("strife-combat", state) is None
-    monkeypatch.setattr("tableside.simulate.fast_strife_compiled.ENGINE_READS", frozenset({"Stun"}))
+    monkeypatch.setattr("tableside.simulate.fast_strife_compiled.EXHAUSTION", "Stun")
     monkeypatch.setattr("tableside.simulate.fast_strife_compiled._KNOWN", {})
     assert why_not_kernel("strife-combat", state) == (
-        "the condition Stun (F-72: the Python path plays it)"
+        "the condition Stun put on in play (F-72: the Python path plays it)"
     )
     report = simulate(document, 3, seed=1, engine="fast")
     assert report["engine"] == "fast" and "fallback" not in report

@@ -102,9 +102,8 @@ def torrent() -> dict[str, Any]:
 FIGHTS = {"bound": bound, "instants": instants, "torrent": torrent}
 
 
-def test_f72_f74_the_fast_engine_plays_them_the_kernel_all_but_the_conditions() -> None:
-    """F-72 … F-74: no fallback to the full engine; the kernel plays instants and one-roll
-    powers, and names why it leaves a condition the engine reads to the Python path."""
+def test_f72_f74_the_fast_engine_plays_them_on_the_kernel() -> None:
+    """F-72 … F-74: no fallback to the full engine, and the kernel plays all three."""
     for name, fight in FIGHTS.items():
         document = fight()
         state = load_start(document).state
@@ -112,9 +111,7 @@ def test_f72_f74_the_fast_engine_plays_them_the_kernel_all_but_the_conditions() 
         report = simulate(document, 40, seed=2, engine="fast")
         assert report["engine"] == "fast" and "fallback" not in report, name
     begun = started(bound())
-    assert why_not_kernel("strife-combat", begun) == (
-        "the condition Controlled (F-72: the Python path plays it)"
-    )
+    assert why_not_kernel("strife-combat", begun) is None
     assert why_not_kernel("strife-combat", load_start(instants()).state) is None  # F-74
     assert why_not_kernel("strife-combat", load_start(torrent()).state) is None  # F-73
 
@@ -191,6 +188,15 @@ def test_f73_the_laws_given_the_shared_d100_mix_back_into_the_one_target_law() -
         )
     assert [o.damage for o in CASTING_D100.outcomes] == list(range(1, 101))
     assert CASTING_D100.draw(0.0).damage == 1 and CASTING_D100.draw(0.999).damage == 100
+
+
+def test_f72_same_draws_same_states_on_the_kernel() -> None:
+    """F-72: *bound* on the kernel, state for state with the Python path on the same draws:
+    refused moves and attacks passed over, no AoO from a compelled move."""
+    kinds: Counter[str] = Counter()
+    for run in range(12):
+        kinds.update(kernel_replay(started(bound()), 4242, run))
+    assert {"attack", "move", "next", "aoo"} <= set(kinds), kinds
 
 
 def test_f74_same_draws_same_states_on_the_kernel() -> None:

@@ -20,19 +20,21 @@ from typing import Any
 import numpy as np
 
 from tableside.encounter.strife.args import NEXT_TURN_END
+from tableside.encounter.strife.forced import CONTROLLED, FEARED, MIND_CONTROLLED, TAUNTED
 from tableside.encounter.strife.policy import most_targets
 from tableside.encounter.strife.state import FightState
 from tableside.simulate import fast_strife
 from tableside.simulate import fast_strife_kernel as kernel
 from tableside.simulate.fast_strife import ROLLED_BACK, Batch, Run
+from tableside.simulate.fast_strife_compel import owner_of
+from tableside.simulate.fast_strife_kernel_compel import CONTROL, FEAR, TAUNT
 from tableside.simulate.fast_strife_law import Law
-from tableside.simulate.fast_strife_laws import ENGINE_READS
 from tableside.simulate.fast_strife_oneroll import CASTING_D100
 from tableside.simulate.runs import COMMAND_CAP
 from tableside.simulate.stats import Moments
 from tableside.simulate.tally import Tally
 from tableside.strife.catalog import PowerEntry, Resource
-from tableside.strife.conditions import KNOCKED_DOWN, Condition, condition
+from tableside.strife.conditions import EXHAUSTION, KNOCKED_DOWN, Condition, condition
 from tableside.strife.hit import D100
 
 BATCH = 8192  # runs per kernel batch
@@ -41,6 +43,7 @@ BITS = 62  # models, weapons per model, condition names and sides fit in an int6
 ELEMENTS = {"action": kernel.ACTION, "move": kernel.MOVE, "instant": kernel.INSTANT,
             "whole_turn": kernel.WHOLE_TURN}  # fmt: skip
 KindKey = tuple[str, str, str | None, bool, int]  # a condition without its rounds left
+BINDS = {FEARED: FEAR, TAUNTED: TAUNT, MIND_CONTROLLED: CONTROL, CONTROLLED: CONTROL}  # F-72
 IN_PYTHON_ONLY = frozenset({"movement_spent"})  # view keys
 
 
@@ -58,9 +61,9 @@ def why_not(batch: Batch) -> str | None:
     names = {c.name for m in state.models.values() for c in m.conditions}
     laws = [*batch.laws.table.values(), *batch.laws.casts.values(), *batch.laws.shots.values()]
     names |= {c.name for law in laws for o in law.outcomes for _, c in o.inflicted}
-    read = names & ENGINE_READS
-    if read:
-        return f"the condition {sorted(read)[0]} (F-72: the Python path plays it)"
+    put_on = {c.name for law in laws for o in law.outcomes for _, c in o.inflicted}
+    if EXHAUSTION in put_on:  # its stacks would add up in play (SA-12): kinds are fixed
+        return f"the condition {EXHAUSTION} put on in play (F-72: the Python path plays it)"
     if len(names) + 1 > BITS:
         return f"more than {BITS} condition names"
     return None
@@ -90,6 +93,16 @@ class Kinds:
         """The engine's condition of a kind and rounds left."""
         name, source, until, automated, stacks = list(self.kinds)[code]
         return Condition(name, source, None if rounds < 0 else rounds, until, automated, stacks)
+
+    def binding(self, ids: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
+        """Per kind: what it binds (F-72) and the model its source names (−1: none).
+
+        As ``fast_strife_compel`` reads them: 0 nothing, fear, taunt, control.
+        """
+        keys = list(self.kinds)
+        binds = np.array([BINDS.get(k[0], 0) for k in keys], dtype=np.int64)
+        owners = [owner_of(ids, k[1]) for k in keys]
+        return binds, np.array([-1 if o is None else o for o in owners], dtype=np.int64)
 
     def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Per kind: name code, source code, whether it lasts to the end of the next Turn."""
@@ -172,6 +185,7 @@ class Compiled:
         tables = _law_arrays(laws, self.kinds)
         rolled, _ = self.kinds.kind(self.rolled)
         names, sources, next_turn = self.kinds.arrays()
+        kind_bind, kind_owner = self.kinds.binding(roster.ids)
         ranks = {who: r for r, who in enumerate(sorted(roster.ids))}
 
         def ints(values: Any) -> np.ndarray:
@@ -192,6 +206,7 @@ class Compiled:
             shot_of=shot_of, absorption=ints(roster.absorption), cast_given=cast_given, d100=d100,
             sneaks=ints(roster.sneaks), swims=ints(roster.swims),
             blocker=ints([r == "block" for r in roster.reaction]),
+            kind_bind=kind_bind, kind_owner=kind_owner, binds=int(kind_bind.any()),
             knocked=self.kinds.name(KNOCKED_DOWN), rolled=rolled, sides=len(self.sides),
         )  # fmt: skip
 

@@ -40,6 +40,7 @@ from tableside.simulate.fast_strife_kernel_base import (
     inline,
     round3,
 )
+from tableside.simulate.fast_strife_kernel_compel import bound, taunt_allows
 from tableside.simulate.fast_strife_kernel_turns import _check_end, _next, _penalise
 
 numba_cache.covers(__file__, *KERNEL_FILES)
@@ -223,8 +224,10 @@ def _move(s: State, k: Static, who: int) -> int:
         s.pos[who, axis] = s.to[axis]
     s.moved[who] += _rounded(inches)
     left = before & ~_contacts(s, k, who)
+    if k.binds and bound(s, k, who):  # a move under compulsion offers none (SA-71, F-72)
+        return OK
     for enemy in range(s.hp.shape[0]):
-        if not _bit(left, enemy):
+        if not _bit(left, enemy) or (k.binds and not taunt_allows(s, k, enemy, who)):  # SA-91
             continue
         used = s.aoo[enemy]
         if used == 0 and _bit(s.scalar[REACTED], enemy):

@@ -29,7 +29,7 @@ KERNEL_FILES = tuple(
     str(Path(__file__).with_name(f"{name}.py"))
     for name in ("fast_kernel", "fast_strife_kernel", "fast_strife_kernel_base",
                  "fast_strife_kernel_policy", "fast_strife_kernel_acts",
-                 "fast_strife_kernel_turns")
+                 "fast_strife_kernel_turns", "fast_strife_kernel_compel")
 )  # fmt: skip
 
 # As the War kernel's (own copy, so that a change there does not silently change this one):
@@ -136,6 +136,9 @@ class Static(NamedTuple):
     d100: int  # the law of a one-roll power's shared casting d100 (F-73)
     sneaks: I64  # per model, 1: hidden, half its Movement for a Move (F-69)
     swims: I64  # per model, 1: under water and not aquatic, 2" an inch (F-70)
+    kind_bind: I64  # per kind, what it binds (F-72): 0 nothing, 1 fear, 2 taunt, 3 control
+    kind_owner: I64  # per kind, the model its source names (−1: none)
+    binds: int  # 1: some kind binds (F-72)
     knocked: int  # name code of Knocked Down
     rolled: int  # kind of the Roll with the Blow's Knocked Down
     sides: int

@@ -37,6 +37,7 @@ from tableside.simulate.fast_strife_kernel_base import (
     helper,
     inline,
 )
+from tableside.simulate.fast_strife_kernel_compel import bound, may_move, taunt_allows
 
 numba_cache.covers(__file__, *KERNEL_FILES)
 
@@ -47,10 +48,11 @@ numba_cache.covers(__file__, *KERNEL_FILES)
 @inline
 def _choose(s: State, k: Static) -> None:
     """The Strife policy's next command, into ``s.command`` and ``s.to``."""
-    if s.scalar[OFFERS_N] > 0:
-        s.command[0], s.command[1] = AOO, s.offers[0, 0]
-        s.command[2], s.command[3] = s.offers[0, 2], s.offers[0, 1]
-        return
+    for o in range(s.scalar[OFFERS_N]):  # a Taunted one's only at its taunter (SA-91, F-72)
+        if k.binds == 0 or taunt_allows(s, k, s.offers[o, 0], s.offers[o, 2]):
+            s.command[0], s.command[1] = AOO, s.offers[o, 0]
+            s.command[2], s.command[3] = s.offers[o, 2], s.offers[o, 1]
+            return
     if _roll_with_the_blow(s, k):
         return
     _turn(s, k)
@@ -100,7 +102,9 @@ def _turn(s: State, k: Static) -> None:
     can_move = not s.elements[me] & MOVE and reach > 0
     armed = k.weapons[me] > 0
     s.command[1], s.command[2] = me, near
-    if gap <= CONTACT and can_move and 2 * s.hp[me] < k.hp_max[me]:
+    if k.binds and bound(s, k, me):  # Feared, Taunted, Controlled (SA-71, F-72)
+        _compelled(s, k, me, near, gap, reach)
+    elif gap <= CONTACT and can_move and 2 * s.hp[me] < k.hp_max[me]:
         s.command[0] = MOVE_TO
         _away(s.pos, me, near, reach, s.to)
     elif k.power_start[me + 1] > k.power_start[me] and _cast(s, k, me, gap):
@@ -180,3 +184,108 @@ def _next_enemy(s: State, k: Static, me: int, last: int, last_gap: float) -> tup
         if near < 0 or d < gap or (d == gap and k.rank[j] < k.rank[near]):
             near, gap = j, d
     return near, gap
+
+
+# --- a bound model's Turn (F-72) -----------------------------------------------------------------
+
+
+@helper
+def _compelled(s: State, k: Static, me: int, near: int, gap: float, reach: float) -> None:
+    """``fast_strife_compel.compelled_turn``: the first choice the engine accepts (SA-94).
+
+    The policy's choices in its order, into ``s.command`` (``s.command[1]`` is ``me``).
+    """
+    can_move = not s.elements[me] & MOVE and reach > 0
+    armed = k.weapons[me] > 0
+    if gap <= CONTACT and can_move and 2 * s.hp[me] < k.hp_max[me]:
+        _away(s.pos, me, near, reach, s.to)
+        if may_move(s, k, me, s.to):
+            s.command[0], s.command[2] = MOVE_TO, near
+            return
+    casts = k.power_start[me + 1] > k.power_start[me] and _cast(s, k, me, gap)
+    if casts and (_aimed(s, k, me, s.command[2]) or _other_casts(s, k, me)):
+        return
+    if _attacks(s, k, me, near, gap, armed):
+        return
+    if gap > CONTACT and can_move and armed:
+        _toward(s.pos, me, near, min(reach, gap - 0.9), s.to)
+        if may_move(s, k, me, s.to):
+            s.command[0], s.command[2] = MOVE_TO, near
+            return
+    last, last_gap = near, gap
+    while True:
+        other, other_gap = _next_enemy(s, k, me, last, last_gap)
+        if other < 0:
+            break
+        last, last_gap = other, other_gap
+        if other_gap <= CONTACT and armed:
+            if _attacks(s, k, me, other, other_gap, armed):
+                return
+        elif can_move and armed:
+            _toward(s.pos, me, other, min(reach, other_gap - 0.9), s.to)
+            if may_move(s, k, me, s.to):
+                s.command[0], s.command[2] = MOVE_TO, other
+                return
+    s.command[0] = NEXT
+
+
+@inline
+def _attacks(s: State, k: Static, me: int, target: int, gap: float, armed: bool) -> bool:
+    """An attack on ``target`` in contact, unless a shot (SA-48) or a taunt (SA-71) refuses it."""
+    if gap > CONTACT or not armed or k.shoots_first[me] or not taunt_allows(s, k, me, target):
+        return False
+    s.command[0], s.command[2] = ATTACK, target
+    s.command[3] = 1 if _bit(s.scalar[REACTED], target) else 0
+    return True
+
+
+@inline
+def _aimed(s: State, k: Static, me: int, count: int) -> bool:
+    """Whether a Taunted caster may aim at every one of ``s.targets``' first ``count`` (SA-91)."""
+    for t in range(count):  # noqa: SIM110 (a loop numba compiles)
+        if not taunt_allows(s, k, me, s.targets[t, 0]):
+            return False
+    return True
+
+
+@inline
+def _target(s: State, k: Static, p: int, t: int, j: int) -> None:
+    s.targets[t, 0] = j
+    s.targets[t, 1] = int(k.power_blockable[p] == 1 and k.blocker[j] == 1
+                          and not _bit(s.scalar[REACTED], j))  # fmt: skip
+
+
+@helper
+def _other_casts(s: State, k: Static, me: int) -> bool:
+    """``policy._other_casts``: the first cast the engine accepts (SA-91, SA-94).
+
+    Each power it can pay for at each enemy it reaches, with the others it reaches (up to its
+    most), then alone.
+    """
+    for p in range(k.power_start[me], k.power_start[me + 1]):
+        res, cost = k.power_resource[p], k.power_cost[p]
+        if cost != 0 and (res < 0 or s.pools[me, res] < cost):
+            continue
+        first, first_gap = -1, -1.0
+        while True:
+            first, first_gap = _next_enemy(s, k, me, first, first_gap)
+            if first < 0:
+                break
+            if not _reaches(k, p, first_gap):
+                continue
+            _target(s, k, p, 0, first)
+            count, last, last_gap = 1, -1, -1.0
+            while count < k.power_most[p]:
+                last, last_gap = _next_enemy(s, k, me, last, last_gap)
+                if last < 0:
+                    break
+                if last != first and _reaches(k, p, last_gap):
+                    _target(s, k, p, count, last)
+                    count += 1
+            for size in (count, 1):
+                if size == 1:
+                    _target(s, k, p, 0, first)
+                if _aimed(s, k, me, size):
+                    s.command[0], s.command[1], s.command[2], s.command[3] = CAST, me, size, p
+                    return True
+    return False
