@@ -236,11 +236,11 @@ def test_f73_targets_share_the_miscast() -> None:
 
 
 # Each fight's design win probability (the side nearest 1/2, moved towards 1/2 by about two
-# standard errors: heroes 0.0025 in bound on 4,000 fast runs, 0.0022 in instants and monsters
-# 0.0077 in torrent on 40,000) and the CPU of a full run over a fast one (17 on the Python path
-# for bound, 800 and 600 on the kernel for instants and torrent, measured): agreement.sized
-# gives 2,000 full runs and 5,000 fast, 1,000 and 17,000, 2,000 and 42,000 (3 to 8 s of CPU).
-DESIGN = {"bound": (0.0045, 17), "instants": (0.003, 800), "torrent": (0.009, 600)}
+# standard errors: heroes 0.0022 in bound and in instants, monsters 0.0077 in torrent, each on
+# 40,000 fast runs) and the CPU of a full run over a fast one on the kernel (700, 800 and 600,
+# measured): agreement.sized gives 1,000 full runs and 16,000 fast, 1,000 and 17,000, 2,000 and
+# 42,000 (3 to 6 s of CPU each).
+DESIGN = {"bound": (0.003, 700), "instants": (0.003, 800), "torrent": (0.009, 600)}
 
 
 @pytest.fixture(scope="module", params=list(FIGHTS))
