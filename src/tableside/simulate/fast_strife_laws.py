@@ -18,7 +18,6 @@ from tableside.encounter.strife.args import AttackItem, CastArgs
 from tableside.encounter.strife.attack import attack_setup
 from tableside.encounter.strife.cast import cast_plan, cast_rolls
 from tableside.encounter.strife.fight import StrifeFight
-from tableside.encounter.strife.forced import CONTROLLED, FEARED, MIND_CONTROLLED, TAUNTED
 from tableside.encounter.strife.state import FightState
 from tableside.encounter.strife.turns import Pending
 from tableside.simulate.fast_strife_law import Law, cast_law, joint_law
@@ -29,17 +28,11 @@ from tableside.simulate.fast_strife_oneroll import (
     shares_roll,
 )
 from tableside.strife.catalog import PowerEntry
-from tableside.strife.conditions import EXHAUSTION
 from tableside.strife.turns import RoundTracker
 
 if TYPE_CHECKING:
     from tableside.simulate.fast_strife_run import Roster
 
-# F-63: the conditions the engine reads (Exhaustion stacks, SA-12; the Turn-binding ones, SA-71);
-# every other condition but Knocked Down (modelled) is only tracked, and the fast engine tracks
-# it as the engine does (Stun, Vulnerable, Disarmed, Silence …). The Python fast path plays these
-# too (F-72); the kernel leaves a fight with any of them to it.
-ENGINE_READS = frozenset({EXHAUSTION, FEARED, TAUNTED, MIND_CONTROLLED, CONTROLLED})
 SHOT_SPARE = 2  # inches moved past Movement a shot's laws are kept for (Rolls with the Blow)
 SHOT_AWAY = 100.0  # inches a shooter is set from its target to ask for a shot's law (F-62)
 
@@ -93,9 +86,8 @@ class Laws:
     def unsupported(self) -> str | None:
         """A law the fast engine cannot play (None: it plays them all).
 
-        Since F-72 and F-73 none is left: a condition the engine reads is played by the Python
-        path (the kernel leaves such a fight to it), and a one-roll power's targets are drawn
-        given their shared casting d100.
+        Since F-72 and F-73 none is left: a condition the engine reads is played (F-72), and a
+        one-roll power's targets are drawn given their shared casting d100 (F-73).
         """
         return None
 
