@@ -102,6 +102,20 @@ def torrent() -> dict[str, Any]:
 FIGHTS = {"bound": bound, "instants": instants, "torrent": torrent}
 
 
+def taunted_caster() -> dict[str, Any]:
+    """F-72: Ilsa (Birds of Prey, up to three targets) Taunted by the farthest of three Goblins,
+    and Feared of the nearest, with Aldric: her casts aim only at her taunter (SA-91)."""
+    sheet = {**ILSA, "powers": ["Birds of Prey", "Arcane Missile"]}
+    return fight_document(
+        [model("Ilsa", "heroes", 0, sheet=sheet), model("Aldric", "heroes", 0, 3),
+         model("Goblin-1", "monsters", 7, model="Goblin"),
+         model("Goblin-2", "monsters", 9, 3, model="Goblin"),
+         model("Goblin-3", "monsters", 11, -3, model="Goblin")],
+        ({"id": "Ilsa", "name": "Taunted", "source": "Goblin-3", "rounds": 3},
+         {"id": "Ilsa", "name": "Feared", "source": "Goblin-1's Dread", "rounds": 2}),
+    )  # fmt: skip
+
+
 def test_f72_f74_the_fast_engine_plays_them_on_the_kernel() -> None:
     """F-72 … F-74: no fallback to the full engine, and the kernel plays all three."""
     for name, fight in FIGHTS.items():
@@ -197,6 +211,18 @@ def test_f72_same_draws_same_states_on_the_kernel() -> None:
     for run in range(12):
         kinds.update(kernel_replay(started(bound()), 4242, run))
     assert {"attack", "move", "next", "aoo"} <= set(kinds), kinds
+
+
+def test_f72_a_taunted_caster_against_the_engine_and_on_the_kernel() -> None:
+    """F-72: *taunted_caster*: her first cast refused, the same powers at her taunter alone are
+    the engine's accepted choice, command by command; the kernel's runs are the Python path's."""
+    state = started(taunted_caster())
+    kinds: Counter[str] = Counter()
+    for run in range(12):
+        replay(state, 31, run, kinds)
+    assert kinds["refused, then cast"] > 0, kinds
+    for run in range(8):
+        kernel_replay(state, 4242, run)
 
 
 def test_f74_same_draws_same_states_on_the_kernel() -> None:
