@@ -107,11 +107,10 @@ def win_gaps(full: dict[str, Any], fast: dict[str, Any], shift: float = SHIFT) -
         gap, se = proportion_gap(mine, theirs)
         caught = power(se, shift)
         assert caught >= POWER, f"{side}: too few runs to catch {shift}: se {se:.5f} ({caught:.3f})"
-        harder = theirs["p"] + (shift if gap <= 0 else -shift)
-        moved = {
-            **theirs,
-            "p": harder if 0 <= harder <= 1 else theirs["p"] + (-shift if gap <= 0 else shift),
-        }
+        toward = shift if gap <= 0 else -shift
+        if not 0 <= theirs["p"] + toward <= 1:  # a side (nearly) always winning: the other way
+            toward = -toward
+        moved = {**theirs, "p": theirs["p"] + toward}
         assert abs(proportion_gap(mine, moved)[0]) > BOUND * se, (side, shift)
         gaps.append((f"{side} wins", gap, se))
     return gaps

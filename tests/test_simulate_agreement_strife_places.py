@@ -1,7 +1,7 @@
 """The fast Realm of Strife engine where models are: ground, queue, hidden, under water, above.
 
-Five small fights (Aldric and Sera against two Goblins), each starting from what it is about
-(F-68 … F-71):
+Eight small fights (Aldric and Sera against two Goblins, or an Archer, a Goblin and a Troll), each
+starting from what it is about (F-68 … F-71):
 
 * ``ground``: Sera has thrown one of her Daggers, which lies on the ground (SA-72, F-68).
 * ``bottom``: the first Goblin went to the bottom of the queue (S-4): a model that Rolls with
@@ -12,6 +12,12 @@ Five small fights (Aldric and Sera against two Goblins), each starting from what
   the underwater ones (F-70).
 * ``above``: Goblin-1 perched 1.5" up, Goblin-2 flying 0.8" up (SA-90, SA-93): Moves, Rolls
   and contacts in three dimensions (F-71).
+* ``sky``: an Archer flying beside hurt heroes, who disengage: its shots are a flying
+  shooter's (SA-77, F-71).
+* ``wet``: an Archer under water beside hurt, fast heroes: its shots at them as they
+  disengage, beyond its range through water, are free attacks the engine takes (F-70).
+* ``missile``: Ilsa under water against far Goblins: her Arcane Missile, beyond its range
+  through water, is refused, and Birds of Prey cast instead (SA-76, SA-94, F-70).
 
 Tests: the fast engine plays them (no fallback); exact transitions of full-engine runs (the fast
 policy chooses the engine policy's command, the state after it is the engine's); the kernel
@@ -22,6 +28,7 @@ engine is named.
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Callable
 from typing import Any
@@ -29,7 +36,7 @@ from typing import Any
 import pytest
 from agreement import compared, outside, pooled_mean_gap, sized, strife_gaps
 from scheduling import computed_once
-from test_simulate_agreement_strife_effects import replay
+from test_simulate_agreement_strife_effects import ILSA, replay
 from test_simulate_strife_kernel import replay as kernel_replay
 
 from tableside.dice import ScriptedRng
@@ -42,14 +49,17 @@ from tableside.simulate import fast_strife_compiled as compiled
 from tableside.simulate.fast_strife import (
     Rules,
     Run,
+    _batch,
     choose,
     command_of,
     engine_view,
+    generator,
     roster_of,
     view,
     why_not,
 )
 from tableside.simulate.fast_strife_laws import Laws
+from tableside.simulate.fast_strife_water import accepted
 from tableside.simulate.runs import load_start
 from tableside.store.formats import encounter_document
 from tableside.strife.catalog import builtin_catalog
@@ -109,8 +119,56 @@ def above() -> dict[str, Any]:
                   {**ROSTER[3], "position": [4, 3, 0.8], "perched": False}])  # fmt: skip
 
 
+def sky() -> dict[str, Any]:
+    """F-71: an Archer (a Goblin with a Short Bow) flying 0.5" up beside hurt Aldric and Sera,
+    with Goblin-1 and a Cave Troll: its shots as they disengage are a flying shooter's (SA-77)."""
+    goblin = builtin_catalog().combatant("Goblin").model_dump(mode="json")
+    goblin.update(main_hand="Short Bow", off_hand=None, shield=None,
+                  proficiencies=[*goblin["proficiencies"], "Bows"])  # fmt: skip
+    archer = {"id": "Archer", "side": "monsters", "position": [0.5, 1.5, 0.5], "sheet": goblin,
+              "perched": False}  # fmt: skip
+    hurt = (("host_set", {"id": "Aldric", "field": "hp", "value": 12}),
+            ("host_set", {"id": "Sera", "field": "hp", "value": 9}))  # fmt: skip
+    return fight([*ROSTER[:3], archer, model("Troll", "monsters", 2, 1.5, model="Cave Troll")],
+                 after=hurt)  # fmt: skip
+
+
+def sheet(name: str, **changes: Any) -> dict[str, Any]:
+    """A catalogue model's sheet, changed."""
+    found: dict[str, Any] = builtin_catalog().combatant(name).model_dump(mode="json")
+    return {**found, **changes}
+
+
+def wet() -> dict[str, Any]:
+    """F-70: an Archer under water in contact with hurt, fast (Movement 14) Aldric and Sera,
+    with Goblin-1 and a Cave Troll: a hero disengaging 14" is beyond the Short Bow's 24" through
+    water (2 an inch), and the Archer's Attack of Opportunity, a free attack, is taken all the
+    same (the engine checks no free attack's range)."""
+    goblin = sheet("Goblin", main_hand="Short Bow", off_hand=None, shield=None)
+    goblin["proficiencies"] = [*goblin["proficiencies"], "Bows"]
+    models = [model("Aldric", "heroes", 0, sheet=sheet("Aldric", movement=14)),
+              model("Sera", "heroes", 0, 3, sheet=sheet("Sera", movement=14)), ROSTER[2],
+              model("Archer", "monsters", 0.5, 2.2, sheet=goblin),
+              model("Troll", "monsters", 10, 1.5, model="Cave Troll")]  # fmt: skip
+    hurt = (("host_set", {"id": "Aldric", "field": "hp", "value": 8}),
+            ("host_set", {"id": "Sera", "field": "hp", "value": 6}))  # fmt: skip
+    return fight(models, before=(("water", {"id": "Archer", "submerged": True}),), after=hurt)
+
+
+def missile() -> dict[str, Any]:
+    """F-70: Ilsa under water (Arcane Missile, 24", then Flame Strike and Birds of Prey, 18")
+    and Aldric against two Goblins 21" away: her Arcane Missile beyond 12" counts over 24"
+    through water and is refused; the policy casts Birds of Prey instead once a Goblin is
+    within its 18", and Arcane Missile again within 12"."""
+    models = [model("Ilsa", "heroes", 0, sheet=ILSA), ROSTER[0] | {"position": [0, 3, 0.0]},
+              model("Goblin-1", "monsters", 21, model="Goblin"),
+              model("Goblin-2", "monsters", 21, 3, model="Goblin")]  # fmt: skip
+    return fight(models, before=(("water", {"id": "Ilsa", "submerged": True}),))
+
+
 FIGHTS: dict[str, Callable[[], dict[str, Any]]] = {
     "ground": ground, "bottom": bottom, "hidden": hidden, "water": water, "above": above,
+    "sky": sky, "wet": wet, "missile": missile,
 }  # fmt: skip
 
 
@@ -185,34 +243,96 @@ def test_f68_f70_the_kernel_plays_the_python_transitions(name: str) -> None:
     assert {"attack", "move", "next"} <= set(kinds), kinds
 
 
-def test_f70_f71_what_is_left_to_the_full_engine_is_named() -> None:
-    """F-70, F-71: under water or above the ground, with a ranged weapon in the fight."""
+Seen = Callable[[Run, Any, tuple[Any, ...]], bool]
+
+
+def runs_seeing(name: str, seen: Seen, runs: int = 100) -> int:
+    """In how many of ``runs`` fast runs of ``name`` some choice is ``seen(run, roster, choice)``
+    (asked before the choice is played)."""
+    batch = _batch(start(name))
+    roster, rng, count = batch.roster, generator(3, 0), 0
+    for _ in range(runs):
+        run, found = Run(batch.start, roster), False
+        while not run.ended and run.round <= 100:
+            choice = choose(run, roster)
+            found = found or seen(run, roster, choice)
+            batch.rules.apply(run, choice, lambda law: law.draw(float(rng.random())))
+        count += found
+    return count
+
+
+def test_f70_a_shot_beyond_range_through_water_is_taken_in_most_runs() -> None:
+    """F-70: in most fast runs of *wet* the Archer under water shoots a hero further than its
+    Short Bow's 24" counted through water (2 an inch): an Attack of Opportunity is a free
+    attack, whose range the engine does not check, so the fast engine takes it as the engine
+    does (the exact transitions above replay the engine taking it)."""
+
+    def beyond(run: Run, roster: Any, choice: tuple[Any, ...]) -> bool:
+        shooter = roster.ids.index("Archer")
+        if choice[0] != "aoo" or choice[1] != shooter:
+            return False
+        return 2 * math.dist(run.pos[shooter], run.pos[choice[2]]) > 24
+
+    assert runs_seeing("wet", beyond) > 50
+
+
+def test_f70_a_cast_refused_through_water_is_passed_over_in_most_runs() -> None:
+    """F-70: in most fast runs of *missile* Ilsa's Arcane Missile is refused through water and
+    Birds of Prey cast in its stead (the exact transitions above replay the engine's choice)."""
+
+    def instead(run: Run, roster: Any, choice: tuple[Any, ...]) -> bool:
+        if choice[0] != "cast" or choice[3] == 0:
+            return False
+        caster, first = choice[1], roster.powers[choice[1]][0]
+        nearest = min(choice[2], key=lambda j: (math.dist(run.pos[caster], run.pos[j]), j))
+        return not accepted(roster, run.pos, caster, first, (nearest,))
+
+    assert runs_seeing("missile", instead) > 50
+
+
+def test_f70_f71_every_place_is_played() -> None:
+    """F-70, F-71: nothing where models are is left: a projectile power under water, a shooter
+    under water or above the ground, a climb behind are all played."""
     state = start("water")
     goblin = state.models["Goblin-1"]
-    bow = goblin.sheet.model_copy(update={"main_hand": "Short Bow"})
-    shooting = state.with_model(copy_with(goblin, sheet=bow))
-    assert why_not(shooting) == "Aldric is under water and Goblin-1 holds a ranged weapon"
-    up = start("above")
-    assert why_not(up) is None
-    archer = up.models["Aldric"]
-    up = up.with_model(
-        copy_with(archer, sheet=archer.sheet.model_copy(update={"main_hand": "Short Bow"}))
-    )
-    assert why_not(up) == "Goblin-1 is above the ground and Aldric holds a ranged weapon"
+    caster = goblin.sheet.model_copy(update={"powers": ("Arcane Missile",)})
+    assert why_not(state.with_model(copy_with(goblin, sheet=caster))) is None
+    assert why_not(start("wet")) is None
+    assert why_not(start("above")) is None and why_not(start("sky")) is None
     climbed = state.with_model(copy_with(goblin, climbed=3.0))
     assert why_not(climbed) is None  # read only by a climbing Move's Stamina test (F-71)
+
+
+def test_f71_the_archer_shoots_flying_in_most_runs_and_its_laws_are_the_engines() -> None:
+    """F-71: in most fast runs of *sky* the Archer shoots while flying; a flying shot's law is
+    the engine's for a shooter 1" up and not perched, worse than on the ground (SA-77)."""
+
+    def flying(run: Run, roster: Any, choice: tuple[Any, ...]) -> bool:
+        if choice[0] != "aoo" or choice[3] not in roster.shooting[choice[1]]:
+            return False
+        return bool(run.pos[choice[1]][2] > 0 and not run.perched[choice[1]])
+
+    assert runs_seeing("sky", flying) > 50
+    batch = _batch(start("sky"))
+    roster = batch.roster
+    laws, archer = batch.laws, roster.ids.index("Archer")
+    assert set(laws.flying_shots) == set(laws.shots) and laws.shots
+    key = (archer, "Short Bow", roster.ids.index("Sera"), 0)
+    assert laws.flying_shots[key] != laws.shots[key]
 
 
 # --- the reports agree (F-42's test) ----------------------------------------------------------
 
 # Each fight's design win probability (the monsters', measured on 20,000 fast runs: ground
-# 0.0015, bottom 0.0023, hidden 0.0061, water 0.0028, above 0.0037 (40,000), taken at about
+# 0.0015, bottom 0.0023, hidden 0.0061, water 0.0028, above 0.0037 (40,000), missile 0.0021;
+# sky and wet, the heroes', none in 1,000 and 500), taken at about
 # twice that so that 2,000 full runs hold the power even where the full engine's runs see a few
 # more wins, Laplace's (k + 1) / (n + 2) included) and the CPU of a full run over a fast one
 # (about 900 on the kernel): agreement.sized gives 2,000 full runs and 40,000 to 54,000 fast
 # ones, catching a shift of 1 % with 90 % power.
 DESIGN = {"ground": (0.007, 900), "bottom": (0.007, 900), "hidden": (0.0095, 900),
-          "water": (0.007, 900), "above": (0.007, 900)}  # fmt: skip
+          "water": (0.007, 900), "above": (0.007, 900), "sky": (0.007, 900),
+          "wet": (0.007, 900), "missile": (0.007, 900)}  # fmt: skip
 SHIFT = 0.01
 
 

@@ -202,17 +202,21 @@ def test_f9_a_draw_follows_the_cumulative_chances() -> None:
     assert law.draw(middle) == law.outcomes[1]
 
 
-def test_f10_fallback_names_its_reason() -> None:
-    """F-10: a fight the fast engine does not model is played by the full engine, with why."""
+def test_f10_fallback_names_its_reason(monkeypatch: pytest.MonkeyPatch) -> None:
+    """F-10: a fight the fast engine does not model is played by the full engine, with why.
+
+    Every place a model can be in is played since F-68 … F-71; a model the fast engine would
+    not model is stood for by ``_model_unsupported`` naming a reason for the Troll.
+    """
     document = ambush()
-    for record in document["records"]:
-        for event in record.get("events", []):
-            if event["kind"] == "model_added" and event["data"]["id"] == "Troll":
-                event["data"]["position"] = [*event["data"]["position"][:2], 2.0]
-                event["data"]["sheet"]["main_hand"] = "Short Bow"
+
+    def odd(m: Any, catalog: Any) -> str | None:
+        return "a reason of its own" if m.id == "Troll" else None
+
+    monkeypatch.setattr("tableside.simulate.fast_strife._model_unsupported", odd)
     report = simulate(document, 4, seed=1, engine="fast")
     assert report["engine"] == "full"
-    assert report["fallback"] == "Troll is above the ground and Troll holds a ranged weapon"
+    assert report["fallback"] == "Troll: a reason of its own"
     full = simulate(document, 4, seed=1, engine="full")
     assert {k: v for k, v in report.items() if k not in ("engine", "fallback")} == full
 

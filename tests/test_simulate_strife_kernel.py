@@ -288,7 +288,7 @@ def test_f62_same_draws_same_states_with_a_ranged_first_weapon() -> None:
     work, why = compiled.compiled(state)
     assert work is not None, why
     for (i, weapon, j, inches), law in work.batch.laws.shots.items():
-        index = int(work.static.shot_of[i, work.weapons[i].index(weapon), j, inches])
+        index = int(work.static.shot_of[i, work.weapons[i].index(weapon), j, inches, 0])
         start, end = int(work.static.law_start[index]), int(work.static.law_start[index + 1])
         assert work.static.cumulative[start:end].tolist() == list(law.cumulative)
     kinds: dict[str, int] = {}

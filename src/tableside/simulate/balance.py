@@ -44,7 +44,7 @@ NARROW = 0.015  # a balance stops once every side's chance is known within ± 1.
 KERNEL_SOURCES = (  # the modules numba compiles
     "fast_kernel.py", "fast_strife_kernel.py", "fast_strife_kernel_base.py",
     "fast_strife_kernel_policy.py", "fast_strife_kernel_acts.py", "fast_strife_kernel_turns.py",
-    "fast_strife_kernel_compel.py",
+    "fast_strife_kernel_compel.py", "fast_strife_kernel_water.py",
 )  # fmt: skip
 
 

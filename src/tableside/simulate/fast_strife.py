@@ -12,7 +12,10 @@ are drawn from their exact joint law (:mod:`fast_strife_law`, F-9), one law per 
 weapon, defender, reaction), computed from the engine's own ``attack_setup`` at the start.
 A cast (the policy's F-40) is drawn from its law too (F-41): one per (caster, power, target,
 Block or not), from the setup the engine's own ``cast_rolls`` builds; the run keeps each
-caster's resource pools.
+caster's resource pools. Where the models are — a weapon on the ground, the bottom of the queue
+(kept per round), hidden, under water, climbing, perched or flying (each model's perch kept) —
+is played as the engine plays it (:mod:`fast_strife_places`, :mod:`fast_strife_water`, F-68 …
+F-71).
 
 What it does not model makes :func:`unsupported` name a reason, and the full engine plays the
 fight (F-10). The run's state and roster are in :mod:`fast_strife_run`, the policy in
@@ -25,6 +28,7 @@ from __future__ import annotations
 import pickle
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
+from typing import Any
 
 import numpy as np
 
@@ -40,7 +44,6 @@ from tableside.simulate.fast_strife_choose import (
 )
 from tableside.simulate.fast_strife_law import Law, Outcome
 from tableside.simulate.fast_strife_laws import Laws
-from tableside.simulate.fast_strife_places import places_unsupported
 from tableside.simulate.fast_strife_rules import Rules
 from tableside.simulate.fast_strife_run import (
     ROLLED_BACK,
@@ -84,7 +87,19 @@ def unsupported(state: FightState, catalog: Catalog) -> str | None:
     """Why the fast engine cannot play this fight from ``state`` (None: it can) (F-10)."""
     if state.round < 0:
         return "the fight has not started"
-    return places_unsupported(state, catalog)  # hidden, under water, above: F-69 … F-71
+    for m in state.models.values():
+        why = _model_unsupported(m, catalog)
+        if why is not None:
+            return f"{m.id}: {why}"
+    return None
+
+
+def _model_unsupported(m: Any, catalog: Catalog) -> str | None:
+    """What of one model the fast engine does not model (None: all of it is played).
+
+    Every place (F-68 … F-71), condition (F-72) and instant (F-74) is played.
+    """
+    return None
 
 
 # --- many runs -----------------------------------------------------------------------------------

@@ -16,6 +16,7 @@ from tableside.encounter.strife.policy import (
     most_targets,
     reaches,
 )
+from tableside.simulate import fast_strife_water as water
 from tableside.simulate.fast_strife_compel import bound, compelled_turn, taunt_allows
 from tableside.simulate.fast_strife_places import reach
 from tableside.simulate.fast_strife_run import Choice, Roster, Run, dist
@@ -132,9 +133,9 @@ def _cast(
         if affordable(entry, pool) and reaches(entry, nearest):
             reached = [j for gap, _, j in sorted(enemies) if reaches(entry, gap)]
             targets = tuple(reached[: most_targets(entry)])
-            blocks = tuple(entry.blockable and j not in run.reacted
-                           and roster.reaction[j] == "block" for j in targets)  # fmt: skip
-            return ("cast", me, targets, k, blocks)
+            if water.accepted(roster, run.pos, me, entry, targets):
+                return water.cast_choice(run, roster, me, k, targets)
+            return water.other_cast(run, roster, me, enemies)  # refused through water (F-70)
     return None
 
 

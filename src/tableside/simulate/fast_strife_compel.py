@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 from tableside.encounter.strife.args import CONTACT
 from tableside.encounter.strife.forced import CONTROLLED, FEARED, MIND_CONTROLLED, TAUNTED
 from tableside.encounter.strife.policy import _away, _toward, affordable, most_targets, reaches
+from tableside.simulate import fast_strife_water as water
 
 if TYPE_CHECKING:
     from tableside.simulate.fast_strife_run import Roster, Run
@@ -111,8 +112,11 @@ def _accepted(run: Run, roster: Roster, me: int, choice: Choice) -> bool:
     kind = choice[0]
     if kind == "move":
         return may_move(run, roster, me, choice[2])
-    if kind == "cast":
-        return all(taunt_allows(run, roster, me, j) for j in choice[2])
+    if kind == "cast":  # at a taunter, and in range through water (SA-91, F-70)
+        entry = roster.powers[me][choice[3]]
+        return all(taunt_allows(run, roster, me, j) for j in choice[2]) and water.accepted(
+            roster, run.pos, me, entry, choice[2]
+        )
     weapons = roster.weapons[me]
     if weapons[0] in roster.shooting[me]:  # a shot in base contact is refused (SA-48)
         return False

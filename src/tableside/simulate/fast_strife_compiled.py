@@ -205,19 +205,27 @@ class Compiled:
                                                       strict=True)]),
             shot_of=shot_of, absorption=ints(roster.absorption), cast_given=cast_given, d100=d100,
             sneaks=ints(roster.sneaks), swims=ints(roster.swims),
+            submerged=ints(roster.submerged),
             blocker=ints([r == "block" for r in roster.reaction]),
             kind_bind=kind_bind, kind_owner=kind_owner, binds=int(kind_bind.any()),
             knocked=self.kinds.name(KNOCKED_DOWN), rolled=rolled, sides=len(self.sides),
         )  # fmt: skip
 
     def _shot_of(self, laws: list[Law], width: int) -> np.ndarray:
-        """Per (shooter, ranged weapon, target, whole inches moved) its shot's law (F-62)."""
+        """Per (shooter, ranged weapon, target, whole inches moved, flying) its shot's law.
+
+        (F-62, F-71.) With no model off the ground at the start none can fly, and a flying
+        shot's entry is the shot's on the ground (never read).
+        """
         n, shots = len(self.batch.roster.ids), self.batch.laws.shots
         inches = 1 + max((key[3] for key in shots), default=0)
-        shot_of = np.full((n, width, n, inches), -1, dtype=np.int64)
-        for (i, weapon, j, moved), law in shots.items():
-            shot_of[i, self.weapons[i].index(weapon), j, moved] = len(laws)
-            laws.append(law)
+        shot_of = np.full((n, width, n, inches, 2), -1, dtype=np.int64)
+        for flying, found in enumerate((shots, self.batch.laws.flying_shots)):
+            for (i, weapon, j, moved), law in found.items():
+                shot_of[i, self.weapons[i].index(weapon), j, moved, flying] = len(laws)
+                laws.append(law)
+        if not self.batch.laws.flying_shots:
+            shot_of[..., 1] = shot_of[..., 0]
         return shot_of
 
     def _cast_of(self, laws: list[Law]) -> np.ndarray:
@@ -262,6 +270,9 @@ class Compiled:
             "power_range": np.array([float(p.range) for p in powers], dtype=np.float64),
             "power_most": np.array([most_targets(p) for p in powers], dtype=i64),
             "power_blockable": np.array([int(p.blockable) for p in powers], dtype=i64),
+            "power_projectile": np.array(
+                [int(not p.touch and (p.blockable or p.dodge_allowed)) for p in powers], dtype=i64
+            ),
         }
 
     def _state(self, run: Run) -> kernel.State:
@@ -307,6 +318,7 @@ class Compiled:
             aoo=ints([sum(1 << self.weapons[i].index(w) for w in run.aoo.get(i, ()))
                       for i in range(n)]),
             offers=offers, scalar=scalar, command=np.zeros(4, dtype=np.int64),
+            perched=ints([int(p) for p in run.perched]),
             to=np.zeros(3, dtype=np.float64),
         )  # fmt: skip
 
@@ -348,6 +360,7 @@ class Compiled:
         return {
             "hp": dict(zip(ids, s.hp.tolist(), strict=True)),
             "position": {ids[i]: tuple(s.pos[i].tolist()) for i in range(n)},
+            "perched": {ids[i]: bool(s.perched[i]) for i in range(n)},
             "conditions": conds,
             "fresh": {
                 ids[i]: frozenset(names[b] for b in names if s.fresh[i] >> b & 1) for i in range(n)

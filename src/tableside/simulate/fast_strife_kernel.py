@@ -3,12 +3,13 @@
 :mod:`fast_strife` plays a run in plain Python, one command after the other; this kernel (numba)
 plays the very same transitions (F-8) on arrays: each model's HP, position, conditions (slots of
 a *kind* — name, source, ``until`` — and the rounds left), the names put on during its own Turn,
-Turn elements, inches moved and Roll-with-the-Blow penalty; the round, Turn Order and whose Turn
-it is; Reactions spent and failed Parries (bit sets); AoO weapons used this Turn (bit sets per
-model) and the offers still open; who was damaged last and by whom; the end and the winner. The
-Movement spent this Turn is not kept: nothing the policy or the rules it meets read it. Each
-caster's resource pools are kept, and the policy's casts (F-40) are played as the Python path
-plays them (F-41, F-60): one draw per target from the cast's exact law.
+Turn elements, inches moved, Roll-with-the-Blow penalty and perch (F-71); the round, Turn Order
+and whose Turn it is; Reactions spent, failed Parries and the bottom of the queue (bit sets,
+F-68); AoO weapons used this Turn (bit sets per model) and the offers still open; who was
+damaged last and by whom; the end and the winner. The Movement spent this Turn is not kept:
+nothing the policy or the rules it meets read it. Each caster's resource pools are kept, and the
+policy's casts (F-40) are played as the Python path plays them (F-41, F-60): one draw per target
+from the cast's exact law.
 
 Each attack's consequences are drawn from the same exact joint laws (``fast_strife_law``, F-9),
 turned into arrays: per law its cumulative floats and, per outcome, the failed Parry, the
@@ -104,6 +105,7 @@ def _copy(s: State, start: State) -> None:
     _copy2(s.offers, start.offers)
     _copy1(s.scalar, start.scalar)
     _copy2(s.pools, start.pools)
+    _copy1(s.perched, start.perched)
 
 
 @jit

@@ -71,11 +71,12 @@ def _apply(s: State, k: Static, key: int, run: int) -> int:
         s.aoo[who] |= 1 << weapon
         _drop_offers(s, who, weapon)
         law = k.law_of[who, weapon, other, 1]
-        if k.shot_of[who, weapon, other, 0] >= 0:  # a ranged weapon: by inches moved (F-62)
+        if k.shot_of[who, weapon, other, 0, 0] >= 0:  # a ranged weapon: by inches moved (F-62)
             inches = int(s.moved[who])
             if inches >= k.shot_of.shape[3]:
                 return ERR_SHOT
-            law = k.shot_of[who, weapon, other, inches]
+            flying = int(s.pos[who, 2] > 0 and not s.perched[who])  # F-71
+            law = k.shot_of[who, weapon, other, inches, flying]
     u = uniform(key, run, s.scalar[DRAWS])
     s.scalar[DRAWS] += 1
     return _attack(s, k, who, other, law, _draw(k, law, u))
@@ -220,6 +221,8 @@ def _move(s: State, k: Static, who: int) -> int:
     s.elements[who] |= MOVE
     inches = _dist_to(s.pos, who, s.to)
     before = _contacts(s, k, who)
+    if s.to[2] <= 0 or s.to[2] != s.pos[who, 2]:  # up or down leaves a perch (SA-90, F-71)
+        s.perched[who] = 0
     for axis in range(3):
         s.pos[who, axis] = s.to[axis]
     s.moved[who] += _rounded(inches)
@@ -248,6 +251,8 @@ def _roll(s: State, k: Static, who: int) -> int:
     """Roll with the Blow: Reaction, move back, −10 Initiative, Knocked Down (S-19)."""
     s.scalar[REACTED] |= 1 << who
     inches = _dist_to(s.pos, who, s.to)
+    if s.to[2] <= 0:  # a forced move keeps a perch above the ground (F-71)
+        s.perched[who] = 0
     for axis in range(3):
         s.pos[who, axis] = s.to[axis]
     s.moved[who] += round3(inches)

@@ -29,7 +29,8 @@ KERNEL_FILES = tuple(
     str(Path(__file__).with_name(f"{name}.py"))
     for name in ("fast_kernel", "fast_strife_kernel", "fast_strife_kernel_base",
                  "fast_strife_kernel_policy", "fast_strife_kernel_acts",
-                 "fast_strife_kernel_turns", "fast_strife_kernel_compel")
+                 "fast_strife_kernel_turns", "fast_strife_kernel_compel",
+                 "fast_strife_kernel_water")
 )  # fmt: skip
 
 # As the War kernel's (own copy, so that a change there does not silently change this one):
@@ -94,6 +95,7 @@ class State(NamedTuple):
     to: F64  # the chosen command's point
     pools: I64  # models × resources: what each caster holds of each resource (F-60)
     targets: I64  # a cast's targets × (model, Blocks, outcome drawn)
+    perched: I64  # per model, 1: above the ground where it climbed to, not flying (F-71)
 
 
 class Static(NamedTuple):
@@ -130,7 +132,7 @@ class Static(NamedTuple):
     blocker: I64  # per model, 1: the policy Blocks a blockable power while the Reaction lasts
     cast_of: I64  # power × target × Blocks: law (−1: none)
     shoots_first: I64  # per model, 1: its first weapon is ranged (F-62)
-    shot_of: I64  # attacker × weapon × defender × whole inches moved: a shot's law (−1: none)
+    shot_of: I64  # attacker × weapon × defender × whole inches moved × flying: a shot's law
     absorption: I64  # per model, its Absorption % (F-64)
     cast_given: I64  # power × target × Blocks × casting d100 − 1: law given that face (F-73)
     d100: int  # the law of a one-roll power's shared casting d100 (F-73)
@@ -139,6 +141,8 @@ class Static(NamedTuple):
     kind_bind: I64  # per kind, what it binds (F-72): 0 nothing, 1 fear, 2 taunt, 3 control
     kind_owner: I64  # per kind, the model its source names (−1: none)
     binds: int  # 1: some kind binds (F-72)
+    submerged: I64  # per model, 1: under water, a projectile's range through it counts 2 (F-70)
+    power_projectile: I64  # per power, 1: Blockable or Dodge-able, not touch (F-70)
     knocked: int  # name code of Knocked Down
     rolled: int  # kind of the Roll with the Blow's Knocked Down
     sides: int
@@ -236,3 +240,26 @@ def _current(s: State) -> int:
 @inline
 def _bit(mask: int, i: int) -> bool:
     return (mask >> i) & 1 == 1
+
+
+@inline
+def _reaches(k: Static, p: int, gap: float) -> bool:
+    """``strife_policy.reaches``: touch in base contact; else in range, not in contact."""
+    if k.power_touch[p]:
+        return gap <= CONTACT
+    return gap <= k.power_range[p] and not gap <= CONTACT
+
+
+@inline
+def _next_enemy(s: State, k: Static, me: int, last: int, last_gap: float) -> tuple[int, float]:
+    """The standing enemy next after (``last_gap``, ``last``) in order of (distance, id)."""
+    near, gap = -1, 0.0
+    for j in range(s.hp.shape[0]):
+        if k.side[j] == k.side[me] or s.hp[j] <= 0:
+            continue
+        d = _dist(s.pos, me, j)
+        if last >= 0 and (d < last_gap or (d == last_gap and k.rank[j] <= k.rank[last])):
+            continue
+        if near < 0 or d < gap or (d == gap and k.rank[j] < k.rank[near]):
+            near, gap = j, d
+    return near, gap

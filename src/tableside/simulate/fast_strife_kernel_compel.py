@@ -75,3 +75,12 @@ def may_move(s: State, k: Static, who: int, to: F64) -> bool:
         if bind == TAUNT and after > before and after > CONTACT:
             return False
     return True
+
+
+@inline
+def aimed(s: State, k: Static, me: int, count: int) -> bool:
+    """Whether a Taunted caster may aim at every one of ``s.targets``' first ``count`` (SA-91)."""
+    for t in range(count):  # noqa: SIM110 (a loop numba compiles)
+        if not taunt_allows(s, k, me, s.targets[t, 0]):
+            return False
+    return True

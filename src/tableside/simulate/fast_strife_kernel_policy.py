@@ -32,12 +32,15 @@ from tableside.simulate.fast_strife_kernel_base import (
     _bit,
     _current,
     _dist,
+    _next_enemy,
     _reach,
+    _reaches,
     _toward,
     helper,
     inline,
 )
 from tableside.simulate.fast_strife_kernel_compel import bound, may_move, taunt_allows
+from tableside.simulate.fast_strife_kernel_water import _cast_accepted, _other_cast, _with_others
 
 numba_cache.covers(__file__, *KERNEL_FILES)
 
@@ -134,14 +137,6 @@ def _toward_another(s: State, k: Static, me: int, near: int, gap: float, reach: 
         last, last_gap = other, other_gap
 
 
-@inline
-def _reaches(k: Static, p: int, gap: float) -> bool:
-    """``strife_policy.reaches``: touch in base contact; else in range, not in contact."""
-    if k.power_touch[p]:
-        return gap <= CONTACT
-    return gap <= k.power_range[p] and not gap <= CONTACT
-
-
 @helper
 def _cast(s: State, k: Static, me: int, gap: float) -> bool:
     """F-40: the first power it can pay for that reaches the nearest enemy, on the nearest.
@@ -155,35 +150,13 @@ def _cast(s: State, k: Static, me: int, gap: float) -> bool:
             continue
         if not _reaches(k, p, gap):
             continue
-        count, last, last_gap = 0, -1, -1.0
-        while count < k.power_most[p]:
-            near, near_gap = _next_enemy(s, k, me, last, last_gap)
-            if near < 0:
-                break
-            last, last_gap = near, near_gap
-            if _reaches(k, p, near_gap):
-                s.targets[count, 0] = near
-                s.targets[count, 1] = int(k.power_blockable[p] == 1 and k.blocker[near] == 1
-                                          and not _bit(s.scalar[REACTED], near))  # fmt: skip
-                count += 1
+        nearest, _ = _next_enemy(s, k, me, -1, -1.0)  # reached: the others it reaches after it
+        count = _with_others(s, k, me, p, nearest)
+        if not _cast_accepted(s, k, me, p, count):  # refused through water (F-70)
+            return _other_cast(s, k, me)
         s.command[0], s.command[1], s.command[2], s.command[3] = CAST, me, count, p
         return True
     return False
-
-
-@inline
-def _next_enemy(s: State, k: Static, me: int, last: int, last_gap: float) -> tuple[int, float]:
-    """The standing enemy next after (``last_gap``, ``last``) in order of (distance, id)."""
-    near, gap = -1, 0.0
-    for j in range(s.hp.shape[0]):
-        if k.side[j] == k.side[me] or s.hp[j] <= 0:
-            continue
-        d = _dist(s.pos, me, j)
-        if last >= 0 and (d < last_gap or (d == last_gap and k.rank[j] <= k.rank[last])):
-            continue
-        if near < 0 or d < gap or (d == gap and k.rank[j] < k.rank[near]):
-            near, gap = j, d
-    return near, gap
 
 
 # --- a bound model's Turn (F-72) -----------------------------------------------------------------
@@ -202,9 +175,8 @@ def _compelled(s: State, k: Static, me: int, near: int, gap: float, reach: float
         if may_move(s, k, me, s.to):
             s.command[0], s.command[2] = MOVE_TO, near
             return
-    casts = k.power_start[me + 1] > k.power_start[me] and _cast(s, k, me, gap)
-    if casts and (_aimed(s, k, me, s.command[2]) or _other_casts(s, k, me)):
-        return
+    if k.power_start[me + 1] > k.power_start[me] and _cast(s, k, me, gap):
+        return  # the first cast the engine accepts: in range through water, at a taunter
     if _attacks(s, k, me, near, gap, armed):
         return
     if gap > CONTACT and can_move and armed:
@@ -237,55 +209,3 @@ def _attacks(s: State, k: Static, me: int, target: int, gap: float, armed: bool)
     s.command[0], s.command[2] = ATTACK, target
     s.command[3] = 1 if _bit(s.scalar[REACTED], target) else 0
     return True
-
-
-@inline
-def _aimed(s: State, k: Static, me: int, count: int) -> bool:
-    """Whether a Taunted caster may aim at every one of ``s.targets``' first ``count`` (SA-91)."""
-    for t in range(count):  # noqa: SIM110 (a loop numba compiles)
-        if not taunt_allows(s, k, me, s.targets[t, 0]):
-            return False
-    return True
-
-
-@inline
-def _target(s: State, k: Static, p: int, t: int, j: int) -> None:
-    s.targets[t, 0] = j
-    s.targets[t, 1] = int(k.power_blockable[p] == 1 and k.blocker[j] == 1
-                          and not _bit(s.scalar[REACTED], j))  # fmt: skip
-
-
-@helper
-def _other_casts(s: State, k: Static, me: int) -> bool:
-    """``policy._other_casts``: the first cast the engine accepts (SA-91, SA-94).
-
-    Each power it can pay for at each enemy it reaches, with the others it reaches (up to its
-    most), then alone.
-    """
-    for p in range(k.power_start[me], k.power_start[me + 1]):
-        res, cost = k.power_resource[p], k.power_cost[p]
-        if cost != 0 and (res < 0 or s.pools[me, res] < cost):
-            continue
-        first, first_gap = -1, -1.0
-        while True:
-            first, first_gap = _next_enemy(s, k, me, first, first_gap)
-            if first < 0:
-                break
-            if not _reaches(k, p, first_gap):
-                continue
-            _target(s, k, p, 0, first)
-            count, last, last_gap = 1, -1, -1.0
-            while count < k.power_most[p]:
-                last, last_gap = _next_enemy(s, k, me, last, last_gap)
-                if last < 0:
-                    break
-                if last != first and _reaches(k, p, last_gap):
-                    _target(s, k, p, count, last)
-                    count += 1
-            for size in (count, 1):
-                if size == 1:
-                    _target(s, k, p, 0, first)
-                if _aimed(s, k, me, size):
-                    s.command[0], s.command[1], s.command[2], s.command[3] = CAST, me, size, p
-                    return True
-    return False

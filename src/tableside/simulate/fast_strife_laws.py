@@ -47,7 +47,9 @@ class Laws:
         pending = Pending(bare, describe=False)
         models = list(bare.models.values())
         self.shots: dict[tuple[int, str, int, int], Law] = {}
+        self.flying_shots: dict[tuple[int, str, int, int], Law] = {}  # a flying shooter's (F-71)
         self.game, self.pending, self.models = game, pending, models
+        aloft = (False, True) if any(m.position[2] != 0 for m in models) else (False,)
         for i, attacker in enumerate(models):
             for j, defender in enumerate(models):
                 if roster.side[i] == roster.side[j]:
@@ -55,7 +57,8 @@ class Laws:
                 for weapon in dict.fromkeys(roster.weapons[i]):
                     if weapon in roster.shooting[i]:  # AoOs only, by inches moved (F-62)
                         for inches in range(roster.movement[i] + SHOT_SPARE + 1):
-                            self.shot(i, weapon, j, inches)
+                            for flying in aloft:
+                                self.shot(i, weapon, j, inches, flying)
                         continue
                     for reaction in dict.fromkeys((roster.reaction[j], None)):
                         item = AttackItem(defender=defender.id, weapon=weapon, reaction=reaction)
@@ -64,23 +67,25 @@ class Laws:
         self.given: dict[CastKey, GivenRoll] = {}  # one-roll powers' laws given the d100 (F-73)
         self.casts = cast_laws(state, game, roster, self.given)
 
-    def shot(self, i: int, weapon: str, j: int, inches: int) -> Law:
+    def shot(self, i: int, weapon: str, j: int, inches: int, flying: bool = False) -> Law:
         """The law of an AoO with a ranged weapon, its shooter having moved ``inches`` (F-62).
 
-        Moving and shooting costs −5 a whole inch moved this Turn (S-16), so a shot's law
-        depends on it; asked of the engine with the shooter set that far and out of base
-        contact (a shot on a model in contact is refused, SA-48; an AoO is taken once the
-        mover has left contact), computed once.
+        Moving and shooting costs −5 a whole inch moved this Turn (S-16), and a flying shooter
+        a further −5 (SA-77, SA-90; F-71), so a shot's law depends on both; asked of the engine
+        with the shooter set that far, out of base contact (a shot on a model in contact is
+        refused, SA-48; an AoO is taken once the mover has left contact), on the ground or
+        flying 1" up, computed once.
         """
         key = (i, weapon, j, inches)
-        law = self.shots.get(key)
+        shots = self.flying_shots if flying else self.shots
+        law = shots.get(key)
         if law is None:
             shooter, target = self.models[i], self.models[j]
-            away = (target.position[0] + SHOT_AWAY, target.position[1], 0.0)
-            shooter = copy_with(shooter, moved=float(inches), position=away)
+            away = (target.position[0] + SHOT_AWAY, target.position[1], float(flying))
+            shooter = copy_with(shooter, moved=float(inches), position=away, perched=False)
             item = AttackItem(defender=target.id, weapon=weapon)
             setup = attack_setup(self.game, self.pending, shooter, item, free_attack=True)
-            law = self.shots[key] = cached_law(setup)
+            law = shots[key] = cached_law(setup)
         return law
 
     def unsupported(self) -> str | None:

@@ -15,49 +15,26 @@ What the full engine plays under the Strife policy, read here once per fight (F-
   an inch (Knocked Down or not), and its ``move`` says ``mode: swim``; its attacks and casts,
   and those on it, are the engine's own laws from the start (``attack_setup``'s
   ``underwater``, ``cast_rolls``' submerged caster and target). The Host alone sets it, so it
-  lasts the run. Ranges measured through water count 2 an inch (``water_gap``): a fight with a
-  model under water and a ranged weapon or a projectile power is left to the full engine, whose
-  refusals of such shots and casts the fast policy does not replay (F-70).
+  lasts the run. Ranges measured through water count 2 an inch (``water_gap``) where the
+  engine checks a range: not for a shot of the fast engine, an Attack of Opportunity (a free
+  attack, whose range the engine does not check), but for a projectile power's cast, which
+  the engine refuses beyond its range so counted, and the policy passes over for its next
+  casts (``fast_strife_water``, F-70).
 * **Climbed and above the ground** (SA-85, SA-90, SA-93): the inches climbed in a row are read
   only by a climbing Move's Stamina test, which the policy never makes. Above the ground
   (z ≠ 0) the policy's distances, Moves, Rolls and contacts are in three dimensions, as the
   fast engine's always were; whether the model is perched or flying (``forced.flying``) is
-  read only for a shooter's penalty (SA-77), and a shot's laws are computed on the ground: a
-  fight with a model above the ground and a ranged weapon is left to the full engine (F-71).
+  read only for a shooter's −5 (SA-77): the run keeps each model's perch as the engine's
+  ``perched_after`` does (its own Move up or down leaves it, a forced one keeps it above the
+  ground; ``Run.perched``, the kernel's ``State.perched``), and a shot's law is its shooter's,
+  on the ground or flying (``Laws.flying_shots``, F-71).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from tableside.encounter.strife.policy import castable_powers, swims
-from tableside.encounter.strife.state import FightState
-from tableside.strife.catalog import Catalog
-from tableside.strife.loadout import loadout
-
-
-def places_unsupported(state: FightState, catalog: Catalog) -> str | None:
-    """Why the fast engine cannot play where the models are (None: it can) (F-70, F-71)."""
-    shooter = next((m.id for m in state.models.values()
-                    if any(w.ranged for w in loadout(catalog, m.sheet).weapons)), None)  # fmt: skip
-    up = next((m.id for m in state.models.values() if m.perched or m.position[2] != 0), None)
-    if up is not None and shooter is not None:  # F-71
-        return f"{up} is above the ground and {shooter} holds a ranged weapon"
-    return water_unsupported(state, catalog)
-
-
-def water_unsupported(state: FightState, catalog: Catalog) -> str | None:
-    """A model under water in a fight with ranges through water (F-70); None: played."""
-    under = [m.id for m in state.models.values() if m.submerged]
-    if not under:
-        return None
-    for m in state.models.values():
-        if any(w.ranged for w in loadout(catalog, m.sheet).weapons):
-            return f"{under[0]} is under water and {m.id} holds a ranged weapon"
-        for entry in castable_powers(catalog, m.sheet):
-            if not entry.touch and (entry.blockable or entry.dodge_allowed):
-                return f"{under[0]} is under water and {m.id} casts {entry.name}"
-    return None
+from tableside.encounter.strife.policy import swims
 
 
 def sneaking(models: list[Any]) -> tuple[bool, ...]:

@@ -57,7 +57,9 @@ class Rules:
             used.add(weapon)
             run.offers = [o for o in run.offers if not (o[0] == attacker and o[1] == weapon)]
             if weapon in self.roster.shooting[attacker]:  # F-62
-                law = self.laws.shot(attacker, weapon, target, int(run.moved[attacker]))
+                # flying: above the ground and not perched (``forced.flying``, F-71)
+                flying = run.pos[attacker][2] > 0 and not run.perched[attacker]
+                law = self.laws.shot(attacker, weapon, target, int(run.moved[attacker]), flying)
             else:
                 law = self.laws.table[attacker, weapon, target, None]
             self.attack(run, attacker, target, law, draw(law))
@@ -128,6 +130,8 @@ class Rules:
         inches = distance(run.pos[who], to)
         cost = self.cost(inches, run.conds[who], self.roster.swims[who])
         before = self.contacts(run, who)
+        if to[2] <= 0 or to[2] != run.pos[who][2]:  # its own Move up or down leaves a perch
+            run.perched[who] = False  # (``perched_after``, SA-90, F-71)
         run.pos[who] = to
         run.moved[who] += rounded(inches)
         run.spent[who] += cost
@@ -170,6 +174,7 @@ class Rules:
         run.reacted.add(who)
         inches = distance(run.pos[who], to)
         run.pos[who] = to
+        run.perched[who] = run.perched[who] and to[2] > 0  # a forced move keeps a perch (F-71)
         run.moved[who] += round(inches, 3)
         self.penalise(run, who)
         self.put_on(run, who, condition(KNOCKED_DOWN, ROLLED_BACK, until=NEXT_TURN_END))

@@ -50,6 +50,7 @@ class Roster:
     absorption: tuple[int, ...] = ()  # Absorption %, per model (F-64)
     sneaks: tuple[bool, ...] = ()  # hidden: half its Movement for a Move, per model (F-69)
     swims: tuple[bool, ...] = ()  # under water, not aquatic: swims, per model (F-70)
+    submerged: tuple[bool, ...] = ()  # under water: ranges through water count 2 (F-70)
 
 
 def roster_of(state: FightState, catalog: Catalog) -> Roster:
@@ -74,6 +75,7 @@ def roster_of(state: FightState, catalog: Catalog) -> Roster:
         absorption=tuple(m.sheet.absorption for m in models),
         sneaks=places.sneaking(models),
         swims=places.swimming(models),
+        submerged=tuple(m.submerged for m in models),
     )
 
 
@@ -87,13 +89,15 @@ class Run:
 
     __slots__ = ("aoo", "barred", "bottom", "conds", "elements", "ended", "failed", "fresh",
                  "hp", "last_by", "last_damaged", "moved", "offers", "order", "owes", "penalty",
-                 "pools", "pos", "reacted", "round", "spent", "turn", "winner")  # fmt: skip
+                 "perched", "pools", "pos", "reacted", "round", "spent", "turn",
+                 "winner")  # fmt: skip
 
     def __init__(self, state: FightState, roster: Roster) -> None:
         index = {who: i for i, who in enumerate(roster.ids)}
         models = [state.models[who] for who in roster.ids]
         self.hp = [m.sheet.hp for m in models]
         self.pos: list[Point] = [m.position for m in models]
+        self.perched = [m.perched for m in models]  # where it climbed to: not flying (F-71)
         self.conds: list[tuple[Condition, ...]] = [m.conditions for m in models]
         self.fresh: list[tuple[str, ...]] = [m.fresh for m in models]
         self.elements: list[tuple[str, ...]] = [m.elements for m in models]
@@ -124,6 +128,7 @@ class Run:
             [*self.conds],
             [*self.fresh],
         )
+        new.perched = [*self.perched]
         new.elements, new.moved, new.spent = [*self.elements], [*self.moved], [*self.spent]
         new.penalty, new.order, new.offers = [*self.penalty], [*self.order], [*self.offers]
         new.reacted, new.failed, new.bottom = set(self.reacted), set(self.failed), self.bottom
@@ -147,6 +152,7 @@ def view(run: Run, roster: Roster) -> dict[str, Any]:
     return {
         "hp": dict(zip(ids, run.hp, strict=True)),
         "position": dict(zip(ids, run.pos, strict=True)),
+        "perched": dict(zip(ids, run.perched, strict=True)),
         "conditions": dict(zip(ids, run.conds, strict=True)),
         "fresh": dict(zip(ids, run.fresh, strict=True)),
         "elements": dict(zip(ids, run.elements, strict=True)),
