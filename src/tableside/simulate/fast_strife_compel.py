@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from tableside.encounter.strife.args import CONTACT
 from tableside.encounter.strife.forced import CONTROLLED, FEARED, MIND_CONTROLLED, TAUNTED
-from tableside.encounter.strife.policy import _away, _toward, affordable, most_targets, reaches
+from tableside.encounter.strife.policy import _away, _toward
 from tableside.simulate import fast_strife_water as water
 
 if TYPE_CHECKING:
@@ -136,7 +136,7 @@ def _choices(
     first = first_cast(run, roster, me, enemies) if roster.powers[me] else None
     if first is not None:
         yield first
-        yield from _other_casts(run, roster, me, enemies)
+        yield from water.other_casts(run, roster, me, enemies)
     if gap <= CONTACT and armed:
         yield ("attack", me, near, _reaction(run, roster, near))
     if gap > CONTACT and can_move and armed:
@@ -150,22 +150,3 @@ def _choices(
 
 def _reaction(run: Run, roster: Roster, j: int) -> str | None:
     return None if j in run.reacted else roster.reaction[j]
-
-
-def _other_casts(run: Run, roster: Roster, me: int, enemies: Enemies) -> Iterator[Choice]:
-    """``policy._other_casts``: each power it can pay for at each enemy it reaches (SA-94).
-
-    With the others it reaches (up to its most), then alone.
-    """
-    pools = run.pools[me]
-    for k, entry in enumerate(roster.powers[me]):
-        pool = pools.get(entry.resource, 0) if entry.resource is not None else 0
-        if not affordable(entry, pool):
-            continue
-        reached = [j for gap, _, j in enemies if reaches(entry, gap)]
-        for first in reached:
-            others = [j for j in reached if j != first]
-            for targets in ((first, *others)[: most_targets(entry)], (first,)):
-                blocks = tuple(entry.blockable and j not in run.reacted
-                               and roster.reaction[j] == "block" for j in targets)  # fmt: skip
-                yield ("cast", me, targets, k, blocks)
