@@ -99,7 +99,7 @@ def win_gaps(full: dict[str, Any], fast: dict[str, Any], shift: float = SHIFT) -
     """Each side's win-probability gap, after checking the power and that the test can fail.
 
     Asserts ``power(se, shift) >= POWER`` for each side, and that the fast figures moved by
-    ``shift`` (the way harder to see) land beyond the bound.
+    ``shift`` (the way harder to see, unless that would leave [0, 1]) land beyond the bound.
     """
     gaps = []
     for side, mine in full["outcome"]["wins"].items():

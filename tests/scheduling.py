@@ -31,6 +31,7 @@ SPREAD = (
     "test_simulate_agreement_effects", "test_simulate_agreement_strife_effects",
     "test_simulate_agreement_conditions", "test_simulate_agreement_strife_places",
     "test_simulate_agreement_dominions",
+    "test_simulate_agreement_strife_rules",
 )  # fmt: skip
 
 

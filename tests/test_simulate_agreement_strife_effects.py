@@ -59,8 +59,10 @@ from tableside.simulate.fast_strife import (
     view,
     why_not,
 )
+from tableside.simulate.fast_strife_compiled import why_not_kernel
 from tableside.simulate.fast_strife_law import Law, Outcome, cast_law, joint_law
 from tableside.simulate.fast_strife_laws import Laws, cast_laws
+from tableside.simulate.fast_strife_oneroll import CASTING_D100
 from tableside.simulate.games import StrifeSim
 from tableside.simulate.runs import StreamRng, load_start, play_run, run_seed
 from tableside.store.formats import encounter_document
@@ -226,14 +228,15 @@ def test_f40_a_power_reaching_several_is_cast_on_the_nearest_it_reaches_up_to_it
     assert command_of(choose(Run(state, roster), roster), roster) == command
 
 
-def test_f41_a_one_roll_power_on_several_targets_is_left_to_the_full_engine() -> None:
-    """F-41: Arcane Torrent's targets share one casting d100 (SA-49): the full engine plays."""
+def test_f73_a_one_roll_power_on_several_targets_is_played_on_the_kernel() -> None:
+    """F-73: Arcane Torrent's targets share one casting d100 (SA-49): played fast, on the
+    kernel, given that d100 (it fell back to the full engine before)."""
     sheet = {**ILSA, "powers": ["Arcane Torrent"]}
     document = fight_document([model("Aldric", "heroes", 0),
                                model("Ilsa", "monsters", 8, sheet=sheet)])  # fmt: skip
     report = simulate(document, 3, seed=1, engine="fast")
-    assert report["engine"] == "full"
-    assert report["fallback"] == "Powers: Arcane Torrent is cast on several targets with one roll"
+    assert report["engine"] == "fast" and "fallback" not in report
+    assert why_not_kernel("strife-combat", load_start(document).state) is None
 
 
 def test_f40_the_fast_policy_chooses_the_engine_policys_cast() -> None:
@@ -342,19 +345,25 @@ def test_f41_a_power_effect_applies_with_its_chance_on_a_hit() -> None:
     assert (stun.source, stun.rounds_left) == ("Ilsa's Curse Torment", 1)
 
 
-def test_f63_a_power_putting_on_stun_is_played_fast_and_a_condition_the_engine_reads_is_not(
+def test_f63_a_power_putting_on_stun_is_played_fast_and_on_the_kernel(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """F-63: Stun is only tracked (played fast); one the engine reads (Feared) falls back."""
+    """F-63, F-72: Stun is only tracked (played fast, on the kernel); Exhaustion put on in play
+    (its stacks add up) is played by the Python fast path, which the kernel names."""
     cursed = {**ILSA, "powers": ["Curse Torment"]}
     document = fight_document([model("Aldric", "heroes", 0),
                                model("Ilsa", "monsters", 5, sheet=cursed)])  # fmt: skip
     report = simulate(document, 30, seed=1, engine="fast")
     assert report["engine"] == "fast" and "fallback" not in report
-    monkeypatch.setattr("tableside.simulate.fast_strife_laws.ENGINE_READS", frozenset({"Stun"}))
-    monkeypatch.setattr("tableside.simulate.fast_strife._KNOWN", {})
+    state = load_start(document).state
+    assert why_not_kernel("strife-combat", state) is None
+    monkeypatch.setattr("tableside.simulate.fast_strife_compiled.EXHAUSTION", "Stun")
+    monkeypatch.setattr("tableside.simulate.fast_strife_compiled._KNOWN", {})
+    assert why_not_kernel("strife-combat", state) == (
+        "the condition Stun put on in play (F-72: the Python path plays it)"
+    )
     report = simulate(document, 3, seed=1, engine="fast")
-    assert report["engine"] == "full" and report["fallback"] == "a power can put on Stun"
+    assert report["engine"] == "fast" and "fallback" not in report
 
 
 def test_f64_exact_transitions_with_absorption() -> None:
@@ -414,6 +423,18 @@ def cast_outcomes(events: list[Event]) -> list[Outcome]:
     return [Outcome(False, damage.get(t, 0), tuple(inflicted[t])) for t in targets]
 
 
+def shared_face(given: Any, choice: Any, per_target: list[Outcome]) -> int:
+    """A face of a one-roll power's shared casting d100 under which every target's outcome can
+    happen, each by its law given that face (F-73); the engine's outcomes must have one."""
+    _, caster, targets, k, blocks = choice
+    laws = [given[caster, k, t, b] for t, b in zip(targets, blocks, strict=True)]
+    return next(
+        n
+        for n in range(1, 101)
+        if all(g.law(n).chance(o) > 0 for g, o in zip(laws, per_target, strict=True))
+    )
+
+
 def unabsorbed(law: Law, outcome: Outcome, roster: Any, run: Run, defender: int) -> Outcome:
     """The damage before the defender's Absorption (F-64) that gave the engine's HP lost.
 
@@ -457,6 +478,8 @@ def replay(state: FightState, base: int, run: int, kinds: Counter[str]) -> None:
         def given(law: Law, events: list[Event] = events, choice: Any = choice,
                   per_target: list[Outcome] = per_target,
                   fast: Run = fast_run) -> Outcome:  # fmt: skip
+            if law is CASTING_D100:  # a one-roll power's shared casting d100 (F-73)
+                return Outcome(False, shared_face(rules.laws.given, choice, per_target))
             if per_target:
                 outcome = per_target.pop(0)
             else:

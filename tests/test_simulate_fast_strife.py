@@ -221,13 +221,13 @@ def test_f10_fallback_names_its_reason(monkeypatch: pytest.MonkeyPatch) -> None:
     assert {k: v for k, v in report.items() if k not in ("engine", "fallback")} == full
 
 
-def test_f10_an_unknown_condition_falls_back() -> None:
-    """F-10: a condition the fast engine does not know (Feared binds a Turn) falls back."""
+def test_f72_a_condition_binding_a_turn_is_played_fast() -> None:
+    """F-72: Feared binds a Turn (SA-71): the fast engine plays it (it fell back before)."""
     state = start_state()
     goblin = state.models["Goblin-1"]
     state = state.with_model(copy_with(goblin, conditions=(condition("Feared", "Troll"),)))
-    assert unsupported(state, StrifeFight().catalog) == "Goblin-1: the condition Feared"
-    assert fast.why_not_fast("strife-combat", state) == "Goblin-1: the condition Feared"
+    assert unsupported(state, StrifeFight().catalog) is None
+    assert fast.why_not_fast("strife-combat", state) is None
     assert fast.why_not_fast("strife-combat", start_state()) is None
 
 

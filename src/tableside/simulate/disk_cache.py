@@ -43,6 +43,7 @@ KERNEL_SOURCES = (
     "fast_kernel.py", "fast_kernel_base.py", "fast_kernel_wear.py", "fast_kernel_turns.py",
     "fast_strife_kernel.py", "fast_strife_kernel_base.py", "fast_strife_kernel_policy.py",
     "fast_strife_kernel_acts.py", "fast_strife_kernel_turns.py", "fast_strife_kernel_water.py",
+    "fast_strife_kernel_compel.py",
 )  # fmt: skip
 MAGIC = b"TBLSIDE1"  # the first bytes of a table file (pack)
 

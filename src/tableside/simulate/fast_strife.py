@@ -43,7 +43,7 @@ from tableside.simulate.fast_strife_choose import (
     command_of,
 )
 from tableside.simulate.fast_strife_law import Law, Outcome
-from tableside.simulate.fast_strife_laws import ENGINE_READS, Laws
+from tableside.simulate.fast_strife_laws import Laws
 from tableside.simulate.fast_strife_rules import Rules
 from tableside.simulate.fast_strife_run import (
     ROLLED_BACK,
@@ -87,8 +87,6 @@ def unsupported(state: FightState, catalog: Catalog) -> str | None:
     """Why the fast engine cannot play this fight from ``state`` (None: it can) (F-10)."""
     if state.round < 0:
         return "the fight has not started"
-    if state.rounds.owes_instant:  # the queue's bottom, the ground, any place: played (F-68 …)
-        return "an instant owed"
     for m in state.models.values():
         why = _model_unsupported(m, catalog)
         if why is not None:
@@ -97,13 +95,10 @@ def unsupported(state: FightState, catalog: Catalog) -> str | None:
 
 
 def _model_unsupported(m: Any, catalog: Catalog) -> str | None:
-    if m.instant_barred or m.sprints or "whole_turn" in m.elements:
-        return "an instant out of turn or a Sprint"
-    odd = {c.name for c in m.conditions} & ENGINE_READS
-    if odd:
-        return f"the condition {sorted(odd)[0]}"
-    if "instant" in m.elements:
-        return "an instant used this Turn"
+    """What of one model the fast engine does not model (None: all of it is played).
+
+    Every place (F-68 … F-71), condition (F-72) and instant (F-74) is played.
+    """
     return None
 
 

@@ -17,6 +17,7 @@ from tableside.encounter.strife.policy import (
     reaches,
 )
 from tableside.simulate import fast_strife_water as water
+from tableside.simulate.fast_strife_compel import bound, compelled_turn, taunt_allows
 from tableside.simulate.fast_strife_places import reach
 from tableside.simulate.fast_strife_run import Choice, Roster, Run, dist
 from tableside.strife.conditions import (
@@ -36,9 +37,9 @@ def _reach(run: Run, roster: Roster, i: int) -> float:
 
 def choose(run: Run, roster: Roster) -> Choice:
     """The Strife policy's next command on the run's state."""
-    if run.offers:
-        attacker, weapon, target = run.offers[0]
-        return ("aoo", attacker, target, weapon)
+    for attacker, weapon, target in run.offers:  # a Taunted one's only at its taunter (SA-91)
+        if taunt_allows(run, roster, attacker, target):
+            return ("aoo", attacker, target, weapon)
     rolled = _roll_with_the_blow(run, roster)
     if rolled is not None:
         return rolled
@@ -65,8 +66,8 @@ def _turn(run: Run, roster: Roster) -> Choice:
     if not 0 <= turn < len(run.order):
         return ("next",)
     me = run.order[turn]
-    if run.ended or "action" in run.elements[me]:
-        return ("next",)
+    if run.ended or "action" in run.elements[me] or "whole_turn" in run.elements[me]:
+        return ("next",)  # a Whole Turn alone: every other element is refused (S-5, F-74)
     here, side, hp, pos, ids = run.pos[me], roster.side[me], run.hp, run.pos, roster.ids
     enemies = [(dist(here, pos[j]), ids[j], j) for j in roster.foes[side] if hp[j] > 0]
     if not enemies:
@@ -75,6 +76,8 @@ def _turn(run: Run, roster: Roster) -> Choice:
     reach = _reach(run, roster, me) if roster.movement[me] else 0.0
     can_move = "move" not in run.elements[me] and reach > 0
     armed = bool(roster.weapons[me])
+    if run.conds[me] and bound(run, roster, me):  # Feared, Taunted, Controlled (SA-71, F-72)
+        return compelled_turn(run, roster, me, sorted(enemies), reach, _cast)
     if gap <= CONTACT and can_move and 2 * hp[me] < roster.hp_max[me]:
         return ("move", me, _away(here, run.pos[near], reach))
     if roster.powers[me]:

@@ -20,23 +20,31 @@ from typing import Any
 import numpy as np
 
 from tableside.encounter.strife.args import NEXT_TURN_END
+from tableside.encounter.strife.forced import CONTROLLED, FEARED, MIND_CONTROLLED, TAUNTED
 from tableside.encounter.strife.policy import most_targets
 from tableside.encounter.strife.state import FightState
 from tableside.simulate import fast_strife
 from tableside.simulate import fast_strife_kernel as kernel
 from tableside.simulate.fast_strife import ROLLED_BACK, Batch, Run
+from tableside.simulate.fast_strife_compel import owner_of
+from tableside.simulate.fast_strife_kernel_compel import CONTROL, FEAR, TAUNT
 from tableside.simulate.fast_strife_law import Law
+from tableside.simulate.fast_strife_oneroll import CASTING_D100
 from tableside.simulate.runs import COMMAND_CAP
 from tableside.simulate.stats import Moments
 from tableside.simulate.tally import Tally
 from tableside.strife.catalog import PowerEntry, Resource
-from tableside.strife.conditions import KNOCKED_DOWN, Condition, condition
+from tableside.strife.conditions import EXHAUSTION, KNOCKED_DOWN, Condition, condition
+from tableside.strife.hit import D100
 
 BATCH = 8192  # runs per kernel batch
 KERNEL_KEY = 17  # spawn-key tag of the kernel's generators (F-51)
 BITS = 62  # models, weapons per model, condition names and sides fit in an int64 bit set
-ELEMENTS = {"action": kernel.ACTION, "move": kernel.MOVE}
+ELEMENTS = {"action": kernel.ACTION, "move": kernel.MOVE, "instant": kernel.INSTANT,
+            "whole_turn": kernel.WHOLE_TURN}  # fmt: skip
 KindKey = tuple[str, str, str | None, bool, int]  # a condition without its rounds left
+BINDS = {FEARED: FEAR, TAUNTED: TAUNT, MIND_CONTROLLED: CONTROL, CONTROLLED: CONTROL}  # F-72
+IN_PYTHON_ONLY = frozenset({"movement_spent"})  # view keys
 
 
 def why_not(batch: Batch) -> str | None:
@@ -53,6 +61,9 @@ def why_not(batch: Batch) -> str | None:
     names = {c.name for m in state.models.values() for c in m.conditions}
     laws = [*batch.laws.table.values(), *batch.laws.casts.values(), *batch.laws.shots.values()]
     names |= {c.name for law in laws for o in law.outcomes for _, c in o.inflicted}
+    put_on = {c.name for law in laws for o in law.outcomes for _, c in o.inflicted}
+    if EXHAUSTION in put_on:  # its stacks would add up in play (SA-12): kinds are fixed
+        return f"the condition {EXHAUSTION} put on in play (F-72: the Python path plays it)"
     if len(names) + 1 > BITS:
         return f"more than {BITS} condition names"
     return None
@@ -82,6 +93,16 @@ class Kinds:
         """The engine's condition of a kind and rounds left."""
         name, source, until, automated, stacks = list(self.kinds)[code]
         return Condition(name, source, None if rounds < 0 else rounds, until, automated, stacks)
+
+    def binding(self, ids: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
+        """Per kind: what it binds (F-72) and the model its source names (−1: none).
+
+        As ``fast_strife_compel`` reads them: 0 nothing, fear, taunt, control.
+        """
+        keys = list(self.kinds)
+        binds = np.array([BINDS.get(k[0], 0) for k in keys], dtype=np.int64)
+        owners = [owner_of(ids, k[1]) for k in keys]
+        return binds, np.array([-1 if o is None else o for o in owners], dtype=np.int64)
 
     def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Per kind: name code, source code, whether it lasts to the end of the next Turn."""
@@ -159,10 +180,12 @@ class Compiled:
                 law_of[i, self.weapons[i].index(weapon), j, 0] = len(laws)
             laws.append(law)
         cast_of = self._cast_of(laws)
+        cast_given, d100 = self._cast_given(laws)
         shot_of = self._shot_of(laws, width)
         tables = _law_arrays(laws, self.kinds)
         rolled, _ = self.kinds.kind(self.rolled)
         names, sources, next_turn = self.kinds.arrays()
+        kind_bind, kind_owner = self.kinds.binding(roster.ids)
         ranks = {who: r for r, who in enumerate(sorted(roster.ids))}
 
         def ints(values: Any) -> np.ndarray:
@@ -180,10 +203,11 @@ class Compiled:
             shoots_first=ints([bool(w) and w[0] in shooting
                                for w, shooting in zip(roster.weapons, roster.shooting,
                                                       strict=True)]),
-            shot_of=shot_of, absorption=ints(roster.absorption),
+            shot_of=shot_of, absorption=ints(roster.absorption), cast_given=cast_given, d100=d100,
             sneaks=ints(roster.sneaks), swims=ints(roster.swims),
             submerged=ints(roster.submerged),
             blocker=ints([r == "block" for r in roster.reaction]),
+            kind_bind=kind_bind, kind_owner=kind_owner, binds=int(kind_bind.any()),
             knocked=self.kinds.name(KNOCKED_DOWN), rolled=rolled, sides=len(self.sides),
         )  # fmt: skip
 
@@ -213,6 +237,23 @@ class Compiled:
             cast_of[firsts[i] + k, j, int(block)] = len(laws)
             laws.append(law)
         return cast_of
+
+    def _cast_given(self, laws: list[Law]) -> tuple[np.ndarray, int]:
+        """Per (power, target, Blocks, shared d100 face) its law given it, and the d100's (F-73).
+
+        The laws are appended to ``laws``.
+        """
+        roster, n = self.batch.roster, len(self.batch.roster.ids)
+        firsts = np.cumsum([0, *map(len, roster.powers)])
+        given = np.full((max(1, len(self.powers)), n, 2, D100), -1, dtype=np.int64)
+        for (i, k, j, block), found in self.batch.laws.given.items():
+            numbers = []
+            for law in found.laws:
+                numbers.append(len(laws))
+                laws.append(law)
+            given[firsts[i] + k, j, int(block)] = [numbers[g] for g in found.group]
+        laws.append(CASTING_D100)
+        return given, len(laws) - 1
 
     def _resource(self, power: PowerEntry) -> int:
         """The code of the resource a power is paid from (−1: none)."""
@@ -268,7 +309,9 @@ class Compiled:
             hp=ints(run.hp), pos=np.array(run.pos, dtype=np.float64).reshape(n, 3),
             kind=kind, rounds=rounds, held=ints([len(c) for c in run.conds]),
             fresh=ints([sum(1 << self.kinds.name(f) for f in set(fr)) for fr in run.fresh]),
-            elements=ints([sum(ELEMENTS[e] for e in set(el)) for el in run.elements]),
+            elements=ints([sum(ELEMENTS[e] for e in set(el)) | kernel.OWED * (i in run.owes)
+                           | kernel.BARRED * barred for i, (el, barred)
+                           in enumerate(zip(run.elements, run.barred, strict=True))]),
             moved=np.array(run.moved, dtype=np.float64), penalty=ints(run.penalty),
             order=order, pools=self._pools(run),
             targets=np.zeros((n, 3), dtype=np.int64),
@@ -334,6 +377,8 @@ class Compiled:
             "reactions_spent": members(sc[kernel.REACTED]),
             "failed_parry": members(sc[kernel.FAILED]),
             "bottom": members(sc[kernel.BOTTOM]),
+            "owes_instant": frozenset(ids[i] for i in range(n) if s.elements[i] & kernel.OWED),
+            "instant_barred": frozenset(ids[i] for i in range(n) if s.elements[i] & kernel.BARRED),
             "aoo_used": {
                 ids[i]: frozenset(w for b, w in enumerate(self.weapons[i]) if s.aoo[i] >> b & 1)
                 for i in range(n)
@@ -362,7 +407,7 @@ def comparable(view: dict[str, Any]) -> dict[str, Any]:
 
     The Movement spent is not in the kernel.
     """
-    out = {k: v for k, v in view.items() if k != "movement_spent"}
+    out = {k: v for k, v in view.items() if k not in IN_PYTHON_ONLY}
     out["fresh"] = {who: frozenset(f) for who, f in view["fresh"].items()}
     out["elements"] = {who: frozenset(e) for who, e in view["elements"].items()}
     out["aoo_used"] = {who: w for who, w in view["aoo_used"].items() if w}

@@ -31,6 +31,7 @@ from tableside.simulate.fast_kernel import uniform
 from tableside.simulate.fast_strife_kernel_acts import _apply
 from tableside.simulate.fast_strife_kernel_base import (
     ACTION,
+    BARRED,
     BOTTOM,
     COMMANDS,
     CONTACT,
@@ -38,6 +39,7 @@ from tableside.simulate.fast_strife_kernel_base import (
     F64,
     FAILED,
     I64,
+    INSTANT,
     KERNEL_FILES,
     LAST_BY,
     LAST_HURT,
@@ -45,12 +47,14 @@ from tableside.simulate.fast_strife_kernel_base import (
     OFFERS_N,
     OK,
     ORDER_N,
+    OWED,
     PENALTY,
     REACTED,
     ROUND,
     ROUNDING,
     SCALARS,
     TURN,
+    WHOLE_TURN,
     WINNER,
     State,
     Static,
@@ -62,9 +66,10 @@ from tableside.simulate.fast_strife_kernel_policy import _choose
 
 numba_cache.covers(__file__, *KERNEL_FILES)
 
-__all__ = ["ACTION", "BOTTOM", "COMMANDS", "CONTACT", "ENDED", "FAILED", "LAST_BY", "LAST_HURT",
-           "MOVE", "OFFERS_N", "OK", "ORDER_N", "PENALTY", "REACTED", "ROUND", "ROUNDING",
-           "SCALARS", "TURN", "WINNER", "State", "Static", "play", "round3", "uniform"]  # fmt: skip
+__all__ = ["ACTION", "BARRED", "BOTTOM", "COMMANDS", "CONTACT", "ENDED", "FAILED", "INSTANT",
+           "LAST_BY", "LAST_HURT", "MOVE", "OFFERS_N", "OK", "ORDER_N", "OWED", "PENALTY",
+           "REACTED", "ROUND", "ROUNDING", "SCALARS", "TURN", "WHOLE_TURN", "WINNER", "State",
+           "Static", "play", "round3", "uniform"]  # fmt: skip
 
 
 # --- many runs -----------------------------------------------------------------------------------

@@ -40,6 +40,7 @@ from tableside.simulate.fast_strife_kernel_base import (
     inline,
     round3,
 )
+from tableside.simulate.fast_strife_kernel_compel import bound, taunt_allows
 from tableside.simulate.fast_strife_kernel_turns import _check_end, _next, _penalise
 
 numba_cache.covers(__file__, *KERNEL_FILES)
@@ -134,17 +135,26 @@ def _attack(s: State, k: Static, attacker: int, defender: int, law: int, o: int)
 def _do_cast(s: State, k: Static, key: int, run: int) -> int:
     """``do_cast`` (F-41, F-60): the Action, the cost, Blocks, each target's damage, effects.
 
-    One draw per target, in the targets' order, from its own law; the damage is dealt target by
-    target, the fight's end checked, then the effects put on each target still standing.
+    One draw per target, in the targets' order, from its own law; on several targets of a
+    one-roll power the shared casting d100 is drawn first and each target's law is the one given
+    its face (F-73). The damage is dealt target by target, the fight's end checked, then the
+    effects put on each target still standing.
     """
     caster, count, p = s.command[1], s.command[2], s.command[3]
     s.elements[caster] |= ACTION
     res, cost = k.power_resource[p], k.power_cost[p]
     if cost != 0 and res >= 0:
         s.pools[caster, res] -= cost
+    face = -1
+    if count > 1 and k.cast_given[p, s.targets[0, 0], s.targets[0, 1], 0] >= 0:
+        u = uniform(key, run, s.scalar[DRAWS])
+        s.scalar[DRAWS] += 1
+        face = k.damage[_draw(k, k.d100, u)] - 1
     for t in range(count):
         target = s.targets[t, 0]
         law = k.cast_of[p, target, s.targets[t, 1]]
+        if face >= 0:
+            law = k.cast_given[p, target, s.targets[t, 1], face]
         if k.law_reacts[law]:
             s.scalar[REACTED] |= 1 << target
         u = uniform(key, run, s.scalar[DRAWS])
@@ -217,8 +227,10 @@ def _move(s: State, k: Static, who: int) -> int:
         s.pos[who, axis] = s.to[axis]
     s.moved[who] += _rounded(inches)
     left = before & ~_contacts(s, k, who)
+    if k.binds and bound(s, k, who):  # a move under compulsion offers none (SA-71, F-72)
+        return OK
     for enemy in range(s.hp.shape[0]):
-        if not _bit(left, enemy):
+        if not _bit(left, enemy) or (k.binds and not taunt_allows(s, k, enemy, who)):  # SA-91
             continue
         used = s.aoo[enemy]
         if used == 0 and _bit(s.scalar[REACTED], enemy):

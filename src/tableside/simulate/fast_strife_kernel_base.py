@@ -29,7 +29,8 @@ KERNEL_FILES = tuple(
     str(Path(__file__).with_name(f"{name}.py"))
     for name in ("fast_kernel", "fast_strife_kernel", "fast_strife_kernel_base",
                  "fast_strife_kernel_policy", "fast_strife_kernel_acts",
-                 "fast_strife_kernel_turns", "fast_strife_kernel_water")
+                 "fast_strife_kernel_turns", "fast_strife_kernel_compel",
+                 "fast_strife_kernel_water")
 )  # fmt: skip
 
 # As the War kernel's (own copy, so that a change there does not silently change this one):
@@ -61,7 +62,8 @@ F64 = npt.NDArray[np.float64]
 CONTACT = 1.0  # ``strife.args.CONTACT``
 ROUNDING = 0.005  # ``strife.policy.ROUNDING``
 PENALTY = 10  # ``turns.ROLL_WITH_THE_BLOW_INITIATIVE``
-ACTION, MOVE = 1, 2  # Turn elements, as bits
+ACTION, MOVE, INSTANT, WHOLE_TURN = 1, 2, 4, 8  # Turn elements, as bits
+OWED, BARRED = 16, 32  # its next Turn's instant used out of turn; this Turn's barred (S-4, F-74)
 NEXT, MOVE_TO, ATTACK, AOO, ROLL, CAST = 0, 1, 2, 3, 4, 5  # commands
 OK, ERR_SLOTS, ERR_OFFERS, ERR_SHOT = 0, 1, 2, 3
 SPLIT = 134217729.0  # 2**27 + 1: the Veltkamp-Dekker split
@@ -82,7 +84,7 @@ class State(NamedTuple):
     rounds: I64  # models × slots: rounds left (−1: lasts ``until`` something)
     held: I64  # conditions per model
     fresh: I64  # bit set of condition names put on during the model's own Turn (SA-50)
-    elements: I64  # bit set: ACTION, MOVE
+    elements: I64  # bit set: ACTION, MOVE, INSTANT, WHOLE_TURN, and OWED, BARRED (F-74)
     moved: F64
     penalty: I64
     order: I64
@@ -132,8 +134,13 @@ class Static(NamedTuple):
     shoots_first: I64  # per model, 1: its first weapon is ranged (F-62)
     shot_of: I64  # attacker × weapon × defender × whole inches moved × flying: a shot's law
     absorption: I64  # per model, its Absorption % (F-64)
+    cast_given: I64  # power × target × Blocks × casting d100 − 1: law given that face (F-73)
+    d100: int  # the law of a one-roll power's shared casting d100 (F-73)
     sneaks: I64  # per model, 1: hidden, half its Movement for a Move (F-69)
     swims: I64  # per model, 1: under water and not aquatic, 2" an inch (F-70)
+    kind_bind: I64  # per kind, what it binds (F-72): 0 nothing, 1 fear, 2 taunt, 3 control
+    kind_owner: I64  # per kind, the model its source names (−1: none)
+    binds: int  # 1: some kind binds (F-72)
     submerged: I64  # per model, 1: under water, a projectile's range through it counts 2 (F-70)
     power_projectile: I64  # per power, 1: Blockable or Dodge-able, not touch (F-70)
     knocked: int  # name code of Knocked Down

@@ -25,6 +25,7 @@ from tableside.simulate.fast_strife_kernel_base import (
     REACTED,
     ROLL,
     ROUNDING,
+    WHOLE_TURN,
     State,
     Static,
     _away,
@@ -38,6 +39,7 @@ from tableside.simulate.fast_strife_kernel_base import (
     helper,
     inline,
 )
+from tableside.simulate.fast_strife_kernel_compel import bound, may_move, taunt_allows
 from tableside.simulate.fast_strife_kernel_water import _cast_accepted, _other_cast, _with_others
 
 numba_cache.covers(__file__, *KERNEL_FILES)
@@ -49,10 +51,11 @@ numba_cache.covers(__file__, *KERNEL_FILES)
 @inline
 def _choose(s: State, k: Static) -> None:
     """The Strife policy's next command, into ``s.command`` and ``s.to``."""
-    if s.scalar[OFFERS_N] > 0:
-        s.command[0], s.command[1] = AOO, s.offers[0, 0]
-        s.command[2], s.command[3] = s.offers[0, 2], s.offers[0, 1]
-        return
+    for o in range(s.scalar[OFFERS_N]):  # a Taunted one's only at its taunter (SA-91, F-72)
+        if k.binds == 0 or taunt_allows(s, k, s.offers[o, 0], s.offers[o, 2]):
+            s.command[0], s.command[1] = AOO, s.offers[o, 0]
+            s.command[2], s.command[3] = s.offers[o, 2], s.offers[o, 1]
+            return
     if _roll_with_the_blow(s, k):
         return
     _turn(s, k)
@@ -93,7 +96,7 @@ def _nearest(s: State, k: Static, me: int) -> tuple[int, float]:
 def _turn(s: State, k: Static) -> None:
     s.command[0] = NEXT
     me = _current(s)
-    if me < 0 or s.scalar[ENDED] or s.elements[me] & ACTION:
+    if me < 0 or s.scalar[ENDED] or s.elements[me] & (ACTION | WHOLE_TURN):  # S-5, F-74
         return
     near, gap = _nearest(s, k, me)
     if near < 0:
@@ -102,7 +105,9 @@ def _turn(s: State, k: Static) -> None:
     can_move = not s.elements[me] & MOVE and reach > 0
     armed = k.weapons[me] > 0
     s.command[1], s.command[2] = me, near
-    if gap <= CONTACT and can_move and 2 * s.hp[me] < k.hp_max[me]:
+    if k.binds and bound(s, k, me):  # Feared, Taunted, Controlled (SA-71, F-72)
+        _compelled(s, k, me, near, gap, reach)
+    elif gap <= CONTACT and can_move and 2 * s.hp[me] < k.hp_max[me]:
         s.command[0] = MOVE_TO
         _away(s.pos, me, near, reach, s.to)
     elif k.power_start[me + 1] > k.power_start[me] and _cast(s, k, me, gap):
@@ -152,3 +157,55 @@ def _cast(s: State, k: Static, me: int, gap: float) -> bool:
         s.command[0], s.command[1], s.command[2], s.command[3] = CAST, me, count, p
         return True
     return False
+
+
+# --- a bound model's Turn (F-72) -----------------------------------------------------------------
+
+
+@helper
+def _compelled(s: State, k: Static, me: int, near: int, gap: float, reach: float) -> None:
+    """``fast_strife_compel.compelled_turn``: the first choice the engine accepts (SA-94).
+
+    The policy's choices in its order, into ``s.command`` (``s.command[1]`` is ``me``).
+    """
+    can_move = not s.elements[me] & MOVE and reach > 0
+    armed = k.weapons[me] > 0
+    if gap <= CONTACT and can_move and 2 * s.hp[me] < k.hp_max[me]:
+        _away(s.pos, me, near, reach, s.to)
+        if may_move(s, k, me, s.to):
+            s.command[0], s.command[2] = MOVE_TO, near
+            return
+    if k.power_start[me + 1] > k.power_start[me] and _cast(s, k, me, gap):
+        return  # the first cast the engine accepts: in range through water, at a taunter
+    if _attacks(s, k, me, near, gap, armed):
+        return
+    if gap > CONTACT and can_move and armed:
+        _toward(s.pos, me, near, min(reach, gap - 0.9), s.to)
+        if may_move(s, k, me, s.to):
+            s.command[0], s.command[2] = MOVE_TO, near
+            return
+    last, last_gap = near, gap
+    while True:
+        other, other_gap = _next_enemy(s, k, me, last, last_gap)
+        if other < 0:
+            break
+        last, last_gap = other, other_gap
+        if other_gap <= CONTACT and armed:
+            if _attacks(s, k, me, other, other_gap, armed):
+                return
+        elif can_move and armed:
+            _toward(s.pos, me, other, min(reach, other_gap - 0.9), s.to)
+            if may_move(s, k, me, s.to):
+                s.command[0], s.command[2] = MOVE_TO, other
+                return
+    s.command[0] = NEXT
+
+
+@inline
+def _attacks(s: State, k: Static, me: int, target: int, gap: float, armed: bool) -> bool:
+    """An attack on ``target`` in contact, unless a shot (SA-48) or a taunt (SA-71) refuses it."""
+    if gap > CONTACT or not armed or k.shoots_first[me] or not taunt_allows(s, k, me, target):
+        return False
+    s.command[0], s.command[2] = ATTACK, target
+    s.command[3] = 1 if _bit(s.scalar[REACTED], target) else 0
+    return True

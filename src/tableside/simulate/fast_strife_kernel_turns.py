@@ -9,15 +9,18 @@ from __future__ import annotations
 
 from tableside.simulate import numba_cache
 from tableside.simulate.fast_strife_kernel_base import (
+    BARRED,
     BOTTOM,
     ENDED,
     FAILED,
+    INSTANT,
     KERNEL_FILES,
     LAST_BY,
     LAST_HURT,
     OFFERS_N,
     OK,
     ORDER_N,
+    OWED,
     PENALTY,
     REACTED,
     ROUND,
@@ -118,7 +121,8 @@ def _end_turn_conditions(s: State, k: Static, who: int) -> None:
 def _begin(s: State, index: int) -> None:
     j = s.order[index]
     s.scalar[TURN] = index
-    s.elements[j], s.moved[j] = 0, 0.0
+    s.elements[j] = INSTANT | BARRED if s.elements[j] & OWED else 0  # owed: used, barred (F-74)
+    s.moved[j] = 0.0
     for i in range(s.aoo.shape[0]):
         s.aoo[i] = 0
     s.scalar[OFFERS_N] = 0

@@ -23,13 +23,19 @@ from tableside.simulate.fast_strife_kernel_base import (
     helper,
     inline,
 )
+from tableside.simulate.fast_strife_kernel_compel import aimed
 
 numba_cache.covers(__file__, *KERNEL_FILES)
 
 
 @inline
 def _cast_accepted(s: State, k: Static, me: int, p: int, count: int) -> bool:
-    """``fast_strife_water.accepted``: each of ``s.targets``' first ``count`` within range."""
+    """``fast_strife_water.accepted``: each of ``s.targets``' first ``count`` within range.
+
+    And, for a Taunted caster, each one of its taunters (SA-91, F-72).
+    """
+    if k.binds and not aimed(s, k, me, count):
+        return False
     if not k.power_projectile[p]:
         return True
     for t in range(count):

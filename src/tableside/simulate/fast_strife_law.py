@@ -182,16 +182,26 @@ def joint_law(setup: AttackSetup) -> Law:
 D20 = 20
 
 
-def _cast_branches(setup: CastSetup) -> dict[tuple[ReactionEffect, bool], Fraction]:
+def cast_outcomes(setup: CastSetup, naturals: Sequence[int] = ()) -> dict[CastOutcome, Fraction]:
+    """The law of the cast's outcome over the casting d100 (``naturals``: given one of these)."""
+    rule = cast_rule(setup)
+    modifier = total(tuple(p for p in setup.modifiers if p.amount))
+    faces = naturals or range(1, D100 + 1)
+    outcomes: defaultdict[CastOutcome, Fraction] = defaultdict(Fraction)
+    for natural in faces:
+        outcomes[classify_cast(natural, natural + modifier, rule)] += Fraction(1, len(faces))
+    return dict(outcomes)
+
+
+def _cast_branches(
+    setup: CastSetup, naturals: Sequence[int] = ()
+) -> dict[tuple[ReactionEffect, bool], Fraction]:
     """P(how much damage stands, whether the power's effects apply) over the d100 and Block d20.
 
     The effects apply on a success or Critical Cast that no Block stopped (SA-62, SA-68).
+    ``naturals``: the casting d100 is known to be one of these (a shared roll, F-73).
     """
-    rule = cast_rule(setup)
-    modifier = total(tuple(p for p in setup.modifiers if p.amount))
-    outcomes: defaultdict[CastOutcome, Fraction] = defaultdict(Fraction)
-    for natural in range(1, D100 + 1):
-        outcomes[classify_cast(natural, natural + modifier, rule)] += Fraction(1, D100)
+    outcomes = cast_outcomes(setup, naturals)
     branches: defaultdict[tuple[ReactionEffect, bool], Fraction] = defaultdict(Fraction)
     for cast, p in outcomes.items():
         if setup.reaction is None:
@@ -238,15 +248,21 @@ def _effect_subsets(
     return out
 
 
-def cast_law(setup: CastSetup, effects: Sequence[PowerEffect] = (), source: str = "") -> Law:
+def cast_law(
+    setup: CastSetup,
+    effects: Sequence[PowerEffect] = (),
+    source: str = "",
+    naturals: Sequence[int] = (),
+) -> Law:
     """The exact joint law of (damage, conditions) of one cast on one target (F-41).
 
     ``effects`` are the catalogue power's, put on as conditions from ``source`` ("<caster>'s
     <power>"); the fast engine drops them when the damage has downed the target, as the engine
-    does not roll them then (SA-62).
+    does not roll them then (SA-62). ``naturals``: the law given that the casting d100 is one
+    of these faces (a one-roll power's shared roll, F-73).
     """
     weights: defaultdict[Outcome, Fraction] = defaultdict(Fraction)
-    for (effect, applies), p in _cast_branches(setup).items():
+    for (effect, applies), p in _cast_branches(setup, naturals).items():
         subsets = _effect_subsets(effects, source) if applies else [((), Fraction(1))]
         for damage, q in _cast_damage_law(setup, effect).items():
             for inflicted, r in subsets:

@@ -1,10 +1,10 @@
-"""The fast Realm of Strife engine's laws, computed once per fight (F-9, F-41, F-62 … F-64).
+"""The fast Realm of Strife engine's laws, computed once per fight (F-9, F-41, F-62 … F-64, F-73).
 
 Every attack law a fight can use (per attacker, weapon, defender and reaction), each ranged
 weapon's shots per whole inch its shooter moved (F-62), and every cast law of the policy's
-casts (F-41): from the engine's own ``attack_setup`` and ``cast_rolls``, with no Absorption (the
-fast engine absorbs in play, F-64). What they cannot hold makes :meth:`Laws.unsupported` name a
-reason (F-10, F-63).
+casts (F-41), with a one-roll power's laws given its shared casting d100 (F-73): from the
+engine's own ``attack_setup`` and ``cast_rolls``, with no Absorption (the fast engine absorbs in
+play, F-64).
 """
 
 from __future__ import annotations
@@ -18,22 +18,21 @@ from tableside.encounter.strife.args import AttackItem, CastArgs
 from tableside.encounter.strife.attack import attack_setup
 from tableside.encounter.strife.cast import cast_plan, cast_rolls
 from tableside.encounter.strife.fight import StrifeFight
-from tableside.encounter.strife.forced import CONTROLLED, FEARED, MIND_CONTROLLED, TAUNTED
-from tableside.encounter.strife.policy import most_targets
 from tableside.encounter.strife.state import FightState
 from tableside.encounter.strife.turns import Pending
 from tableside.simulate.fast_strife_law import Law, cast_law, joint_law
-from tableside.strife.catalog import PowerEntry, PowerTargets
-from tableside.strife.conditions import EXHAUSTION
+from tableside.simulate.fast_strife_oneroll import (
+    CastKey,
+    GivenRoll,
+    cached_given_roll,
+    shares_roll,
+)
+from tableside.strife.catalog import PowerEntry
 from tableside.strife.turns import RoundTracker
 
 if TYPE_CHECKING:
     from tableside.simulate.fast_strife_run import Roster
 
-# F-63: the conditions the engine reads (Exhaustion stacks, SA-12; the Turn-binding ones, SA-71);
-# every other condition but Knocked Down (modelled) is only tracked, and the fast engine tracks
-# it as the engine does (Stun, Vulnerable, Disarmed, Silence …).
-ENGINE_READS = frozenset({EXHAUSTION, FEARED, TAUNTED, MIND_CONTROLLED, CONTROLLED})
 SHOT_SPARE = 2  # inches moved past Movement a shot's laws are kept for (Rolls with the Blow)
 SHOT_AWAY = 100.0  # inches a shooter is set from its target to ask for a shot's law (F-62)
 
@@ -65,7 +64,8 @@ class Laws:
                         item = AttackItem(defender=defender.id, weapon=weapon, reaction=reaction)
                         setup = attack_setup(game, pending, attacker, item, free_attack=True)
                         self.table[i, weapon, j, reaction] = cached_law(setup)
-        self.casts = cast_laws(state, game, roster)
+        self.given: dict[CastKey, GivenRoll] = {}  # one-roll powers' laws given the d100 (F-73)
+        self.casts = cast_laws(state, game, roster, self.given)
 
     def shot(self, i: int, weapon: str, j: int, inches: int, flying: bool = False) -> Law:
         """The law of an AoO with a ranged weapon, its shooter having moved ``inches`` (F-62).
@@ -89,21 +89,11 @@ class Laws:
         return law
 
     def unsupported(self) -> str | None:
-        """A condition an attack or a cast can put on that the fast engine does not model.
+        """A law the fast engine cannot play (None: it plays them all).
 
-        Or a power cast on several targets with one casting roll (Storm-type, SA-49): their
-        outcomes share the casting d100, which the one-target laws do not (F-41).
+        Since F-72 and F-73 none is left: a condition the engine reads is played (F-72), and a
+        one-roll power's targets are drawn given their shared casting d100 (F-73).
         """
-        for powers in self.roster.powers:
-            for entry in powers:
-                if entry.targets == PowerTargets.ONE_ROLL and most_targets(entry) > 1:
-                    return f"Powers: {entry.name} is cast on several targets with one roll"
-        attacks = [*self.table.values(), *self.shots.values(), *self.flying_shots.values()]
-        for what, laws in (("an attack", attacks), ("a power", list(self.casts.values()))):
-            for law in laws:
-                odd = law.conditions() & ENGINE_READS
-                if odd:
-                    return f"{what} can put on {sorted(odd)[0]}"
         return None
 
 
@@ -133,11 +123,16 @@ def cached_law(setup: Any) -> Law:
     return law
 
 
-CastKey = tuple[int, int, int, bool]  # caster, power (index in Roster.powers), target, Block
-
-
-def cast_laws(state: FightState, game: StrifeFight, roster: Roster) -> dict[CastKey, Law]:
+def cast_laws(
+    state: FightState,
+    game: StrifeFight,
+    roster: Roster,
+    given: dict[CastKey, GivenRoll] | None = None,
+) -> dict[CastKey, Law]:
     """Every cast law the policy can use (F-41), from the setup the engine's ``cast_rolls`` builds.
+
+    ``given`` gets, for a one-roll power that may have several targets, each target's laws given
+    the shared casting d100 (F-73).
 
     The engine is asked to resolve each cast once on scripted dice (all ones, a face every die
     has) on a throwaway copy of the start with every Reaction back; its result holds the
@@ -162,6 +157,8 @@ def cast_laws(state: FightState, game: StrifeFight, roster: Roster) -> dict[Cast
                     setup = cast_rolls(game, pending, caster, args, plan, dice)[0].setup
                     source = f"{caster.id}'s {entry.name}"
                     found[i, k, j, block] = cached_cast_law(setup, entry, source)
+                    if given is not None and shares_roll(entry):
+                        given[i, k, j, block] = cached_given_roll(setup, entry, source)
     return found
 
 

@@ -11,8 +11,10 @@ from fractions import Fraction
 from tableside.encounter.strife.args import CONTACT, NEXT_TURN_END
 from tableside.encounter.strife.climbing import rounded
 from tableside.majesty.geometry import Point, distance
+from tableside.simulate.fast_strife_compel import bound, taunt_allows
 from tableside.simulate.fast_strife_law import Law, Outcome
 from tableside.simulate.fast_strife_laws import Laws, absorbed
+from tableside.simulate.fast_strife_oneroll import cast_draws
 from tableside.simulate.fast_strife_run import ROLLED_BACK, Choice, Roster, Run, dist
 from tableside.strife.conditions import (
     KNOCKED_DOWN,
@@ -86,9 +88,10 @@ class Rules:
     def cast(self, run: Run, choice: Choice, draw: Callable[[Law], Outcome]) -> None:
         """``do_cast`` (F-41): the Action, the cost, the Blocks, each target's damage, effects.
 
-        Each target's cast is drawn from its own law (one target, or a casting roll each); the
-        damage is dealt target by target, then the effects are put on each target the damage
-        has not downed (SA-62).
+        Each target's cast is drawn from its own law (one target, or a casting roll each), or on
+        several targets of a one-roll power from its law given the shared casting d100 (F-73);
+        the damage is dealt target by target, then the effects are put on each target the
+        damage has not downed (SA-62).
         """
         _, caster, targets, k, blocks = choice
         entry = self.roster.powers[caster][k]
@@ -96,12 +99,14 @@ class Rules:
         if entry.cost and entry.resource is not None:
             pools = run.pools[caster]
             run.pools[caster] = {**pools, entry.resource: pools[entry.resource] - entry.cost}
+        keys = [(caster, k, target, block) for target, block in zip(targets, blocks, strict=True)]
         drawn = []
-        for target, block in zip(targets, blocks, strict=True):
-            law = self.laws.casts[caster, k, target, block]
+        for target, (law, outcome) in zip(  # one-roll: the shared d100 first (F-73)
+            targets, cast_draws(self.laws.casts, self.laws.given, keys, draw), strict=True
+        ):
             if law.reacts:
                 run.reacted.add(target)
-            drawn.append((target, draw(law)))
+            drawn.append((target, outcome))
         for target, outcome in drawn:
             if outcome.damage:
                 run.hp[target] = max(0, run.hp[target] - outcome.damage)
@@ -131,8 +136,10 @@ class Rules:
         run.moved[who] += rounded(inches)
         run.spent[who] += cost
         after = self.contacts(run, who)
+        if run.conds[who] and bound(run, self.roster, who):  # under compulsion (SA-71, F-72)
+            return
         for enemy in before:
-            if enemy in after:
+            if enemy in after or not taunt_allows(run, self.roster, enemy, who):  # SA-91
                 continue
             used = run.aoo.get(enemy)
             if not used and enemy in run.reacted:
@@ -209,7 +216,10 @@ class Rules:
             j = run.order[index]
             if run.hp[j] > 0:
                 run.turn = index
-                run.elements[j], run.moved[j], run.spent[j] = (), 0.0, 0.0
+                owed = j in run.owes  # its instant went out of turn: used, barred (S-4, F-74)
+                run.elements[j], run.moved[j], run.spent[j] = ("instant",) if owed else (), 0.0, 0.0
+                run.barred[j] = owed
+                run.owes.discard(j)
                 run.aoo, run.offers = {}, []
                 run.last_damaged = run.last_by = None
                 return

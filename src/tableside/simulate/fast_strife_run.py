@@ -87,9 +87,10 @@ def _shooting(catalog: Catalog, m: Any) -> frozenset[str]:
 class Run:
     """One run's state (F-8): everything the policy and the rules it meets read."""
 
-    __slots__ = ("aoo", "bottom", "conds", "elements", "ended", "failed", "fresh", "hp",
-                 "last_by", "last_damaged", "moved", "offers", "order", "penalty", "perched",
-                 "pools", "pos", "reacted", "round", "spent", "turn", "winner")  # fmt: skip
+    __slots__ = ("aoo", "barred", "bottom", "conds", "elements", "ended", "failed", "fresh",
+                 "hp", "last_by", "last_damaged", "moved", "offers", "order", "owes", "penalty",
+                 "perched", "pools", "pos", "reacted", "round", "spent", "turn",
+                 "winner")  # fmt: skip
 
     def __init__(self, state: FightState, roster: Roster) -> None:
         index = {who: i for i, who in enumerate(roster.ids)}
@@ -115,6 +116,8 @@ class Run:
         self.last_by = index.get(state.last_damaged_by or "")
         self.ended, self.winner = state.ended, state.winner
         self.pools = [pools_of(m, powers) for m, powers in zip(models, roster.powers, strict=True)]
+        self.owes = {index[who] for who in state.rounds.owes_instant if who in index}  # F-74
+        self.barred = [m.instant_barred for m in models]  # this Turn's instant went out of turn
 
     def copy(self) -> Run:
         """A copy to play on (the start is shared by every run of a batch)."""
@@ -134,6 +137,7 @@ class Run:
         new.round, new.turn, new.last_damaged, new.last_by = (
             self.round, self.turn, self.last_damaged, self.last_by)  # fmt: skip
         new.ended, new.winner = self.ended, self.winner
+        new.owes, new.barred = set(self.owes), [*self.barred]
         return new
 
     @property
@@ -168,6 +172,8 @@ def view(run: Run, roster: Roster) -> dict[str, Any]:
         "ended": run.ended,
         "winner": run.winner,
         "resources": {ids[i]: pools for i, pools in enumerate(run.pools) if pools},
+        "owes_instant": frozenset(ids[i] for i in run.owes),
+        "instant_barred": frozenset(ids[i] for i, barred in enumerate(run.barred) if barred),
     }
 
 

@@ -12,6 +12,7 @@ SA-94), and then its attacks and moves. :func:`accepted` is the engine's check,
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 
 from tableside.encounter.strife.policy import affordable, most_targets, reaches
 from tableside.majesty.geometry import Point
@@ -41,10 +42,14 @@ def cast_choice(run: Run, roster: Roster, me: int, k: int, targets: tuple[int, .
     return ("cast", me, targets, k, blocks)
 
 
-def other_cast(
+def other_casts(
     run: Run, roster: Roster, me: int, enemies: list[tuple[float, str, int]]
-) -> Choice | None:
-    """``policy._other_casts`` put to :func:`accepted`: the first the engine takes (SA-94)."""
+) -> Iterator[Choice]:
+    """``policy._other_casts``' casts in its order (SA-94).
+
+    Each power it can pay for at each enemy it reaches, with the others it reaches (up to its
+    most), then alone.
+    """
     pools = run.pools[me]
     ordered = sorted(enemies)
     for k, entry in enumerate(roster.powers[me]):
@@ -55,6 +60,14 @@ def other_cast(
         for first in reached:
             with_others = (first, *(j for j in reached if j != first))[: most_targets(entry)]
             for targets in (with_others, (first,)):
-                if accepted(roster, run.pos, me, entry, targets):
-                    return cast_choice(run, roster, me, k, targets)
+                yield cast_choice(run, roster, me, k, targets)
+
+
+def other_cast(
+    run: Run, roster: Roster, me: int, enemies: list[tuple[float, str, int]]
+) -> Choice | None:
+    """``policy._other_casts`` put to :func:`accepted`: the first the engine takes (SA-94)."""
+    for cast in other_casts(run, roster, me, enemies):
+        if accepted(roster, run.pos, me, roster.powers[me][cast[3]], cast[2]):
+            return cast
     return None
