@@ -21,6 +21,9 @@ after a command (not counted) keeps every repeat on the same state:
 - ``attack, HP changed``: the same, each after the Host set both models' HP to a pair not met
   lately (not counted), as in play;
 - ``reference command``: one command on the reference server.
+
+On SQLite and, when ``TABLESIDE_TEST_POSTGRES_URL`` is set, on PostgreSQL (a scratch schema,
+dropped afterwards), one server process each; the reference is SQLite's (its own design).
 """
 
 from __future__ import annotations
@@ -40,6 +43,7 @@ from decision_cost import HERALD, WARRIOR
 from web_load import TICKS, free_port, server, started
 
 from tableside.encounter.roster import character_doc
+from tableside.store.scratch import scratch_schema
 
 Auth = dict[str, str]
 STANCE = "stance (the Host's; no decision)"
@@ -240,15 +244,22 @@ def main() -> None:
     parser.add_argument("--samples", type=int, default=5, help="rounds of every kind")
     args = parser.parse_args()
     floor = reference_cost(args.repeat)
-    print(f"-- server CPU per request: median of {args.samples} samples of {args.repeat} "
-          f"requests each (range), load {os.getloadavg()[0]:.1f}")  # fmt: skip
-    with (
-        tempfile.TemporaryDirectory() as folder,
-        server(f"sqlite:///{folder}/k.db", 1) as (
-            base,
-            pid,
-        ),
-    ):
+    with tempfile.TemporaryDirectory() as folder:
+        measure("SQLite", f"sqlite:///{folder}/k.db", floor, args)
+    pg = os.environ.get("TABLESIDE_TEST_POSTGRES_URL")
+    if not pg:
+        print("PostgreSQL: skipped (set TABLESIDE_TEST_POSTGRES_URL)", flush=True)
+        return
+    with scratch_schema(pg, prefix="tableside_kinds") as url:
+        measure("PostgreSQL, 1 process", url, floor, args)
+
+
+def measure(backend: str, url: str, floor: float, args: argparse.Namespace) -> None:
+    """Every kind's CPU on ``tableside serve`` (one process) on the store at ``url``."""
+    load = os.getloadavg()[0]
+    print(f"-- {backend}: server CPU per request, median of {args.samples} samples of "
+          f"{args.repeat} requests each (range), load {load:.1f}", flush=True)  # fmt: skip
+    with server(url, 1) as (base, pid):
         http = httpx.Client(base_url=base, timeout=30)
         kinds = Kinds(http, pid, args.repeat)
         settled(pid)
