@@ -31,7 +31,8 @@ from tableside.majesty import odds_law
 
 SOURCES = (
     "majesty/odds_law.py", "majesty/odds_tables.py", "majesty/odds_order.py",
-    "majesty/adjust.py", "majesty/rolls.py", "majesty/strike.py", "majesty/character.py",
+    "majesty/adjust.py", "majesty/rolls.py", "majesty/strike.py", "majesty/strike_types.py",
+    "majesty/character.py",
     "majesty/wear.py", "majesty/catalog.py", "majesty/data/weapons.json",
     "majesty/data/maneuvers.json", "simulate/fast_laws.py", "simulate/fast_war.py",
     "simulate/fast_war_start.py", "simulate/disk_cache.py", "simulate/fast_kernel.py",
