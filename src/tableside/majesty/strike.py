@@ -50,7 +50,7 @@ from tableside.majesty.strike_types import (
 )
 from tableside.majesty.wear import Part, WearLine, deal_wear
 
-# The Strike's values lived here; they are imported from here still.
+# The Strike's steps, and its values (which lived here and are imported from here still).
 __all__ = [
     "Adjusting",
     "DefenderState",
@@ -63,6 +63,21 @@ __all__ = [
     "StrikeOptions",
     "StrikeResult",
     "StrikeSetup",
+    "check_range",
+    "defensive_wear",
+    "effective_force",
+    "effective_guard",
+    "effective_precision",
+    "mode_owner",
+    "passion_triggers",
+    "plan_adjustments",
+    "resolve_strike",
+    "roll_strike",
+    "strike_cost",
+    "strike_effects",
+    "strike_reading",
+    "strike_wear",
+    "strike_with_dice",
 ]
 
 # --- validating and costing -------------------------------------------------------------------
