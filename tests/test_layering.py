@@ -341,9 +341,7 @@ def test_the_war_package_imports_one_way() -> None:
 LINES_MAX = 650
 # Over this module-wide limit and not split yet (outside the two fight packages, whose limit is
 # 600): none may grow, none be added; each is named in docs/packages.md as the next to split.
-NOT_YET_SPLIT = {
-    "web/redact.py": 704,
-}  # fmt: skip
+NOT_YET_SPLIT: dict[str, int] = {}  # the last three were split in issue 26
 
 
 def test_no_module_of_src_is_over_650_lines() -> None:

@@ -25,11 +25,11 @@ from tableside.web.auth import Principal
 from tableside.web.redact import (
     SECRET,
     UNNAMED,
-    public_refusal,
     public_text,
     redact_event,
     redact_record,
 )
+from tableside.web.refusals import public_refusal
 from tableside.web.table import WebTable
 
 HERALD = json.loads(Path(__file__).parent.parent.joinpath("examples", "herald.json").read_text())

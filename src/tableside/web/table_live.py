@@ -38,9 +38,9 @@ from tableside.web.guards import Limits, Rates, StreamSlots
 from tableside.web.hub import Notifier
 from tableside.web.redact import (
     IsSecret,
-    public_refusal,
     secret_to,
 )
+from tableside.web.refusals import public_refusal
 from tableside.web.table_answers import (
     fallbacks,
     first_accepted,
@@ -402,7 +402,7 @@ class LiveTable:
 
         A refusal of a command that involves a combatant secret to the player (named in its
         arguments, or Grappling one that is) is said without that combatant's numbers
-        (:func:`~tableside.web.redact.public_refusal`). The arguments' own refusals
+        (:func:`~tableside.web.refusals.public_refusal`). The arguments' own refusals
         (``DataError``: the caller's typing) and stale revisions stand as they are. ``secret``
         is the request's secrecy if already taken, else it is taken now (:meth:`secret_to`).
         """
