@@ -93,12 +93,12 @@ SCENARIOS: dict[str, tuple[str, dict[str, str], list[Command]]] = {
         {},
         [effect("Warrior", "surprised", by="Herald"), effect("Warrior", "wear_e", amount=54)],
     ),
-    # F-58: the Warrior Bound (it passes its Turns, is Exposed, its F:2 converts, M-36), the
-    # Herald Asleep (its Falter converts, M-34).
+    # F-58: the Warrior Bound and Asleep (it passes its Turns, is Exposed, its F:2 converts,
+    # M-34, M-36, A-43: an Asleep elohim does not act either, so the Herald stays awake).
     "war_bound.json": (
         "Duel, Bound and Asleep",
         {},
-        [effect("Warrior", "bound"), effect("Herald", "asleep")],
+        [effect("Warrior", "bound"), effect("Warrior", "asleep")],
     ),
     # F-59: the Herald with a Bow (Ranged Strikes beyond 3" and up to 12", M-15, M-27): it steps
     # back to 3.5" from the Warrior, 2" away, and shoots while the Warrior closes in.

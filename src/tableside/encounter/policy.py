@@ -89,12 +89,15 @@ def step_toward(start: Point, goal: Point, inches: float) -> Point:
 
 
 def acting(state: WarState) -> Combatant | None:
-    """The combatant whose Turn it is, if it can act at all (not Defeated, Bound or Grappled)."""
+    """The combatant whose Turn it is, if it can act at all (not Defeated, Bound, Grappled, Asleep).
+
+    An Asleep elohim is incapacitated (A-43): its Turn passes, as a Bound one's (M-36).
+    """
     current = state.current
     if state.ended or current is None:
         return None
     me = state.combatants.get(current.combatant)
-    if me is None or me.defeated or me.bound or me.grappled_by is not None:
+    if me is None or me.defeated or me.bound or me.asleep or me.grappled_by is not None:
         return None
     return me
 

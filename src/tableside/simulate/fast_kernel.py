@@ -17,6 +17,7 @@ import math
 
 from tableside.majesty.special import MAX_HELD, STRIKE_OTHERS_MARGIN
 from tableside.simulate.fast_kernel_base import (
+    ASLEEP,
     BACK_TO,
     BOUND,
     CLOSE_TO,
@@ -205,7 +206,7 @@ def choose(s: Runs, k: Known, r: int, rest: bool) -> tuple[int, int, int, float,
     """The War policy's command (encounter/policy.py): kind, who, target, gap, Rest AP."""
     has, me = current(s, r)
     go = has and status(s, k, r, me) != DEFEATED and s.held[r, me] == FREE
-    go = go and (s.cond[r, me] & BOUND) == 0  # policy.acting: the Bound do not act (M-36)
+    go = go and (s.cond[r, me] & (BOUND | ASLEEP)) == 0  # policy.acting: nor Bound nor Asleep
     target, gap, found = k.by_id[0], math.inf, False
     if go:
         only_held = _holds_too_strong(s, k, r, me)

@@ -30,6 +30,7 @@ from tableside.encounter.war.pending import (
     Pending,
     Rules,
     clip,
+    require_awake,
     require_free,
     run_check,
     spend_ap,
@@ -109,6 +110,7 @@ def do_stand_ready(game: Rules, p: Pending, raw: dict[str, Any], rng: Rng) -> No
     args = cached_args(ReadyArgs, raw, "stand_ready")
     ready = scroll.stand_ready(args.ap, args.uses)
     c = p.combatant(args.id)
+    require_awake(c, "Stand Ready")
     refused = scroll.refused_while_bound(ready.uses) if c.bound else None
     if refused is not None:
         raise RulesError(
@@ -123,6 +125,7 @@ def do_carry_over(game: Rules, p: Pending, raw: dict[str, Any], rng: Rng) -> Non
     """Move AP into the character's next Turn while it has fewer than 7 (M-41)."""
     args = cached_args(CarryArgs, raw, "carry_over")
     c = p.combatant(args.id)
+    require_awake(c, "Carry Over")
     following = next_turn_ap(p.state, c.id)
     _, new_next = scroll.carry_over(c.ap, following + c.carried, args.ap)
     spend_ap(p, c.id, args.ap, "Carry Over")
@@ -133,6 +136,7 @@ def do_interpose(game: Rules, p: Pending, raw: dict[str, Any], rng: Rng) -> None
     """An elohim in Defensive Stance takes the Strike if it passes a Control Check (M-16)."""
     args = cached_args(InterposeArgs, raw, "interpose")
     c, s, d = p.combatant(args.id), p.combatant(args.striker), p.combatant(args.defender)
+    require_awake(c, "interpose")
     require_interpose(c.position, c.stance, s.position, d.position, args.ranged)
     if s.id in c.surprised_by:
         raise RulesError(

@@ -22,6 +22,7 @@ from tableside.encounter.war.pending import (
     add_exertion,
     clip,
     deal_wear,
+    require_awake,
     require_free,
     run_check,
     spend_ap,
@@ -107,6 +108,7 @@ def do_break_free(game: Rules, p: Pending, raw: dict[str, Any], rng: Rng) -> Non
     c = p.combatant(args.id)
     if c.grappled_by is None:
         raise RulesError(f"{c.id} is not Grappled or Entangled.")
+    require_awake(c, "break free")
     held_against(p, c)  # refuse before spending anything
     spend_ap(p, c.id, special.BREAK_FREE_AP, "break free")
     add_exertion(p, c.id, special.BREAK_FREE_EXERTION, True, "break free")

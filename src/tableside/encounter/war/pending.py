@@ -201,14 +201,24 @@ def clip(text: str, limit: int = 40) -> str:
 
 
 def require_free(c: Combatant, action: str) -> None:
-    """Bound, Grappled and Defeated elohim cannot act this way (M-36, M-37)."""
+    """Bound, Grappled, Asleep and Defeated elohim cannot act this way (M-36, M-37, A-43)."""
     if c.defeated:
         raise RulesError(f"{c.id} is Defeated and cannot {action}.")
     if c.bound:
         raise RulesError(f"{c.id} is Bound and cannot {action} (M-36).")
+    require_awake(c, action)
     if c.grappled_by is not None:
         held = "Entangled" if c.entangled_strength is not None else "Grappled"
         raise RulesError(f"{c.id} is {held} by {c.grappled_by} and cannot {action} (M-37).")
+
+
+def require_awake(c: Combatant, action: str) -> None:
+    """An Asleep elohim is incapacitated (M-34): it only Rests until it is woken (A-43)."""
+    if c.asleep:
+        raise RulesError(
+            f"{c.id} is Asleep and cannot {action}: it may only Rest until the Host wakes it "
+            "(A-43)."
+        )
 
 
 class Rules(Protocol):
