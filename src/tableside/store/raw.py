@@ -218,11 +218,7 @@ class Link:
             self._discard(held)
             return
         try:
-            if self._sqlite:
-                if held.connection.in_transaction:
-                    held.connection.execute("ROLLBACK")
-            else:
-                held.connection.rollback()
+            held.connection.rollback()
         except self._dbapi.Error:
             self._discard(held)
 
@@ -365,14 +361,8 @@ class Tx:
             self.first = False
 
     def commit(self) -> None:
-        """Commit the transaction."""
-        link = self.link
+        """Commit the transaction (as SQLAlchemy does: the driver's ``commit``)."""
         try:
-            if link._sqlite:
-                for listener in link.listeners:
-                    listener(self.held.connection, "COMMIT")
-                self.held.connection.execute("COMMIT")
-            else:
-                self.held.connection.commit()
-        except link._dbapi.Error as error:
-            raise link.failed(error, "COMMIT", None) from error
+            self.held.connection.commit()
+        except self.link._dbapi.Error as error:
+            raise self.link.failed(error, "COMMIT", None) from error
