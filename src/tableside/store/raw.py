@@ -256,6 +256,7 @@ class Link:
         """A new connection (in place of ``broken``, discarded, as this thread's own)."""
         if self._closed:
             raise StoreError("The store is closed.")
+        own = broken is not None and getattr(self._local, "held", None) is broken
         if broken is not None:
             self._discard(broken)
         args, kwargs = self._args
@@ -271,7 +272,7 @@ class Link:
             self._held.add(held)
         for old in finished:
             self._discard(old)
-        if broken is not None and getattr(self._local, "held", None) is broken:
+        if own:
             self._local.held = held
         return held
 
@@ -340,9 +341,9 @@ class Tx:
     def send(self, sql: str, values: Any = ()) -> Any:
         """Send SQL to the driver; a PostgreSQL connection broken before the first is replaced."""
         link = self.link
-        for listener in link.listeners:
-            listener(self.held.connection, sql)
         try:
+            for listener in link.listeners:
+                listener(self.held.connection, sql)
             cursor = self.held.connection.execute(sql, values)
         except link._dbapi.Error as error:
             connection = self.held.connection
