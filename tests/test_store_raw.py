@@ -13,7 +13,7 @@ import sqlite3
 import threading
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from sqlalchemy import text
@@ -24,8 +24,8 @@ from test_store_support import BACKENDS, database_url
 from tableside.encounter.log import Command, LogRecord, RecordKind
 from tableside.errors import DataError
 from tableside.store import Store, table_audience, table_log, tables
-from tableside.store.errors import StaleRevisionError, UnknownEncounterError
-from tableside.store.raw import Link
+from tableside.store.errors import StaleRevisionError, StoreError, UnknownEncounterError
+from tableside.store.raw import POSTGRES_CONNECTIONS, Link, Tx
 from tableside.store.table_audience import DecisionSettings
 
 HOST, ANN, CY, SESSION = "a" * 64, "b" * 64, "c" * 64, "d" * 64
@@ -128,7 +128,7 @@ def test_sv2_sv3_a_read_only_sqlite_connection_retires_every_connection_of_its_t
         link = store._link
         assert link is not None
         eid = store.create_encounter("Bridge ambush", "majesty", 7)
-        store.encounter(eid)  # this thread's connection, opened before the spell
+        store.encounter(eid)  # a connection opened before the spell
         spell = [True]
 
         def read_only(connection: Any, sql: str) -> None:
@@ -142,14 +142,14 @@ def test_sv2_sv3_a_read_only_sqlite_connection_retires_every_connection_of_its_t
         store.append(eid, strike(1, 0))  # a fresh connection: the write is kept
         assert as_json(store.load(eid)[1]) == as_json([strike(1, 0)])
         # the engine's read-only refusal retires the raw connections too
-        before = link._local.held
+        before = link._idle[-1]
         with store.engine.connect() as connection:
             raw: Any = connection.connection.dbapi_connection
             raw.execute("PRAGMA query_only = 1")
         with pytest.raises(OperationalError, match="readonly database"):
             store.create_encounter("Other", "majesty", 1)
         store.append(eid, strike(2, 1))
-        assert link._local.held is not before and store.encounter(eid).revision == 2
+        assert before not in link._idle and store.encounter(eid).revision == 2
 
 
 def test_sv2_a_driver_failure_is_sqlalchemys_and_its_connection_is_not_reused(url: str) -> None:
@@ -164,14 +164,14 @@ def test_sv2_a_driver_failure_is_sqlalchemys_and_its_connection_is_not_reused(ur
 
         link.listeners.append(broken)
         store.encounter(eid)
-        before = link._local.held
+        before = link._idle[-1]
         with pytest.raises(DBAPIError, match="no_such_table"):
             store.append(eid, strike(1, 0))
         link.listeners.remove(broken)
-        assert link._local.held is None and link.open_count() == 0
+        assert link.open_count() == 0
         assert store.encounter(eid).revision == 0  # rolled back: the bump was not kept
         store.append(eid, strike(1, 0))
-        assert link._local.held is not before and store.encounter(eid).revision == 1
+        assert link._idle[-1] is not before and store.encounter(eid).revision == 1
 
 
 def test_sv3_a_killed_postgresql_connection_is_replaced(tmp_path: Path) -> None:
@@ -181,7 +181,7 @@ def test_sv3_a_killed_postgresql_connection_is_replaced(tmp_path: Path) -> None:
         tid, eid = a_table(store)
 
         def kill() -> None:
-            pid = link._local.held.connection.info.backend_pid
+            pid = link._idle[-1].connection.info.backend_pid  # the one used next
             with store.engine.begin() as connection:
                 connection.execute(text("SELECT pg_terminate_backend(:pid)"), {"pid": pid})
 
@@ -198,40 +198,59 @@ def test_sv3_a_killed_postgresql_connection_is_replaced(tmp_path: Path) -> None:
         assert tid > 0
 
 
-def test_sv4_closing_the_store_closes_every_threads_connection(url: str) -> None:
+def test_sv4_closing_the_store_closes_every_connection_of_every_thread(url: str) -> None:
     store = Store.open(url)
     link = store._link
     assert link is not None
     eid = store.create_encounter("Fight", "majesty", 1)
     opened: list[Any] = []
-    hold, done = threading.Barrier(4), threading.Event()
+    inside, done = threading.Barrier(4), threading.Event()
 
     def work() -> None:
-        store.encounter(eid)
-        opened.append(link._local.held.connection)
-        hold.wait()
-        done.wait(10)
+        with store._hot_read() as tx:  # three transactions at once: three connections
+            opened.append(cast(Tx, tx).held.connection)
+            inside.wait()
+            done.wait(10)
 
     workers = [threading.Thread(target=work) for _ in range(3)]
     for worker in workers:
         worker.start()
-    hold.wait()
-    store.encounter(eid)
-    opened.append(link._local.held.connection)
+    inside.wait()
+    store.encounter(eid)  # a fourth
     assert link.open_count() == 4
     done.set()
     for worker in workers:
         worker.join()
-    finisher = threading.Thread(target=store.encounter, args=(eid,))
-    finisher.start()
-    finisher.join()
-    assert link.open_count() == 2  # the finished threads' connections were closed
-    store.close()
+    store.encounter(eid)  # the last one given back serves again
+    assert link.open_count() == 4 and len(link._idle) == 4
+    opened.append(link._idle[-1].connection)
+    with store._hot_read() as tx:  # in use while the store closes: closed as it ends
+        opened.append(cast(Tx, tx).held.connection)
+        store.close()
+        assert link.open_count() == 1 and link._idle == []
+        assert tx.execute(text("SELECT 1")).all() == [(1,)]
     assert link.open_count() == 0
     for connection in opened:
         assert_closed(connection)
-    with pytest.raises(Exception, match="closed"):
+    with pytest.raises(StoreError, match="closed"):
         store.encounter(eid)
+
+
+def test_sv4_postgresql_connections_are_capped(tmp_path: Path) -> None:
+    with database_url("postgresql", tmp_path) as url, Store.open(url) as store:
+        link = store._link
+        assert link is not None and link._cap == POSTGRES_CONNECTIONS
+        link._cap = 2
+        eid = store.create_encounter("Fight", "majesty", 1)
+        order: list[str] = []
+        with store._hot_read(), store._hot_read():
+            waiting = threading.Thread(target=lambda: order.append(str(store.encounter(eid).id)))
+            waiting.start()
+            waiting.join(0.5)
+            assert waiting.is_alive() and link.open_count() == 2  # it waits for one of them
+            order.append("given back")
+        waiting.join(10)
+        assert order == ["given back", str(eid)] and link.open_count() == 2
 
 
 def assert_closed(connection: Any) -> None:

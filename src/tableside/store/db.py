@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 import threading
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager, nullcontext
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -408,27 +408,23 @@ class Store(Closing):
         with self._engine.begin() as connection:
             yield connection
 
-    @contextmanager
-    def _hot_read(self) -> Iterator[Executes]:
+    def _hot_read(self) -> AbstractContextManager[Executes]:
         """A read of the hot path: on the driver itself when the store can (SV-1)."""
-        if self._link is None:
-            with self._read() as connection:
-                yield connection
-            return
-        self._require_open()
-        with self._link.transaction(write=False) as tx:
-            yield tx
+        return self._hot(write=False)
+
+    def _hot_write(self) -> AbstractContextManager[Executes]:
+        """A write of the hot path: on the driver itself when the store can (SV-1)."""
+        return self._hot(write=True)
 
     @contextmanager
-    def _hot_write(self) -> Iterator[Executes]:
-        """A write of the hot path: on the driver itself when the store can (SV-1)."""
-        if self._link is None:
-            with self._write() as connection:
-                yield connection
-            return
+    def _hot(self, write: bool) -> Iterator[Executes]:
         self._require_open()
-        with self._link.transaction(write=True) as tx:
-            yield tx
+        if self._link is None:
+            with self._write() if write else self._read() as connection:
+                yield connection
+        else:
+            with self._link.transaction(write) as tx:
+                yield tx
 
     def _read_only(self, context: ExceptionContext) -> None:
         """The engine found SQLite read-only: no raw connection of that time serves (SV-3)."""

@@ -4,7 +4,7 @@ Under a web table's load SQLAlchemy's own Python (its statement cache, parameter
 ``Connection`` and transaction events) cost about nine times what the driver's execute did. So
 the hot reads and appends (``table_log.access`` and ``append``, ``Store.append`` and
 ``encounter``, ``table_audience``'s reads, ``records_after``) run through a :class:`Link`:
-each thread's own DBAPI connection (``sqlite3`` or ``psycopg``), opened as the engine opens its
+DBAPI connections (``sqlite3`` or ``psycopg``) of its own, opened as the engine opens its
 own (``create_connect_args``, ``sqlite_pragmas``), and each statement compiled once for the
 dialect (:class:`Prebuilt`: the same SQLAlchemy statements, so no SQL is written twice) with
 SQLAlchemy's own bind and result processors (JSON as the engine writes and reads it).
@@ -19,8 +19,9 @@ The rules (docs/web.md, SV-1 … SV-4):
 - SV-3: a SQLite connection that found the database read-only retires every connection of that
   time, the engine's included (issue 23); a PostgreSQL connection found broken on a
   transaction's first statement is replaced and the statement sent again (nothing was done).
-- SV-4: :meth:`Link.close` (``Store.close``) closes every thread's connection; a finished
-  thread's connection is closed when the next one opens.
+- SV-4: :meth:`Link.close` (``Store.close``) closes every connection the link opened, of any
+  thread: idle ones at once, one in use as its transaction ends; on PostgreSQL the link opens
+  at most :data:`POSTGRES_CONNECTIONS`.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from contextlib import AbstractContextManager, contextmanager, nullcontext, supp
 from typing import Any, Protocol, cast
 
 from sqlalchemy.engine import Engine
-from sqlalchemy.exc import DBAPIError, MultipleResultsFound, NoResultFound
+from sqlalchemy.exc import DBAPIError, MultipleResultsFound, NoResultFound, OperationalError
 from sqlalchemy.sql.compiler import SQLCompiler
 from sqlalchemy.sql.dml import Insert
 from sqlalchemy.sql.elements import ClauseElement
@@ -150,19 +151,29 @@ class Prebuilt:
 
 
 class _Held:
-    """A thread's connection, with the generation it was opened in (SV-3)."""
+    """A driver connection, with the generation it was opened in (SV-3)."""
 
-    __slots__ = ("busy", "connection", "generation", "thread")
+    __slots__ = ("connection", "generation")
 
     def __init__(self, connection: Any, generation: int) -> None:
         self.connection = connection
         self.generation = generation
-        self.thread = threading.current_thread()
-        self.busy = False
+
+
+POSTGRES_CONNECTIONS = 15
+"""The most connections a link opens to PostgreSQL (SQLAlchemy's pool's default, 5 + 10)."""
+WAIT_SECONDS = 30.0
+"""How long a transaction waits for a PostgreSQL connection when all are in use (as the pool)."""
 
 
 class Link:
-    """Each thread's own driver connection to a store's database (see the module's rules)."""
+    """The driver connections of a store's hot path (see the module's rules).
+
+    Connections wait between transactions in a last-in, first-out list, so a thread mostly gets
+    back the connection it just used, as with one connection a thread, while the number open
+    is the number of transactions at once (at most :data:`POSTGRES_CONNECTIONS` on PostgreSQL,
+    whose server admits 100 by default, against the threadpool's 40 threads a process).
+    """
 
     def __init__(self, engine: Engine, write_turn: AbstractContextManager[Any]) -> None:
         self._engine = engine
@@ -174,9 +185,12 @@ class Link:
             kwargs = {**kwargs, "timeout": BUSY_TIMEOUT_MS / 1000, "check_same_thread": False}
         self._args: tuple[list[Any], dict[str, Any]] = (list(args), dict(kwargs))
         self._write_turn = write_turn if self._sqlite else nullcontext()
-        self._local = threading.local()
+        self._cap = None if self._sqlite else POSTGRES_CONNECTIONS
         self._lock = threading.Lock()
-        self._held: set[_Held] = set()
+        self._returned = threading.Condition(self._lock)
+        self._idle: list[_Held] = []
+        self._open: set[_Held] = set()
+        self._opening = 0
         self._generation = 0
         self._closed = False
         self._built: dict[tuple[int, tuple[str, ...]], tuple[ClauseElement, Prebuilt]] = {}
@@ -195,10 +209,9 @@ class Link:
 
     @contextmanager
     def transaction(self, write: bool) -> Iterator[Tx]:
-        """One transaction on this thread's connection (SV-1): committed, or rolled back."""
+        """One transaction on a connection of the link (SV-1): committed, or rolled back."""
         with self._write_turn if write else nullcontext():
-            held, own = self._take()
-            tx = Tx(self, held)
+            tx = Tx(self, self.take())
             try:
                 if self._sqlite:
                     tx.send("BEGIN IMMEDIATE" if write else "BEGIN")
@@ -207,20 +220,19 @@ class Link:
             except BaseException as error:
                 self._end_failed(tx.held, error)
                 raise
-            finally:
-                tx.held.busy = False
-                if not own:
-                    self._discard(tx.held)
+            self._give_back(tx.held)
 
     def _end_failed(self, held: _Held, error: BaseException) -> None:
         """Roll back; a connection whose driver failed is closed, never reused (SV-2)."""
         if isinstance(error, DBAPIError | self._dbapi.Error):
-            self._discard(held)
+            self.discard(held)
             return
         try:
             held.connection.rollback()
         except self._dbapi.Error:
-            self._discard(held)
+            self.discard(held)
+            return
+        self._give_back(held)
 
     def failed(self, error: Exception, sql: str, params: Any) -> DBAPIError:
         """The driver's failure as SQLAlchemy's, read-only noted (SV-2, SV-3)."""
@@ -230,73 +242,93 @@ class Link:
         return cast(DBAPIError, DBAPIError.instance(sql, params, error, self._dbapi.Error))
 
     def retire(self) -> None:
-        """No connection opened until now serves again (each is closed when next taken)."""
+        """No connection opened until now serves again: idle ones close now, the rest when done."""
         with self._lock:
             self._generation += 1
+            idle, self._idle = self._idle, []
+            self._open.difference_update(idle)
+            self._returned.notify_all()
+        self._close(idle)
 
     # -- connections ----------------------------------------------------------------------
 
-    def _take(self) -> tuple[_Held, bool]:
-        """This thread's connection (True), or a connection of its own when that one is busy."""
-        held: _Held | None = getattr(self._local, "held", None)
-        if held is not None and held.generation != self._generation:
-            self._discard(held)
-            held = None
-        if held is not None and held.busy:
-            fresh = self.reopen(None)
-            fresh.busy = True
-            return fresh, False
-        if held is None:
-            held = self.reopen(None)
-            self._local.held = held
-        held.busy = True
-        return held, True
+    def take(self) -> _Held:
+        """An idle connection of this generation, else a new one (on PostgreSQL, in the cap)."""
+        with self._lock:
+            while True:
+                if self._closed:
+                    raise StoreError("The store is closed.")
+                if self._idle:
+                    return self._idle.pop()
+                if self._cap is None or len(self._open) + self._opening < self._cap:
+                    self._opening += 1
+                    break
+                if not self._returned.wait(WAIT_SECONDS):
+                    busy = TimeoutError(f"all {self._cap} connections stayed in use")
+                    raise OperationalError("connect", None, busy)
+        return self._connect()
 
-    def reopen(self, broken: _Held | None) -> _Held:
-        """A new connection (in place of ``broken``, discarded, as this thread's own)."""
-        if self._closed:
-            raise StoreError("The store is closed.")
-        own = broken is not None and getattr(self._local, "held", None) is broken
-        if broken is not None:
-            self._discard(broken)
+    def _connect(self) -> _Held:
         args, kwargs = self._args
         try:
             connection = self._dbapi.connect(*args, **kwargs)
             if self._sqlite:
                 sqlite_pragmas(connection)
         except self._dbapi.Error as error:
+            with self._lock:
+                self._opening -= 1
+                self._returned.notify()
             raise self.failed(error, "connect", None) from error
-        held = _Held(connection, self._generation)
         with self._lock:
-            finished = [h for h in self._held if not h.thread.is_alive()]
-            self._held.add(held)
-        for old in finished:
-            self._discard(old)
-        if own:
-            self._local.held = held
-        return held
+            self._opening -= 1
+            held = _Held(connection, self._generation)
+            if not self._closed:
+                self._open.add(held)
+                return held
+        self._close([held])
+        raise StoreError("The store is closed.")
 
-    def _discard(self, held: _Held) -> None:
+    def reopen(self, broken: _Held) -> _Held:
+        """A new connection in place of ``broken`` (closed)."""
+        self.discard(broken)
+        return self.take()
+
+    def _give_back(self, held: _Held) -> None:
         with self._lock:
-            self._held.discard(held)
-        if getattr(self._local, "held", None) is held:
-            self._local.held = None
-        with suppress(self._dbapi.Error):
-            held.connection.close()
+            if not self._closed and held.generation == self._generation:
+                self._idle.append(held)
+                self._returned.notify()
+                return
+        self.discard(held)
+
+    def discard(self, held: _Held) -> None:
+        """Close a connection; it serves no more."""
+        with self._lock:
+            self._open.discard(held)
+            self._returned.notify()
+        self._close([held])
+
+    def _close(self, held: list[_Held]) -> None:
+        for one in held:
+            with suppress(self._dbapi.Error):
+                one.connection.close()
 
     def open_count(self) -> int:
         """How many connections are open (tests: none after :meth:`close`)."""
         with self._lock:
-            return len(self._held)
+            return len(self._open)
 
     def close(self) -> None:
-        """Close every thread's connection (SV-4); the link opens no more."""
-        self._closed = True
+        """Close every connection (SV-4): idle ones now, one in use when its transaction ends.
+
+        The link opens no more (as SQLAlchemy's ``dispose``, a transaction under way ends first).
+        """
         with self._lock:
-            held, self._held = list(self._held), set()
-        for one in held:
-            with suppress(self._dbapi.Error):
-                one.connection.close()
+            self._closed = True
+            idle, self._idle = self._idle, []
+            self._open.difference_update(idle)
+            self._returned.notify_all()
+        self._close(idle)
 
     # -- statements -----------------------------------------------------------------------
 
@@ -314,7 +346,7 @@ class Link:
 
 
 class Tx:
-    """One transaction on a thread's connection: ``execute`` as SQLAlchemy's connection does."""
+    """One transaction on a link's connection: ``execute`` as SQLAlchemy's connection does."""
 
     __slots__ = ("first", "held", "link")
 
@@ -353,7 +385,6 @@ class Tx:
             self.first = False
             return cursor
         self.held = link.reopen(self.held)  # SV-3: nothing was done on the broken one
-        self.held.busy = True
         try:
             return self.held.connection.execute(sql, values)
         except link._dbapi.Error as error:
