@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, cast
 
 import pytest
-from sqlalchemy import text
+from sqlalchemy import bindparam, select, text
 from sqlalchemy.exc import DBAPIError, OperationalError
 from test_store import as_json, strike
 from test_store_support import BACKENDS, database_url
@@ -25,6 +25,7 @@ from tableside.encounter.log import Command, LogRecord, RecordKind
 from tableside.errors import DataError
 from tableside.store import Store, table_audience, table_log, tables
 from tableside.store.errors import StaleRevisionError, StoreError, UnknownEncounterError
+from tableside.store.models import EncounterRow
 from tableside.store.raw import POSTGRES_CONNECTIONS, Link, Tx
 from tableside.store.table_audience import DecisionSettings
 
@@ -268,3 +269,12 @@ def test_sv1_a_store_in_memory_goes_through_sqlalchemy() -> None:
         eid = store.create_encounter("Fight", "majesty", 1)
         store.append(eid, strike(1, 0))
         assert store.encounter(eid).revision == 1
+
+
+def test_sv1_a_statement_built_per_call_is_refused_not_run_wrong(url: str) -> None:
+    with Store.open(url) as store, store._hot_read() as tx:
+        listed = select(EncounterRow.id).where(
+            EncounterRow.id.in_(bindparam("ids", expanding=True))
+        )
+        with pytest.raises(ValueError, match="expanding"):
+            tx.execute(listed, {"ids": [1, 2]})

@@ -102,6 +102,8 @@ class Prebuilt:
         columns = list(keys) if isinstance(statement, Insert) else None
         compiled = cast(SQLCompiler, statement.compile(dialect=dialect, column_keys=columns))
         self.sql: str = compiled.string
+        if "__[POSTCOMPILE_" in self.sql:  # an IN list is rendered per call: not prebuilt
+            raise ValueError(f"A statement with an expanding parameter is not prebuilt: {self.sql}")
         self.order: tuple[str, ...] | None = (
             tuple(compiled.positiontup) if compiled.positiontup is not None else None
         )
