@@ -23,7 +23,7 @@ from test_store_support import BACKENDS, database_url
 
 from tableside.encounter.log import Command, LogRecord, RecordKind
 from tableside.errors import DataError
-from tableside.store import Store, table_audience, table_log, tables
+from tableside.store import Store, layers, table_audience, table_log, tables
 from tableside.store.errors import StaleRevisionError, StoreError, UnknownEncounterError
 from tableside.store.models import EncounterRow
 from tableside.store.raw import POSTGRES_CONNECTIONS, Link, Tx
@@ -76,6 +76,7 @@ def everything(store: Store, tid: int, eid: int) -> list[Any]:
         [(as_json(r), s) for r, s in (table_log.records_after(store, eid, n) for n in (0, 1, 5))],
         store.encounter(eid),
         as_json(store.load(eid)[1]),
+        layers.layers(store, eid),
     ]
 
 
@@ -84,6 +85,9 @@ def test_sv1_the_raw_path_agrees_with_sqlalchemy_read_for_read(
 ) -> None:
     fast, plain = stores
     tid, eid = a_table(plain)
+    assert layers.layers(fast, eid) == layers.layers(plain, eid) == layers.Layers()
+    layers.set_fog(plain, eid, (layers.Area(1, 2, 3.5, 4), layers.Area(0, 0, 1, 1)))
+    layers.set_background(plain, eid, b"\x89PNG", layers.Placement("image/png", 0, 1, 20, 10.5))
     table_log.append(fast, eid, hidden(1, 0), hidden=True)
     plain.append(eid, strike(2, 1))
     fast.append_all(eid, [strike(3, 2), strike(4, 3, damage=5)])
@@ -92,6 +96,7 @@ def test_sv1_the_raw_path_agrees_with_sqlalchemy_read_for_read(
     assert everything(fast, tid, eid) == everything(plain, tid, eid)
     assert table_audience.hidden_seqs(fast, eid) == frozenset({0, 4})
     assert fast.encounter(eid).revision == 6
+    assert layers.layers(fast, eid).fog[0] == layers.Area(1, 2, 3.5, 4)
 
 
 @pytest.mark.parametrize("raw", [True, False])
