@@ -20,14 +20,12 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
 
 import httpx2 as httpx
 import pytest
 from fastapi.testclient import TestClient
 from ports import free_port
-from sqlalchemy import event
-from test_store_support import postgres_base_url
+from test_store_support import postgres_base_url, sent_statements
 
 from tableside import errors
 from tableside.cli.serve_cmds import link_base
@@ -302,19 +300,7 @@ def concurrent_commands_are_stored_or_refused_whole(port: int, token: str, start
 # -- the serving path --------------------------------------------------------------------------
 
 
-@contextmanager
-def statements(store: Store) -> Iterator[list[str]]:
-    """The SQL statements sent to the store's database while the block runs."""
-    sent: list[str] = []
-
-    def record(*args: Any) -> None:
-        sent.append(" ".join(str(args[2]).split()))
-
-    event.listen(store.engine, "before_cursor_execute", record)
-    try:
-        yield sent
-    finally:
-        event.remove(store.engine, "before_cursor_execute", record)
+statements = sent_statements  # through SQLAlchemy and on the driver (issue 26, SV-1)
 
 
 def test_a_command_over_http_is_one_read_and_one_write(url: str) -> None:

@@ -603,8 +603,11 @@ def test_the_command_line_prints_the_head_migration() -> None:
 def test_a_sqlite_connection_that_found_the_database_read_only_is_not_used_again(
     tmp_path: Path,
 ) -> None:
-    """Issue 23: a database writable again serves writes again (W-13's 503 is not for good)."""
-    with Store.open(f"sqlite:///{tmp_path / 'ro.db'}") as store:
+    """Issue 23: a database writable again serves writes again (W-13's 503 is not for good).
+
+    Through SQLAlchemy (the hot path on the driver is ``test_store_raw.py``'s, SV-3).
+    """
+    with Store.open(f"sqlite:///{tmp_path / 'ro.db'}", raw=False) as store:
         encounter_id = store.create_encounter("Bridge ambush", "majesty", 7)
         with store.engine.connect() as connection:  # as a connection opened while read-only
             raw: Any = connection.connection.dbapi_connection

@@ -12,9 +12,12 @@ import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
+from sqlalchemy import event
 
+from tableside.store import Store
 from tableside.store.scratch import scratch_schema
 
 POSTGRES_ENV = "TABLESIDE_TEST_POSTGRES_URL"
@@ -43,3 +46,27 @@ def database_url(backend: str, tmp_path: Path) -> Iterator[str]:
         return
     with scratch_schema(postgres_base_url(), prefix="tableside_test") as url:
         yield url
+
+
+@contextmanager
+def sent_statements(store: Store) -> Iterator[list[str]]:
+    """The SQL statements sent to the store's database while the block runs, white space folded.
+
+    Through SQLAlchemy, and on the driver itself (the hot path's statements, issue 26: SV-1).
+    """
+    sent: list[str] = []
+
+    def through_engine(*args: Any) -> None:
+        sent.append(" ".join(str(args[2]).split()))
+
+    def on_driver(_connection: Any, sql: str) -> None:
+        sent.append(" ".join(sql.split()))
+
+    event.listen(store.engine, "before_cursor_execute", through_engine)
+    listeners = store._link.listeners if store._link is not None else []
+    listeners.append(on_driver)
+    try:
+        yield sent
+    finally:
+        listeners.remove(on_driver)
+        event.remove(store.engine, "before_cursor_execute", through_engine)

@@ -17,6 +17,7 @@ import pytest
 import uvicorn
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
+from psycopg.pq import TransactionStatus
 from sqlalchemy import event, text
 from typer.testing import CliRunner
 
@@ -467,11 +468,22 @@ def read_only(store: Store, on: list[bool]) -> Iterator[None]:
         if on[0] and store.backend != "sqlite":
             connection.exec_driver_sql("SET TRANSACTION READ ONLY")
 
+    def on_driver(dbapi_connection: Any, sql: str) -> None:
+        """The same on the hot path's own connections (issue 26, SV-1): before its BEGIN."""
+        if store.backend == "sqlite":
+            if sql.startswith("BEGIN"):
+                dbapi_connection.execute(f"PRAGMA query_only = {int(on[0])}")
+        elif on[0] and dbapi_connection.info.transaction_status == TransactionStatus.IDLE:
+            dbapi_connection.execute("SET TRANSACTION READ ONLY")
+
     event.listen(store.engine, "checkout", checkout)
     event.listen(store.engine, "begin", begin)
+    listeners = store._link.listeners if store._link is not None else []
+    listeners.append(on_driver)
     try:
         yield
     finally:
+        listeners.remove(on_driver)
         event.remove(store.engine, "begin", begin)
         event.remove(store.engine, "checkout", checkout)
 

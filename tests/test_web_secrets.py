@@ -16,8 +16,7 @@ from fastapi.testclient import TestClient
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from patience import EVENT_WAIT
-from sqlalchemy import event as sql_event
-from test_store_support import BACKENDS, database_url
+from test_store_support import BACKENDS, database_url, sent_statements
 
 from tableside.store import Store, table_audience, table_log, tables
 from tableside.web import create_app
@@ -488,17 +487,9 @@ def test_w1_the_authorising_read_carries_a_players_secrecy_only(war: War) -> Non
 
 def test_w5_a_players_read_costs_two_statements_in_one_transaction(war: War) -> None:
     war.row(war.ann, "Boss")  # the encounter is now in memory
-    statements: list[str] = []
-
-    def count(*args: Any) -> None:
-        statements.append(str(args[2]).split()[0])
-
-    engine = war.table.store._engine
-    sql_event.listen(engine, "before_cursor_execute", count)
-    try:
+    with sent_statements(war.table.store) as sent:  # SQLAlchemy's or the driver's (SV-1)
         assert war.row(war.ann, "Boss")["endurance"] == SECRET
-    finally:
-        sql_event.remove(engine, "before_cursor_execute", count)
+    statements = [s.split()[0] for s in sent]
     # the authorising read and the secrecy; SQLite's explicit BEGIN shows, PostgreSQL's does not
     assert [s for s in statements if s != "BEGIN"] == ["SELECT", "SELECT"]
     assert statements.count("BEGIN") <= 1

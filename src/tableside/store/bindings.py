@@ -8,10 +8,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from sqlalchemy import delete, select
+from sqlalchemy import bindparam, delete, select
 from sqlalchemy.engine import Connection
 
 from tableside.store.models import EncounterCombatantRow, RosterCharacterRow, TableEncounterRow
+from tableside.store.raw import Executes
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,11 +41,12 @@ _BINDINGS = (
 )
 
 
-def read_bindings(connection: Connection, encounter_id: int) -> dict[str, Binding]:
+_BINDINGS_OF = _BINDINGS.where(EncounterCombatantRow.encounter_id == bindparam("bindings_of"))
+
+
+def read_bindings(connection: Executes, encounter_id: int) -> dict[str, Binding]:
     """The bindings on an open connection (one statement)."""
-    rows = connection.execute(
-        _BINDINGS.where(EncounterCombatantRow.encounter_id == encounter_id)
-    ).all()
+    rows = connection.execute(_BINDINGS_OF, {"bindings_of": encounter_id}).all()
     return {c: Binding(c, cid, owner, bool(done)) for c, cid, owner, done in rows}
 
 

@@ -12,14 +12,15 @@ from __future__ import annotations
 import functools
 import threading
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager, nullcontext
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import bindparam, insert, select, text, update
-from sqlalchemy.engine import Connection, Engine
+from sqlalchemy import bindparam, event, insert, select, text, update
+from sqlalchemy.engine import Connection, Engine, ExceptionContext
 from sqlalchemy.exc import DBAPIError, StatementError
+from sqlalchemy.sql.selectable import TextualSelect
 
 from tableside.encounter.log import LogRecord
 from tableside.errors import DataError, TablesideError
@@ -48,6 +49,7 @@ from tableside.store.models import (
     EncounterRow,
     LogRecordRow,
 )
+from tableside.store.raw import READ_ONLY, Executes, Link
 from tableside.store.records import EncounterInfo as EncounterInfo  # its home was here
 from tableside.store.records import (
     not_plain_json,
@@ -62,11 +64,17 @@ from tableside.store.records import (
 from tableside.store.url import resolve_url, shown
 
 
-def _rows(connection: Connection, sql: str, params: dict[str, int]) -> list[Any]:
+def _rows(connection: Executes, sql: str, params: dict[str, int]) -> list[Any]:
     """The rows of one of ``records.py``'s reads, its JSON columns decoded as the models say."""
+    return list(connection.execute(_textual(sql), params).all())
+
+
+@functools.cache
+def _textual(sql: str) -> TextualSelect:
+    """One of ``records.py``'s reads as a statement (built once: the raw link compiles it once)."""
     json_columns = {"command": LogRecordRow.command.type, "events": LogRecordRow.events.type,
                     "data": LogRecordRow.data.type}  # fmt: skip
-    return list(connection.execute(text(sql).columns(**json_columns), params).all())
+    return text(sql).columns(**json_columns)
 
 
 # Shared with tables.py, and replaceable by tests, under the names they had here.
@@ -118,7 +126,7 @@ _NOTIFY = text(f"SELECT pg_notify('{NOTIFY_CHANNEL}', :payload)")
 class Store(Closing):
     """Encounters and characters in SQLite or PostgreSQL (open with :meth:`Store.open`)."""
 
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: Engine, raw: bool = True) -> None:
         self._engine = engine
         self._writer = writer(engine)
         self._closed = False
@@ -126,9 +134,13 @@ class Store(Closing):
         # SQLite has one writer at a time: its threads queue here, woken in turn, rather than
         # in SQLite's busy handler, which sleeps up to 100 ms between tries.
         self._write_turn = threading.RLock() if engine.dialect.name == "sqlite" else nullcontext()
+        # The hot path's statements on the driver itself (issue 26, SV-1 … SV-4)
+        self._link = Link(engine, self._write_turn) if raw and Link.serves(engine) else None
+        if self._link is not None and engine.dialect.name == "sqlite":
+            event.listen(engine, "handle_error", self._read_only)
 
     @classmethod
-    def open(cls, url: str | None = None) -> Store:
+    def open(cls, url: str | None = None, raw: bool = True) -> Store:
         """Open (and create or migrate to the newest schema) the store's database.
 
         Args:
@@ -136,6 +148,8 @@ class Store(Closing):
                 ``postgresql+psycopg://user:password@host/db``. When None,
                 ``$TABLESIDE_DATABASE_URL``, else SQLite at ``$TABLESIDE_DB_PATH``
                 (default ``./tableside.db``).
+            raw: Run the web table's hot statements on the driver itself (issue 26, SV-1);
+                False runs every statement through SQLAlchemy (tests compare the two).
 
         Returns:
             The open store.
@@ -155,7 +169,7 @@ class Store(Closing):
         except BaseException:
             engine.dispose()
             raise
-        return cls(engine)
+        return cls(engine, raw)
 
     @property
     def url(self) -> str:
@@ -175,6 +189,8 @@ class Store(Closing):
     def close(self) -> None:
         """Close every connection; the store cannot be used afterwards."""
         self._closed = True
+        if self._link is not None:
+            self._link.close()
         self._engine.dispose()
 
     def __repr__(self) -> str:
@@ -227,7 +243,7 @@ class Store(Closing):
             require_appendable(record)
         record = records[0]
         try:
-            with self._write() as connection:
+            with self._hot_write() as connection:
                 for record in records:
                     self._bump(connection, encounter_id, record.revision)
                     connection.execute(_INSERT_RECORD, _record_row(encounter_id, record))
@@ -255,7 +271,7 @@ class Store(Closing):
             UnknownEncounterError: No encounter has this id.
         """
         _require_id(encounter_id, "encounter")
-        with self._read() as connection:
+        with self._hot_read() as connection:
             return self._info(connection, encounter_id)
 
     def list_encounters(self) -> list[EncounterInfo]:
@@ -392,11 +408,34 @@ class Store(Closing):
         with self._engine.begin() as connection:
             yield connection
 
+    def _hot_read(self) -> AbstractContextManager[Executes]:
+        """A read of the hot path: on the driver itself when the store can (SV-1)."""
+        return self._hot(write=False)
+
+    def _hot_write(self) -> AbstractContextManager[Executes]:
+        """A write of the hot path: on the driver itself when the store can (SV-1)."""
+        return self._hot(write=True)
+
+    @contextmanager
+    def _hot(self, write: bool) -> Iterator[Executes]:
+        self._require_open()
+        if self._link is None:
+            with self._write() if write else self._read() as connection:
+                yield connection
+        else:
+            with self._link.transaction(write) as tx:
+                yield tx
+
+    def _read_only(self, context: ExceptionContext) -> None:
+        """The engine found SQLite read-only: no raw connection of that time serves (SV-3)."""
+        if self._link is not None and READ_ONLY in str(context.original_exception):
+            self._link.retire()
+
     def _require_open(self) -> None:
         if self._closed:
             raise StoreError(f"The store {self.url} is closed.")
 
-    def _bump(self, connection: Connection, encounter_id: int, revision: int) -> None:
+    def _bump(self, connection: Executes, encounter_id: int, revision: int) -> None:
         bumped = connection.execute(
             _BUMP, {"bump_id": encounter_id, "bump_from": revision - 1, "bump_to": revision}
         )
@@ -405,7 +444,7 @@ class Store(Closing):
         if self._announce:  # delivered at commit, never if the transaction rolls back
             connection.execute(_NOTIFY, {"payload": f"{encounter_id}:{revision}"})
 
-    def _info(self, connection: Connection, encounter_id: int) -> EncounterInfo:
+    def _info(self, connection: Executes, encounter_id: int) -> EncounterInfo:
         return read_info(functools.partial(_rows, connection), encounter_id)
 
     def _insert_encounter(

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import insert, select, update
+from sqlalchemy import bindparam, insert, select, update
 from sqlalchemy.engine import Connection
 
 from tableside.store.db import _NOTIFY, Store
@@ -73,12 +73,14 @@ _COLUMNS = (
 )  # fmt: skip
 
 
+# Built once: every answer reads the fog (the hot path on the driver, issue 26: SV-1)
+_LAYERS = select(*_COLUMNS).where(MapLayersRow.encounter_id == bindparam("layers_of"))
+
+
 def layers(store: Store, encounter_id: int) -> Layers:
     """The encounter's layers (no row: none, version 0)."""
-    with store._read() as connection:
-        row = connection.execute(
-            select(*_COLUMNS).where(MapLayersRow.encounter_id == encounter_id)
-        ).one_or_none()
+    with store._hot_read() as connection:
+        row = connection.execute(_LAYERS, {"layers_of": encounter_id}).one_or_none()
     if row is None:
         return Layers()
     version, kind, x, y, width, height, fog = row

@@ -22,7 +22,6 @@ from sqlalchemy import (
     select,
     union_all,
 )
-from sqlalchemy.engine import Connection
 from sqlalchemy.sql.selectable import CompoundSelect
 
 from tableside.errors import DataError
@@ -42,12 +41,13 @@ from tableside.store.models import (
     SecretValueRow,
     TableEncounterRow,
 )
+from tableside.store.raw import Executes
 from tableside.store.tables import _TABLE_SEATS, Seat, _require_encounter
 
 
 def hidden_seqs(store: Store, encounter_id: int) -> frozenset[int]:
     """The ``seq`` of every hidden command of an encounter."""
-    with store._read() as connection:
+    with store._hot_read() as connection:
         return frozenset(connection.execute(_HIDDEN, {"hidden_of": encounter_id}).scalars())
 
 
@@ -159,7 +159,7 @@ class Audience:
 
 def audience(store: Store, encounter_id: int) -> tuple[Audience, frozenset[int]]:
     """The encounter's :class:`Audience` and its hidden commands' ``seq``, in one transaction."""
-    with store._read() as connection:
+    with store._hot_read() as connection:
         found = _read_audience(connection, encounter_id)
         hidden = frozenset(connection.execute(_HIDDEN, {"hidden_of": encounter_id}).scalars())
     return found, hidden
@@ -167,16 +167,16 @@ def audience(store: Store, encounter_id: int) -> tuple[Audience, frozenset[int]]
 
 def secrecy(store: Store, encounter_id: int) -> Secrecy:
     """The encounter's secrecy settings and its table's seats, in one statement."""
-    with store._read() as connection:
+    with store._hot_read() as connection:
         return _read_audience(connection, encounter_id).secrecy
 
 
-def _read_secrecy(connection: Connection, encounter_id: int) -> Secrecy:
+def _read_secrecy(connection: Executes, encounter_id: int) -> Secrecy:
     """The encounter's secrecy on an open connection (one statement)."""
     return _read_audience(connection, encounter_id).secrecy
 
 
-def _read_audience(connection: Connection, encounter_id: int) -> Audience:
+def _read_audience(connection: Executes, encounter_id: int) -> Audience:
     """The encounter's secrecy, its table's seats and its decision settings (one statement).
 
     The seats' characters are the combatants each plays in this encounter: a combatant bound to
@@ -306,7 +306,7 @@ def seats_and_settings(
     store: Store, table_id: int, encounter_id: int
 ) -> tuple[list[Seat], DecisionSettings]:
     """A table's seats and an encounter's decision settings in one read (a command's policy)."""
-    with store._read() as connection:
+    with store._hot_read() as connection:
         rows = connection.execute(_TABLE_SEATS, {"seats_of": table_id}).all()
         settings = _read_settings(connection, encounter_id)
         bound = read_bindings(connection, encounter_id)
@@ -324,7 +324,7 @@ _SETTINGS = select(
 ).where(EncounterSettingsRow.encounter_id == bindparam("settings_of"))
 
 
-def _read_settings(connection: Connection, encounter_id: int) -> DecisionSettings:
+def _read_settings(connection: Executes, encounter_id: int) -> DecisionSettings:
     """The decision settings on an open connection."""
     row = connection.execute(_SETTINGS, {"settings_of": encounter_id}).one_or_none()
     if row is None:

@@ -35,10 +35,11 @@ from tableside.store.models import (
     TableEncounterRow,
     WebSessionRow,
 )
-from tableside.store.table_audience import Audience, Secrecy, _read_audience
+from tableside.store.table_audience import _HIDDEN, Audience, Secrecy, _read_audience
 from tableside.store.tables import Holder, Seat
 
 _INSERT_RECORD = insert(LogRecordRow)
+_HIDE = insert(HiddenCommandRow)
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,7 +112,7 @@ def access(
         None when no encounter has this id.
     """
     query = _SESSION_ACCESS if session else _ACCESS
-    with store._read() as connection:
+    with store._hot_read() as connection:
         row = connection.execute(
             query, {"token_hash": token_hash, "encounter_id": encounter_id}
         ).one_or_none()
@@ -143,12 +144,10 @@ def append(store: Store, encounter_id: int, record: LogRecord, hidden: bool = Fa
         return
     if record.seq is None:
         raise DataError(f"Only a command's record can be hidden, got a {record.kind.value}.")
-    with store._write() as connection:
+    with store._hot_write() as connection:
         store._bump(connection, encounter_id, record.revision)
         connection.execute(_INSERT_RECORD, _record_row(encounter_id, record))
-        connection.execute(
-            insert(HiddenCommandRow).values(encounter_id=encounter_id, seq=record.seq)
-        )
+        connection.execute(_HIDE, {"encounter_id": encounter_id, "seq": record.seq})
 
 
 def records_after(
@@ -159,32 +158,35 @@ def records_after(
     Raises:
         UnknownEncounterError: No encounter has this id.
     """
-    with store._read() as connection:
-        revision = connection.execute(
-            select(EncounterRow.revision).where(EncounterRow.id == encounter_id)
-        ).scalar_one_or_none()
+    with store._hot_read() as connection:
+        revision = connection.execute(_REVISION, {"revision_of": encounter_id}).scalar_one_or_none()
         if revision is None:
             raise UnknownEncounterError(encounter_id)
         rows = connection.execute(
-            select(
-                LogRecordRow.revision,
-                LogRecordRow.kind,
-                LogRecordRow.seq,
-                LogRecordRow.command,
-                LogRecordRow.events,
-                LogRecordRow.data,
-            )
-            .where(
-                LogRecordRow.encounter_id == encounter_id,
-                LogRecordRow.revision > after,
-                LogRecordRow.revision <= revision,
-            )
-            .order_by(LogRecordRow.revision)
+            _RECORDS_AFTER, {"records_of": encounter_id, "after": after, "upto": revision}
         ).all()
-        seqs = connection.execute(
-            select(HiddenCommandRow.seq).where(HiddenCommandRow.encounter_id == encounter_id)
-        ).scalars()
+        seqs = connection.execute(_HIDDEN, {"hidden_of": encounter_id}).scalars()
         return [_record(*row) for row in rows], frozenset(seqs)
+
+
+# Built once (the hot path: issue 26)
+_REVISION = select(EncounterRow.revision).where(EncounterRow.id == bindparam("revision_of"))
+_RECORDS_AFTER = (
+    select(
+        LogRecordRow.revision,
+        LogRecordRow.kind,
+        LogRecordRow.seq,
+        LogRecordRow.command,
+        LogRecordRow.events,
+        LogRecordRow.data,
+    )
+    .where(
+        LogRecordRow.encounter_id == bindparam("records_of"),
+        LogRecordRow.revision > bindparam("after"),
+        LogRecordRow.revision <= bindparam("upto"),
+    )
+    .order_by(LogRecordRow.revision)
+)
 
 
 # redo of a withdrawn waiting command (D-5: the sweeper finds them after a restart).
