@@ -25,17 +25,18 @@ import pytest
 from fastapi.testclient import TestClient
 from patience import EVENT_WAIT
 from ports import free_port
-from test_store_support import database_url
+from test_store_support import database_url, postgres_base_url
 from test_web_stream import parse, stance
 
 from tableside import errors, service
 from tableside.store import Store, table_log
 from tableside.store.db import NOTIFY_CHANNEL
+from tableside.store.scratch import scratch_schema
 from tableside.web import create_app
 from tableside.web.auth import Principal
 from tableside.web.demo import create_demo
 from tableside.web.hub import Notifier, record_stream
-from tableside.web.notify import Listener, parse_payload
+from tableside.web.notify import Listener, listen, parse_payload
 from tableside.web.stage import Pings
 from tableside.web.table import WebTable
 
@@ -73,7 +74,7 @@ def test_an_append_on_postgresql_is_announced_once_committed_and_never_when_refu
         eid = demo.encounter_id
         revision = store.encounter(eid).revision
         with raw_connection(store) as listening:
-            listening.execute(f"LISTEN {NOTIFY_CHANNEL}")
+            assert listen(listening).startswith(NOTIFY_CHANNEL)
             service.run_command(store, eid, stance("Herald"))
             encounter = service.open_encounter(store, eid)
             record = encounter.execute(stance("Watcher"))
@@ -83,6 +84,29 @@ def test_an_append_on_postgresql_is_announced_once_committed_and_never_when_refu
             with pytest.raises(errors.StaleRevisionError):
                 store.append(eid, record)  # revision + 2 again: refused, nothing written
             assert announcements(listening, 0.3) == []
+
+
+def test_sv5_each_schema_announces_on_its_own_channel(pg_url: str) -> None:
+    """SV-5: a database's channels are shared by its schemas; each store's appends wake only the
+    listeners of its own schema (two tests' or tables' stores in one database never mix)."""
+    with (
+        scratch_schema(postgres_base_url(), prefix="tableside_test") as other_url,
+        Store.open(pg_url) as store,
+        Store.open(other_url) as other,
+    ):
+        mine, theirs = create_demo(WebTable(store)), create_demo(WebTable(other))
+        with raw_connection(store) as listening, raw_connection(other) as overhearing:
+            channel, other_channel = listen(listening), listen(overhearing)
+            assert channel != other_channel
+            assert channel.startswith(f"{NOTIFY_CHANNEL}_") and len(channel) <= 63
+            revision = store.encounter(mine.encounter_id).revision
+            service.run_command(other, theirs.encounter_id, stance("Herald"))
+            service.run_command(store, mine.encounter_id, stance("Herald"))
+            assert announcements(listening, 0.5) == [f"{mine.encounter_id}:{revision + 1}"]
+            assert len(announcements(overhearing, 0.3)) == 1  # its own append only
+    with psycopg.connect(postgres_base_url().replace("postgresql+psycopg", "postgresql"),
+                         autocommit=True) as public:  # fmt: skip
+        assert listen(public) == NOTIFY_CHANNEL  # the schema public keeps the plain name
 
 
 def test_the_listener_wakes_streams_at_once_and_comes_back_after_losing_its_connection(

@@ -119,8 +119,19 @@ _BUMP = (
 _INSERT_RECORD = insert(LogRecordRow)
 
 NOTIFY_CHANNEL = "tableside_encounter"
-"""The PostgreSQL channel on which every committed append is announced as ``<id>:<revision>``."""
-_NOTIFY = text(f"SELECT pg_notify('{NOTIFY_CHANNEL}', :payload)")
+"""The PostgreSQL channel on which every committed append is announced as ``<id>:<revision>``.
+
+That is its name in the schema ``public``; a store in another schema of the same database uses
+``<this>_<12 hex digits of the schema name's md5>`` (:data:`CHANNEL_SQL`, SV-5)."""
+CHANNEL_SQL = (
+    f"'{NOTIFY_CHANNEL}' || CASE WHEN coalesce(current_schema(), 'public') = 'public' THEN '' "
+    "ELSE '_' || substr(md5(current_schema()), 1, 12) END"
+)
+"""The channel of the schema a connection works in, as SQL: a database's channels are shared by
+all its schemas, so stores in two schemas must not wake each other's streams (SV-5)."""
+CHANNEL_QUERY = f"SELECT {CHANNEL_SQL}"
+"""The query that names a connection's channel (what its listener LISTENs on)."""
+_NOTIFY = text(f"SELECT pg_notify({CHANNEL_SQL}, :payload)")
 
 
 class Store(Closing):

@@ -21,7 +21,7 @@ from typing import Any
 import psycopg
 
 from tableside.store import Store
-from tableside.store.db import NOTIFY_CHANNEL
+from tableside.store.db import CHANNEL_QUERY, NOTIFY_CHANNEL
 from tableside.web.hub import Notifier
 
 log = logging.getLogger(__name__)
@@ -38,6 +38,14 @@ def parse_payload(payload: str) -> int | None:
         return int(head)
     except ValueError:
         return None
+
+
+def listen(connection: psycopg.Connection[Any]) -> str:
+    """LISTEN on the channel of the connection's schema (SV-5); returns the channel's name."""
+    row = connection.execute(CHANNEL_QUERY).fetchone()
+    channel = str(row[0]) if row is not None else NOTIFY_CHANNEL
+    connection.execute(f'LISTEN "{channel}"')  # letters, digits and _ only: no quoting issue
+    return channel
 
 
 class Listener:
@@ -62,6 +70,7 @@ class Listener:
         self._thread = threading.Thread(target=self._run, name="tableside-listen", daemon=True)
         self.announcements = 0
         self.connects = 0
+        self.channel = NOTIFY_CHANNEL  # its schema's, once connected (SV-5)
 
     @property
     def connected(self) -> bool:
@@ -97,7 +106,7 @@ class Listener:
             except psycopg.Error as error:
                 if self._stop.is_set():
                     break
-                log.warning("LISTEN %s lost (%s); retrying in %.1f s", NOTIFY_CHANNEL, error, retry)
+                log.warning("LISTEN %s lost (%s); retrying in %.1f s", self.channel, error, retry)
             finally:
                 self._connected.clear()
             self._stop.wait(retry)
@@ -105,7 +114,7 @@ class Listener:
 
     def _listen(self) -> None:
         with psycopg.connect(*self._args, **self._kwargs, autocommit=True) as connection:
-            connection.execute(f"LISTEN {NOTIFY_CHANNEL}")
+            self.channel = listen(connection)
             self._connection = connection
             self.connects += 1
             self._connected.set()
