@@ -34,6 +34,7 @@ from tableside.encounter.strife import forced as strife_forced
 from tableside.encounter.war import args as war_args
 from tableside.errors import DataError, RulesError
 from tableside.majesty.catalog import validation_sentence
+from tableside.web.direct import direct_handler
 from tableside.web.guards import bad_path_id, path_ids
 
 COMMAND_MODELS: dict[str, dict[str, type[war_args.Args]]] = {
@@ -188,7 +189,18 @@ def strict_json(body: bytes) -> Any:
 
 
 class StrictRequest(Request):
-    """A request whose JSON body is read by :func:`strict_json`."""
+    """A request whose JSON body is read by :func:`strict_json`.
+
+    A body whose reading failed on the direct path (:mod:`~tableside.web.direct`) fails again,
+    with the same exception, when FastAPI's own handler reads it.
+    """
+
+    async def body(self) -> bytes:
+        """The body (once), or the failure met reading it."""
+        failed = self.__dict__.get("_body_error")
+        if failed is not None:
+            raise failed
+        return await super().body()
 
     async def json(self) -> Any:
         """The body, parsed strictly (once)."""
@@ -204,7 +216,8 @@ class StrictRoute(APIRoute):
     range; it does nothing for one in range, yet FastAPI's solving of it cost a request about
     0.1 to 0.2 ms (issue 26). So each route keeps two handlers: the one with that dependency,
     run only when a path id is out of range (its refusal, and the order of the refusals
-    before it, as they were), and the same handler without it for every other request.
+    before it, as they were), and the same handler without it for every other request; that
+    one calls the endpoint directly when the request is plain (:mod:`~tableside.web.direct`).
     """
 
     def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
@@ -214,7 +227,9 @@ class StrictRoute(APIRoute):
         kept = [d for d in whole.dependencies if d.call is not path_ids]
         self.dependant = dataclasses.replace(whole, dependencies=kept)
         try:
-            plain = super().get_route_handler()
+            plain = direct_handler(
+                self.dependant, self._embed_body_fields, super().get_route_handler()
+            )
         finally:
             self.dependant = whole
 
