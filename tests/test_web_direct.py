@@ -14,9 +14,10 @@ import fastapi.routing
 import pytest
 from fastapi.routing import APIRoute
 from fastapi.testclient import TestClient
+from starlette.exceptions import HTTPException
 
 from tableside.encounter.roster import add_commands
-from tableside.web import create_app, direct
+from tableside.web import create_app, direct, strict
 from tableside.web.guards import path_ids
 from tableside.web.strict import StrictRequest
 
@@ -140,3 +141,62 @@ def test_a_body_whose_reading_failed_fails_again_with_the_same_exception() -> No
     with pytest.raises(RuntimeError) as raised:
         asyncio.run(request.body())
     assert raised.value is failure
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        b'{"kind": "strike", "args": {"striker": "Herald", "defender": "Warrior"}}',
+        b'{"kind": "move", "args": {"id": "Herald", "to": [1.5, 2.0, 0]}, "revision": 3}',
+        b'[1, 2.50, 1e3, -0.0, "1e999", {"a": [true, null]}]',
+        b'\xef\xbb\xbf{"a": 1.0}',  # a byte order mark, read as json.loads reads bytes
+        '{"a": 2.0}'.encode("utf-16"),
+    ],
+)
+def test_strict_json_reads_a_finite_body_as_json_loads_with_its_hooks(body: bytes) -> None:
+    expected = json.loads(body, parse_float=strict._number)
+    assert strict.strict_json(body) == expected
+    assert [type(v) for v in _leaves(strict.strict_json(body))] == [
+        type(v) for v in _leaves(expected)
+    ]
+
+
+def _leaves(data: Any) -> list[Any]:
+    if isinstance(data, dict):
+        return [leaf for value in data.values() for leaf in _leaves(value)]
+    if isinstance(data, list):
+        return [leaf for value in data for leaf in _leaves(value)]
+    return [data]
+
+
+@pytest.mark.parametrize(
+    ("body", "where"),
+    [
+        (b'{"a": NaN}', "field a: NaN"),
+        (b'{"kind": "x", "args": {"v": [1, -Infinity]}}', "'x' command: field v.1: -Infinity"),
+        (b"1e999", "the request body: 1e999"),
+        (b'{"a": 1e400, "b": 2}', "field a: 1e400"),
+    ],
+)
+def test_strict_json_still_finds_every_non_finite_number(body: bytes, where: str) -> None:
+    with pytest.raises(HTTPException) as refused:
+        strict.strict_json(body)
+    assert refused.value.status_code == 400
+    assert refused.value.detail == (
+        f"Bad request: {where} is not a finite JSON number; send a number."
+    )
+
+
+def test_a_non_finite_number_made_elsewhere_meanwhile_only_costs_a_walk(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def meanwhile(text: str) -> Any:
+        strict._NotFinite("NaN")  # another parse's, counted while this one runs
+        return strict._number(text)
+
+    decoder = json.JSONDecoder(parse_constant=strict._NotFinite, parse_float=meanwhile)
+    monkeypatch.setattr(strict, "_DECODER", decoder)
+    walked: list[Any] = []
+    monkeypatch.setattr(strict, "_where_not_finite", lambda data: walked.append(data))
+    assert strict.strict_json(b'{"a": [1.5, {"b": 2}]}') == {"a": [1.5, {"b": 2}]}
+    assert walked == [{"a": [1.5, {"b": 2}]}]  # walked, found nothing: the same data

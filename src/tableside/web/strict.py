@@ -18,6 +18,7 @@ The request bodies' own models are strict too (``strict=True``): ``"seed": "7"``
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import json
 import math
 from collections.abc import Callable, Coroutine
@@ -134,11 +135,17 @@ def check_args(game: str, kind: str, args: dict[str, Any]) -> None:
         raise DataError(validation_sentence(error, f"{kind} command")) from None
 
 
+_MADE = itertools.count()
+"""Counts the :class:`_NotFinite` made (``next`` is atomic): a parse that made none is not
+walked for one (issue 26)."""
+
+
 class _NotFinite:
     """A number JSON does not allow, kept where it was found so that its field can be named."""
 
     def __init__(self, text: str) -> None:
         self.text = text
+        next(_MADE)
 
 
 def _number(text: str) -> int | float | _NotFinite:
@@ -167,6 +174,10 @@ def _where_not_finite(data: Any) -> tuple[str, str] | None:
     return None
 
 
+_DECODER = json.JSONDecoder(parse_constant=_NotFinite, parse_float=_number)
+"""The decoder ``json.loads(body, parse_constant=…, parse_float=…)`` would make for each body."""
+
+
 def strict_json(body: bytes) -> Any:
     """``body`` parsed as JSON, refusing NaN, ±Infinity and numbers too large to be finite.
 
@@ -174,7 +185,13 @@ def strict_json(body: bytes) -> Any:
         HTTPException: 400 naming the field (``json.JSONDecodeError`` for text that is not
             JSON at all, which the route answers as before).
     """
-    data = json.loads(body, parse_constant=_NotFinite, parse_float=_number)
+    before = next(_MADE)
+    if isinstance(body, bytes | bytearray):  # as json.loads reads bytes, with one decoder
+        data = _DECODER.decode(body.decode(json.detect_encoding(body), "surrogatepass"))
+    else:
+        data = json.loads(body, parse_constant=_NotFinite, parse_float=_number)
+    if next(_MADE) == before + 1:
+        return data  # no non-finite number was made, by this parse or any other: none to find
     found = _where_not_finite(data)
     if found is not None:
         path, text = found
