@@ -1,4 +1,8 @@
-"""SV-10: a plain request's endpoint is called directly; anything else goes to FastAPI's handler."""
+"""SV-10: a plain request's endpoint is called directly; anything else goes to FastAPI's handler.
+
+SV-11: the strict body parse walks only a body in which it met a non-finite number. SV-12:
+FastAPI's OpenTelemetry bridge is off.
+"""
 
 from __future__ import annotations
 
@@ -154,6 +158,7 @@ def test_a_body_whose_reading_failed_fails_again_with_the_same_exception() -> No
     ],
 )
 def test_strict_json_reads_a_finite_body_as_json_loads_with_its_hooks(body: bytes) -> None:
+    # SV-11: the same values (and types) as json.loads with the hooks, without the walk
     expected = json.loads(body, parse_float=strict._number)
     assert strict.strict_json(body) == expected
     assert [type(v) for v in _leaves(strict.strict_json(body))] == [
@@ -200,3 +205,10 @@ def test_a_non_finite_number_made_elsewhere_meanwhile_only_costs_a_walk(
     monkeypatch.setattr(strict, "_where_not_finite", lambda data: walked.append(data))
     assert strict.strict_json(b'{"a": [1.5, {"b": 2}]}') == {"a": [1.5, {"b": 2}]}
     assert walked == [{"a": [1.5, {"b": 2}]}]  # walked, found nothing: the same data
+
+
+def test_fastapis_telemetry_bridge_is_off(tmp_path: Path) -> None:
+    # SV-12: no provider is looked up for a request (FastAPI asks none when all three are off)
+    app = create_app(f"sqlite:///{tmp_path / 'store.db'}")
+    config = app._telemetry
+    assert (config["tracing"], config["metrics"], config["logs"]) == (False, False, False)

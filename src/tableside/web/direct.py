@@ -170,7 +170,11 @@ class Direct:
 
 
 def direct_handler(dependant: Dependant, embed_body: bool, full: Handler) -> Handler:
-    """``full`` (FastAPI's handler), called only for a request :class:`Direct` cannot take."""
+    """``full`` (FastAPI's handler), called only for a request :class:`Direct` cannot take.
+
+    The handler is given a :class:`~tableside.web.strict.StrictRequest` (its route's): a body
+    whose reading failed here fails again, with the same exception, when ``full`` reads it.
+    """
     if not _plain(dependant, embed_body):
         return full
     direct = Direct(dependant)
