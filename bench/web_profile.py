@@ -68,7 +68,8 @@ LOOP: list[tuple[str, tuple[str, ...]]] = [
     ("own middlewares (limits, headers, session, gzip)",
      ("tableside/web/guards.py", "tableside/web/sessions.py", "middleware/gzip")),
     ("Starlette, FastAPI: routing, body, validation",
-     ("starlette/", "fastapi/", "pydantic", "tableside/web/strict.py", "json/")),
+     ("starlette/", "fastapi/", "pydantic", "tableside/web/strict.py", "tableside/web/direct.py",
+      "json/")),
     ("event loop", ("asyncio/", "selectors", "uvloop")),
 ]  # fmt: skip
 
@@ -76,7 +77,8 @@ LOOP: list[tuple[str, tuple[str, ...]]] = [
 def layer(frames: Stack) -> str:
     """The layer of one sample's stack (outermost frame first)."""
     if has(frames, "WorkerThread.run"):
-        if not has(frames, "_run_sync_endpoint") or frames[-1].startswith(
+        in_endpoint = has(frames, "_run_sync_endpoint", "tableside/")  # FastAPI's or direct
+        if not in_endpoint or frames[-1].startswith(
             ("Condition.wait", "Queue.get", "WorkerThread.run")
         ):
             return "threadpool: queue, wake-up (worker side)"

@@ -26,6 +26,7 @@ from typing import Annotated, Any, Literal
 from fastapi import Depends, FastAPI, Header, Path, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
+from fastapi.telemetry import TelemetryConfig
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException
 from starlette.middleware.gzip import GZipMiddleware
@@ -66,6 +67,9 @@ LISTEN_POLL = 10.0
 LOG = logging.getLogger(__name__)
 GZIP_MINIMUM = 1024  # bytes: a smaller answer is sent as it is (W-70)
 GZIP_LEVEL = 6  # zlib's default: most of the saving at a fraction of level 9's CPU (W-70)
+NO_TELEMETRY: TelemetryConfig = {"tracing": False, "metrics": False, "logs": False}
+"""FastAPI's OpenTelemetry bridge off: Tableside sets no provider, yet FastAPI asked the global
+ones on every request whether one was set (issue 26)."""
 WARM_AFTER = 1.0  # seconds after the start before the odds tables are built (F-22)
 SWEEP = 0.5  # seconds between the deadline sweeper's looks at waiting encounters (D-5)
 ADOPT_EVERY = 60  # sweeps between looks in the store for encounters waiting (other processes')
@@ -286,6 +290,7 @@ def create_app(
         title="Tableside web table",
         lifespan=lifespan,
         dependencies=[Depends(guards.path_ids)],
+        telemetry=NO_TELEMETRY,
     )
     app.router.route_class = StrictRoute  # every JSON body parsed strictly (W-50)
     app.state.table = table

@@ -18,6 +18,7 @@ The request bodies' own models are strict too (``strict=True``): ``"seed": "7"``
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import json
 import math
 from collections.abc import Callable, Coroutine
@@ -34,6 +35,7 @@ from tableside.encounter.strife import forced as strife_forced
 from tableside.encounter.war import args as war_args
 from tableside.errors import DataError, RulesError
 from tableside.majesty.catalog import validation_sentence
+from tableside.web.direct import direct_handler
 from tableside.web.guards import bad_path_id, path_ids
 
 COMMAND_MODELS: dict[str, dict[str, type[war_args.Args]]] = {
@@ -133,11 +135,17 @@ def check_args(game: str, kind: str, args: dict[str, Any]) -> None:
         raise DataError(validation_sentence(error, f"{kind} command")) from None
 
 
+_MADE = itertools.count()
+"""Counts the :class:`_NotFinite` made (``next`` is atomic): a parse that made none is not
+walked for one (issue 26)."""
+
+
 class _NotFinite:
     """A number JSON does not allow, kept where it was found so that its field can be named."""
 
     def __init__(self, text: str) -> None:
         self.text = text
+        next(_MADE)
 
 
 def _number(text: str) -> int | float | _NotFinite:
@@ -166,6 +174,10 @@ def _where_not_finite(data: Any) -> tuple[str, str] | None:
     return None
 
 
+_DECODER = json.JSONDecoder(parse_constant=_NotFinite, parse_float=_number)
+"""The decoder ``json.loads(body, parse_constant=…, parse_float=…)`` would make for each body."""
+
+
 def strict_json(body: bytes) -> Any:
     """``body`` parsed as JSON, refusing NaN, ±Infinity and numbers too large to be finite.
 
@@ -173,7 +185,13 @@ def strict_json(body: bytes) -> Any:
         HTTPException: 400 naming the field (``json.JSONDecodeError`` for text that is not
             JSON at all, which the route answers as before).
     """
-    data = json.loads(body, parse_constant=_NotFinite, parse_float=_number)
+    before = next(_MADE)
+    if isinstance(body, bytes | bytearray):  # as json.loads reads bytes, with one decoder
+        data = _DECODER.decode(body.decode(json.detect_encoding(body), "surrogatepass"))
+    else:
+        data = json.loads(body, parse_constant=_NotFinite, parse_float=_number)
+    if next(_MADE) == before + 1:
+        return data  # no non-finite number was made, by this parse or any other: none to find
     found = _where_not_finite(data)
     if found is not None:
         path, text = found
@@ -188,7 +206,18 @@ def strict_json(body: bytes) -> Any:
 
 
 class StrictRequest(Request):
-    """A request whose JSON body is read by :func:`strict_json`."""
+    """A request whose JSON body is read by :func:`strict_json`.
+
+    A body whose reading failed on the direct path (:mod:`~tableside.web.direct`) fails again,
+    with the same exception, when FastAPI's own handler reads it.
+    """
+
+    async def body(self) -> bytes:
+        """The body (once), or the failure met reading it."""
+        failed = self.__dict__.get("_body_error")
+        if failed is not None:
+            raise failed
+        return await super().body()
 
     async def json(self) -> Any:
         """The body, parsed strictly (once)."""
@@ -204,7 +233,8 @@ class StrictRoute(APIRoute):
     range; it does nothing for one in range, yet FastAPI's solving of it cost a request about
     0.1 to 0.2 ms (issue 26). So each route keeps two handlers: the one with that dependency,
     run only when a path id is out of range (its refusal, and the order of the refusals
-    before it, as they were), and the same handler without it for every other request.
+    before it, as they were), and the same handler without it for every other request; that
+    one calls the endpoint directly when the request is plain (:mod:`~tableside.web.direct`).
     """
 
     def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
@@ -214,7 +244,9 @@ class StrictRoute(APIRoute):
         kept = [d for d in whole.dependencies if d.call is not path_ids]
         self.dependant = dataclasses.replace(whole, dependencies=kept)
         try:
-            plain = super().get_route_handler()
+            plain = direct_handler(
+                self.dependant, self._embed_body_fields, super().get_route_handler()
+            )
         finally:
             self.dependant = whole
 
