@@ -32,7 +32,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -413,13 +413,21 @@ async def open_table(http: Loopback, number: int) -> Table:
     return Table(made["id"], made["host_token"], seats)
 
 
-async def load(bases: list[str], tables: int, seconds: float) -> tuple[Figures, float]:
-    """Open the tables (spread over the servers) and run their clients for ``seconds``."""
+async def load(
+    bases: list[str], tables: int, seconds: float, begun: Callable[[], None] | None = None
+) -> tuple[Figures, float]:
+    """Open the tables (spread over the servers) and run their clients for ``seconds``.
+
+    ``begun`` is called once the tables are open, as the commands begin (to read the server's
+    CPU from there: opening 50 tables and their 200 seats is not a command).
+    """
     clients = [Loopback(b) for b in bases]
     try:
         opened = await asyncio.gather(*(open_table(clients[i % len(clients)], i)
                                         for i in range(tables)))  # fmt: skip
         figures = Figures()
+        if begun is not None:
+            begun()
         began = time.perf_counter()
         deadline = began + seconds
         await asyncio.gather(*(run_table(clients[i % len(clients)], table, i, deadline, figures)
@@ -428,6 +436,21 @@ async def load(bases: list[str], tables: int, seconds: float) -> tuple[Figures, 
     finally:
         for http in clients:
             await http.aclose()
+
+
+def settle(pid: int) -> None:
+    """Wait (at most 60 s) until the server and its children spend under 20 ms of CPU in 1 s.
+
+    ``tableside serve`` warms the simulators and starts its balance process after it answers
+    (W-76): seconds of CPU that are no command's and would otherwise share the cores with the
+    load's first seconds and count in its CPU a command.
+    """
+    for _ in range(60):
+        before = cpu_seconds(pid)
+        time.sleep(1.0)
+        after = cpu_seconds(pid)
+        if before is None or after is None or after - before < 0.02:
+            return
 
 
 def free_port() -> int:
@@ -565,11 +588,19 @@ def reference(args: argparse.Namespace) -> Floor:
 def measure(
     label: str, url: str, workers: int, args: argparse.Namespace, base: float, floor: Floor
 ) -> None:
-    """One HTTP run against ``tableside serve --workers N``, with its server CPU."""
+    """One HTTP run against ``tableside serve --workers N``, with its server CPU.
+
+    The load starts once the server's start-up work is over (:func:`settle`: its warm-ups,
+    the balance process's start), and the CPU is read over the commands alone (W-71).
+    """
     with server(url, workers) as (address, pid):
-        before = cpu_seconds(pid)
-        figures, elapsed = asyncio.run(load([address], args.tables, args.seconds))
+        settle(pid)
+        marks: list[float | None] = []
+        figures, elapsed = asyncio.run(
+            load([address], args.tables, args.seconds, lambda: marks.append(cpu_seconds(pid)))
+        )
         after = cpu_seconds(pid)
+    before = marks[0] if marks else None
     if before is not None and after is not None:
         figures.cpu = after - before
     figures.line(label, elapsed, base, floor)
