@@ -25,7 +25,7 @@ from typing import Annotated, Any, Literal
 
 from fastapi import Depends, FastAPI, Header, Path, Query, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
+from fastapi.responses import HTMLResponse, Response, StreamingResponse
 from fastapi.telemetry import TelemetryConfig
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException
@@ -40,6 +40,7 @@ from tableside.store import Store, UnknownEncounterError, tables
 from tableside.store import chat as stored_chat
 from tableside.store.tables import UnknownSeatError, UnknownTableError
 from tableside.web import assets, contract, guards, log_page, play
+from tableside.web.answer_json import JSONResponse
 from tableside.web.asking import Authorization, TokenQuery, bearer, who_at
 from tableside.web.auth import ForbiddenError, Principal, UnauthorisedError
 from tableside.web.balance import add_balance, warm_wanted
@@ -58,6 +59,7 @@ from tableside.web.setup_seats import add_seats
 from tableside.web.stage import add_stage, with_map
 from tableside.web.strict import StrictRoute, strict_args
 from tableside.web.table import WebTable
+from tableside.web.table_live import sweep_deadlines
 
 CombatantId = Annotated[str, Field(min_length=1, max_length=40, pattern=r"^[A-Za-z0-9_.\-]+$")]
 Name = Label
@@ -72,7 +74,6 @@ NO_TELEMETRY: TelemetryConfig = {"tracing": False, "metrics": False, "logs": Fal
 ones on every request whether one was set (issue 26)."""
 WARM_AFTER = 1.0  # seconds after the start before the odds tables are built (F-22)
 SWEEP = 0.5  # seconds between the deadline sweeper's looks at waiting encounters (D-5)
-ADOPT_EVERY = 60  # sweeps between looks in the store for encounters waiting (other processes')
 
 
 class Body(BaseModel):
@@ -239,7 +240,8 @@ def create_app(
         listen_poll: The same while the PostgreSQL listener is connected (a fallback only).
         limits: The limits (W-13); None reads them from the environment
             (:meth:`~tableside.web.guards.Limits.from_env`).
-        sweep_every: Seconds between the deadline sweeper's looks (D-5, :func:`sweep`).
+        sweep_every: Seconds between the deadline sweeper's looks (D-5,
+            :func:`~tableside.web.table_live.sweep_deadlines`).
         warm: Warm the simulator after the start, on the balance thread, unless
             ``TABLESIDE_WARM=off`` (F-25; ``tableside serve`` asks it, tests' apps do not).
         apart: Play balances in a process of their own, so that this one never loads numba
@@ -273,7 +275,7 @@ def create_app(
         watcher = asyncio.create_task(
             watch(table.notifier, lambda ids: moved_on(table.store, ids), stream_poll)
         )
-        sweeper = asyncio.create_task(sweep(table, sweep_every))
+        sweeper = asyncio.create_task(sweep_deadlines(table, sweep_every))
         restore_signals = end_streams_on_stop(table.notifier)
         try:
             yield
@@ -291,6 +293,7 @@ def create_app(
         lifespan=lifespan,
         dependencies=[Depends(guards.path_ids)],
         telemetry=NO_TELEMETRY,
+        default_response_class=JSONResponse,  # orjson (SV-13)
     )
     app.router.route_class = StrictRoute  # every JSON body parsed strictly (W-50)
     app.state.table = table
@@ -515,25 +518,6 @@ def add_api(app: FastAPI, table: WebTable) -> None:
         authorization: Authorization = None,
     ) -> JSONResponse:
         return step_back(request, encounter_id, body, authorization, redo=True)
-
-
-async def sweep(table: WebTable, every: float) -> None:
-    """The deadline sweeper (D-5): expire overdue decisions about every ``every`` seconds.
-
-    It first loads the encounters that wait (so that, after a restart, a deadline that passed
-    is taken on its next tick), then looks in the store again every :data:`ADOPT_EVERY` sweeps
-    for encounters other processes left waiting. A failure is retried on the next tick.
-    """
-    ticks = 0
-    while True:
-        try:
-            if ticks % ADOPT_EVERY == 0:
-                await asyncio.to_thread(table.adopt_waiting)
-            await asyncio.to_thread(table.sweep)
-        except Exception:  # a store hiccup must not end the sweeper; the next tick retries
-            LOG.exception("The deadline sweeper failed; it tries again.")
-        ticks += 1
-        await asyncio.sleep(every)
 
 
 def moved_on(store: Store, ids: Collection[int]) -> dict[int, tuple[int, int]]:

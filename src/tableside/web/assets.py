@@ -23,7 +23,9 @@ from importlib import resources
 import rcssmin  # type: ignore[import-untyped]
 import rjsmin  # type: ignore[import-untyped]
 from fastapi import FastAPI, Request
-from fastapi.responses import JSONResponse, Response
+from fastapi.responses import Response
+
+from tableside.web.answer_json import JSONResponse
 
 STATIC = resources.files("tableside.web").joinpath("static")
 # The fight page's scripts, one file in this order: core.js first (shared names, the state and

@@ -35,7 +35,6 @@ from dataclasses import dataclass, field
 from typing import Annotated, Any
 
 from fastapi import FastAPI, Query
-from fastapi.responses import JSONResponse
 
 from tableside.errors import DataError
 from tableside.limits import shown
@@ -51,6 +50,7 @@ from tableside.simulate.balance import (
     Runner,
     Sliced,
 )
+from tableside.web.answer_json import JSONResponse
 from tableside.web.asking import Authorization, who_at
 from tableside.web.table import WebTable
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import FastAPI, Query, Request
-from fastapi.responses import JSONResponse
 from pydantic import Field
 
 from tableside.campaign import files, play
@@ -24,6 +23,7 @@ from tableside.store import roster, tables
 from tableside.store.roster import RosterCharacter, UnknownRosterCharacterError
 from tableside.store.table_files import import_table
 from tableside.web import guards
+from tableside.web.answer_json import JSONResponse
 from tableside.web.asking import Authorization, bearer, who_at
 from tableside.web.auth import ForbiddenError, Principal, new_token, require_host, token_hash
 from tableside.web.roster_access import at_character, owns

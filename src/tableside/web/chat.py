@@ -25,7 +25,6 @@ from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
 
 from fastapi import FastAPI
-from fastapi.responses import JSONResponse
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSchema
 
 from tableside.errors import DataError
@@ -45,6 +44,7 @@ from tableside.limits import (
 from tableside.store import Store, tables
 from tableside.store import chat as stored
 from tableside.store.models import CHAT_LENGTH
+from tableside.web.answer_json import JSONResponse
 from tableside.web.asking import Authorization
 from tableside.web.auth import ForbiddenError, Principal, credential
 from tableside.web.guards import RateWindow, TooManyError, holder_key

@@ -37,12 +37,13 @@ from fastapi.dependencies.utils import (
     get_typed_return_annotation,
 )
 from fastapi.encoders import jsonable_encoder
-from fastapi.responses import JSONResponse
 from fastapi.telemetry import get_telemetry_data
 from pydantic import BaseModel
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import Response
+
+from tableside.web.answer_json import JSONResponse
 
 Handler = Callable[[Request], Coroutine[Any, Any, Response]]
 JSON_TYPE = "application/json"

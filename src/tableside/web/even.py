@@ -20,13 +20,13 @@ from dataclasses import dataclass, field
 from typing import Annotated, Any
 
 from fastapi import FastAPI
-from fastapi.responses import JSONResponse
 from pydantic import Field
 
 from tableside.errors import DataError
 from tableside.simulate import SimulationError, even
 from tableside.simulate.apart import Apart
 from tableside.simulate.sweep import Sweep
+from tableside.web.answer_json import JSONResponse
 from tableside.web.asking import Authorization, who_at
 from tableside.web.balance import Balances, Job
 from tableside.web.setup_forms import Body

@@ -27,12 +27,12 @@ from collections.abc import Callable
 from typing import Any
 
 from fastapi import Request
-from fastapi.responses import JSONResponse
 from sqlalchemy.exc import DBAPIError
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from tableside.errors import TablesideError
+from tableside.web.answer_json import JSONResponse
 from tableside.web.auth import Principal
 from tableside.web_limits import ENV, Limits, whole_limit
 

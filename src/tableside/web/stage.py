@@ -27,13 +27,14 @@ from collections.abc import Callable
 from typing import Annotated, Any, Final
 
 from fastapi import FastAPI, Query, Request
-from fastapi.responses import JSONResponse, Response
+from fastapi.responses import Response
 from PIL import Image, UnidentifiedImageError
 from pydantic import BaseModel, ConfigDict, Field
 
 from tableside.errors import DataError
 from tableside.limits import POSITION_MAX, Coordinate
 from tableside.store import layers as stored
+from tableside.web.answer_json import JSONResponse
 from tableside.web.asking import Authorization
 from tableside.web.auth import Principal, credential, require_host
 from tableside.web.guards import IMAGE_MAX_BYTES, RateWindow, TooManyError, holder_key

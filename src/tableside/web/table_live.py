@@ -9,6 +9,8 @@ W-66).
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -422,3 +424,26 @@ class LiveTable:
             if sentence == str(error):
                 raise
             raise type(error)(sentence) from None
+
+
+ADOPT_EVERY = 60  # sweeps between looks in the store for encounters waiting (other processes')
+LOG = logging.getLogger(__name__)
+
+
+async def sweep_deadlines(table: LiveTable, every: float) -> None:
+    """The deadline sweeper (D-5): expire overdue decisions about every ``every`` seconds.
+
+    It first loads the encounters that wait (so that, after a restart, a deadline that passed
+    is taken on its next tick), then looks in the store again every :data:`ADOPT_EVERY` sweeps
+    for encounters other processes left waiting. A failure is retried on the next tick.
+    """
+    ticks = 0
+    while True:
+        try:
+            if ticks % ADOPT_EVERY == 0:
+                await asyncio.to_thread(table.adopt_waiting)
+            await asyncio.to_thread(table.sweep)
+        except Exception:  # a store hiccup must not end the sweeper; the next tick retries
+            LOG.exception("The deadline sweeper failed; it tries again.")
+        ticks += 1
+        await asyncio.sleep(every)
