@@ -131,6 +131,9 @@ def test_w38_a_tokens_name_is_drawn_below_its_rings_on_a_phone(
     assert fallen.driver.execute_script(LABELS_CROSSING) == []  # Watcher's name, Guardian's ↑1"
 
 
+NO_ODDS = "No odds: the server cannot be reached."  # play.js, when the odds request fails
+
+
 def test_w39_the_strike_button_says_its_ap_before_the_odds_come(
     server: LiveServer, browsers: tuple[WebDriver, WebDriver, WebDriver]
 ) -> None:
@@ -151,7 +154,10 @@ def test_w39_the_strike_button_says_its_ap_before_the_odds_come(
         fallen.driver.execute_script("arguments[0].scrollIntoView({block: 'center'});", disarm)
         disarm.click()
         fallen.wait("the Maneuver's AP", lambda s: s.text("roll-cost") == "(4 AP)")
-        assert fallen.text("odds-summary").startswith("Choose")  # no odds came
+        # no odds came: still the prompt, or (the 250 ms debounce over on a slow machine) the
+        # blocked request's failure said; never a law
+        summary = fallen.text("odds-summary")
+        assert summary.startswith("Choose") or summary == NO_ODDS, summary
     finally:
         driver.execute_cdp_cmd("Network.setBlockedURLs", {"urls": []})
 
