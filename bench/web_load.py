@@ -15,16 +15,19 @@ Baseline (this process, same backend, named "WebTable in process"): the same War
 calls the server makes for each command (authorise the token, decide, append, answer) made
 directly on :class:`tableside.web.table.WebTable`, one after another, with no HTTP. The ratio is
 the HTTP rate over the baseline's rate. Latency is per command, from sending to the whole
-answer, queueing included. ``server CPU`` is the server processes' CPU time (user + system,
-from /proc, Linux) per command sent: it moves much less than rates when other work shares the
-machine. A second reference line runs the Wars through :class:`tableside.service.Session`
-(engine and store only, no authorisation or answer).
+answer, queueing included; while the clients run, this process's own garbage collector is
+paused (:func:`collector_paused`, W-71), so that its pauses (up to 200 ms with the clients' War
+replicas) are not counted as the server's latency. ``server CPU`` is the server processes' CPU
+time (user + system, from /proc, Linux) per command sent: it moves much less than rates when
+other work shares the machine. A second reference line runs the Wars through
+:class:`tableside.service.Session` (engine and store only, no authorisation or answer).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
 import os
 import socket
@@ -82,7 +85,12 @@ class Figures:
     cpu: float | None = None  # seconds of the server processes' CPU during the run
 
     def line(
-        self, label: str, elapsed: float, baseline: float | None, reference: Floor | None = None
+        self,
+        label: str,
+        elapsed: float,
+        baseline: float | None,
+        reference: Floor | None = None,
+        own: Floor | None = None,
     ) -> Floor:
         ordered = sorted(self.latencies)
         rate = len(ordered) / elapsed
@@ -95,6 +103,9 @@ class Figures:
             f"  vs reference: {rate / reference.rate:.2f}x the rate, "
             f"{p99 / reference.p99:.1f}x the p99"
         )  # fmt: skip
+        if own is not None:  # PostgreSQL's lines: its own backend's reference too
+            floor += (f"; vs PostgreSQL's: {rate / own.rate:.2f}x, "
+                      f"{p99 / own.p99:.1f}x")  # fmt: skip
         print(
             f"{label:<40} {len(ordered):>6} cmds {rate:>8,.0f} /s  p50 {p50:6.1f} ms  "
             f"p99 {p99:6.1f} ms  409s {self.conflicts}  refused {self.refusals}  "
@@ -428,14 +439,36 @@ async def load(
         figures = Figures()
         if begun is not None:
             begun()
-        began = time.perf_counter()
-        deadline = began + seconds
-        await asyncio.gather(*(run_table(clients[i % len(clients)], table, i, deadline, figures)
-                               for i, table in enumerate(opened)))  # fmt: skip
-        return figures, time.perf_counter() - began
+        with collector_paused():
+            began = time.perf_counter()
+            deadline = began + seconds
+            tasks = [run_table(clients[i % len(clients)], table, i, deadline, figures)
+                     for i, table in enumerate(opened)]  # fmt: skip
+            await asyncio.gather(*tasks)
+            return figures, time.perf_counter() - began
     finally:
         for http in clients:
             await http.aclose()
+
+
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """This process's collector off while the clients run (W-71), and on again after.
+
+    The load's clients keep each table's War replica: the collector's walks of them (every
+    second or two, up to 200 ms each, measured) stopped every client at once, and each pause
+    was counted in the latency of the commands in flight as if the server had taken it. The
+    reference's clients keep nothing and were not stopped, so the comparison was biased.
+    """
+    gc.collect()
+    gc.freeze()
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
+        gc.unfreeze()
+        gc.collect()
 
 
 def settle(pid: int) -> None:
@@ -555,38 +588,51 @@ async def reference_load(base: str, tables: int, seconds: float) -> tuple[Figure
     http = Loopback(base)
     figures = Figures()
     try:
-        began = time.perf_counter()
-        deadline = began + seconds
-        turns = [([0], asyncio.Condition()) for _ in range(tables)]
-        await asyncio.gather(*(reference_client(http, n, seat, turn, changed, deadline, figures)
-                               for n, (turn, changed) in enumerate(turns)
-                               for seat in range(len(SEATS))))  # fmt: skip
-        return figures, time.perf_counter() - began
+        with collector_paused():  # as Tableside's clients (W-71)
+            began = time.perf_counter()
+            deadline = began + seconds
+            turns = [([0], asyncio.Condition()) for _ in range(tables)]
+            await asyncio.gather(*(reference_client(http, n, seat, turn, changed, deadline,
+                                                    figures)
+                                   for n, (turn, changed) in enumerate(turns)
+                                   for seat in range(len(SEATS))))  # fmt: skip
+            return figures, time.perf_counter() - began
     finally:
         await http.aclose()
 
 
-def reference(args: argparse.Namespace) -> Floor:
-    """The reference server (``bench/reference_server.py``) under the same clients: its floor."""
+def reference(args: argparse.Namespace, url: str | None = None) -> Floor:
+    """The reference server (``bench/reference_server.py``) under the same clients: its floor.
+
+    On a SQLite file of its own, or on PostgreSQL at ``url`` (a scratch schema).
+    """
     port = free_port()
     script = str(Path(__file__).with_name("reference_server.py"))
+    name = "SQLite" if url is None else "PostgreSQL"
     with tempfile.TemporaryDirectory() as folder:
-        argv = [sys.executable, script, "--port", str(port), "--db", f"{folder}/ref.db"]
+        where = ["--db", f"{folder}/ref.db"] if url is None else ["--url", url]
+        argv = [sys.executable, script, "--port", str(port), *where]
         with started(argv, port, dict(os.environ), "/ready") as (address, pid):
             before = cpu_seconds(pid)
             figures, elapsed = asyncio.run(reference_load(address, args.tables, args.seconds))
             after = cpu_seconds(pid)
     if before is not None and after is not None:
         figures.cpu = after - before
-    print(f"-- reference: FastAPI + uvicorn, one row appended to SQLite per command; "
+    print(f"-- reference: FastAPI + uvicorn, one row appended to {name} per command; "
           f"{args.tables} tables x {len(SEATS)} clients, {args.seconds:g} s")  # fmt: skip
-    found = figures.line("reference server (SQLite)", elapsed, None)
-    documented("reference server (SQLite)")
+    found = figures.line(f"reference server ({name})", elapsed, None)
+    documented(f"reference server ({name})")
     return found
 
 
 def measure(
-    label: str, url: str, workers: int, args: argparse.Namespace, base: float, floor: Floor
+    label: str,
+    url: str,
+    workers: int,
+    args: argparse.Namespace,
+    base: float,
+    floor: Floor,
+    own: Floor | None = None,
 ) -> None:
     """One HTTP run against ``tableside serve --workers N``, with its server CPU.
 
@@ -603,14 +649,21 @@ def measure(
     before = marks[0] if marks else None
     if before is not None and after is not None:
         figures.cpu = after - before
-    figures.line(label, elapsed, base, floor)
+    figures.line(label, elapsed, base, floor, own)
     documented(f"{BACKEND[0]} {label}")
 
 
 BACKEND = [""]  # the backend the lines printed now are for (to find their documented figures)
 
 
-def backend(name: str, url: str, args: argparse.Namespace, counts: list[int], floor: Floor) -> None:
+def backend(
+    name: str,
+    url: str,
+    args: argparse.Namespace,
+    counts: list[int],
+    floor: Floor,
+    own: Floor | None = None,
+) -> None:
     print(f"-- {name}: {args.tables} tables x {len(SEATS)} clients, {args.seconds:g} s")
     BACKEND[0] = name
     base = web_table_baseline(url, args.seconds)
@@ -618,7 +671,7 @@ def backend(name: str, url: str, args: argparse.Namespace, counts: list[int], fl
     baseline(url, args.seconds)
     for count in counts:
         label = f"HTTP, {count} server process{'es' if count > 1 else ''}"
-        measure(label, url, count, args, base, floor)
+        measure(label, url, count, args, base, floor, own)
 
 
 def main() -> None:
@@ -631,8 +684,10 @@ def main() -> None:
         backend("SQLite file (WAL)", f"sqlite:///{folder}/load.db", args, [1], floor)
     pg = os.environ.get("TABLESIDE_TEST_POSTGRES_URL") or os.environ.get("TABLESIDE_DATABASE_URL")
     if pg and pg.startswith("postgresql"):
+        with scratch_schema(pg, prefix="tableside_bench_ref") as url:
+            own = reference(args, url)  # PostgreSQL's own floor, beside SQLite's (W-71)
         with scratch_schema(pg, prefix="tableside_bench") as url:
-            backend("PostgreSQL", url, args, [1, 2], floor)
+            backend("PostgreSQL", url, args, [1, 2], floor, own)
     else:
         print("PostgreSQL: skipped (set TABLESIDE_TEST_POSTGRES_URL)")
 

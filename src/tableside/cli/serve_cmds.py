@@ -11,7 +11,6 @@ LISTEN/NOTIFY.
 from __future__ import annotations
 
 import errno
-import gc
 import os
 import socket
 from collections.abc import Mapping
@@ -221,14 +220,12 @@ def serve_one(url: str | None, host: str, port: int, base: str, demo: bool) -> N
     """One server process: the app built here, its store open until the server stops."""
     import uvicorn
 
-    from tableside.web import create_app
+    from tableside.web import collector, create_app
 
     # the simulator warmed after the start (F-25), in a balance process of its own (W-76)
-    app = create_app(url, warm=True, apart=True)
+    app = create_app(url, warm=True, apart=True, collect_every=collector.COLLECT_EVERY)
     announce(app.state.table, base, demo, 1)
-    # What start-up built lives until the end: kept out of the collector, the process exits
-    # at once on Ctrl+C instead of spending seconds collecting it (W-27).
-    gc.freeze()
+    collector.tune()  # start-up frozen (W-27), the oldest generation walked on a timer (SV-14)
     uvicorn.run(app, host=host, port=port, log_level="warning", access_log=QUIET_ACCESS,
                 timeout_graceful_shutdown=GRACE, **server_options())  # fmt: skip
 

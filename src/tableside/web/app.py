@@ -39,7 +39,7 @@ from tableside.simulate import disk_cache
 from tableside.store import Store, UnknownEncounterError, tables
 from tableside.store import chat as stored_chat
 from tableside.store.tables import UnknownSeatError, UnknownTableError
-from tableside.web import assets, contract, guards, log_page, play
+from tableside.web import assets, collector, contract, guards, log_page, play
 from tableside.web.answer_json import JSONResponse
 from tableside.web.asking import Authorization, TokenQuery, bearer, who_at
 from tableside.web.auth import ForbiddenError, Principal, UnauthorisedError
@@ -47,6 +47,7 @@ from tableside.web.balance import add_balance, warm_wanted
 from tableside.web.characters import add_characters
 from tableside.web.chat import ChatRoom, add_chat, chat_feed
 from tableside.web.decisions import FightWaitingError, NoSuchDecisionError
+from tableside.web.direct import on_loop as run_on_loop
 from tableside.web.even import add_even
 from tableside.web.hub import end_streams_on_stop, record_stream, watch
 from tableside.web.map import add_map
@@ -225,6 +226,8 @@ def create_app(
     sweep_every: float = SWEEP,
     warm: bool = False,
     apart: bool = False,
+    on_loop: bool | None = None,
+    collect_every: float | None = None,
 ) -> FastAPI:
     """The web table on the store at ``store_url`` (see :meth:`Store.open` for the default).
 
@@ -246,6 +249,8 @@ def create_app(
             ``TABLESIDE_WARM=off`` (F-25; ``tableside serve`` asks it, tests' apps do not).
         apart: Play balances in a process of their own, so that this one never loads numba
             nor the kernels (W-76; ``tableside serve`` asks it, tests' apps do not).
+        on_loop: Call the play's hot endpoints on the event loop (SV-15); None: on SQLite.
+        collect_every: Seconds between the collector's full walks (SV-14; ``serve`` asks it).
     """
     limits = guards.Limits.from_env() if limits is None else limits
     disk_cache.install()  # exact laws computed once are kept on disk (F-22, TABLESIDE_CACHE)
@@ -272,17 +277,19 @@ def create_app(
             listener.append(Listener(table.store, table.notifier))
             app.state.listener = listener[0]
             await asyncio.to_thread(listener[0].start)
-        watcher = asyncio.create_task(
-            watch(table.notifier, lambda ids: moved_on(table.store, ids), stream_poll)
-        )
-        sweeper = asyncio.create_task(sweep_deadlines(table, sweep_every))
+        tasks = [
+            watch(table.notifier, lambda ids: moved_on(table.store, ids), stream_poll),
+            sweep_deadlines(table, sweep_every),
+            *([] if collect_every is None else [collector.collect_periodically(collect_every)]),
+        ]
+        background = [asyncio.create_task(task) for task in tasks]
         restore_signals = end_streams_on_stop(table.notifier)
         try:
             yield
         finally:
             restore_signals()
-            sweeper.cancel()
-            watcher.cancel()
+            for task in background:
+                task.cancel()
             for running in listener:
                 await asyncio.to_thread(running.stop)
             balances.close()  # the balance process, if any (W-76)
@@ -297,6 +304,7 @@ def create_app(
     )
     app.router.route_class = StrictRoute  # every JSON body parsed strictly (W-50)
     app.state.table = table
+    app.state.on_loop = table.store.backend == "sqlite" if on_loop is None else on_loop
     app.state.chat = room
     handlers: list[tuple[type[Exception], int]] = [
         (errors.TablesideError, 400),
@@ -342,8 +350,10 @@ def create_app(
 
 
 def served_app() -> FastAPI:
-    """The app ``tableside serve --workers N`` builds in each process: it warms the simulator."""
-    return create_app(warm=True, apart=True)
+    """The app ``tableside serve --workers N`` builds in each process (F-25, SV-14)."""
+    app = create_app(warm=True, apart=True, collect_every=collector.COLLECT_EVERY)
+    collector.tune()
+    return app
 
 
 def add_api(app: FastAPI, table: WebTable) -> None:
@@ -405,6 +415,7 @@ def add_api(app: FastAPI, table: WebTable) -> None:
                 "token": token, "join_link": f"/join/{token}"}  # fmt: skip
 
     @app.get("/api/encounters/{encounter_id}")
+    @run_on_loop
     def show_encounter(encounter_id: int, authorization: Authorization = None) -> JSONResponse:
         who, info = table.at_encounter(bearer(authorization), encounter_id)
         return JSONResponse({"id": info.id, "name": info.name, "game": info.game,
@@ -427,6 +438,7 @@ def add_api(app: FastAPI, table: WebTable) -> None:
         return JSONResponse({"records": found, "more": more})
 
     @app.post("/api/encounters/{encounter_id}/commands")
+    @run_on_loop
     def run_command(
         request: Request, encounter_id: int, body: CommandBody, authorization: Authorization = None
     ) -> JSONResponse:
@@ -441,6 +453,7 @@ def add_api(app: FastAPI, table: WebTable) -> None:
                                               exact))  # fmt: skip
 
     @app.post("/api/encounters/{encounter_id}/npc_turn")
+    @run_on_loop
     def npc_turn(
         request: Request, encounter_id: int, authorization: Authorization = None
     ) -> JSONResponse:
@@ -449,11 +462,13 @@ def add_api(app: FastAPI, table: WebTable) -> None:
         return answered(table, who, encounter_id, lambda: table.npc_turn(who, encounter_id))
 
     @app.get("/api/encounters/{encounter_id}/decisions")
+    @run_on_loop
     def decisions(encounter_id: int, authorization: Authorization = None) -> JSONResponse:
         who = who_at(table, authorization, encounter_id)
         return JSONResponse(table.decisions(who, encounter_id))
 
     @app.post("/api/encounters/{encounter_id}/decisions")
+    @run_on_loop
     def decide_all(
         encounter_id: int, body: DecideAllBody, authorization: Authorization = None
     ) -> JSONResponse:
@@ -463,6 +478,7 @@ def add_api(app: FastAPI, table: WebTable) -> None:
                         lambda: table.answer_decisions(who, encounter_id, answers))  # fmt: skip
 
     @app.post("/api/encounters/{encounter_id}/decisions/{decision}")
+    @run_on_loop
     def decide(
         request: Request,
         encounter_id: int,

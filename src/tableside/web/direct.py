@@ -14,6 +14,14 @@ field refuses (so every refusal, its status, its text and the order of its error
 FastAPI's), and FastAPI's telemetry when it is on. A route is taken directly only if it has
 no dependency left, no query, cookie, form or embedded body parameter, no parameter model, no
 background tasks, sub-response or security scopes, a sync endpoint that returns a Response.
+
+A route whose endpoint is marked :func:`on_loop` (the play's hot routes: a state read, a
+command, the decisions and their answers) is called on the event loop itself, not the
+threadpool, when the application allows it (``app.state.on_loop``, SV-15): its work is a few
+milliseconds of Python that holds the GIL anyway, and its store I/O is a SQLite file's, so the
+threadpool's hand-off and the GIL's passing between threads cost more than they overlap.
+Taken by FastAPI's own handler (a request that is not plain), the endpoint runs on the
+threadpool as before.
 """
 
 from __future__ import annotations
@@ -48,6 +56,21 @@ from tableside.web.answer_json import JSONResponse
 Handler = Callable[[Request], Coroutine[Any, Any, Response]]
 JSON_TYPE = "application/json"
 """The one content type read here; any other (with a charset too) goes to FastAPI's handler."""
+
+
+Endpoint = Callable[..., Any]
+ON_LOOP = "tableside_on_loop"
+"""The attribute :func:`on_loop` sets on an endpoint."""
+
+
+def on_loop(endpoint: Endpoint) -> Endpoint:
+    """Mark a sync endpoint as one to call on the event loop where the app allows it (SV-15).
+
+    Only for endpoints whose work is bounded (milliseconds): while one runs, no other request
+    of the process moves.
+    """
+    setattr(endpoint, ON_LOOP, True)
+    return endpoint
 
 
 class _Fallback(Exception):  # noqa: N818 - a signal, not an error
@@ -109,6 +132,7 @@ class Direct:
         self.headers = [(f, _simple_param(f) or "") for f in dependant.header_params]
         self.body = dependant.body_params[0] if dependant.body_params else None
         self.request_name = dependant.request_param_name
+        self.on_loop = bool(getattr(self.call, ON_LOOP, False))
 
     async def values(self, request: Request) -> dict[str, Any]:
         """The endpoint's arguments, or :class:`_Fallback` where FastAPI must decide."""
@@ -162,9 +186,15 @@ class Direct:
             raise _Fallback
         return value
 
-    async def respond(self, values: dict[str, Any]) -> Response:
-        """The endpoint's answer (on the threadpool, as FastAPI runs a sync endpoint)."""
-        answer = await run_in_threadpool(self.call, **values)
+    async def respond(self, values: dict[str, Any], request: Request) -> Response:
+        """The endpoint's answer, on the threadpool as FastAPI runs a sync endpoint.
+
+        An :func:`on_loop` endpoint of an app that allows it runs on the event loop (SV-15).
+        """
+        if self.on_loop and getattr(request.app.state, "on_loop", False):
+            answer = self.call(**values)
+        else:
+            answer = await run_in_threadpool(self.call, **values)
         if isinstance(answer, Response):
             return answer
         return JSONResponse(jsonable_encoder(answer))  # never: the endpoint says it answers one
@@ -185,6 +215,6 @@ def direct_handler(dependant: Dependant, embed_body: bool, full: Handler) -> Han
             values = await direct.values(request)
         except _Fallback:
             return await full(request)
-        return await direct.respond(values)
+        return await direct.respond(values, request)
 
     return handler

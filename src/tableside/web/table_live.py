@@ -13,6 +13,7 @@ import asyncio
 import logging
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -75,7 +76,9 @@ class LiveTable:
         self.notifier = Notifier()
         self._guard = threading.Lock()
         self._locks: dict[int, threading.Lock] = {}
-        self._live: dict[int, Encounter[Any]] = {}
+        self._live: OrderedDict[int, Encounter[Any]] = OrderedDict()  # the least recent first
+        self._kept = threading.Lock()  # guards the order of ``_live`` (SV-16)
+        self.live_kept = LIVE_KEPT
         self._seen = threading.local()  # this request's read: (encounter id, stored revision)
         self._secrecy = threading.local()  # this request's read: (who, encounter id, Secrecy)
         self._audience = threading.local()  # its seats and settings: (who, encounter id, Audience)
@@ -98,10 +101,10 @@ class LiveTable:
             stored = seen[1]
         else:
             stored = self.store.encounter(encounter_id).revision
-        cached = self._live.get(encounter_id)
+        cached = self._cached(encounter_id)
         if cached is None:
             cached = open_encounter(self.store, encounter_id)
-            self._live[encounter_id] = cached
+            self._keep(encounter_id, cached)
         elif cached.revision < stored:
             self._catch_up(encounter_id, cached)
         if overdue(cached, self.clock()) and (encounter_id, cached.revision) not in self._stuck:
@@ -210,7 +213,9 @@ class LiveTable:
         """
         now = self.clock()
         done = 0
-        for encounter_id, cached in list(self._live.items()):
+        with self._kept:
+            kept = list(self._live.items())
+        for encounter_id, cached in kept:
             if not overdue(cached, now) or (encounter_id, cached.revision) in self._stuck:
                 continue
             with self.lock(encounter_id):
@@ -218,6 +223,33 @@ class LiveTable:
                 encounter = self.live(encounter_id)
                 done += encounter.revision - (before.revision if before else 0)
         return done
+
+    def _cached(self, encounter_id: int) -> Encounter[Any] | None:
+        """The encounter kept in memory, now the most recently used; None if not kept."""
+        with self._kept:
+            cached = self._live.get(encounter_id)
+            if cached is not None:
+                self._live.move_to_end(encounter_id)
+            return cached
+
+    def _keep(self, encounter_id: int, encounter: Encounter[Any]) -> None:
+        """Keep an encounter in memory, letting go of the least recently used past the bound.
+
+        At most :attr:`live_kept` encounters are kept (SV-16), never counting out one that waits
+        for a decision (the sweeper expires its deadline, D-5): those are kept whatever their
+        number. One let go is read from the store again when next asked for.
+        """
+        with self._kept:
+            self._live[encounter_id] = encounter
+            self._live.move_to_end(encounter_id)
+            excess = len(self._live) - self.live_kept
+            if excess <= 0:
+                return
+            idle = [
+                e for e, kept in self._live.items() if kept.pending is None and e != encounter_id
+            ]
+            for eid in idle[:excess]:
+                del self._live[eid]
 
     def adopt_waiting(self) -> list[int]:
         """Load the encounters that wait for a decision (after a restart), for the sweeper."""
@@ -241,7 +273,8 @@ class LiveTable:
 
     def forget(self, encounter_id: int) -> None:
         """Drop the in-memory encounter (after a failed append it may be ahead of the store)."""
-        self._live.pop(encounter_id, None)
+        with self._kept:
+            self._live.pop(encounter_id, None)
 
     def lock(self, encounter_id: int) -> threading.Lock:
         """The lock that serialises commands on one encounter in this process."""
@@ -426,6 +459,8 @@ class LiveTable:
             raise type(error)(sentence) from None
 
 
+LIVE_KEPT = 256
+"""Encounters each process keeps in memory, the least recently used let go first (SV-16)."""
 ADOPT_EVERY = 60  # sweeps between looks in the store for encounters waiting (other processes')
 LOG = logging.getLogger(__name__)
 
