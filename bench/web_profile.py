@@ -74,8 +74,17 @@ LOOP: list[tuple[str, tuple[str, ...]]] = [
 ]  # fmt: skip
 
 
+def inline_endpoint(frames: Stack) -> bool:
+    """Whether the stack is an endpoint called on the event loop itself (SV-15)."""
+    start = next((i for i, frame in enumerate(frames) if "Direct.respond" in frame), None)
+    return start is not None and has(frames[start + 1 :], "tableside/")
+
+
 def layer(frames: Stack) -> str:
     """The layer of one sample's stack (outermost frame first)."""
+    if inline_endpoint(frames):  # on the loop (SV-15): an endpoint as on the threadpool
+        found = next((name for name, test in ENDPOINT if test(frames)), None)
+        return f"endpoint, {found or 'other: rates, strict arguments, seats'}"
     if has(frames, "WorkerThread.run"):
         in_endpoint = has(frames, "_run_sync_endpoint", "tableside/")  # FastAPI's or direct
         if not in_endpoint or frames[-1].startswith(
