@@ -36,7 +36,7 @@ from sqlalchemy.exc import DBAPIError, MultipleResultsFound, NoResultFound, Oper
 from sqlalchemy.sql.compiler import SQLCompiler
 from sqlalchemy.sql.dml import Insert
 from sqlalchemy.sql.elements import ClauseElement
-from sqlalchemy.sql.selectable import TextualSelect
+from sqlalchemy.sql.selectable import SelectBase, TextualSelect
 
 from tableside.store.errors import StoreError
 from tableside.store.sqlite import BUSY_TIMEOUT_MS, sqlite_pragmas
@@ -153,13 +153,19 @@ class Prebuilt:
 
 
 class _Held:
-    """A driver connection, with the generation it was opened in (SV-3)."""
+    """A driver connection, with the generation it was opened in (SV-3).
 
-    __slots__ = ("connection", "generation")
+    Attributes:
+        read_committed: A PostgreSQL connection whose transactions are read committed: its
+            reads need no transaction of their own (SV-20).
+    """
 
-    def __init__(self, connection: Any, generation: int) -> None:
+    __slots__ = ("connection", "generation", "read_committed")
+
+    def __init__(self, connection: Any, generation: int, read_committed: bool = False) -> None:
         self.connection = connection
         self.generation = generation
+        self.read_committed = read_committed
 
 
 POSTGRES_CONNECTIONS = 15
@@ -210,13 +216,20 @@ class Link:
     # -- transactions ---------------------------------------------------------------------
 
     @contextmanager
-    def transaction(self, write: bool) -> Iterator[Tx]:
-        """One transaction on a connection of the link (SV-1): committed, or rolled back."""
+    def transaction(self, write: bool, lone: bool = False) -> Iterator[Tx]:
+        """One transaction on a connection of the link (SV-1): committed, or rolled back.
+
+        On PostgreSQL a read at read committed, or a ``lone`` write (one statement, then reads
+        only), sends no ``BEGIN`` and no ``COMMIT``: each statement is its own transaction,
+        which under read committed reads what a transaction's statements read (SV-20, SV-21).
+        """
         with self._write_turn if write else nullcontext():
-            tx = Tx(self, self.take())
+            tx = Tx(self, self.take(), lone=write and lone and not self._sqlite)
             try:
                 if self._sqlite:
                     tx.send("BEGIN IMMEDIATE" if write else "BEGIN")
+                elif (write and not lone) or not (write or tx.held.read_committed):
+                    tx.send("BEGIN")
                 yield tx
                 tx.commit()
             except BaseException as error:
@@ -272,10 +285,13 @@ class Link:
 
     def _connect(self) -> _Held:
         args, kwargs = self._args
+        read_committed = False
         try:
             connection = self._dbapi.connect(*args, **kwargs)
             if self._sqlite:
                 sqlite_pragmas(connection)
+            else:
+                read_committed = _autocommit(connection)
         except self._dbapi.Error as error:
             with self._lock:
                 self._opening -= 1
@@ -283,7 +299,7 @@ class Link:
             raise self.failed(error, "connect", None) from error
         with self._lock:
             self._opening -= 1
-            held = _Held(connection, self._generation)
+            held = _Held(connection, self._generation, read_committed)
             if not self._closed:
                 self._open.add(held)
                 return held
@@ -347,15 +363,31 @@ class Link:
         return built
 
 
+def _autocommit(connection: Any) -> bool:
+    """Put a PostgreSQL connection in autocommit; whether its isolation is read committed.
+
+    The link begins its transactions itself (SV-20, SV-21): a write that is more than one
+    statement with ``BEGIN``, a read at a stricter isolation too.
+    """
+    connection.autocommit = True
+    row = connection.execute("SHOW transaction_isolation").fetchone()
+    return row is not None and row[0] == "read committed"
+
+
 class Tx:
-    """One transaction on a link's connection: ``execute`` as SQLAlchemy's connection does."""
+    """One transaction on a link's connection: ``execute`` as SQLAlchemy's connection does.
 
-    __slots__ = ("first", "held", "link")
+    A ``lone`` transaction (SV-21) is one write statement, its own transaction on PostgreSQL:
+    after it, only reads (a refusal's explanation).
+    """
 
-    def __init__(self, link: Link, held: _Held) -> None:
+    __slots__ = ("first", "held", "link", "lone")
+
+    def __init__(self, link: Link, held: _Held, lone: bool = False) -> None:
         self.link = link
         self.held = held
         self.first = True
+        self.lone = lone
 
     def execute(self, statement: ClauseElement, parameters: Any = None, /) -> Result:
         """Run one of the store's statements (a list of parameter sets: one each)."""
@@ -365,6 +397,8 @@ class Tx:
                 total += self.execute(statement, one).rowcount
             return Result([], total)
         params: dict[str, Any] = parameters or {}
+        if self.lone and not self.first and not isinstance(statement, SelectBase):
+            raise StoreError("A lone write's transaction runs one write, then reads only.")
         built = self.link.prebuilt(statement, tuple(params))
         values = built.values(params)
         cursor = self.send(built.sql, values)
