@@ -24,6 +24,7 @@ from test_store_support import BACKENDS, database_url
 from tableside.encounter.log import Command, LogRecord, RecordKind
 from tableside.errors import DataError
 from tableside.store import Store, layers, table_audience, table_log, tables
+from tableside.store.db import CHANNEL_QUERY
 from tableside.store.errors import StaleRevisionError, StoreError, UnknownEncounterError
 from tableside.store.models import EncounterRow
 from tableside.store.raw import POSTGRES_CONNECTIONS, Link, Tx
@@ -283,3 +284,84 @@ def test_sv1_a_statement_built_per_call_is_refused_not_run_wrong(url: str) -> No
         )
         with pytest.raises(ValueError, match="expanding"):
             tx.execute(listed, {"ids": [1, 2]})
+
+
+def sent_on_driver(store: Store) -> list[str]:
+    """What the store's link sends from now on (its listener's list)."""
+    sent: list[str] = []
+    assert store._link is not None
+    store._link.listeners.append(lambda _connection, sql: sent.append(sql.split()[0]))
+    return sent
+
+
+def test_sv20_postgresql_reads_send_no_begin_at_read_committed(tmp_path: Path) -> None:
+    with database_url("postgresql", tmp_path) as url, Store.open(url) as store:
+        tid, eid = a_table(store)
+        sent = sent_on_driver(store)
+        assert table_log.access(store, ANN, eid) is not None
+        table_audience.audience(store, eid)
+        table_log.records_after(store, eid, 0)
+        assert "BEGIN" not in sent and len(sent) == 2 + 2 + 3  # the statements alone
+        assert store._link is not None and store._link._idle[-1].read_committed
+        assert store._link._idle[-1].connection.info.transaction_status == 0  # idle, no tx
+        assert tid > 0
+
+
+def test_sv20_postgresql_reads_keep_their_transaction_at_a_stricter_isolation(
+    tmp_path: Path,
+) -> None:
+    with database_url("postgresql", tmp_path) as base:
+        strict = f"{base}%20-cdefault_transaction_isolation%3Drepeatable%5C%20read"
+        with Store.open(strict) as store:
+            _tid, eid = a_table(store)
+            sent = sent_on_driver(store)
+            assert table_log.access(store, ANN, eid) is not None
+            assert sent[0] == "BEGIN" and len(sent) == 3
+            assert store._link is not None and not store._link._idle[-1].read_committed
+
+
+def test_sv21_a_postgresql_append_is_one_statement_without_begin(tmp_path: Path) -> None:
+    with database_url("postgresql", tmp_path) as url, Store.open(url) as store:
+        _tid, eid = a_table(store)
+        sent = sent_on_driver(store)
+        store.append(eid, strike(1, 0))
+        table_log.append(store, eid, hidden(2, 1), hidden=True)
+        assert sent == ["WITH", "WITH"]  # bump, record, hidden mark and pg_notify at once
+        del sent[:]
+        store.append_all(eid, [strike(3, 2), strike(4, 3)])
+        assert sent == ["BEGIN", "WITH", "WITH"]  # two records: one transaction for both
+        del sent[:]
+        with pytest.raises(StaleRevisionError, match="revision 4"):
+            table_log.append(store, eid, hidden(4, 9), hidden=True)
+        assert sent == ["WITH", "SELECT"]  # the refusal's reason is read after: nothing written
+        assert store.encounter(eid).revision == 4
+        assert table_audience.hidden_seqs(store, eid) == frozenset({1})
+        assert [r.revision for r in store.load(eid)[1]] == [1, 2, 3, 4]
+
+
+def test_sv21_a_lone_write_is_followed_by_reads_only(tmp_path: Path) -> None:
+    with database_url("postgresql", tmp_path) as url, Store.open(url) as store:
+        eid = store.create_encounter("Fight", "majesty", 1)
+        refused = pytest.raises(StoreError, match="one write, then reads only")
+        with refused, store._hot_write(lone=True) as connection:
+            store._append_one(connection, eid, strike(1, 0))
+            store._append_one(connection, eid, strike(2, 1))
+        assert store.encounter(eid).revision == 1  # the first was its own transaction
+
+
+def test_sv21_a_postgresql_append_announces_at_its_commit_only(tmp_path: Path) -> None:
+    with database_url("postgresql", tmp_path) as url, Store.open(url) as store:
+        eid = store.create_encounter("Fight", "majesty", 1)
+        with store.engine.connect() as listening:
+            channel = listening.exec_driver_sql(CHANNEL_QUERY).scalar_one()
+            listening.exec_driver_sql(f'LISTEN "{channel}"')
+            listening.commit()
+            store.append(eid, strike(1, 0))
+            with pytest.raises(StaleRevisionError):
+                store.append(eid, strike(1, 0))
+            table_log.append(store, eid, hidden(2, 1), hidden=True)
+            driver = listening.connection.dbapi_connection
+            assert driver is not None
+            listening.exec_driver_sql("SELECT 1")
+            payloads = [n.payload for n in driver.notifies(timeout=0.5, stop_after=2)]
+        assert payloads == [f"{eid}:1", f"{eid}:2"]

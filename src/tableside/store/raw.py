@@ -34,7 +34,7 @@ from typing import Any, Protocol, cast
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import DBAPIError, MultipleResultsFound, NoResultFound, OperationalError
 from sqlalchemy.sql.compiler import SQLCompiler
-from sqlalchemy.sql.dml import Insert
+from sqlalchemy.sql.dml import Insert, UpdateBase
 from sqlalchemy.sql.elements import ClauseElement
 from sqlalchemy.sql.selectable import SelectBase, TextualSelect
 
@@ -96,12 +96,16 @@ class Result:
 class Prebuilt:
     """One statement compiled once for a dialect: its SQL, parameter order and processors."""
 
-    __slots__ = ("binds", "by_name", "defaults", "order", "results", "sql")
+    __slots__ = ("binds", "by_name", "defaults", "order", "results", "sql", "writes")
 
     def __init__(self, statement: ClauseElement, dialect: Any, keys: tuple[str, ...]) -> None:
         columns = list(keys) if isinstance(statement, Insert) else None
         compiled = cast(SQLCompiler, statement.compile(dialect=dialect, column_keys=columns))
         self.sql: str = compiled.string
+        ctes = getattr(compiled, "ctes", None) or {}
+        self.writes = not isinstance(statement, SelectBase) or any(
+            isinstance(cte.element, UpdateBase) for cte in ctes
+        )
         if "__[POSTCOMPILE_" in self.sql:  # an IN list is rendered per call: not prebuilt
             raise ValueError(f"A statement with an expanding parameter is not prebuilt: {self.sql}")
         self.order: tuple[str, ...] | None = (
@@ -381,13 +385,14 @@ class Tx:
     after it, only reads (a refusal's explanation).
     """
 
-    __slots__ = ("first", "held", "link", "lone")
+    __slots__ = ("first", "held", "link", "lone", "wrote")
 
     def __init__(self, link: Link, held: _Held, lone: bool = False) -> None:
         self.link = link
         self.held = held
         self.first = True
         self.lone = lone
+        self.wrote = False
 
     def execute(self, statement: ClauseElement, parameters: Any = None, /) -> Result:
         """Run one of the store's statements (a list of parameter sets: one each)."""
@@ -397,9 +402,11 @@ class Tx:
                 total += self.execute(statement, one).rowcount
             return Result([], total)
         params: dict[str, Any] = parameters or {}
-        if self.lone and not self.first and not isinstance(statement, SelectBase):
-            raise StoreError("A lone write's transaction runs one write, then reads only.")
         built = self.link.prebuilt(statement, tuple(params))
+        if self.lone and built.writes:
+            if self.wrote:  # SV-21: each statement is its own transaction
+                raise StoreError("A lone write's transaction runs one write, then reads only.")
+            self.wrote = True
         values = built.values(params)
         cursor = self.send(built.sql, values)
         if cursor.description is None:
