@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, cast
 
+import psycopg.pq
 import pytest
 from sqlalchemy import bindparam, select, text
 from sqlalchemy.exc import DBAPIError, OperationalError
@@ -27,7 +28,7 @@ from tableside.store import Store, layers, table_audience, table_log, tables
 from tableside.store.db import CHANNEL_QUERY
 from tableside.store.errors import StaleRevisionError, StoreError, UnknownEncounterError
 from tableside.store.models import EncounterRow
-from tableside.store.raw import POSTGRES_CONNECTIONS, Link, Tx
+from tableside.store.raw import POSTGRES_CONNECTIONS, TUPLES_OK, Link, Tx
 from tableside.store.table_audience import DecisionSettings
 
 HOST, ANN, CY, SESSION = "a" * 64, "b" * 64, "c" * 64, "d" * 64
@@ -365,3 +366,23 @@ def test_sv21_a_postgresql_append_announces_at_its_commit_only(tmp_path: Path) -
             listening.exec_driver_sql("SELECT 1")
             payloads = [n.payload for n in driver.notifies(timeout=0.5, stop_after=2)]
         assert payloads == [f"{eid}:1", f"{eid}:2"]
+
+
+def test_sv22_rows_are_told_by_the_result_status_on_one_cursor_a_connection(url: str) -> None:
+    assert TUPLES_OK == psycopg.pq.ExecStatus.TUPLES_OK
+    with Store.open(url) as store:
+        eid = store.create_encounter("Fight", "majesty", 1)
+        store.append(eid, strike(1, 0))
+        link = store._link
+        assert link is not None
+        with link.transaction(write=False) as tx:
+            cursor = tx.held.cursor
+            assert tx.execute(select(EncounterRow.revision)).all() == [(1,)]
+            none = tx.execute(select(EncounterRow.id).where(EncounterRow.id == 999))
+            assert none.all() == [] and tx.held.cursor is cursor
+        with link.transaction(write=True) as tx:
+            changed = tx.execute(
+                EncounterRow.__table__.update().values(name="Ford").where(EncounterRow.id == eid)
+            )
+            assert changed.rows == [] and changed.rowcount == 1
+        assert as_json(table_log.records_after(store, eid, 0)[0]) == as_json([strike(1, 0)])

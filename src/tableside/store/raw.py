@@ -41,6 +41,9 @@ from sqlalchemy.sql.selectable import SelectBase, TextualSelect
 from tableside.store.errors import StoreError
 from tableside.store.sqlite import BUSY_TIMEOUT_MS, sqlite_pragmas
 
+TUPLES_OK = 2
+"""libpq's status of a result with rows (``psycopg.pq.ExecStatus.TUPLES_OK``)."""
+
 READ_ONLY = "readonly database"
 """What SQLite says when a connection cannot write (issue 23)."""
 
@@ -140,10 +143,14 @@ class Prebuilt:
             return merged
         return [merged[name] for name in self.order]
 
-    def decoded(self, rows: list[Any], description: Any) -> list[Any]:
-        """The rows with their columns as SQLAlchemy would give them (JSON decoded …)."""
+    def decoded(self, rows: list[Any], cursor: Any) -> list[Any]:
+        """The rows with their columns as SQLAlchemy would give them (JSON decoded …).
+
+        A textual statement's columns are matched by name the first time (``cursor``'s
+        description), as SQLAlchemy matches them.
+        """
         if self.results is None:
-            names = [column[0] for column in description]
+            names = [column[0] for column in cursor.description]
             self.results = [(i, self.by_name[n]) for i, n in enumerate(names) if n in self.by_name]
         if not self.results:
             return rows
@@ -164,10 +171,11 @@ class _Held:
             reads need no transaction of their own (SV-20).
     """
 
-    __slots__ = ("connection", "generation", "read_committed")
+    __slots__ = ("connection", "cursor", "generation", "read_committed")
 
     def __init__(self, connection: Any, generation: int, read_committed: bool = False) -> None:
         self.connection = connection
+        self.cursor = connection.cursor()  # SV-22: one for all its statements (rows all read)
         self.generation = generation
         self.read_committed = read_committed
 
@@ -409,9 +417,14 @@ class Tx:
             self.wrote = True
         values = built.values(params)
         cursor = self.send(built.sql, values)
-        if cursor.description is None:
-            return Result([], cursor.rowcount)
-        return Result(built.decoded(cursor.fetchall(), cursor.description), cursor.rowcount)
+        if self.link._sqlite:
+            if cursor.description is None:
+                return Result([], cursor.rowcount)
+        else:  # SV-22: psycopg builds its description's columns anew each time it is asked
+            answered = cursor.pgresult
+            if answered is None or answered.status != TUPLES_OK:
+                return Result([], cursor.rowcount)
+        return Result(built.decoded(cursor.fetchall(), cursor), cursor.rowcount)
 
     def send(self, sql: str, values: Any = ()) -> Any:
         """Send SQL to the driver; a PostgreSQL connection broken before the first is replaced."""
@@ -419,7 +432,7 @@ class Tx:
         try:
             for listener in link.listeners:
                 listener(self.held.connection, sql)
-            cursor = self.held.connection.execute(sql, values)
+            cursor = self.held.cursor.execute(sql, values)
         except link._dbapi.Error as error:
             connection = self.held.connection
             if not (self.first and not link._sqlite and (connection.broken or connection.closed)):
@@ -429,7 +442,7 @@ class Tx:
             return cursor
         self.held = link.reopen(self.held)  # SV-3: nothing was done on the broken one
         try:
-            return self.held.connection.execute(sql, values)
+            return self.held.cursor.execute(sql, values)
         except link._dbapi.Error as error:
             raise link.failed(error, sql, values) from error
         finally:
