@@ -17,7 +17,7 @@ from typing import Any, cast
 
 import psycopg.pq
 import pytest
-from sqlalchemy import bindparam, select, text
+from sqlalchemy import bindparam, select, text, update
 from sqlalchemy.exc import DBAPIError, OperationalError
 from test_store import as_json, strike
 from test_store_support import BACKENDS, database_url
@@ -382,7 +382,7 @@ def test_sv22_rows_are_told_by_the_result_status_on_one_cursor_a_connection(url:
             assert none.all() == [] and tx.held.cursor is cursor
         with link.transaction(write=True) as tx:
             changed = tx.execute(
-                EncounterRow.__table__.update().values(name="Ford").where(EncounterRow.id == eid)
+                update(EncounterRow).values(name="Ford").where(EncounterRow.id == eid)
             )
             assert changed.rows == [] and changed.rowcount == 1
         assert as_json(table_log.records_after(store, eid, 0)[0]) == as_json([strike(1, 0)])
