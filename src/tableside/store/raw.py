@@ -1,4 +1,4 @@
-"""The web table's hot statements on the database driver itself (issue 26, SV-1 … SV-4).
+"""The web table's hot statements on the database driver itself (issue 26, SV-1 … SV-4, SV-20 …).
 
 Under a web table's load SQLAlchemy's own Python (its statement cache, parameter building,
 ``Connection`` and transaction events) cost about nine times what the driver's execute did. So
@@ -22,6 +22,12 @@ The rules (docs/web.md, SV-1 … SV-4):
 - SV-4: :meth:`Link.close` (``Store.close``) closes every connection the link opened, of any
   thread: idle ones at once, one in use as its transaction ends; on PostgreSQL the link opens
   at most :data:`POSTGRES_CONNECTIONS`.
+- SV-20: PostgreSQL's connections are in autocommit: at read committed a read sends no
+  ``BEGIN`` or ``COMMIT`` (each statement takes its own snapshot either way).
+- SV-21: a ``lone`` write (one statement, as PostgreSQL's append) is its own transaction; a
+  write of more statements sends ``BEGIN`` first.
+- SV-22: on PostgreSQL a statement's rows are told by its result's status, not its
+  description, and each connection keeps one cursor.
 """
 
 from __future__ import annotations
