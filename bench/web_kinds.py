@@ -242,10 +242,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--repeat", type=int, default=100, help="requests per kind per sample")
     parser.add_argument("--samples", type=int, default=5, help="rounds of every kind")
+    parser.add_argument("--postgres-only", action="store_true", help="skip the SQLite server")
     args = parser.parse_args()
     floor = reference_cost(args.repeat)
-    with tempfile.TemporaryDirectory() as folder:
-        measure("SQLite", f"sqlite:///{folder}/k.db", floor, args)
+    if not args.postgres_only:
+        with tempfile.TemporaryDirectory() as folder:
+            measure("SQLite", f"sqlite:///{folder}/k.db", floor, args)
     pg = os.environ.get("TABLESIDE_TEST_POSTGRES_URL")
     if not pg:
         print("PostgreSQL: skipped (set TABLESIDE_TEST_POSTGRES_URL)", flush=True)

@@ -678,10 +678,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--tables", type=int, default=50, help="tables (4 clients each)")
     parser.add_argument("--seconds", type=float, default=10.0, help="duration of each run")
+    parser.add_argument("--postgres-only", action="store_true", help="skip the SQLite server")
     args = parser.parse_args()
     floor = reference(args)
-    with tempfile.TemporaryDirectory() as folder:
-        backend("SQLite file (WAL)", f"sqlite:///{folder}/load.db", args, [1], floor)
+    if not args.postgres_only:
+        with tempfile.TemporaryDirectory() as folder:
+            backend("SQLite file (WAL)", f"sqlite:///{folder}/load.db", args, [1], floor)
     pg = os.environ.get("TABLESIDE_TEST_POSTGRES_URL") or os.environ.get("TABLESIDE_DATABASE_URL")
     if pg and pg.startswith("postgresql"):
         with scratch_schema(pg, prefix="tableside_bench_ref") as url:

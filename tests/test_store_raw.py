@@ -15,8 +15,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, cast
 
+import psycopg.pq
 import pytest
-from sqlalchemy import bindparam, select, text
+from sqlalchemy import bindparam, select, text, update
 from sqlalchemy.exc import DBAPIError, OperationalError
 from test_store import as_json, strike
 from test_store_support import BACKENDS, database_url
@@ -24,9 +25,10 @@ from test_store_support import BACKENDS, database_url
 from tableside.encounter.log import Command, LogRecord, RecordKind
 from tableside.errors import DataError
 from tableside.store import Store, layers, table_audience, table_log, tables
+from tableside.store.db import CHANNEL_QUERY
 from tableside.store.errors import StaleRevisionError, StoreError, UnknownEncounterError
 from tableside.store.models import EncounterRow
-from tableside.store.raw import POSTGRES_CONNECTIONS, Link, Tx
+from tableside.store.raw import POSTGRES_CONNECTIONS, TUPLES_OK, Link, Tx
 from tableside.store.table_audience import DecisionSettings
 
 HOST, ANN, CY, SESSION = "a" * 64, "b" * 64, "c" * 64, "d" * 64
@@ -165,7 +167,7 @@ def test_sv2_a_driver_failure_is_sqlalchemys_and_its_connection_is_not_reused(ur
         eid = store.create_encounter("Fight", "majesty", 1)
 
         def broken(connection: Any, sql: str) -> None:
-            if sql.startswith("INSERT"):
+            if "INSERT INTO log_records" in sql:  # PostgreSQL's is in its append's one statement
                 connection.execute("SELECT * FROM no_such_table")
 
         link.listeners.append(broken)
@@ -283,3 +285,104 @@ def test_sv1_a_statement_built_per_call_is_refused_not_run_wrong(url: str) -> No
         )
         with pytest.raises(ValueError, match="expanding"):
             tx.execute(listed, {"ids": [1, 2]})
+
+
+def sent_on_driver(store: Store) -> list[str]:
+    """What the store's link sends from now on (its listener's list)."""
+    sent: list[str] = []
+    assert store._link is not None
+    store._link.listeners.append(lambda _connection, sql: sent.append(sql.split()[0]))
+    return sent
+
+
+def test_sv20_postgresql_reads_send_no_begin_at_read_committed(tmp_path: Path) -> None:
+    with database_url("postgresql", tmp_path) as url, Store.open(url) as store:
+        tid, eid = a_table(store)
+        sent = sent_on_driver(store)
+        assert table_log.access(store, ANN, eid) is not None
+        table_audience.audience(store, eid)
+        table_log.records_after(store, eid, 0)
+        assert "BEGIN" not in sent and len(sent) == 2 + 2 + 3  # the statements alone
+        assert store._link is not None and store._link._idle[-1].read_committed
+        assert store._link._idle[-1].connection.info.transaction_status == 0  # idle, no tx
+        assert tid > 0
+
+
+def test_sv20_postgresql_reads_keep_their_transaction_at_a_stricter_isolation(
+    tmp_path: Path,
+) -> None:
+    with database_url("postgresql", tmp_path) as base:
+        strict = f"{base}%20-cdefault_transaction_isolation%3Drepeatable%5C%20read"
+        with Store.open(strict) as store:
+            _tid, eid = a_table(store)
+            sent = sent_on_driver(store)
+            assert table_log.access(store, ANN, eid) is not None
+            assert sent[0] == "BEGIN" and len(sent) == 3
+            assert store._link is not None and not store._link._idle[-1].read_committed
+
+
+def test_sv21_a_postgresql_append_is_one_statement_without_begin(tmp_path: Path) -> None:
+    with database_url("postgresql", tmp_path) as url, Store.open(url) as store:
+        _tid, eid = a_table(store)
+        sent = sent_on_driver(store)
+        store.append(eid, strike(1, 0))
+        table_log.append(store, eid, hidden(2, 1), hidden=True)
+        assert sent == ["WITH", "WITH"]  # bump, record, hidden mark and pg_notify at once
+        del sent[:]
+        store.append_all(eid, [strike(3, 2), strike(4, 3)])
+        assert sent == ["BEGIN", "WITH", "WITH"]  # two records: one transaction for both
+        del sent[:]
+        with pytest.raises(StaleRevisionError, match="revision 4"):
+            table_log.append(store, eid, hidden(4, 9), hidden=True)
+        assert sent == ["WITH", "SELECT"]  # the refusal's reason is read after: nothing written
+        assert store.encounter(eid).revision == 4
+        assert table_audience.hidden_seqs(store, eid) == frozenset({1})
+        assert [r.revision for r in store.load(eid)[1]] == [1, 2, 3, 4]
+
+
+def test_sv21_a_lone_write_is_followed_by_reads_only(tmp_path: Path) -> None:
+    with database_url("postgresql", tmp_path) as url, Store.open(url) as store:
+        eid = store.create_encounter("Fight", "majesty", 1)
+        refused = pytest.raises(StoreError, match="one write, then reads only")
+        with refused, store._hot_write(lone=True) as connection:
+            store._append_one(connection, eid, strike(1, 0))
+            store._append_one(connection, eid, strike(2, 1))
+        assert store.encounter(eid).revision == 1  # the first was its own transaction
+
+
+def test_sv21_a_postgresql_append_announces_at_its_commit_only(tmp_path: Path) -> None:
+    with database_url("postgresql", tmp_path) as url, Store.open(url) as store:
+        eid = store.create_encounter("Fight", "majesty", 1)
+        with store.engine.connect() as listening:
+            channel = listening.exec_driver_sql(CHANNEL_QUERY).scalar_one()
+            listening.exec_driver_sql(f'LISTEN "{channel}"')
+            listening.commit()
+            store.append(eid, strike(1, 0))
+            with pytest.raises(StaleRevisionError):
+                store.append(eid, strike(1, 0))
+            table_log.append(store, eid, hidden(2, 1), hidden=True)
+            driver = listening.connection.dbapi_connection
+            assert driver is not None
+            listening.exec_driver_sql("SELECT 1")
+            payloads = [n.payload for n in driver.notifies(timeout=0.5, stop_after=2)]
+        assert payloads == [f"{eid}:1", f"{eid}:2"]
+
+
+def test_sv22_rows_are_told_by_the_result_status_on_one_cursor_a_connection(url: str) -> None:
+    assert TUPLES_OK == psycopg.pq.ExecStatus.TUPLES_OK
+    with Store.open(url) as store:
+        eid = store.create_encounter("Fight", "majesty", 1)
+        store.append(eid, strike(1, 0))
+        link = store._link
+        assert link is not None
+        with link.transaction(write=False) as tx:
+            cursor = tx.held.cursor
+            assert tx.execute(select(EncounterRow.revision)).all() == [(1,)]
+            none = tx.execute(select(EncounterRow.id).where(EncounterRow.id == 999))
+            assert none.all() == [] and tx.held.cursor is cursor
+        with link.transaction(write=True) as tx:
+            changed = tx.execute(
+                update(EncounterRow).values(name="Ford").where(EncounterRow.id == eid)
+            )
+            assert changed.rows == [] and changed.rowcount == 1
+        assert as_json(table_log.records_after(store, eid, 0)[0]) == as_json([strike(1, 0)])

@@ -469,12 +469,17 @@ def read_only(store: Store, on: list[bool]) -> Iterator[None]:
             connection.exec_driver_sql("SET TRANSACTION READ ONLY")
 
     def on_driver(dbapi_connection: Any, sql: str) -> None:
-        """The same on the hot path's own connections (issue 26, SV-1): before its BEGIN."""
+        """The same on the hot path's own connections (issue 26, SV-1): before its BEGIN.
+
+        On PostgreSQL they are in autocommit, a statement often its own transaction (SV-20,
+        SV-21): the session's default is set, and lifted with the spell.
+        """
         if store.backend == "sqlite":
             if sql.startswith("BEGIN"):
                 dbapi_connection.execute(f"PRAGMA query_only = {int(on[0])}")
-        elif on[0] and dbapi_connection.info.transaction_status == TransactionStatus.IDLE:
-            dbapi_connection.execute("SET TRANSACTION READ ONLY")
+        elif dbapi_connection.info.transaction_status == TransactionStatus.IDLE:
+            setting = "on" if on[0] else "off"
+            dbapi_connection.execute(f"SET default_transaction_read_only = {setting}")
 
     event.listen(store.engine, "checkout", checkout)
     event.listen(store.engine, "begin", begin)

@@ -17,7 +17,18 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import bindparam, event, insert, select, text, update
+from sqlalchemy import (
+    Integer,
+    String,
+    bindparam,
+    event,
+    func,
+    insert,
+    literal_column,
+    select,
+    text,
+    update,
+)
 from sqlalchemy.engine import Connection, Engine, ExceptionContext
 from sqlalchemy.exc import DBAPIError, StatementError
 from sqlalchemy.sql.selectable import TextualSelect
@@ -47,6 +58,7 @@ from tableside.store.models import (
     NAME_LENGTH,
     CharacterRow,
     EncounterRow,
+    HiddenCommandRow,
     LogRecordRow,
 )
 from tableside.store.raw import READ_ONLY, Executes, Link
@@ -117,6 +129,7 @@ _BUMP = (
     .values(revision=bindparam("bump_to"))
 )
 _INSERT_RECORD = insert(LogRecordRow)
+_HIDE = insert(HiddenCommandRow)
 
 NOTIFY_CHANNEL = "tableside_encounter"
 """The PostgreSQL channel on which every committed append is announced as ``<id>:<revision>``.
@@ -132,6 +145,41 @@ all its schemas, so stores in two schemas must not wake each other's streams (SV
 CHANNEL_QUERY = f"SELECT {CHANNEL_SQL}"
 """The query that names a connection's channel (what its listener LISTENs on)."""
 _NOTIFY = text(f"SELECT pg_notify({CHANNEL_SQL}, :payload)")
+
+
+def _append_statement(hide: bool) -> Any:
+    """PostgreSQL's append as one statement (SV-21): bump, insert, hide and notify, or nothing.
+
+    The bump's ``RETURNING`` feeds the record's insert (and the hidden mark's), and the
+    ``pg_notify`` is selected from it, so a stale revision writes and announces nothing and
+    answers no row; otherwise one row.
+    """
+    bumped = _BUMP.returning(EncounterRow.id).cte("bumped")
+    typed = {name: LogRecordRow.__table__.c[name].type for name in _RECORD_VALUES}
+    recorded = insert(LogRecordRow).from_select(
+        ["encounter_id", "revision", *_RECORD_VALUES],
+        select(
+            bumped.c.id,
+            bindparam("bump_to", type_=Integer),
+            *(bindparam(name, type_=kind) for name, kind in typed.items()),
+        ).select_from(bumped),
+    )
+    announce = select(
+        func.pg_notify(literal_column(CHANNEL_SQL), bindparam("payload", type_=String))
+    ).select_from(bumped)
+    announce = announce.add_cte(recorded.cte("recorded"))
+    if hide:
+        hidden = insert(HiddenCommandRow).from_select(
+            ["encounter_id", "seq"],
+            select(bumped.c.id, bindparam("seq", type_=Integer)).select_from(bumped),
+        )
+        announce = announce.add_cte(hidden.cte("hidden"))
+    return announce
+
+
+_RECORD_VALUES = ("kind", "seq", "command", "events", "data")
+_APPEND = _append_statement(hide=False)
+_APPEND_HIDDEN = _append_statement(hide=True)
 
 
 class Store(Closing):
@@ -254,10 +302,9 @@ class Store(Closing):
             require_appendable(record)
         record = records[0]
         try:
-            with self._hot_write() as connection:
+            with self._hot_write(lone=len(records) == 1) as connection:
                 for record in records:
-                    self._bump(connection, encounter_id, record.revision)
-                    connection.execute(_INSERT_RECORD, _record_row(encounter_id, record))
+                    self._append_one(connection, encounter_id, record)
         except TablesideError:
             raise
         except (StatementError, TypeError, ValueError) as error:
@@ -423,18 +470,23 @@ class Store(Closing):
         """A read of the hot path: on the driver itself when the store can (SV-1)."""
         return self._hot(write=False)
 
-    def _hot_write(self) -> AbstractContextManager[Executes]:
-        """A write of the hot path: on the driver itself when the store can (SV-1)."""
-        return self._hot(write=True)
+    def _hot_write(self, lone: bool = False) -> AbstractContextManager[Executes]:
+        """A write of the hot path: on the driver itself when the store can (SV-1).
+
+        Args:
+            lone: The write is one statement (then reads only): on PostgreSQL it is its own
+                transaction, without ``BEGIN`` and ``COMMIT`` round trips (SV-21).
+        """
+        return self._hot(write=True, lone=lone)
 
     @contextmanager
-    def _hot(self, write: bool) -> Iterator[Executes]:
+    def _hot(self, write: bool, lone: bool = False) -> Iterator[Executes]:
         self._require_open()
         if self._link is None:
             with self._write() if write else self._read() as connection:
                 yield connection
         else:
-            with self._link.transaction(write) as tx:
+            with self._link.transaction(write, lone) as tx:
                 yield tx
 
     def _read_only(self, context: ExceptionContext) -> None:
@@ -445,6 +497,31 @@ class Store(Closing):
     def _require_open(self) -> None:
         if self._closed:
             raise StoreError(f"The store {self.url} is closed.")
+
+    def _append_one(
+        self, connection: Executes, encounter_id: int, record: LogRecord, hide: bool = False
+    ) -> None:
+        """Append one record (and mark its command hidden), if its revision is still the next.
+
+        On PostgreSQL one statement does it all (SV-21); on SQLite the bump, the insert and the
+        mark, in the caller's transaction.
+
+        Raises:
+            StaleRevisionError: Another record was appended first (nothing is written).
+            UnknownEncounterError: No encounter has this id.
+        """
+        row = _record_row(encounter_id, record)
+        if not self._announce:
+            self._bump(connection, encounter_id, record.revision)
+            connection.execute(_INSERT_RECORD, row)
+            if hide:
+                connection.execute(_HIDE, {"encounter_id": encounter_id, "seq": record.seq})
+            return
+        params = {name: row[name] for name in _RECORD_VALUES}
+        params.update(bump_id=encounter_id, bump_from=record.revision - 1, bump_to=record.revision)
+        params["payload"] = f"{encounter_id}:{record.revision}"
+        if not connection.execute(_APPEND_HIDDEN if hide else _APPEND, params).all():
+            refuse_append(functools.partial(_rows, connection), encounter_id, record.revision)
 
     def _bump(self, connection: Executes, encounter_id: int, revision: int) -> None:
         bumped = connection.execute(

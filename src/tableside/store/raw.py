@@ -1,4 +1,4 @@
-"""The web table's hot statements on the database driver itself (issue 26, SV-1 … SV-4).
+"""The web table's hot statements on the database driver itself (issue 26, SV-1 … SV-4, SV-20 …).
 
 Under a web table's load SQLAlchemy's own Python (its statement cache, parameter building,
 ``Connection`` and transaction events) cost about nine times what the driver's execute did. So
@@ -22,6 +22,12 @@ The rules (docs/web.md, SV-1 … SV-4):
 - SV-4: :meth:`Link.close` (``Store.close``) closes every connection the link opened, of any
   thread: idle ones at once, one in use as its transaction ends; on PostgreSQL the link opens
   at most :data:`POSTGRES_CONNECTIONS`.
+- SV-20: PostgreSQL's connections are in autocommit: at read committed a read sends no
+  ``BEGIN`` or ``COMMIT`` (each statement takes its own snapshot either way).
+- SV-21: a ``lone`` write (one statement, as PostgreSQL's append) is its own transaction; a
+  write of more statements sends ``BEGIN`` first.
+- SV-22: on PostgreSQL a statement's rows are told by its result's status, not its
+  description, and each connection keeps one cursor.
 """
 
 from __future__ import annotations
@@ -34,12 +40,15 @@ from typing import Any, Protocol, cast
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import DBAPIError, MultipleResultsFound, NoResultFound, OperationalError
 from sqlalchemy.sql.compiler import SQLCompiler
-from sqlalchemy.sql.dml import Insert
+from sqlalchemy.sql.dml import Insert, UpdateBase
 from sqlalchemy.sql.elements import ClauseElement
-from sqlalchemy.sql.selectable import TextualSelect
+from sqlalchemy.sql.selectable import SelectBase, TextualSelect
 
 from tableside.store.errors import StoreError
 from tableside.store.sqlite import BUSY_TIMEOUT_MS, sqlite_pragmas
+
+TUPLES_OK = 2
+"""libpq's status of a result with rows (``psycopg.pq.ExecStatus.TUPLES_OK``)."""
 
 READ_ONLY = "readonly database"
 """What SQLite says when a connection cannot write (issue 23)."""
@@ -96,12 +105,16 @@ class Result:
 class Prebuilt:
     """One statement compiled once for a dialect: its SQL, parameter order and processors."""
 
-    __slots__ = ("binds", "by_name", "defaults", "order", "results", "sql")
+    __slots__ = ("binds", "by_name", "defaults", "order", "results", "sql", "writes")
 
     def __init__(self, statement: ClauseElement, dialect: Any, keys: tuple[str, ...]) -> None:
         columns = list(keys) if isinstance(statement, Insert) else None
         compiled = cast(SQLCompiler, statement.compile(dialect=dialect, column_keys=columns))
         self.sql: str = compiled.string
+        ctes = getattr(compiled, "ctes", None) or {}
+        self.writes = not isinstance(statement, SelectBase) or any(
+            isinstance(cte.element, UpdateBase) for cte in ctes
+        )
         if "__[POSTCOMPILE_" in self.sql:  # an IN list is rendered per call: not prebuilt
             raise ValueError(f"A statement with an expanding parameter is not prebuilt: {self.sql}")
         self.order: tuple[str, ...] | None = (
@@ -136,10 +149,14 @@ class Prebuilt:
             return merged
         return [merged[name] for name in self.order]
 
-    def decoded(self, rows: list[Any], description: Any) -> list[Any]:
-        """The rows with their columns as SQLAlchemy would give them (JSON decoded …)."""
+    def decoded(self, rows: list[Any], cursor: Any) -> list[Any]:
+        """The rows with their columns as SQLAlchemy would give them (JSON decoded …).
+
+        A textual statement's columns are matched by name the first time (``cursor``'s
+        description), as SQLAlchemy matches them.
+        """
         if self.results is None:
-            names = [column[0] for column in description]
+            names = [column[0] for column in cursor.description]
             self.results = [(i, self.by_name[n]) for i, n in enumerate(names) if n in self.by_name]
         if not self.results:
             return rows
@@ -153,13 +170,20 @@ class Prebuilt:
 
 
 class _Held:
-    """A driver connection, with the generation it was opened in (SV-3)."""
+    """A driver connection, with the generation it was opened in (SV-3).
 
-    __slots__ = ("connection", "generation")
+    Attributes:
+        read_committed: A PostgreSQL connection whose transactions are read committed: its
+            reads need no transaction of their own (SV-20).
+    """
 
-    def __init__(self, connection: Any, generation: int) -> None:
+    __slots__ = ("connection", "cursor", "generation", "read_committed")
+
+    def __init__(self, connection: Any, generation: int, read_committed: bool = False) -> None:
         self.connection = connection
+        self.cursor = connection.cursor()  # SV-22: one for all its statements (rows all read)
         self.generation = generation
+        self.read_committed = read_committed
 
 
 POSTGRES_CONNECTIONS = 15
@@ -210,13 +234,20 @@ class Link:
     # -- transactions ---------------------------------------------------------------------
 
     @contextmanager
-    def transaction(self, write: bool) -> Iterator[Tx]:
-        """One transaction on a connection of the link (SV-1): committed, or rolled back."""
+    def transaction(self, write: bool, lone: bool = False) -> Iterator[Tx]:
+        """One transaction on a connection of the link (SV-1): committed, or rolled back.
+
+        On PostgreSQL a read at read committed, or a ``lone`` write (one statement, then reads
+        only), sends no ``BEGIN`` and no ``COMMIT``: each statement is its own transaction,
+        which under read committed reads what a transaction's statements read (SV-20, SV-21).
+        """
         with self._write_turn if write else nullcontext():
-            tx = Tx(self, self.take())
+            tx = Tx(self, self.take(), lone=write and lone and not self._sqlite)
             try:
                 if self._sqlite:
                     tx.send("BEGIN IMMEDIATE" if write else "BEGIN")
+                elif (write and not lone) or not (write or tx.held.read_committed):
+                    tx.send("BEGIN")
                 yield tx
                 tx.commit()
             except BaseException as error:
@@ -272,10 +303,13 @@ class Link:
 
     def _connect(self) -> _Held:
         args, kwargs = self._args
+        read_committed = False
         try:
             connection = self._dbapi.connect(*args, **kwargs)
             if self._sqlite:
                 sqlite_pragmas(connection)
+            else:
+                read_committed = _autocommit(connection)
         except self._dbapi.Error as error:
             with self._lock:
                 self._opening -= 1
@@ -283,7 +317,7 @@ class Link:
             raise self.failed(error, "connect", None) from error
         with self._lock:
             self._opening -= 1
-            held = _Held(connection, self._generation)
+            held = _Held(connection, self._generation, read_committed)
             if not self._closed:
                 self._open.add(held)
                 return held
@@ -347,15 +381,32 @@ class Link:
         return built
 
 
+def _autocommit(connection: Any) -> bool:
+    """Put a PostgreSQL connection in autocommit; whether its isolation is read committed.
+
+    The link begins its transactions itself (SV-20, SV-21): a write that is more than one
+    statement with ``BEGIN``, a read at a stricter isolation too.
+    """
+    connection.autocommit = True
+    row = connection.execute("SHOW transaction_isolation").fetchone()
+    return row is not None and row[0] == "read committed"
+
+
 class Tx:
-    """One transaction on a link's connection: ``execute`` as SQLAlchemy's connection does."""
+    """One transaction on a link's connection: ``execute`` as SQLAlchemy's connection does.
 
-    __slots__ = ("first", "held", "link")
+    A ``lone`` transaction (SV-21) is one write statement, its own transaction on PostgreSQL:
+    after it, only reads (a refusal's explanation).
+    """
 
-    def __init__(self, link: Link, held: _Held) -> None:
+    __slots__ = ("first", "held", "link", "lone", "wrote")
+
+    def __init__(self, link: Link, held: _Held, lone: bool = False) -> None:
         self.link = link
         self.held = held
         self.first = True
+        self.lone = lone
+        self.wrote = False
 
     def execute(self, statement: ClauseElement, parameters: Any = None, /) -> Result:
         """Run one of the store's statements (a list of parameter sets: one each)."""
@@ -366,11 +417,20 @@ class Tx:
             return Result([], total)
         params: dict[str, Any] = parameters or {}
         built = self.link.prebuilt(statement, tuple(params))
+        if self.lone and built.writes:
+            if self.wrote:  # SV-21: each statement is its own transaction
+                raise StoreError("A lone write's transaction runs one write, then reads only.")
+            self.wrote = True
         values = built.values(params)
         cursor = self.send(built.sql, values)
-        if cursor.description is None:
-            return Result([], cursor.rowcount)
-        return Result(built.decoded(cursor.fetchall(), cursor.description), cursor.rowcount)
+        if self.link._sqlite:
+            if cursor.description is None:
+                return Result([], cursor.rowcount)
+        else:  # SV-22: psycopg builds its description's columns anew each time it is asked
+            answered = cursor.pgresult
+            if answered is None or answered.status != TUPLES_OK:
+                return Result([], cursor.rowcount)
+        return Result(built.decoded(cursor.fetchall(), cursor), cursor.rowcount)
 
     def send(self, sql: str, values: Any = ()) -> Any:
         """Send SQL to the driver; a PostgreSQL connection broken before the first is replaced."""
@@ -378,7 +438,7 @@ class Tx:
         try:
             for listener in link.listeners:
                 listener(self.held.connection, sql)
-            cursor = self.held.connection.execute(sql, values)
+            cursor = self.held.cursor.execute(sql, values)
         except link._dbapi.Error as error:
             connection = self.held.connection
             if not (self.first and not link._sqlite and (connection.broken or connection.closed)):
@@ -388,7 +448,7 @@ class Tx:
             return cursor
         self.held = link.reopen(self.held)  # SV-3: nothing was done on the broken one
         try:
-            return self.held.connection.execute(sql, values)
+            return self.held.cursor.execute(sql, values)
         except link._dbapi.Error as error:
             raise link.failed(error, sql, values) from error
         finally:

@@ -11,7 +11,6 @@ from typing import Any
 
 from sqlalchemy import (
     bindparam,
-    insert,
     select,
 )
 from sqlalchemy.sql.elements import ColumnElement
@@ -23,13 +22,11 @@ from tableside.store.db import (
     EncounterInfo,
     Store,
     _record,
-    _record_row,
 )
 from tableside.store.errors import UnknownEncounterError
 from tableside.store.models import (
     EncounterRow,
     GameTableRow,
-    HiddenCommandRow,
     LogRecordRow,
     SeatRow,
     TableEncounterRow,
@@ -37,9 +34,6 @@ from tableside.store.models import (
 )
 from tableside.store.table_audience import _HIDDEN, Audience, Secrecy, _read_audience
 from tableside.store.tables import Holder, Seat
-
-_INSERT_RECORD = insert(LogRecordRow)
-_HIDE = insert(HiddenCommandRow)
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,10 +138,8 @@ def append(store: Store, encounter_id: int, record: LogRecord, hidden: bool = Fa
         return
     if record.seq is None:
         raise DataError(f"Only a command's record can be hidden, got a {record.kind.value}.")
-    with store._hot_write() as connection:
-        store._bump(connection, encounter_id, record.revision)
-        connection.execute(_INSERT_RECORD, _record_row(encounter_id, record))
-        connection.execute(_HIDE, {"encounter_id": encounter_id, "seq": record.seq})
+    with store._hot_write(lone=True) as connection:
+        store._append_one(connection, encounter_id, record, hide=True)
 
 
 def records_after(
