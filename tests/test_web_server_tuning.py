@@ -1,7 +1,7 @@
 """The served process's tuning (issue 26).
 
 SV-14: the collector's young generations collected less often, the oldest only on a timer.
-SV-15: the play's hot endpoints run on the event loop (SQLite's default), not the threadpool.
+SV-15: the play's hot endpoints run on the event loop, not the threadpool.
 SV-16: each process keeps at most so many encounters in memory, never letting go of one that
 waits for a decision.
 """
@@ -154,12 +154,24 @@ def a_war(client: TestClient) -> tuple[str, dict[str, str]]:
     return f"/api/encounters/{eid}", host
 
 
+@pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize(("on_loop", "expected"), [(None, True), (True, True), (False, False)])
-def test_sv15_on_sqlite_a_command_and_a_state_read_run_on_the_event_loop(
-    tmp_path: Path, where: list[tuple[str, bool]], on_loop: bool | None, expected: bool
+def test_sv15_a_command_and_a_state_read_run_on_the_event_loop_unless_the_app_says_not(
+    backend: str,
+    tmp_path: Path,
+    where: list[tuple[str, bool]],
+    on_loop: bool | None,
+    expected: bool,
 ) -> None:
-    app = create_app(f"sqlite:///{tmp_path / 'store.db'}", on_loop=on_loop)
-    assert app.state.on_loop is expected
+    with database_url(backend, tmp_path) as url:
+        app = create_app(url) if on_loop is None else create_app(url, on_loop=on_loop)
+        assert app.state.on_loop is expected  # None: the default, on either backend
+        played(app)
+    assert where == [("command", expected), ("state", expected)]
+
+
+def played(app: Any) -> None:
+    """One command and one state read, through the app's routes."""
     with TestClient(app) as client:
         api, host = a_war(client)
         first = next(iter(add_commands()))
@@ -167,7 +179,6 @@ def test_sv15_on_sqlite_a_command_and_a_state_read_run_on_the_event_loop(
                            json={"kind": first.kind, "args": first.args})  # fmt: skip
         assert done.status_code == 200, done.text
         assert client.get(api, headers=host).status_code == 200
-    assert where == [("command", expected), ("state", expected)]
 
 
 def test_sv15_a_request_fastapi_solves_runs_on_the_threadpool_and_is_answered_alike(
@@ -186,16 +197,6 @@ def test_sv15_a_request_fastapi_solves_runs_on_the_threadpool_and_is_answered_al
         assert [a.status_code for a in answers] == [200, 200]
         assert [a.json()["record"]["revision"] for a in answers] == [1, 2]
     assert where == [("command", True), ("command", False)]  # the charset's: FastAPI's handler
-
-
-@pytest.mark.parametrize("backend", BACKENDS)
-def test_sv15_the_default_is_the_loop_on_sqlite_and_the_threadpool_on_postgresql(
-    backend: str, tmp_path: Path
-) -> None:
-    with database_url(backend, tmp_path) as url:
-        app = create_app(url)
-        assert app.state.on_loop is (backend == "sqlite")
-        app.state.table.store.close()
 
 
 # -- SV-16: the encounters kept in memory --------------------------------------------------------

@@ -226,7 +226,7 @@ def create_app(
     sweep_every: float = SWEEP,
     warm: bool = False,
     apart: bool = False,
-    on_loop: bool | None = None,
+    on_loop: bool = True,
     collect_every: float | None = None,
 ) -> FastAPI:
     """The web table on the store at ``store_url`` (see :meth:`Store.open` for the default).
@@ -249,7 +249,7 @@ def create_app(
             ``TABLESIDE_WARM=off`` (F-25; ``tableside serve`` asks it, tests' apps do not).
         apart: Play balances in a process of their own, so that this one never loads numba
             nor the kernels (W-76; ``tableside serve`` asks it, tests' apps do not).
-        on_loop: Call the play's hot endpoints on the event loop (SV-15); None: on SQLite.
+        on_loop: Call the play's hot endpoints on the event loop (SV-15).
         collect_every: Seconds between the collector's full walks (SV-14; ``serve`` asks it).
     """
     limits = guards.Limits.from_env() if limits is None else limits
@@ -304,7 +304,7 @@ def create_app(
     )
     app.router.route_class = StrictRoute  # every JSON body parsed strictly (W-50)
     app.state.table = table
-    app.state.on_loop = table.store.backend == "sqlite" if on_loop is None else on_loop
+    app.state.on_loop = on_loop
     app.state.chat = room
     handlers: list[tuple[type[Exception], int]] = [
         (errors.TablesideError, 400),
