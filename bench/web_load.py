@@ -116,13 +116,14 @@ class Figures:
         return Floor(rate, p99)
 
 
-DOCUMENTED: dict[str, tuple[float, float, float | None]] = {
-    "reference server (SQLite)": (1726, 88.5, 0.56),
-    "SQLite file (WAL) baseline: WebTable in process, no HTTP": (185, 16.1, None),
-    "SQLite file (WAL) HTTP, 1 server process": (302, 475.8, 2.32),
-    "PostgreSQL baseline: WebTable in process, no HTTP": (96, 25.4, None),
-    "PostgreSQL HTTP, 1 server process": (208, 642.7, 3.56),
-    "PostgreSQL HTTP, 2 server processes": (188, 798.0, 4.55),
+DOCUMENTED: dict[str, tuple[float, float, float | None]] = {  # session 8's end, run 2
+    "reference server (SQLite)": (1553, 60.4, 0.63),
+    "reference server (PostgreSQL)": (1587, 74.6, 0.63),
+    "SQLite file (WAL) baseline: WebTable in process, no HTTP": (1450, 1.3, None),
+    "SQLite file (WAL) HTTP, 1 server process": (1075, 67.9, 0.87),
+    "PostgreSQL baseline: WebTable in process, no HTTP": (951, 1.7, None),
+    "PostgreSQL HTTP, 1 server process": (641, 113.8, 1.01),
+    "PostgreSQL HTTP, 2 server processes": (864, 119.7, 1.28),
 }
 """The last full run docs/web.md gives ("Near the floor", issue 26; a busy machine, load 6 to
 11): commands/s, p99 ms and server CPU ms per command, printed under each line to compare."""
