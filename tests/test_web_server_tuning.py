@@ -2,8 +2,8 @@
 
 SV-14: the collector's young generations collected less often, the oldest only on a timer.
 SV-15: the play's hot endpoints run on the event loop, not the threadpool.
-SV-16: each process keeps at most so many encounters in memory, never letting go of one that
-waits for a decision.
+SV-16: each process keeps at most so many encounters in memory (ended ones let go first), never
+letting go of one that waits for a decision.
 """
 
 from __future__ import annotations
@@ -22,8 +22,12 @@ from fastapi.testclient import TestClient
 from test_store_support import BACKENDS, database_url
 from test_web_decisions import Table, fight_table, goblin_attacks_aldric
 
+from tableside.encounter.log import Command
+from tableside.encounter.policy import next_command
 from tableside.encounter.roster import add_commands
+from tableside.store import Store
 from tableside.web import collector, create_app, direct
+from tableside.web.auth import Principal
 from tableside.web.table import WebTable
 
 # -- SV-14: the collector ------------------------------------------------------------------------
@@ -246,3 +250,36 @@ def test_sv16_an_encounter_waiting_for_a_decision_is_never_let_go(fights: Table)
     assert done.status_code == 200, done.text  # 200: nothing waits any more
     another_war(fights, "Bridge")
     assert fights.eid not in web._live  # answered: let go like any other
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_sv16_ended_encounters_are_let_go_first_and_at_most_so_many_kept(
+    backend: str, tmp_path: Path
+) -> None:
+    with database_url(backend, tmp_path) as url:
+        web = WebTable(Store.open(url))
+        try:
+            web.live_kept, web.ended_kept = 3, 1
+            table_id, _token = web.create_table("Ends")
+            host = Principal(table_id, None)
+            ended = [war_started(web, host, table_id, name, to_the_end=True) for name in "AB"]
+            assert list(web._live) == ended  # two ended, three kept at most: nothing let go
+            playing = [war_started(web, host, table_id, "C")]
+            assert list(web._live) == [ended[1], *playing]  # A: ended, past the ended bound
+            playing += [war_started(web, host, table_id, name) for name in "DE"]
+            assert list(web._live) == playing  # B let go before any War still played
+            assert web.live(ended[0]).state.ended  # read again from the store as it was
+        finally:
+            web.store.close()
+
+
+def war_started(
+    web: WebTable, host: Principal, table_id: int, name: str, to_the_end: bool = False
+) -> int:
+    """A War of the example roster, its Cycle begun (and, with ``to_the_end``, played out)."""
+    info = web.create_encounter(host, table_id, "majesty-war", name, ord(name))
+    for command in [*add_commands(), Command("next")]:
+        web.execute(host, info.id, command, None)
+    while to_the_end and not web.live(info.id).state.ended:
+        web.execute(host, info.id, next_command(web.live(info.id).state), None)
+    return info.id

@@ -79,6 +79,7 @@ class LiveTable:
         self._live: OrderedDict[int, Encounter[Any]] = OrderedDict()  # the least recent first
         self._kept = threading.Lock()  # guards the order of ``_live`` (SV-16)
         self.live_kept = LIVE_KEPT
+        self.ended_kept = ENDED_KEPT
         self._seen = threading.local()  # this request's read: (encounter id, stored revision)
         self._secrecy = threading.local()  # this request's read: (who, encounter id, Secrecy)
         self._audience = threading.local()  # its seats and settings: (who, encounter id, Audience)
@@ -233,22 +234,25 @@ class LiveTable:
             return cached
 
     def _keep(self, encounter_id: int, encounter: Encounter[Any]) -> None:
-        """Keep an encounter in memory, letting go of the least recently used past the bound.
+        """Keep an encounter in memory, letting go of the least recently used past the bounds.
 
-        At most :attr:`live_kept` encounters are kept (SV-16), never counting out one that waits
-        for a decision (the sweeper expires its deadline, D-5): those are kept whatever their
-        number. One let go is read from the store again when next asked for.
+        At most :attr:`live_kept` encounters are kept (SV-16), of which at most
+        :attr:`ended_kept` ended ones, which are let go first; never one that waits for a
+        decision (the sweeper expires its deadline, D-5): those are kept whatever their number.
+        One let go is read from the store again when next asked for.
         """
         with self._kept:
             self._live[encounter_id] = encounter
             self._live.move_to_end(encounter_id)
-            excess = len(self._live) - self.live_kept
-            if excess <= 0:
-                return
             idle = [
                 e for e, kept in self._live.items() if kept.pending is None and e != encounter_id
             ]
-            for eid in idle[:excess]:
+            ended = [e for e in idle if getattr(self._live[e].state, "ended", False)]
+            done = set(ended)
+            playing = [e for e in idle if e not in done]
+            over = max(len(ended) - self.ended_kept, 0)  # the least recent ended ones
+            excess = max(len(self._live) - over - self.live_kept, 0)
+            for eid in ended[:over] + (ended[over:] + playing)[:excess]:
                 del self._live[eid]
 
     def adopt_waiting(self) -> list[int]:
@@ -461,6 +465,8 @@ class LiveTable:
 
 LIVE_KEPT = 256
 """Encounters each process keeps in memory, the least recently used let go first (SV-16)."""
+ENDED_KEPT = 16
+"""Of those, the ended ones kept at most (SV-16): the first let go."""
 ADOPT_EVERY = 60  # sweeps between looks in the store for encounters waiting (other processes')
 LOG = logging.getLogger(__name__)
 
