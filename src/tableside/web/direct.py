@@ -18,8 +18,9 @@ background tasks, sub-response or security scopes, a sync endpoint that returns 
 A route whose endpoint is marked :func:`on_loop` (the play's hot routes: a state read, a
 command, the decisions and their answers) is called on the event loop itself, not the
 threadpool, when the application allows it (``app.state.on_loop``, SV-15): its work is a few
-milliseconds of Python that holds the GIL anyway, and its store I/O is a SQLite file's, so the
-threadpool's hand-off and the GIL's passing between threads cost more than they overlap.
+milliseconds of Python that holds the GIL anyway, and its store I/O is a SQLite file's or a
+few round trips to PostgreSQL (SV-20 … SV-22), so the threadpool's hand-off and the GIL's
+passing between threads cost more than they overlap (measured on both backends).
 Taken by FastAPI's own handler (a request that is not plain), the endpoint runs on the
 threadpool as before.
 """
